@@ -1,0 +1,251 @@
+/* The public entry points: argument checks, backend choice, error details.
+ * No algorithm lives here; a checked rdx_job goes to src/cpu/ or src/cuda/. */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "key_codec.h"
+
+#define RDX_STR2(x) #x
+#define RDX_STR(x) RDX_STR2(x)
+
+unsigned rdx_version_number(void)
+{
+    return RDX_VERSION_MAJOR * 10000u + RDX_VERSION_MINOR * 100u + RDX_VERSION_PATCH;
+}
+
+const char *rdx_version_string(void)
+{
+    return RDX_STR(RDX_VERSION_MAJOR) "." RDX_STR(RDX_VERSION_MINOR) "." RDX_STR(RDX_VERSION_PATCH);
+}
+
+const char *rdx_status_string(rdx_status s)
+{
+    switch (s) {
+    case RDX_OK: return "ok";
+    case RDX_ERR_INVALID_ARGUMENT: return "invalid argument";
+    case RDX_ERR_UNSUPPORTED: return "unsupported";
+    case RDX_ERR_OUT_OF_MEMORY: return "out of memory";
+    case RDX_ERR_NO_DEVICE: return "no usable CUDA device";
+    case RDX_ERR_DEVICE: return "CUDA device error";
+    case RDX_ERR_TEMP_TOO_SMALL: return "temporary storage too small";
+    case RDX_ERR_INTERNAL: return "internal error";
+    }
+    return "unknown status";
+}
+
+size_t rdx_type_size(rdx_type t) { return rdx_type_bytes((int)t); }
+
+rdx_status rdx_fail(rdx_ctx *ctx, rdx_status s, const char *fmt, ...)
+{
+    if (ctx) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(ctx->error, sizeof ctx->error, fmt, ap);
+        va_end(ap);
+    }
+    return s;
+}
+
+rdx_status rdx_ctx_create(rdx_ctx **out, rdx_backend backend)
+{
+    if (!out)
+        return RDX_ERR_INVALID_ARGUMENT;
+    *out = NULL;
+    rdx_backend chosen;
+    switch (backend) {
+    case RDX_BACKEND_AUTO:
+        chosen = rdx_cuda_usable() ? RDX_BACKEND_CUDA : RDX_BACKEND_CPU;
+        break;
+    case RDX_BACKEND_CPU:
+        chosen = RDX_BACKEND_CPU;
+        break;
+    case RDX_BACKEND_CUDA:
+        if (!rdx_cuda_built())
+            return RDX_ERR_UNSUPPORTED;
+        if (!rdx_cuda_usable())
+            return RDX_ERR_NO_DEVICE;
+        chosen = RDX_BACKEND_CUDA;
+        break;
+    default:
+        return RDX_ERR_INVALID_ARGUMENT;
+    }
+    rdx_ctx *ctx = (rdx_ctx *)calloc(1, sizeof *ctx);
+    if (!ctx)
+        return RDX_ERR_OUT_OF_MEMORY;
+    ctx->backend = chosen;
+    *out = ctx;
+    return RDX_OK;
+}
+
+void rdx_ctx_destroy(rdx_ctx *ctx)
+{
+    if (!ctx)
+        return;
+    rdx_cpu_release(ctx);
+    rdx_cuda_release(ctx);
+    free(ctx);
+}
+
+rdx_backend rdx_ctx_backend(const rdx_ctx *ctx)
+{
+    return ctx ? ctx->backend : RDX_BACKEND_AUTO;
+}
+
+const char *rdx_ctx_error(const rdx_ctx *ctx)
+{
+    return ctx ? ctx->error : "";
+}
+
+/* [a, a+an) and [b, b+bn) share a byte. */
+static int ranges_overlap(const void *a, size_t an, const void *b, size_t bn)
+{
+    uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
+    return an && bn && pa < pb + bn && pb < pa + an;
+}
+
+/* n * size would not fit in size_t. */
+static int product_overflows(size_t n, size_t size)
+{
+    return size != 0 && n > SIZE_MAX / size;
+}
+
+/* Checks what every entry point shares and fills the common part of job. */
+static rdx_status check_common(rdx_ctx *ctx, const char *fn, const void *keys, size_t n,
+                               rdx_type type, const rdx_opts *opts, rdx_job *job)
+{
+    static const rdx_opts defaults = {0, 0, 0, 0};
+    if (!opts)
+        opts = &defaults;
+    if (!rdx_type_is_valid((int)type))
+        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: type %d is no rdx_type", fn, (int)type);
+    const int width = (int)rdx_type_bytes((int)type) * 8;
+    if (n > 0 && !keys)
+        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: keys is NULL but n = %zu", fn, n);
+    if (product_overflows(n, (size_t)width / 8))
+        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: n = %zu keys do not fit in memory", fn, n);
+    if (opts->flags & ~RDX_DESCENDING)
+        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: opts->flags has unknown bits 0x%x",
+                        fn, opts->flags & ~RDX_DESCENDING);
+    const int end_bit = opts->end_bit == 0 ? width : opts->end_bit;
+    if (opts->begin_bit < 0)
+        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: opts->begin_bit = %d is negative",
+                        fn, opts->begin_bit);
+    if (end_bit < 0 || end_bit > width)
+        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT,
+                        "%s: opts->end_bit = %d is past the %d-bit key width", fn, opts->end_bit, width);
+    if (opts->begin_bit >= end_bit)
+        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT,
+                        "%s: opts->begin_bit = %d is not below end_bit = %d", fn, opts->begin_bit, end_bit);
+    if (opts->radix_bits < 0 || opts->radix_bits > 8)
+        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT,
+                        "%s: opts->radix_bits = %d is outside 0..8", fn, opts->radix_bits);
+
+    memset(job, 0, sizeof *job);
+    job->type = type;
+    job->key_size = (size_t)width / 8;
+    job->n = n;
+    job->keys = (void *)(uintptr_t)keys;
+    job->descending = (opts->flags & RDX_DESCENDING) != 0;
+    job->begin_bit = opts->begin_bit;
+    job->end_bit = end_bit;
+    job->radix_bits = opts->radix_bits;
+    return RDX_OK;
+}
+
+/* The CPU backend reads and writes through host pointers only. */
+static rdx_status check_host_pointer(rdx_ctx *ctx, const char *fn, const char *name, const void *p)
+{
+    if (ctx->backend == RDX_BACKEND_CPU && p && rdx_cuda_is_device_pointer(p))
+        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT,
+                        "%s: %s is device memory, which the CPU backend cannot read", fn, name);
+    return RDX_OK;
+}
+
+static rdx_status run_job(rdx_ctx *ctx, const rdx_job *job)
+{
+    if (job->n == 0)
+        return RDX_OK;
+    return ctx->backend == RDX_BACKEND_CUDA ? rdx_cuda_sort(ctx, job) : rdx_cpu_sort(ctx, job);
+}
+
+rdx_status rdx_sort_keys(rdx_ctx *ctx, void *keys, size_t n, rdx_type type, const rdx_opts *opts)
+{
+    static const char fn[] = "rdx_sort_keys";
+    if (!ctx)
+        return RDX_ERR_INVALID_ARGUMENT;
+    ctx->error[0] = '\0';
+    rdx_job job;
+    rdx_status s = check_common(ctx, fn, keys, n, type, opts, &job);
+    if (s == RDX_OK)
+        s = check_host_pointer(ctx, fn, "keys", keys);
+    if (s != RDX_OK)
+        return s;
+    job.kind = RDX_JOB_KEYS;
+    return run_job(ctx, &job);
+}
+
+rdx_status rdx_sort_pairs(rdx_ctx *ctx, void *keys, void *values, size_t value_size, size_t n,
+                          rdx_type type, const rdx_opts *opts)
+{
+    static const char fn[] = "rdx_sort_pairs";
+    if (!ctx)
+        return RDX_ERR_INVALID_ARGUMENT;
+    ctx->error[0] = '\0';
+    rdx_job job;
+    rdx_status s = check_common(ctx, fn, keys, n, type, opts, &job);
+    if (s != RDX_OK)
+        return s;
+    if (value_size == 0)
+        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: value_size is 0", fn);
+    if (n > 0 && !values)
+        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: values is NULL but n = %zu", fn, n);
+    if (product_overflows(n, value_size))
+        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT,
+                        "%s: n = %zu values of %zu bytes do not fit in memory", fn, n, value_size);
+    if (ranges_overlap(keys, n * job.key_size, values, n * value_size))
+        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: keys and values overlap", fn);
+    if ((s = check_host_pointer(ctx, fn, "keys", keys)) != RDX_OK ||
+        (s = check_host_pointer(ctx, fn, "values", values)) != RDX_OK)
+        return s;
+    job.kind = RDX_JOB_PAIRS;
+    job.values = values;
+    job.value_size = value_size;
+    return run_job(ctx, &job);
+}
+
+rdx_status rdx_argsort(rdx_ctx *ctx, const void *keys, size_t n, rdx_type type, void *indices,
+                       rdx_type index_type, const rdx_opts *opts)
+{
+    static const char fn[] = "rdx_argsort";
+    if (!ctx)
+        return RDX_ERR_INVALID_ARGUMENT;
+    ctx->error[0] = '\0';
+    rdx_job job;
+    rdx_status s = check_common(ctx, fn, keys, n, type, opts, &job);
+    if (s != RDX_OK)
+        return s;
+    if (index_type != RDX_U32 && index_type != RDX_U64)
+        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT,
+                        "%s: index_type %d is neither RDX_U32 nor RDX_U64", fn, (int)index_type);
+    if (index_type == RDX_U32 && (uint64_t)n > (uint64_t)UINT32_MAX + 1)
+        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT,
+                        "%s: n = %zu does not fit RDX_U32 indices (at most 2^32)", fn, n);
+    if (n > 0 && !indices)
+        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: indices is NULL but n = %zu", fn, n);
+    const size_t index_size = rdx_type_bytes((int)index_type);
+    if (product_overflows(n, index_size))
+        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: n = %zu indices do not fit in memory", fn, n);
+    if (ranges_overlap(keys, n * job.key_size, indices, n * index_size))
+        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: keys and indices overlap", fn);
+    if ((s = check_host_pointer(ctx, fn, "keys", keys)) != RDX_OK ||
+        (s = check_host_pointer(ctx, fn, "indices", indices)) != RDX_OK)
+        return s;
+    job.kind = RDX_JOB_ARGSORT;
+    job.indices = indices;
+    job.index_type = index_type;
+    return run_job(ctx, &job);
+}

@@ -1,0 +1,79 @@
+/* What src/api.c hands to the backends, and what the backends give back.
+ * api.c checks every argument, so a backend may trust a job completely. */
+#ifndef RDX_INTERNAL_H
+#define RDX_INTERNAL_H
+
+#include <stddef.h>
+#include "rdx.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum rdx_job_kind {
+    RDX_JOB_KEYS = 0,     /* sort keys in place */
+    RDX_JOB_PAIRS = 1,    /* sort keys in place, move values with them */
+    RDX_JOB_ARGSORT = 2   /* write the sorting permutation to indices; keys unchanged */
+} rdx_job_kind;
+
+/* One checked sort request. */
+typedef struct rdx_job {
+    rdx_job_kind kind;
+    rdx_type type;        /* key type */
+    size_t key_size;      /* bytes per key: 1, 2, 4 or 8 */
+    size_t n;             /* >= 1 (api.c returns early for n == 0) */
+    void *keys;           /* KEYS, PAIRS: sorted in place; ARGSORT: read only */
+    void *values;         /* PAIRS only */
+    size_t value_size;    /* PAIRS only: bytes per value, >= 1 */
+    void *indices;        /* ARGSORT only */
+    rdx_type index_type;  /* ARGSORT only: RDX_U32 (n <= 2^32) or RDX_U64 */
+    int descending;       /* 0 or 1 */
+    int begin_bit;        /* 0 <= begin_bit < end_bit <= 8 * key_size (mapped key bits) */
+    int end_bit;
+    int radix_bits;       /* 1..8, or 0 for the backend's choice */
+} rdx_job;
+
+struct rdx_cpu_state;     /* defined by src/cpu/ */
+struct rdx_cuda_state;    /* defined by src/cuda/ */
+
+struct rdx_ctx {
+    rdx_backend backend;           /* RDX_BACKEND_CPU or RDX_BACKEND_CUDA */
+    char error[512];               /* detail of the last failure, "" if none */
+    struct rdx_cpu_state *cpu;     /* CPU scratch, created on first use */
+    struct rdx_cuda_state *cuda;   /* CUDA scratch and streams, created on first use */
+};
+
+/* Records a failure on ctx (printf-style detail) and returns s. Never prints. */
+rdx_status rdx_fail(rdx_ctx *ctx, rdx_status s, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* ---- CPU backend (src/cpu/) ---- */
+
+/* Runs one checked job on host memory. Allocates (or reuses) scratch in ctx->cpu before
+ * the first write, so RDX_ERR_OUT_OF_MEMORY leaves every array unchanged. */
+rdx_status rdx_cpu_sort(rdx_ctx *ctx, const rdx_job *job);
+/* Frees ctx->cpu (NULL is fine) and sets it to NULL. */
+void rdx_cpu_release(rdx_ctx *ctx);
+
+/* ---- CUDA backend (src/cuda/, or src/cuda_stub.c in a build without it) ---- */
+
+/* 1 when this build has the CUDA backend and a GPU is usable, else 0. */
+int rdx_cuda_usable(void);
+/* 1 when this build has the CUDA backend, else 0. */
+int rdx_cuda_built(void);
+/* 1 when p points into device memory that the host cannot read (cudaMalloc'd),
+ * 0 for host, pinned or managed memory, or in a build without CUDA. */
+int rdx_cuda_is_device_pointer(const void *p);
+/* Runs one checked job; each array may be in host or device memory. */
+rdx_status rdx_cuda_sort(rdx_ctx *ctx, const rdx_job *job);
+/* Frees ctx->cuda (NULL is fine) and sets it to NULL. */
+void rdx_cuda_release(rdx_ctx *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RDX_INTERNAL_H */
