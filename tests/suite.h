@@ -1,0 +1,39 @@
+/* The shared correctness suite (DESIGN.md section 4): every backend and every memory
+ * placement runs the same matrix against the same stable reference sort.
+ * tests/suite.c implements it; test_cpu.c runs it on the CPU backend with host memory,
+ * test_cuda.c on the CUDA backend with device memory and with host memory. */
+#ifndef RDX_TEST_SUITE_H
+#define RDX_TEST_SUITE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "rdx.h"
+
+/* Where the arrays handed to the library live. For host memory, alloc = malloc and the
+ * copies are memcpy; for device memory, cudaMalloc and cudaMemcpy. */
+typedef struct rdx_test_memory {
+    const char *name;                                          /* "host", "device", ... */
+    void *(*alloc)(size_t bytes);                              /* NULL on failure */
+    void (*release)(void *p);
+    void (*upload)(void *dst, const void *src, size_t bytes);  /* host src -> dst */
+    void (*download)(void *dst, const void *src, size_t bytes);/* src -> host dst */
+} rdx_test_memory;
+
+extern const rdx_test_memory rdx_test_host_memory;
+
+typedef struct rdx_suite_config {
+    rdx_backend backend;
+    const rdx_test_memory *memory;
+    uint64_t seed;       /* printed on every failure */
+    int max_log2_n;      /* largest size class tried (20 gives the 2^20 + 3 case) */
+    int tile;            /* the backend's tile size, for the "one tile +- 1, two tiles" sizes */
+} rdx_suite_config;
+
+/* Runs the whole matrix; prints one line per failure (with the seed and the case) and a
+ * summary; returns the number of failed cases. */
+int rdx_run_sort_suite(const rdx_suite_config *cfg);
+
+/* Seed from RDX_TEST_SEED if set, else fresh from the clock and pid. */
+uint64_t rdx_test_seed(void);
+
+#endif
