@@ -165,87 +165,84 @@ static rdx_status check_host_pointer(rdx_ctx *ctx, const char *fn, const char *n
     return RDX_OK;
 }
 
-static rdx_status run_job(rdx_ctx *ctx, const rdx_job *job)
+rdx_status rdx_prepare_job(rdx_ctx *ctx, const char *fn, rdx_job_kind kind, const void *keys,
+                           void *values, size_t value_size, void *indices, rdx_type index_type,
+                           size_t n, rdx_type type, const rdx_opts *opts, rdx_job *job)
 {
-    if (job->n == 0)
-        return RDX_OK;
-    return ctx->backend == RDX_BACKEND_CUDA ? rdx_cuda_sort(ctx, job) : rdx_cpu_sort(ctx, job);
+    ctx->error[0] = '\0';
+    rdx_status s = check_common(ctx, fn, keys, n, type, opts, job);
+    if (s != RDX_OK)
+        return s;
+    job->kind = kind;
+    if (kind == RDX_JOB_PAIRS) {
+        if (value_size == 0)
+            return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: value_size is 0", fn);
+        if (n > 0 && !values)
+            return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: values is NULL but n = %zu", fn, n);
+        if (product_overflows(n, value_size))
+            return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT,
+                            "%s: n = %zu values of %zu bytes do not fit in memory", fn, n, value_size);
+        if (ranges_overlap(keys, n * job->key_size, values, n * value_size))
+            return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: keys and values overlap", fn);
+        job->values = values;
+        job->value_size = value_size;
+    } else if (kind == RDX_JOB_ARGSORT) {
+        if (index_type != RDX_U32 && index_type != RDX_U64)
+            return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT,
+                            "%s: index_type %d is neither RDX_U32 nor RDX_U64", fn, (int)index_type);
+        if (index_type == RDX_U32 && (uint64_t)n > (uint64_t)UINT32_MAX + 1)
+            return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT,
+                            "%s: n = %zu does not fit RDX_U32 indices (at most 2^32)", fn, n);
+        if (n > 0 && !indices)
+            return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: indices is NULL but n = %zu", fn, n);
+        const size_t index_size = rdx_type_bytes((int)index_type);
+        if (product_overflows(n, index_size))
+            return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT,
+                            "%s: n = %zu indices do not fit in memory", fn, n);
+        if (ranges_overlap(keys, n * job->key_size, indices, n * index_size))
+            return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: keys and indices overlap", fn);
+        job->indices = indices;
+        job->index_type = index_type;
+    }
+    return RDX_OK;
+}
+
+/* Checks, then runs the job on the context's backend. */
+static rdx_status sort_entry(rdx_ctx *ctx, const char *fn, rdx_job_kind kind, const void *keys,
+                             void *values, size_t value_size, void *indices, rdx_type index_type,
+                             size_t n, rdx_type type, const rdx_opts *opts)
+{
+    if (!ctx)
+        return RDX_ERR_INVALID_ARGUMENT;
+    rdx_job job;
+    rdx_status s = rdx_prepare_job(ctx, fn, kind, keys, values, value_size, indices, index_type,
+                                   n, type, opts, &job);
+    if (s == RDX_OK)
+        s = check_host_pointer(ctx, fn, "keys", keys);
+    if (s == RDX_OK)
+        s = check_host_pointer(ctx, fn, "values", values);
+    if (s == RDX_OK)
+        s = check_host_pointer(ctx, fn, "indices", indices);
+    if (s != RDX_OK || n == 0)
+        return s;
+    return ctx->backend == RDX_BACKEND_CUDA ? rdx_cuda_sort(ctx, &job) : rdx_cpu_sort(ctx, &job);
 }
 
 rdx_status rdx_sort_keys(rdx_ctx *ctx, void *keys, size_t n, rdx_type type, const rdx_opts *opts)
 {
-    static const char fn[] = "rdx_sort_keys";
-    if (!ctx)
-        return RDX_ERR_INVALID_ARGUMENT;
-    ctx->error[0] = '\0';
-    rdx_job job;
-    rdx_status s = check_common(ctx, fn, keys, n, type, opts, &job);
-    if (s == RDX_OK)
-        s = check_host_pointer(ctx, fn, "keys", keys);
-    if (s != RDX_OK)
-        return s;
-    job.kind = RDX_JOB_KEYS;
-    return run_job(ctx, &job);
+    return sort_entry(ctx, "rdx_sort_keys", RDX_JOB_KEYS, keys, NULL, 0, NULL, RDX_U32, n, type, opts);
 }
 
 rdx_status rdx_sort_pairs(rdx_ctx *ctx, void *keys, void *values, size_t value_size, size_t n,
                           rdx_type type, const rdx_opts *opts)
 {
-    static const char fn[] = "rdx_sort_pairs";
-    if (!ctx)
-        return RDX_ERR_INVALID_ARGUMENT;
-    ctx->error[0] = '\0';
-    rdx_job job;
-    rdx_status s = check_common(ctx, fn, keys, n, type, opts, &job);
-    if (s != RDX_OK)
-        return s;
-    if (value_size == 0)
-        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: value_size is 0", fn);
-    if (n > 0 && !values)
-        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: values is NULL but n = %zu", fn, n);
-    if (product_overflows(n, value_size))
-        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT,
-                        "%s: n = %zu values of %zu bytes do not fit in memory", fn, n, value_size);
-    if (ranges_overlap(keys, n * job.key_size, values, n * value_size))
-        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: keys and values overlap", fn);
-    if ((s = check_host_pointer(ctx, fn, "keys", keys)) != RDX_OK ||
-        (s = check_host_pointer(ctx, fn, "values", values)) != RDX_OK)
-        return s;
-    job.kind = RDX_JOB_PAIRS;
-    job.values = values;
-    job.value_size = value_size;
-    return run_job(ctx, &job);
+    return sort_entry(ctx, "rdx_sort_pairs", RDX_JOB_PAIRS, keys, values, value_size, NULL, RDX_U32,
+                      n, type, opts);
 }
 
 rdx_status rdx_argsort(rdx_ctx *ctx, const void *keys, size_t n, rdx_type type, void *indices,
                        rdx_type index_type, const rdx_opts *opts)
 {
-    static const char fn[] = "rdx_argsort";
-    if (!ctx)
-        return RDX_ERR_INVALID_ARGUMENT;
-    ctx->error[0] = '\0';
-    rdx_job job;
-    rdx_status s = check_common(ctx, fn, keys, n, type, opts, &job);
-    if (s != RDX_OK)
-        return s;
-    if (index_type != RDX_U32 && index_type != RDX_U64)
-        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT,
-                        "%s: index_type %d is neither RDX_U32 nor RDX_U64", fn, (int)index_type);
-    if (index_type == RDX_U32 && (uint64_t)n > (uint64_t)UINT32_MAX + 1)
-        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT,
-                        "%s: n = %zu does not fit RDX_U32 indices (at most 2^32)", fn, n);
-    if (n > 0 && !indices)
-        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: indices is NULL but n = %zu", fn, n);
-    const size_t index_size = rdx_type_bytes((int)index_type);
-    if (product_overflows(n, index_size))
-        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: n = %zu indices do not fit in memory", fn, n);
-    if (ranges_overlap(keys, n * job.key_size, indices, n * index_size))
-        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: keys and indices overlap", fn);
-    if ((s = check_host_pointer(ctx, fn, "keys", keys)) != RDX_OK ||
-        (s = check_host_pointer(ctx, fn, "indices", indices)) != RDX_OK)
-        return s;
-    job.kind = RDX_JOB_ARGSORT;
-    job.indices = indices;
-    job.index_type = index_type;
-    return run_job(ctx, &job);
+    return sort_entry(ctx, "rdx_argsort", RDX_JOB_ARGSORT, keys, NULL, 0, indices, index_type, n,
+                      type, opts);
 }

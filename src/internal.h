@@ -21,7 +21,7 @@ typedef struct rdx_job {
     rdx_job_kind kind;
     rdx_type type;        /* key type */
     size_t key_size;      /* bytes per key: 1, 2, 4 or 8 */
-    size_t n;             /* >= 1 (api.c returns early for n == 0) */
+    size_t n;             /* the public entry points never pass n == 0 to a backend */
     void *keys;           /* KEYS, PAIRS: sorted in place; ARGSORT: read only */
     void *values;         /* PAIRS only */
     size_t value_size;    /* PAIRS only: bytes per value, >= 1 */
@@ -49,6 +49,15 @@ rdx_status rdx_fail(rdx_ctx *ctx, rdx_status s, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+
+/* Checks every argument of a sort request as the public entry points do (DESIGN.md
+ * section 2) and fills *job; on failure records the message on ctx (non-NULL) and returns
+ * the status. fn names the entry point in messages. values/value_size are read for
+ * RDX_JOB_PAIRS only, indices/index_type for RDX_JOB_ARGSORT only. Does not look at where
+ * the arrays live. */
+rdx_status rdx_prepare_job(rdx_ctx *ctx, const char *fn, rdx_job_kind kind, const void *keys,
+                           void *values, size_t value_size, void *indices, rdx_type index_type,
+                           size_t n, rdx_type type, const rdx_opts *opts, rdx_job *job);
 
 /* ---- CPU backend (src/cpu/) ---- */
 
