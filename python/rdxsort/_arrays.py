@@ -1,0 +1,229 @@
+"""One adapter per array library: NumPy (host), PyTorch (host or CUDA), CuPy (CUDA).
+
+An adapter answers, for arrays of its library: the key type, whether an array can be
+handed to the C library as it is (1-D rows packed in order, native byte order), where its
+memory starts, how to copy it, how to make an index array beside it, which CUDA device it
+is on and which stream is current there. Neither CuPy nor PyTorch is imported unless the
+caller passes one of their arrays.
+"""
+import contextlib
+import math
+import sys
+
+import numpy as np
+
+from . import _dtypes
+
+
+def _rows_bytes(shape, itemsize):
+    """Bytes per row (the first axis indexes rows) of an array of this shape."""
+    return itemsize * math.prod(shape[1:])
+
+
+class NumpyAdapter:
+    name = "numpy"
+
+    @staticmethod
+    def device(x):
+        return None
+
+    @staticmethod
+    def key_type(x, what):
+        return _dtypes.numpy_key_type(x.dtype, what)
+
+    @staticmethod
+    def value_size(x, what):
+        if x.dtype.hasobject:
+            raise TypeError("rdxsort cannot move %s of dtype %s: it holds Python objects"
+                            % (what, x.dtype))
+        return _rows_bytes(x.shape, x.dtype.itemsize)
+
+    @staticmethod
+    def packed(x):
+        return x.flags.c_contiguous and x.dtype.isnative
+
+    @staticmethod
+    def writable(x):
+        return x.flags.writeable
+
+    @staticmethod
+    def copy(x):
+        dtype = x.dtype if x.dtype.isnative else x.dtype.newbyteorder("=")
+        return np.array(x, dtype=dtype, order="C", copy=True)
+
+    @staticmethod
+    def assign(dst, src):
+        np.copyto(dst, src)
+
+    @staticmethod
+    def ptr(x):
+        return x.ctypes.data
+
+    @staticmethod
+    def empty(like, n, dtype_name):
+        return np.empty(n, dtype=dtype_name)
+
+    @staticmethod
+    def same_place(x, y):
+        return isinstance(y, np.ndarray)
+
+    @staticmethod
+    def device_scope(device):
+        return contextlib.nullcontext()
+
+    @staticmethod
+    def stream(device):
+        return 0
+
+    @staticmethod
+    def synchronize(device):
+        pass
+
+
+class TorchAdapter:
+    name = "torch"
+
+    @staticmethod
+    def device(x):
+        if x.device.type == "cpu":
+            return None
+        if x.device.type == "cuda":
+            return x.device.index if x.device.index is not None else sys.modules["torch"].cuda.current_device()
+        raise TypeError("rdxsort sorts CPU and CUDA tensors, not tensors on %s" % x.device)
+
+    @staticmethod
+    def key_type(x, what):
+        return _dtypes.torch_key_type(x.dtype, what)
+
+    @staticmethod
+    def value_size(x, what):
+        return _rows_bytes(tuple(x.shape), x.element_size())
+
+    @staticmethod
+    def packed(x):
+        return x.is_contiguous()
+
+    @staticmethod
+    def writable(x):
+        return True
+
+    @staticmethod
+    def copy(x):
+        torch = sys.modules["torch"]
+        return x.detach().clone(memory_format=torch.contiguous_format)
+
+    @staticmethod
+    def assign(dst, src):
+        torch = sys.modules["torch"]
+        with torch.no_grad():
+            dst.copy_(src)
+
+    @staticmethod
+    def ptr(x):
+        return x.data_ptr()
+
+    @staticmethod
+    def empty(like, n, dtype_name):
+        torch = sys.modules["torch"]
+        dtype = getattr(torch, dtype_name, None)
+        if dtype is None:
+            raise TypeError("argsort: this PyTorch has no dtype %s" % dtype_name)
+        return torch.empty(n, dtype=dtype, device=like.device)
+
+    @staticmethod
+    def same_place(x, y):
+        torch = sys.modules["torch"]
+        return isinstance(y, torch.Tensor) and y.device == x.device
+
+    @staticmethod
+    def device_scope(device):
+        if device is None:
+            return contextlib.nullcontext()
+        return sys.modules["torch"].cuda.device(device)
+
+    @staticmethod
+    def stream(device):
+        return sys.modules["torch"].cuda.current_stream(device).cuda_stream
+
+    @staticmethod
+    def synchronize(device):
+        sys.modules["torch"].cuda.current_stream(device).synchronize()
+
+
+class CupyAdapter:
+    name = "cupy"
+
+    @staticmethod
+    def device(x):
+        return x.device.id
+
+    @staticmethod
+    def key_type(x, what):
+        return _dtypes.numpy_key_type(x.dtype, what)
+
+    @staticmethod
+    def value_size(x, what):
+        return _rows_bytes(x.shape, x.dtype.itemsize)
+
+    @staticmethod
+    def packed(x):
+        return x.flags.c_contiguous
+
+    @staticmethod
+    def writable(x):
+        return True
+
+    @staticmethod
+    def copy(x):
+        return x.copy(order="C")
+
+    @staticmethod
+    def assign(dst, src):
+        dst[...] = src
+
+    @staticmethod
+    def ptr(x):
+        return x.data.ptr
+
+    @staticmethod
+    def empty(like, n, dtype_name):
+        return sys.modules["cupy"].empty(n, dtype=dtype_name)
+
+    @staticmethod
+    def same_place(x, y):
+        cupy = sys.modules["cupy"]
+        return isinstance(y, cupy.ndarray) and y.device.id == x.device.id
+
+    @staticmethod
+    def device_scope(device):
+        return sys.modules["cupy"].cuda.Device(device)
+
+    @staticmethod
+    def stream(device):
+        return sys.modules["cupy"].cuda.get_current_stream().ptr
+
+    @staticmethod
+    def synchronize(device):
+        sys.modules["cupy"].cuda.get_current_stream().synchronize()
+
+
+def adapt(a):
+    """(adapter, array) for whatever the caller passed; other array-likes become NumPy."""
+    if isinstance(a, np.ndarray):
+        return NumpyAdapter, a
+    torch = sys.modules.get("torch")
+    if torch is not None and isinstance(a, torch.Tensor):
+        return TorchAdapter, a.detach()
+    cupy = sys.modules.get("cupy")
+    if cupy is not None and isinstance(a, cupy.ndarray):
+        return CupyAdapter, a
+    if hasattr(a, "__cuda_array_interface__"):
+        # Another library's GPU array (Numba, ...): a zero-copy CuPy view of it, which
+        # also waits for the stream the producer names.
+        try:
+            import cupy
+        except ImportError:
+            raise TypeError("rdxsort sorts other libraries' GPU arrays (%s) through CuPy, "
+                            "which is not installed" % type(a).__name__) from None
+        return CupyAdapter, cupy.asarray(a)
+    return NumpyAdapter, np.asarray(a)
