@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# The whole check on a GPU machine (issue 3): build Release with the CUDA backend, run every
+# test, run compute-sanitizer (memcheck, racecheck, synccheck) over the GPU tests at small
+# sizes, the Python GPU checks when present, then the GPU benchmark (CSV, and a plot when
+# matplotlib imports). Prints a summary table (step / result / seconds) and the benchmark
+# table last; exits non-zero when any step failed. Needs only the CUDA toolkit, CMake and
+# (preferably) ninja. Budget: under 8 minutes on an H100 or H200.
+#
+# usage: scripts/gpu-check.sh [OUTDIR]     logs go to OUTDIR, else $OUT, else ./gpu-check-out
+set -uo pipefail
+
+# ---- settings: adjust here ----
+BUILD_DIR=${RDX_BUILD_DIR:-build}                 # relative to the repository root
+GPU_TESTS=(tests/test_cuda)                       # GPU test executables (in BUILD_DIR); must exist
+GPU_TESTS_OPTIONAL=(tests/test_cuda_cub)          # run under the sanitizers too, when built
+SAN_TOOLS=(memcheck racecheck synccheck)
+# Largest log2 size the test suite tries under each tool (read by the suite as
+# RDX_TEST_MAX_LOG2N). racecheck tracks every shared-memory access, so it gets the smallest.
+declare -A SAN_LOG2N=([memcheck]=14 [racecheck]=12 [synccheck]=14)
+declare -A SAN_TIMEOUT=([memcheck]=150 [racecheck]=180 [synccheck]=120)   # seconds per binary
+CONFIGURE_TIMEOUT=120
+BUILD_TIMEOUT=420
+CTEST_TIMEOUT=420        # the whole ctest step (with the 2^32 + 7-key test)
+CTEST_JOBS=4             # CPU tests use every core through OpenMP anyway
+PYTHON_TIMEOUT=420
+BENCH_TIMEOUT=300
+BENCH_ARGS=()            # the benchmark's full default set
+# -------------------------------
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT" || exit 2
+LOGDIR=${1:-${OUT:-./gpu-check-out}}
+mkdir -p "$LOGDIR" || exit 2
+LOGDIR=$(cd "$LOGDIR" && pwd)
+BUILD="$ROOT/$BUILD_DIR"
+JOBS=$(nproc 2>/dev/null || echo 4)
+START=$SECONDS
+
+STEPS=() RESULTS=() SECS=() NOTES=()
+record() { STEPS+=("$1"); RESULTS+=("$2"); SECS+=("$3"); NOTES+=("${4:-}"); }
+failed_any() { local r; for r in "${RESULTS[@]}"; do [[ $r == FAIL ]] && return 0; done; return 1; }
+
+# run_step NAME TIMEOUT CMD...: runs CMD with a time limit, output to LOGDIR/NAME.log.
+run_step() {
+    local name=$1 limit=$2 t0=$SECONDS rc note=""
+    shift 2
+    echo "== $name: $*" >&2
+    timeout --kill-after=15 "$limit" "$@" >"$LOGDIR/$name.log" 2>&1
+    rc=$?
+    if ((rc == 124 || rc == 137)); then note="timed out after ${limit} s"; fi
+    if ((rc == 0)); then record "$name" PASS $((SECONDS - t0)) "$note"
+    else record "$name" FAIL $((SECONDS - t0)) "${note:-exit $rc, see $name.log}"; fi
+    echo "   -> ${RESULTS[-1]} (${SECS[-1]} s) ${NOTES[-1]}" >&2
+    return $rc
+}
+skip_step() { record "$1" SKIP 0 "$2"; echo "== $1: SKIP ($2)" >&2; }
+
+# ---- the machine ----
+{
+    echo "date: $(date -u)"; echo "host: $(hostname)"; echo "commit: $(git rev-parse HEAD 2>/dev/null)"
+    nvidia-smi 2>&1; nvcc --version 2>&1; cmake --version 2>&1 | head -1
+} >"$LOGDIR/machine.log"
+GPU_NAME=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
+ARCH=${RDX_CUDA_ARCH:-$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d ' .')}
+[[ $ARCH =~ ^[0-9]+$ ]] || ARCH=90
+GEN=(); command -v ninja >/dev/null && GEN=(-G Ninja)
+SANITIZER=$(command -v compute-sanitizer || true)
+for d in "${CUDA_HOME:-}" /usr/local/cuda; do
+    [[ -z $SANITIZER && -n $d && -x $d/bin/compute-sanitizer ]] && SANITIZER=$d/bin/compute-sanitizer
+done
+echo "gpu-check: ${GPU_NAME:-no GPU found} (sm_$ARCH), logs in $LOGDIR" >&2
+
+# ---- build ----
+built=0
+if run_step configure "$CONFIGURE_TIMEOUT" cmake -S "$ROOT" -B "$BUILD" ${GEN[@]+"${GEN[@]}"} \
+        -DCMAKE_BUILD_TYPE=Release -DRDX_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES="$ARCH"; then
+    run_step build "$BUILD_TIMEOUT" cmake --build "$BUILD" -j"$JOBS" && built=1
+else
+    skip_step build "configure failed"
+fi
+
+# ---- every test, the huge one included ----
+if ((built)); then
+    if run_step ctest "$CTEST_TIMEOUT" env RDX_TEST_HUGE=1 \
+            ctest --test-dir "$BUILD" --output-on-failure -j"$CTEST_JOBS"; then
+        # On a GPU machine a skipped GPU test means the GPU was not usable: a failure.
+        skipped=$(grep -E '\*\*\*Skipped|Not Run' "$LOGDIR/ctest.log" || true)
+        if grep -qi cuda <<<"$skipped"; then
+            RESULTS[-1]=FAIL; NOTES[-1]="GPU tests skipped: $(grep -ci cuda <<<"$skipped")"
+        elif [[ -n $skipped ]]; then
+            NOTES[-1]="$(grep -c . <<<"$skipped") non-GPU test(s) skipped"
+        fi
+    fi
+else
+    skip_step ctest "not built"
+fi
+
+# ---- compute-sanitizer over the GPU tests at small sizes ----
+bins=()
+for b in "${GPU_TESTS[@]}"; do bins+=("$b"); done
+for b in "${GPU_TESTS_OPTIONAL[@]}"; do [[ -x $BUILD/$b ]] && bins+=("$b"); done
+for tool in "${SAN_TOOLS[@]}"; do
+    for b in "${bins[@]}"; do
+        name="sanitizer-$tool-$(basename "$b")"
+        if ((!built)); then skip_step "$name" "not built"
+        elif [[ -z $SANITIZER ]]; then record "$name" FAIL 0 "compute-sanitizer not found"
+        elif [[ ! -x $BUILD/$b ]]; then record "$name" FAIL 0 "$BUILD_DIR/$b missing (fix GPU_TESTS at the top)"
+        else
+            run_step "$name" "${SAN_TIMEOUT[$tool]}" env RDX_TEST_MAX_LOG2N="${SAN_LOG2N[$tool]}" \
+                "$SANITIZER" --tool "$tool" --error-exitcode 1 "$BUILD/$b"
+        fi
+    done
+done
+
+# ---- the Python package's GPU checks ----
+if [[ -f python/gpu_check.sh ]]; then
+    mkdir -p "$LOGDIR/python"
+    run_step python "$PYTHON_TIMEOUT" env OUT="$LOGDIR/python" RDX_BUILD_DIR="$BUILD" \
+        bash python/gpu_check.sh "$LOGDIR/python"
+else
+    skip_step python "python/gpu_check.sh not present"
+fi
+
+# ---- the GPU benchmark, and its plot ----
+BENCH="$BUILD/bench/rdx-gpu-bench"
+CSV="$LOGDIR/gpu_bench.csv"
+if ((!built)); then skip_step bench "not built"
+elif [[ ! -x $BENCH ]]; then record bench FAIL 0 "$BENCH missing"
+else
+    run_step bench "$BENCH_TIMEOUT" "$BENCH" --csv "$CSV" ${BENCH_ARGS[@]+"${BENCH_ARGS[@]}"}
+fi
+if [[ ! -s $CSV ]]; then skip_step plot "no benchmark CSV"
+elif ! python3 -c 'import matplotlib' 2>/dev/null; then skip_step plot "matplotlib does not import"
+else run_step plot 120 python3 bench/plot.py "$CSV" -o "$LOGDIR"
+fi
+
+# ---- summary ----
+total=$((SECONDS - START))
+{
+    echo
+    echo "# gpu-check summary: ${GPU_NAME:-no GPU} (sm_$ARCH), $(git rev-parse --short HEAD 2>/dev/null), ${total} s"
+    printf '%-34s %-6s %7s  %s\n' step result seconds note
+    for i in "${!STEPS[@]}"; do
+        printf '%-34s %-6s %7s  %s\n' "${STEPS[$i]}" "${RESULTS[$i]}" "${SECS[$i]}" "${NOTES[$i]}"
+    done
+    if [[ -f $LOGDIR/bench.log ]] && grep -q '^# rdxsort GPU benchmark results' "$LOGDIR/bench.log"; then
+        echo
+        sed -n '/^# rdxsort GPU benchmark results/,$p' "$LOGDIR/bench.log"
+    fi
+    echo
+    if failed_any; then echo "gpu-check: FAILED (logs in $LOGDIR)"; else echo "gpu-check: all steps passed (logs in $LOGDIR)"; fi
+} | tee "$LOGDIR/summary.txt"
+failed_any && exit 1
+exit 0
