@@ -1,0 +1,635 @@
+/* rdx bench: rdxsort on each available backend, and the CPU peers, on the same fresh
+ * random data, every result verified; prints a table (bench_table.c). Where the CUDA
+ * backend is built, also runs the GPU benchmark (rdx_gpu_bench of bench/peers.h). */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "bench_table.h"
+#include "cli.h"
+#include "dist.h"
+#include "progress.h"
+#include "report.h"
+#include "rng.h"
+#include "types.h"
+#include "verify.h"
+#ifndef RDX_TOOL_NO_PEERS
+#include "peers.h"
+#endif
+
+/* Tuning of the benchmark's own running time (a default run should take about a minute
+ * on a 2-core machine). */
+#define BENCH_DEFAULT_REPEAT 3      /* timed runs per row; the median is shown */
+#define BENCH_PEER_BUDGET_S 1.5     /* a peer stops repeating once its runs took this long */
+#define BENCH_PEER_SKIP_S 6.0       /* default sizes: skip a peer predicted to take longer */
+#define BENCH_MAX_LIST 32           /* most types, sizes or thread counts on a command line */
+
+static const char usage[] =
+    "usage: rdx bench [--backend auto|cpu|cuda|all] [-t TYPES] [-n SIZES] [--dist D]\n"
+    "                 [--repeat R] [--threads LIST] [--seed S] [--csv FILE] [--no-peers]\n"
+    "\n"
+    "Sorts fresh random data with rdxsort on each backend asked for, and on the CPU with\n"
+    "the peer sorts (qsort, std::sort, std::stable_sort, boost spreadsort where built,\n"
+    "__gnu_parallel::sort) on the same data; verifies every result (order, and a checksum\n"
+    "of the keys, or pairs, equal to the input's); prints one row per sorter, type, size:\n"
+    "median time of R runs, keys/s, GB/s by DESIGN.md's byte model for an LSD sort with\n"
+    "8-bit digits (K + K*(2K + 2V) bytes per key of K bytes with values of V bytes: 36 for\n"
+    "u32, 136 for u64, 68 for u32/u32), and rdx/this, rdxsort's speedup over the peer.\n"
+    "\n"
+    "      --backend B    all (default: cpu, and cuda where a GPU is usable), auto, cpu, cuda\n"
+    "  -t, --types L      comma-separated key types, K/V for pairs (value of V's size);\n"
+    "                     default u32,u64,u32/u32\n"
+    "  -n, --sizes L      comma-separated counts (a number or 2^K); default 2^20,2^24,2^26\n"
+    "      --dist D       uniform (default), sorted, reverse, equal, few, lowentropy, zipf\n"
+    "      --repeat R     timed runs per row (default 3); a peer stops early once its runs\n"
+    "                     took 1.5 s\n"
+    "      --threads L    comma-separated CPU thread counts for rdxsort's rows (default:\n"
+    "                     all cores); peers' speedups are against the first\n"
+    "      --seed S       seed of the data (default: from the clock; printed)\n"
+    "      --csv FILE     also write the rows as CSV\n"
+    "      --no-peers     rdxsort only\n"
+    "  -h, --help         this help\n"
+    "\n"
+    "With the default sizes a peer whose time, scaled from the size before, would pass 6 s\n"
+    "is skipped (qsort, std::sort, std::stable_sort at 2^26); -n runs every peer at every\n"
+    "size. GPU rows here time host arrays (copies included); the GPU benchmark that follows,\n"
+    "where built, times device arrays with CUDA events. Exit status 1 if any result fails.\n"
+    "example: rdx bench -t u32,f64 -n 2^22 --dist lowentropy\n";
+
+typedef struct bench_case {
+    rdx_type key;
+    size_t value_size;     /* 0: keys only */
+    char name[16];         /* "u32", "u32/u32" */
+} bench_case;
+
+typedef struct bench_args {
+    int want_cpu, want_cuda;
+    bench_case cases[BENCH_MAX_LIST];
+    size_t ncases;
+    size_t sizes[BENCH_MAX_LIST];
+    size_t nsizes;
+    int sizes_given;
+    int threads[BENCH_MAX_LIST];
+    size_t nthreads;
+    tool_dist dist;
+    int repeat;
+    int no_peers;
+    int types_given;
+    uint64_t seed;
+    const char *csv_path;
+    FILE *csv;
+} bench_args;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int max_threads(void)
+{
+#ifdef _OPENMP
+    return omp_get_max_threads();
+#else
+    return 1;
+#endif
+}
+
+static void set_threads(int t)
+{
+#ifdef _OPENMP
+    omp_set_num_threads(t);
+#else
+    (void)t;
+#endif
+}
+
+/* Bytes an LSD radix sort with 8-bit digits moves per key (DESIGN.md section 1): one
+ * read of the keys for every histogram up front, then for each of the K digits one read
+ * and one write of every key and value. */
+static double model_bytes_per_key(size_t key_size, size_t value_size)
+{
+    return (double)key_size + (double)key_size * (double)(2 * key_size + 2 * value_size);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int count)
+{
+    qsort(v, (size_t)count, sizeof *v, cmp_double);
+    return count % 2 ? v[count / 2] : 0.5 * (v[count / 2 - 1] + v[count / 2]);
+}
+
+/* --- options --- */
+
+/* "u32" (keys) or "u32/u32" (pairs, values of the second type's size). */
+static int parse_case(const char *item, bench_case *c)
+{
+    char key[8], value[8];
+    const char *slash = strchr(item, '/');
+    size_t klen = slash ? (size_t)(slash - item) : strlen(item);
+    if (klen >= sizeof key || (slash && strlen(slash + 1) >= sizeof value))
+        return -1;
+    memcpy(key, item, klen);
+    key[klen] = '\0';
+    if (tool_parse_type(key, &c->key) != 0)
+        return -1;
+    c->value_size = 0;
+    if (slash) {
+        rdx_type vt;
+        strcpy(value, slash + 1);
+        if (tool_parse_type(value, &vt) != 0)
+            return -1;
+        c->value_size = rdx_type_size(vt);
+    }
+    snprintf(c->name, sizeof c->name, "%s", item);
+    return 0;
+}
+
+/* Splits a comma-separated list and calls one() on each item; returns 0, or -1 after
+ * printing why. */
+static int parse_list(const char *arg, const char *what, size_t *count,
+                      int (*one)(const char *item, size_t index, void *dst), void *dst)
+{
+    char buf[512];
+    if (strlen(arg) >= sizeof buf) {
+        tool_error("%s list too long", what);
+        return -1;
+    }
+    strcpy(buf, arg);
+    *count = 0;
+    for (char *save = NULL, *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+        if (*count == BENCH_MAX_LIST) {
+            tool_error("more than %d %s", BENCH_MAX_LIST, what);
+            return -1;
+        }
+        if (one(item, *count, dst) != 0)
+            return -1;
+        (*count)++;
+    }
+    if (*count == 0) {
+        tool_error("empty %s list", what);
+        return -1;
+    }
+    return 0;
+}
+
+static int one_case(const char *item, size_t i, void *dst)
+{
+    if (parse_case(item, &((bench_case *)dst)[i]) == 0)
+        return 0;
+    tool_error("'%s' is not a key type or KEY/VALUE pair of types (%s)", item, TOOL_TYPE_NAMES);
+    return -1;
+}
+
+static int one_size(const char *item, size_t i, void *dst)
+{
+    uint64_t v;
+    if (tool_parse_count(item, &v) == 0 && v > 0 && v <= SIZE_MAX / 16) {
+        ((size_t *)dst)[i] = (size_t)v;
+        return 0;
+    }
+    tool_error("size '%s' is not a positive count (a number or 2^K)", item);
+    return -1;
+}
+
+static int one_thread_count(const char *item, size_t i, void *dst)
+{
+    long v;
+    if (tool_parse_int(item, 1, 4096, &v) == 0) {
+        ((int *)dst)[i] = (int)v;
+        return 0;
+    }
+    tool_error("thread count '%s' is not a number from 1 to 4096", item);
+    return -1;
+}
+
+/* Returns -1 to go on, else the exit status. */
+static int parse_args(int argc, char **argv, bench_args *a)
+{
+    enum { OPT_BACKEND = 256, OPT_DIST, OPT_REPEAT, OPT_THREADS, OPT_SEED, OPT_CSV, OPT_NO_PEERS };
+    static const struct option longopts[] = {
+        {"types", required_argument, NULL, 't'},
+        {"sizes", required_argument, NULL, 'n'},
+        {"help", no_argument, NULL, 'h'},
+        {"backend", required_argument, NULL, OPT_BACKEND},
+        {"dist", required_argument, NULL, OPT_DIST},
+        {"repeat", required_argument, NULL, OPT_REPEAT},
+        {"threads", required_argument, NULL, OPT_THREADS},
+        {"seed", required_argument, NULL, OPT_SEED},
+        {"csv", required_argument, NULL, OPT_CSV},
+        {"no-peers", no_argument, NULL, OPT_NO_PEERS},
+        {NULL, 0, NULL, 0},
+    };
+    const char *backend = "all";
+    int have_seed = 0, c;
+    long v;
+    memset(a, 0, sizeof *a);
+    a->dist = TOOL_DIST_UNIFORM;
+    a->repeat = BENCH_DEFAULT_REPEAT;
+    parse_case("u32", &a->cases[0]);
+    parse_case("u64", &a->cases[1]);
+    parse_case("u32/u32", &a->cases[2]);
+    a->ncases = 3;
+    a->sizes[0] = (size_t)1 << 20;
+    a->sizes[1] = (size_t)1 << 24;
+    a->sizes[2] = (size_t)1 << 26;
+    a->nsizes = 3;
+    a->threads[0] = max_threads();
+    a->nthreads = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":t:n:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 't':
+            if (parse_list(optarg, "types", &a->ncases, one_case, a->cases) != 0)
+                return TOOL_EXIT_USAGE;
+            a->types_given = 1;
+            break;
+        case 'n':
+            if (parse_list(optarg, "sizes", &a->nsizes, one_size, a->sizes) != 0)
+                return TOOL_EXIT_USAGE;
+            a->sizes_given = 1;
+            break;
+        case 'h': fputs(usage, stdout); return TOOL_EXIT_OK;
+        case OPT_BACKEND: backend = optarg; break;
+        case OPT_DIST:
+            if (tool_parse_dist(optarg, &a->dist) != 0) {
+                tool_error("unknown distribution '%s' (%s)", optarg, TOOL_DIST_NAMES);
+                return TOOL_EXIT_USAGE;
+            }
+            break;
+        case OPT_REPEAT:
+            if (tool_parse_int(optarg, 1, 1000, &v) != 0) {
+                tool_error("--repeat '%s' is not a number from 1 to 1000", optarg);
+                return TOOL_EXIT_USAGE;
+            }
+            a->repeat = (int)v;
+            break;
+        case OPT_THREADS:
+            if (parse_list(optarg, "thread counts", &a->nthreads, one_thread_count, a->threads) != 0)
+                return TOOL_EXIT_USAGE;
+            break;
+        case OPT_SEED:
+            if (tool_parse_count(optarg, &a->seed) != 0) {
+                tool_error("--seed '%s' is not a number", optarg);
+                return TOOL_EXIT_USAGE;
+            }
+            have_seed = 1;
+            break;
+        case OPT_CSV: a->csv_path = optarg; break;
+        case OPT_NO_PEERS: a->no_peers = 1; break;
+        default: return tool_bad_option(c, argv);
+        }
+    }
+    if (optind != argc) {
+        tool_error("unexpected argument '%s' (see rdx bench --help)", argv[optind]);
+        return TOOL_EXIT_USAGE;
+    }
+
+    /* Which backends: "all" takes what is usable; a named one must be. */
+    rdx_ctx *probe = NULL;
+    int cuda_usable = rdx_ctx_create(&probe, RDX_BACKEND_CUDA) == RDX_OK;
+    rdx_ctx_destroy(probe);
+    if (strcmp(backend, "all") == 0) {
+        a->want_cpu = 1;
+        a->want_cuda = cuda_usable;
+    } else {
+        rdx_backend b;
+        if (tool_parse_backend(backend, &b) != 0) {
+            tool_error("unknown backend '%s' (all, auto, cpu or cuda)", backend);
+            return TOOL_EXIT_USAGE;
+        }
+        if (b == RDX_BACKEND_AUTO)
+            b = cuda_usable ? RDX_BACKEND_CUDA : RDX_BACKEND_CPU;
+        if (b == RDX_BACKEND_CUDA) {
+            rdx_ctx *ctx = tool_open_context(RDX_BACKEND_CUDA); /* prints why not */
+            if (!ctx)
+                return TOOL_EXIT_FAIL;
+            rdx_ctx_destroy(ctx);
+        }
+        a->want_cpu = b == RDX_BACKEND_CPU;
+        a->want_cuda = b == RDX_BACKEND_CUDA;
+    }
+    if (!have_seed) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        a->seed = tool_mix64((uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec) ^ (uint64_t)getpid();
+    }
+    if (a->csv_path && !(a->csv = fopen(a->csv_path, "w"))) {
+        tool_error("%s: %s", a->csv_path, strerror(errno));
+        return TOOL_EXIT_FAIL;
+    }
+    return -1;
+}
+
+/* --- one cell: a case (type, pairs or not) at one size --- */
+
+typedef struct bench_cell {
+    const bench_case *c;
+    size_t n;
+    const char *dist;
+    unsigned char *in_keys, *in_values;  /* the input, kept for every sorter */
+    unsigned char *keys, *values;        /* what each run sorts */
+    uint64_t checksum;                   /* of the input's keys (or pairs) */
+} bench_cell;
+
+static void free_cell(bench_cell *cell)
+{
+    free(cell->in_keys);
+    free(cell->in_values);
+    free(cell->keys);
+    free(cell->values);
+}
+
+/* Values are the input positions, as many low bytes as fit (little-endian). */
+static int make_cell(bench_cell *cell, const bench_case *c, size_t n, const bench_args *a,
+                     uint64_t seed)
+{
+    memset(cell, 0, sizeof *cell);
+    cell->c = c;
+    cell->n = n;
+    cell->dist = tool_dist_name(a->dist);
+    const size_t ks = rdx_type_size(c->key), vs = c->value_size;
+    cell->in_keys = malloc(n * ks);
+    cell->keys = malloc(n * ks);
+    if (vs) {
+        cell->in_values = malloc(n * vs);
+        cell->values = malloc(n * vs);
+    }
+    if (!cell->in_keys || !cell->keys || (vs && (!cell->in_values || !cell->values))) {
+        free_cell(cell);
+        return -1;
+    }
+    if (tool_generate(cell->in_keys, n, c->key, a->dist, seed) != 0) {
+        free_cell(cell);
+        return -1;
+    }
+    if (vs) {
+        const size_t vb = vs < 8 ? vs : 8;
+        memset(cell->in_values, 0, n * vs);
+        for (size_t i = 0; i < n; i++) {
+            uint64_t pos = i;
+            memcpy(cell->in_values + i * vs, &pos, vb);
+        }
+        cell->checksum = tool_checksum_pairs(cell->in_keys, ks, cell->in_values, vs, n);
+    } else {
+        cell->checksum = tool_checksum_keys(cell->in_keys, n, ks);
+    }
+    return 0;
+}
+
+static void reset_cell(bench_cell *cell)
+{
+    memcpy(cell->keys, cell->in_keys, cell->n * rdx_type_size(cell->c->key));
+    if (cell->c->value_size)
+        memcpy(cell->values, cell->in_values, cell->n * cell->c->value_size);
+}
+
+/* Checks a result; returns NULL when right, else what is wrong (into buf). */
+static const char *verify_cell(const bench_cell *cell, int by_value, char *buf, size_t cap)
+{
+    const rdx_type t = cell->c->key;
+    const size_t ks = rdx_type_size(t), vs = cell->c->value_size, n = cell->n;
+    size_t bad = by_value ? tool_first_unsorted_by_value(cell->keys, n, t)
+                          : tool_first_unsorted(cell->keys, n, t, 0);
+    if (bad != n) {
+        snprintf(buf, cap, "FAILED: not sorted at position %zu", bad);
+        return buf;
+    }
+    uint64_t sum = vs ? tool_checksum_pairs(cell->keys, ks, cell->values, vs, n)
+                      : tool_checksum_keys(cell->keys, n, ks);
+    if (sum != cell->checksum) {
+        snprintf(buf, cap, "FAILED: %s differ from the input's", vs ? "pairs" : "keys");
+        return buf;
+    }
+    if (vs && (vs >= 8 || (uint64_t)(n - 1) >> (8 * vs) == 0)) {
+        bad = tool_first_unstable(cell->keys, t, cell->values, vs, n);
+        if (bad != n) {
+            snprintf(buf, cap, "FAILED: not stable at position %zu", bad);
+            return buf;
+        }
+    }
+    return NULL;
+}
+
+/* Times rdxsort on one backend; prints its row; returns the median ms, or -1 if a
+ * result failed (counted in *failures). */
+static double run_rdx(bench_cell *cell, rdx_ctx *ctx, const char *label, int threads,
+                      const bench_args *a, int *failures)
+{
+    double times[1000];
+    char why[160], count[24];
+    const char *problem = NULL;
+    bench_format_count(cell->n, count);
+    for (int r = 0; r < a->repeat && !problem; r++) {
+        tool_progress_start("%s %s %s: %s, run %d of %d", cell->c->name, cell->dist, count, label,
+                            r + 1, a->repeat);
+        reset_cell(cell);
+        double t0 = now_s();
+        rdx_status s = cell->c->value_size
+                           ? rdx_sort_pairs(ctx, cell->keys, cell->values, cell->c->value_size,
+                                            cell->n, cell->c->key, NULL)
+                           : rdx_sort_keys(ctx, cell->keys, cell->n, cell->c->key, NULL);
+        times[r] = (now_s() - t0) * 1e3;
+        if (s != RDX_OK) {
+            snprintf(why, sizeof why, "FAILED: %s", rdx_ctx_error(ctx)[0] ? rdx_ctx_error(ctx)
+                                                                           : rdx_status_string(s));
+            problem = why;
+        } else {
+            problem = verify_cell(cell, 0, why, sizeof why);
+        }
+    }
+    tool_progress_stop();
+    bench_row row = {label, cell->c->name, cell->dist, cell->n, threads, a->repeat, -1.0,
+                     model_bytes_per_key(rdx_type_size(cell->c->key), cell->c->value_size),
+                     0.0, problem};
+    if (!problem)
+        row.ms = median(times, a->repeat);
+    else
+        (*failures)++;
+    bench_table_row(stdout, a->csv, &row);
+    return row.ms;
+}
+
+#ifndef RDX_TOOL_NO_PEERS
+/* What a peer did at the size before, to predict whether the next size is too slow. */
+typedef struct peer_history {
+    size_t n;
+    double ms;
+} peer_history;
+
+static void run_peer(bench_cell *cell, const rdx_cpu_peer *peer, peer_history *hist,
+                     double rdx_ms, const bench_args *a, int *failures)
+{
+    double times[1000];
+    char why[160], note[96], count[24];
+    const char *problem = NULL;
+    bench_format_count(cell->n, count);
+    bench_row row = {peer->name, cell->c->name, cell->dist, cell->n, 0, 0, -1.0,
+                     model_bytes_per_key(rdx_type_size(cell->c->key), 0), 0.0, NULL};
+    if (!a->sizes_given && hist->n && hist->ms * ((double)cell->n / (double)hist->n) > BENCH_PEER_SKIP_S * 1e3) {
+        snprintf(note, sizeof note, "skipped: about %.0f s expected (-n runs it)",
+                 hist->ms * ((double)cell->n / (double)hist->n) * 1e-3);
+        row.note = note;
+        bench_table_row(stdout, a->csv, &row);
+        return;
+    }
+    double spent = 0.0;
+    int runs = 0;
+    while (runs < a->repeat && !problem && (runs == 0 || spent < BENCH_PEER_BUDGET_S)) {
+        tool_progress_start("%s %s %s: %s, run %d of up to %d", cell->c->name, cell->dist, count,
+                            peer->name, runs + 1, a->repeat);
+        reset_cell(cell);
+        double t0 = now_s();
+        int r = peer->sort_keys(cell->keys, cell->n, cell->c->key);
+        double t = now_s() - t0;
+        if (r != 0) {
+            tool_progress_stop();
+            return;   /* the peer has no such type: no row */
+        }
+        times[runs++] = t * 1e3;
+        spent += t;
+        problem = verify_cell(cell, 1, why, sizeof why);
+    }
+    tool_progress_stop();
+    row.runs = runs;
+    row.note = problem;
+    if (problem) {
+        (*failures)++;
+    } else {
+        row.ms = median(times, runs);
+        if (rdx_ms > 0.0)
+            row.rdx_ratio = row.ms / rdx_ms;
+        hist->n = cell->n;
+        hist->ms = row.ms;
+    }
+    bench_table_row(stdout, a->csv, &row);
+}
+#endif
+
+#ifdef RDX_HAVE_CUDA
+/* The GPU benchmark of bench/gpu_bench.cu, on the key types asked for (NULL: its own
+ * defaults) and the sizes given with -n (else its own). Its CSV goes beside ours. */
+static int run_gpu_bench(const bench_args *a)
+{
+    const int types_given = a->types_given;
+    const char *csv_path = a->csv_path;
+    rdx_type types[BENCH_MAX_LIST];
+    size_t ntypes = 0;
+    for (size_t i = 0; types_given && i < a->ncases; i++) {
+        size_t j = 0;
+        while (j < ntypes && types[j] != a->cases[i].key)
+            j++;
+        if (j == ntypes)
+            types[ntypes++] = a->cases[i].key;
+    }
+    FILE *csv = NULL;
+    if (csv_path) {
+        char path[1024];
+        size_t len = strlen(csv_path);
+        if (len > 4 && strcmp(csv_path + len - 4, ".csv") == 0)
+            len -= 4;
+        snprintf(path, sizeof path, "%.*s-gpu.csv", (int)len, csv_path);
+        csv = fopen(path, "w");
+    }
+    printf("\nGPU benchmark (device arrays, CUDA events):\n");
+    fflush(stdout);
+    int r = rdx_gpu_bench(ntypes ? types : NULL, ntypes, a->sizes_given ? a->sizes : NULL,
+                          a->sizes_given ? a->nsizes : 0, stdout, csv);
+    if (csv)
+        fclose(csv);
+    return r;
+}
+#endif
+
+int cmd_bench(int argc, char **argv)
+{
+    bench_args a;
+    int status = parse_args(argc, argv, &a);
+    if (status >= 0)
+        return status;
+    rdx_ctx *cpu = NULL, *cuda = NULL;
+    if ((a.want_cpu && !(cpu = tool_open_context(RDX_BACKEND_CPU))) ||
+        (a.want_cuda && !(cuda = tool_open_context(RDX_BACKEND_CUDA)))) {
+        rdx_ctx_destroy(cpu);
+        if (a.csv)
+            fclose(a.csv);
+        return TOOL_EXIT_FAIL;
+    }
+    const int all_threads = max_threads();
+    printf("rdx bench: rdxsort %s, backends:%s%s, %d CPU threads, dist %s, seed %llu, "
+           "median of %d runs\n",
+           rdx_version_string(), a.want_cpu ? " cpu" : "", a.want_cuda ? " cuda" : "", all_threads,
+           tool_dist_name(a.dist), (unsigned long long)a.seed, a.repeat);
+    printf("GB/s: bytes of an LSD sort with 8-bit digits (K + K*(2K+2V) per key) over the "
+           "time; rdx/this: rdxsort's speedup over that sorter\n\n");
+    bench_table_header(stdout, a.csv);
+
+#ifndef RDX_TOOL_NO_PEERS
+    const rdx_cpu_peer *peers = NULL;
+    size_t npeers = a.no_peers || !a.want_cpu ? 0 : rdx_cpu_peers(&peers);
+#endif
+    int failures = 0;
+    for (size_t ci = 0; ci < a.ncases; ci++) {
+#ifndef RDX_TOOL_NO_PEERS
+        peer_history hist[16];
+        memset(hist, 0, sizeof hist);
+#endif
+        for (size_t si = 0; si < a.nsizes; si++) {
+            bench_cell cell;
+            const size_t n = a.sizes[si];
+            char count[24];
+            bench_format_count(n, count);
+            tool_progress_start("%s %s: generating the data", a.cases[ci].name, count);
+            if (make_cell(&cell, &a.cases[ci], n, &a, tool_mix64(a.seed + 1000 * ci + si)) != 0) {
+                tool_progress_stop();
+                tool_error("no memory for %s %s", a.cases[ci].name, count);
+                failures++;
+                continue;
+            }
+            double rdx_ms = -1.0;
+            for (size_t ti = 0; a.want_cpu && ti < a.nthreads; ti++) {
+                set_threads(a.threads[ti]);
+                double ms = run_rdx(&cell, cpu, "rdx cpu", a.threads[ti], &a, &failures);
+                if (ti == 0)
+                    rdx_ms = ms;
+            }
+            set_threads(all_threads);
+            if (a.want_cuda) {
+                run_rdx(&cell, cuda, "rdx cuda (host arrays)", 0, &a, &failures);
+            }
+#ifndef RDX_TOOL_NO_PEERS
+            for (size_t p = 0; cell.c->value_size == 0 && p < npeers && p < 16; p++) {
+                run_peer(&cell, &peers[p], &hist[p], rdx_ms, &a, &failures);
+            }
+#endif
+            free_cell(&cell);
+        }
+    }
+#ifdef RDX_HAVE_CUDA
+    if (a.want_cuda && run_gpu_bench(&a) != 0)
+        failures++;
+#endif
+    rdx_ctx_destroy(cpu);
+    rdx_ctx_destroy(cuda);
+    if (a.csv)
+        fclose(a.csv);
+    if (failures) {
+        printf("\nrdx bench: %d result%s FAILED verification\n", failures, failures == 1 ? "" : "s");
+        return TOOL_EXIT_FAIL;
+    }
+    printf("\nrdx bench: all results verified (sorted; same keys/pairs as the input; pairs stable)\n");
+    return TOOL_EXIT_OK;
+}
