@@ -7,6 +7,9 @@
  *        for float keys the oracle is CUB run on the keys' unsigned images, because CUB
  *        treats -0.0 and +0.0 as equal while rdxsort follows IEEE totalOrder;
  *   work rdxsort's in-place buffer, restored from src before every run, outside the timing.
+ * rdxsort runs twice: through rdx.h (synchronous; its own stream, scratch in the context)
+ * and, where rdx_cuda.h exists, through its stream-ordered entry points ("async": the
+ * caller's stream and temporary storage, allocated outside the timing).
  * Each measurement: warm-up runs, then `repeat` runs timed by CUDA events around the sort
  * alone; the median is reported. rdxsort's result is checked against the oracle after the
  * first and the last run. The table comes last. */
@@ -17,6 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "peers.h"
+#if __has_include("rdx_cuda.h")
+#include "rdx_cuda.h"
+#define GB_HAVE_ASYNC 1 /* the stream-ordered entry points: timed as "async" */
+#else
+#define GB_HAVE_ASYNC 0
+#endif
 #include "gpu_bench.h"
 #include "gpu_bench_data.h"
 #include "gpu_bench_peers.h"
@@ -46,6 +55,8 @@ typedef struct gb_job {
     void *src_k, *src_v, *work_k, *work_v, *ref_k, *ref_v;
     void *temp;                           /* CUB's temporary storage */
     size_t temp_bytes;
+    void *atemp;                          /* rdxsort's, for the stream-ordered entry points */
+    size_t atemp_bytes;
     rdx_ctx *ctx;
     char msg[256];                        /* the last error, for the row's note */
 } gb_job;
@@ -150,6 +161,20 @@ static int gb_run_rdx(gb_job *j)
     return -1;
 }
 
+#if GB_HAVE_ASYNC
+static int gb_run_async(gb_job *j)
+{
+    rdx_status s = j->c.value_bytes
+        ? rdx_cuda_sort_pairs_async(j->ctx, j->work_k, j->work_v, j->c.value_bytes, j->n, j->c.key, NULL,
+                                    j->atemp, j->atemp_bytes, (cudaStream_t)0)
+        : rdx_cuda_sort_keys_async(j->ctx, j->work_k, j->n, j->c.key, NULL, j->atemp, j->atemp_bytes,
+                                   (cudaStream_t)0);
+    if (s == RDX_OK) return 0;
+    snprintf(j->msg, sizeof j->msg, "rdxsort async: %s: %s", rdx_status_string(s), rdx_ctx_error(j->ctx));
+    return -1;
+}
+#endif
+
 static int gb_run_thrust(gb_job *j)
 {
     return gb_peer(j, rdx_gb_thrust_sort(j->c.key, j->work_k, j->n), "thrust::sort");
@@ -199,6 +224,7 @@ static int gb_verify(gb_job *j, const void *k, const void *v, const void *ok, co
 }
 
 static int gb_check_rdx(gb_job *j) { return gb_verify(j, j->work_k, j->work_v, j->ref_k, j->ref_v, "rdxsort"); }
+static int gb_check_async(gb_job *j) { return gb_verify(j, j->work_k, j->work_v, j->ref_k, j->ref_v, "rdxsort async"); }
 static int gb_check_thrust(gb_job *j) { return gb_verify(j, j->work_k, NULL, j->ref_k, NULL, "thrust::sort"); }
 static int gb_check_oracle(gb_job *j) { return gb_verify(j, j->ref_k, NULL, NULL, NULL, "CUB (the oracle)"); }
 
@@ -228,7 +254,7 @@ static void gb_free(void **p)
 static void gb_release(gb_job *j)
 {
     gb_free(&j->src_k); gb_free(&j->src_v); gb_free(&j->work_k); gb_free(&j->work_v);
-    gb_free(&j->ref_k); gb_free(&j->ref_v); gb_free(&j->temp);
+    gb_free(&j->ref_k); gb_free(&j->ref_v); gb_free(&j->temp); gb_free(&j->atemp);
     if (j->ctx) rdx_ctx_destroy(j->ctx);
     j->ctx = NULL;
 }
@@ -238,7 +264,36 @@ static int gb_alloc(gb_job *j, void **p, size_t bytes, const char *what)
     return gb_cuda(j, cudaMalloc(p, bytes ? bytes : 1), what);
 }
 
-/* Measures one row; returns 0, or -1 with row->failed/skipped and row->note set. */
+static int gb_new_ctx(gb_job *j)
+{
+    rdx_status s;
+    if (j->ctx) rdx_ctx_destroy(j->ctx);
+    j->ctx = NULL;
+    if ((s = rdx_ctx_create(&j->ctx, RDX_BACKEND_CUDA)) == RDX_OK) return 0;
+    snprintf(j->msg, sizeof j->msg, "rdx_ctx_create(CUDA): %s", rdx_status_string(s));
+    return -1;
+}
+
+#if GB_HAVE_ASYNC
+/* The stream-ordered path on the legacy default stream, temporary storage allocated here. */
+static int gb_time_async(gb_env *e, gb_job *j, double *ms)
+{
+    rdx_status s = j->c.value_bytes
+        ? rdx_cuda_sort_pairs_temp_size(j->ctx, j->c.value_bytes, j->n, j->c.key, NULL, &j->atemp_bytes)
+        : rdx_cuda_sort_keys_temp_size(j->ctx, j->n, j->c.key, NULL, &j->atemp_bytes);
+    if (s != RDX_OK) {
+        snprintf(j->msg, sizeof j->msg, "rdxsort async temp size: %s: %s", rdx_status_string(s),
+                 rdx_ctx_error(j->ctx));
+        return -1;
+    }
+    if (gb_alloc(j, &j->atemp, j->atemp_bytes, "cudaMalloc (rdxsort temp)")) return -1;
+    if (gb_time(e, j, gb_restore, gb_run_async, gb_check_async, ms)) return -1;
+    gb_free(&j->atemp);
+    return 0;
+}
+#endif
+
+/* Measures one row; on failure sets row->failed (or row->skipped) and row->note. */
 static void gb_measure(gb_env *e, gb_row *row)
 {
     gb_job j;
@@ -283,14 +338,11 @@ static void gb_measure(gb_env *e, gb_row *row)
     gb_free(&j.temp); /* CUB is done: leave the room to rdxsort */
 
     /* rdxsort, public API, device arrays, a fresh CUDA context (scratch freed after). */
-    {
-        rdx_status s = rdx_ctx_create(&j.ctx, RDX_BACKEND_CUDA);
-        if (s != RDX_OK) {
-            snprintf(j.msg, sizeof j.msg, "rdx_ctx_create(CUDA): %s", rdx_status_string(s));
-            goto fail;
-        }
-    }
-    if (gb_time(e, &j, gb_restore, gb_run_rdx, gb_check_rdx, &row->rdx_ms)) goto fail;
+    if (gb_new_ctx(&j) || gb_time(e, &j, gb_restore, gb_run_rdx, gb_check_rdx, &row->rdx_ms)) goto fail;
+#if GB_HAVE_ASYNC
+    /* A fresh context again, so that the first one's scratch is not held meanwhile. */
+    if (gb_new_ctx(&j) || gb_time_async(e, &j, &row->async_ms)) goto fail;
+#endif
     rdx_ctx_destroy(j.ctx);
     j.ctx = NULL;
 
