@@ -213,7 +213,7 @@ def adapt(a):
         return NumpyAdapter, a
     torch = sys.modules.get("torch")
     if torch is not None and isinstance(a, torch.Tensor):
-        return TorchAdapter, a.detach()
+        return TorchAdapter, (a.detach() if a.requires_grad else a)
     cupy = sys.modules.get("cupy")
     if cupy is not None and isinstance(a, cupy.ndarray):
         return CupyAdapter, a

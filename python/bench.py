@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""rdxsort against numpy.sort (CPU), torch.sort and cupy.sort (GPU): same run, same arrays.
+
+    python/bench.py                          # CPU: 2^16, 2^20, 2^24; GPU: 2^16 ... 2^28
+    python/bench.py --no-gpu --cpu-log2 24   # the CPU target of issue 5
+    python/bench.py --no-cpu --log2 26,28 --dtypes uint32,float32
+
+Every sort is out of place (a new sorted array, as numpy.sort, cupy.sort and torch.sort
+return); "rdx inpl" is rdxsort.sort(..., inplace=True) on a fresh copy each run. GPU times
+come from CUDA events around the sort alone, median of --reps runs after --warmup runs;
+CPU times from perf_counter, median of --cpu-reps runs after one warm-up. Ratios are
+throughput ratios: "rdx/torch 2.0" means rdxsort sorts twice as many keys per second.
+torch.sort also returns indices (it has no keys-only sort); cupy.sort returns keys only.
+Each result is checked against the peer's before timing.
+"""
+import argparse
+import csv
+import os
+import statistics
+import sys
+import time
+
+import numpy as np
+
+# Use the installed package (with its librdx.so), not the source folder beside this file.
+_here = os.path.dirname(os.path.abspath(__file__))
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _here]
+import rdxsort  # noqa: E402
+
+DTYPES = ["int32", "uint32", "float32", "int64", "float64"]
+
+
+def parse_log2(text):
+    return [int(v) for v in text.split(",") if v.strip()]
+
+
+def host_keys(rng, dtype, n):
+    """Uniform keys: the full range for integers, normal(0, 1e6) for floats (no NaN)."""
+    dtype = np.dtype(dtype)
+    if dtype.kind == "f":
+        return (rng.standard_normal(n) * 1e6).astype(dtype)
+    info = np.iinfo(dtype)
+    return rng.integers(info.min, info.max, n, dtype=dtype, endpoint=True)
+
+
+def median_ms(fn, reps, warmup):
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t0) * 1e3)
+    return statistics.median(times)
+
+
+def bench_cpu(args, rng, rows):
+    for dtype in args.dtypes:
+        for k in args.cpu_log2:
+            n = 1 << k
+            x = host_keys(rng, dtype, n)
+            want = np.sort(x, kind="stable")
+            if not np.array_equal(rdxsort.sort(x), want):
+                sys.exit("bench: rdxsort.sort disagrees with numpy.sort for %s n=2^%d" % (dtype, k))
+            r = {"side": "cpu", "dtype": dtype, "n": n}
+            r["rdx"] = median_ms(lambda: rdxsort.sort(x), args.cpu_reps, 1)
+            r["numpy stable"] = median_ms(lambda: np.sort(x, kind="stable"), args.cpu_reps, 1)
+            r["numpy default"] = median_ms(lambda: np.sort(x), args.cpu_reps, 1)
+            rows.append(r)
+            print_progress(r)
+
+
+class GpuTimer:
+    """CUDA events on the current stream of CuPy or PyTorch."""
+
+    def __init__(self, lib):
+        self.lib = lib
+
+    def time_ms(self, fn, prepare, reps, warmup):
+        times = []
+        for i in range(warmup + reps):
+            arg = prepare()
+            if self.lib == "cupy":
+                import cupy
+                start, end = cupy.cuda.Event(), cupy.cuda.Event()
+                start.record()
+                fn(arg)
+                end.record()
+                end.synchronize()
+                ms = cupy.cuda.get_elapsed_time(start, end)
+            else:
+                import torch
+                start = torch.cuda.Event(enable_timing=True)
+                end = torch.cuda.Event(enable_timing=True)
+                start.record()
+                fn(arg)
+                end.record()
+                end.synchronize()
+                ms = start.elapsed_time(end)
+            if i >= warmup:
+                times.append(ms)
+        return statistics.median(times)
+
+
+def bench_gpu(args, rng, rows):
+    try:
+        import cupy
+    except ImportError:
+        cupy = None
+    try:
+        import torch
+        if not torch.cuda.is_available():
+            torch = None
+    except ImportError:
+        torch = None
+    if cupy is None and torch is None:
+        print("bench: no GPU peers (neither CuPy nor PyTorch with CUDA); GPU part skipped")
+        return
+    if not rdxsort.cuda_available():
+        sys.exit("bench: rdxsort has no usable CUDA backend; GPU part impossible")
+    timer = GpuTimer("cupy" if cupy is not None else "torch")
+    for dtype in args.dtypes:
+        for k in args.log2:
+            n = 1 << k
+            host = host_keys(rng, dtype, n)
+            # One array on the device, seen by both libraries without a copy.
+            if cupy is not None:
+                x = cupy.asarray(host)
+                t = torch.from_dlpack(x) if torch is not None else None
+            else:
+                t = torch.from_numpy(host).cuda()
+                x = None
+            mine = x if x is not None else t
+            got = rdxsort.sort(mine)
+            want = cupy.sort(x) if cupy is not None else torch.sort(t).values
+            if not bool((got == want).all()):
+                sys.exit("bench: rdxsort.sort disagrees with the GPU peer for %s n=2^%d" % (dtype, k))
+            del got, want
+            r = {"side": "gpu", "dtype": dtype, "n": n}
+            none = lambda: None  # noqa: E731
+            r["rdx"] = timer.time_ms(lambda _: rdxsort.sort(mine), none, args.reps, args.warmup)
+            r["rdx inpl"] = timer.time_ms(lambda y: rdxsort.sort(y, inplace=True),
+                                          lambda: mine.clone() if x is None else mine.copy(),
+                                          args.reps, args.warmup)
+            if torch is not None:
+                r["torch"] = GpuTimer("torch").time_ms(lambda _: torch.sort(t), none,
+                                                       args.reps, args.warmup)
+            if cupy is not None:
+                r["cupy"] = GpuTimer("cupy").time_ms(lambda _: cupy.sort(x), none,
+                                                     args.reps, args.warmup)
+            rows.append(r)
+            print_progress(r)
+            del x, t, mine
+            if cupy is not None:
+                cupy.get_default_memory_pool().free_all_blocks()
+            if torch is not None:
+                torch.cuda.empty_cache()
+
+
+def print_progress(r):
+    parts = ["%s %.3f ms" % (k, v) for k, v in r.items() if isinstance(v, float)]
+    print("  %s %-7s 2^%-2d  %s" % (r["side"], r["dtype"], r["n"].bit_length() - 1,
+                                   ", ".join(parts)), flush=True)
+
+
+def table(rows, side, peers, ratios):
+    rows = [r for r in rows if r["side"] == side]
+    if not rows:
+        return
+    cols = [c for c in ["rdx", "rdx inpl"] + peers if any(c in r for r in rows)]
+    head = "%-8s %6s" % ("dtype", "n") + "".join(" %11s %7s" % (c + " ms", "Gkey/s") for c in cols)
+    head += "".join(" %10s" % ("rdx/" + p) for p in ratios if any(p in r for r in rows))
+    print("\n" + side.upper() + " (ratio = rdxsort's throughput / the peer's)")
+    print(head)
+    for r in rows:
+        line = "%-8s 2^%-4d" % (r["dtype"], r["n"].bit_length() - 1)
+        for c in cols:
+            if c in r:
+                line += " %11.3f %7.2f" % (r[c], r["n"] / r[c] / 1e6)
+            else:
+                line += " %11s %7s" % ("-", "-")
+        for p in ratios:
+            if any(p in q for q in rows):
+                line += " %10s" % ("%.2fx" % (r[p] / r["rdx"]) if p in r else "-")
+        print(line)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--log2", type=parse_log2, default=list(range(16, 29, 2)),
+                    help="GPU sizes as powers of two, comma-separated (default 16,18,...,28)")
+    ap.add_argument("--cpu-log2", type=parse_log2, default=[16, 20, 24],
+                    help="CPU sizes as powers of two (default 16,20,24)")
+    ap.add_argument("--dtypes", type=lambda s: s.split(","), default=DTYPES,
+                    help="comma-separated (default %s)" % ",".join(DTYPES))
+    ap.add_argument("--reps", type=int, default=15, help="timed GPU runs (median; >= 10)")
+    ap.add_argument("--warmup", type=int, default=2, help="untimed GPU runs first")
+    ap.add_argument("--cpu-reps", type=int, default=5, help="timed CPU runs (median)")
+    ap.add_argument("--no-cpu", action="store_true", help="skip the CPU comparison")
+    ap.add_argument("--no-gpu", action="store_true", help="skip the GPU comparison")
+    ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--csv", help="also write the rows to this CSV file")
+    args = ap.parse_args()
+    for d in args.dtypes:
+        if d not in DTYPES:
+            ap.error("unknown dtype %r (choose from %s)" % (d, ",".join(DTYPES)))
+    seed = args.seed if args.seed is not None else int(time.time())
+    rng = np.random.default_rng(seed)
+    print("rdxsort %s (%s), seed %d" % (rdxsort.__version__, rdxsort.LIBRARY_PATH, seed))
+
+    rows = []
+    if not args.no_cpu:
+        bench_cpu(args, rng, rows)
+    if not args.no_gpu:
+        bench_gpu(args, rng, rows)
+    if args.csv:
+        keys = ["side", "dtype", "n", "rdx", "rdx inpl", "numpy stable", "numpy default",
+                "torch", "cupy"]
+        with open(args.csv, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=keys)
+            w.writeheader()
+            w.writerows(rows)
+    table(rows, "cpu", ["numpy stable", "numpy default"], ["numpy stable", "numpy default"])
+    table(rows, "gpu", ["torch", "cupy"], ["torch", "cupy"])
+
+
+if __name__ == "__main__":
+    main()
