@@ -17,7 +17,7 @@ SAN_TOOLS=(memcheck racecheck synccheck)
 # Largest log2 size the test suite tries under each tool (read by the suite as
 # RDX_TEST_MAX_LOG2N). racecheck tracks every shared-memory access, so it gets the smallest.
 declare -A SAN_LOG2N=([memcheck]=14 [racecheck]=12 [synccheck]=14)
-declare -A SAN_TIMEOUT=([memcheck]=150 [racecheck]=180 [synccheck]=120)   # seconds per binary
+declare -A SAN_TIMEOUT=([memcheck]=180 [racecheck]=240 [synccheck]=180)   # seconds; the runs go in parallel
 CONFIGURE_TIMEOUT=120
 BUILD_TIMEOUT=420
 CTEST_TIMEOUT=420        # the whole ctest step (with the 2^32 + 7-key test)
@@ -54,6 +54,26 @@ run_step() {
     return $rc
 }
 skip_step() { record "$1" SKIP 0 "$2"; echo "== $1: SKIP ($2)" >&2; }
+
+# start_bg NAME TIMEOUT CMD...: as run_step, in the background; collect_bg NAME records it
+# after `wait`. The sanitizer runs are independent, so they share the GPU at once.
+start_bg() {
+    local name=$1 limit=$2
+    shift 2
+    echo "== $name (in the background): $*" >&2
+    ( t0=$SECONDS
+      timeout --kill-after=15 "$limit" "$@" >"$LOGDIR/$name.log" 2>&1
+      echo "$? $((SECONDS - t0)) $limit" >"$LOGDIR/$name.rc" ) &
+}
+collect_bg() {
+    local name=$1 rc secs limit note=""
+    read -r rc secs limit <"$LOGDIR/$name.rc" || { rc=1; secs=0; limit=0; }
+    if ((rc == 124 || rc == 137)); then note="timed out after ${limit} s"; fi
+    if ((rc == 0)); then record "$name" PASS "$secs" "$note"
+    else record "$name" FAIL "$secs" "${note:-exit $rc, see $name.log}"; fi
+    echo "== $name -> ${RESULTS[-1]} (${SECS[-1]} s) ${NOTES[-1]}" >&2
+    rm -f "$LOGDIR/$name.rc"
+}
 
 # ---- the machine ----
 {
@@ -95,10 +115,11 @@ else
     skip_step ctest "not built"
 fi
 
-# ---- compute-sanitizer over the GPU tests at small sizes ----
+# ---- compute-sanitizer over the GPU tests at small sizes, all runs at once ----
 bins=()
 for b in "${GPU_TESTS[@]}"; do bins+=("$b"); done
 for b in "${GPU_TESTS_OPTIONAL[@]}"; do [[ -x $BUILD/$b ]] && bins+=("$b"); done
+started=()
 for tool in "${SAN_TOOLS[@]}"; do
     for b in "${bins[@]}"; do
         name="sanitizer-$tool-$(basename "$b")"
@@ -106,11 +127,14 @@ for tool in "${SAN_TOOLS[@]}"; do
         elif [[ -z $SANITIZER ]]; then record "$name" FAIL 0 "compute-sanitizer not found"
         elif [[ ! -x $BUILD/$b ]]; then record "$name" FAIL 0 "$BUILD_DIR/$b missing (fix GPU_TESTS at the top)"
         else
-            run_step "$name" "${SAN_TIMEOUT[$tool]}" env RDX_TEST_MAX_LOG2N="${SAN_LOG2N[$tool]}" \
+            start_bg "$name" "${SAN_TIMEOUT[$tool]}" env RDX_TEST_MAX_LOG2N="${SAN_LOG2N[$tool]}" \
                 "$SANITIZER" --tool "$tool" --error-exitcode 1 "$BUILD/$b"
+            started+=("$name")
         fi
     done
 done
+wait
+for name in "${started[@]}"; do collect_bg "$name"; done
 
 # ---- the Python package's GPU checks ----
 if [[ -f python/gpu_check.sh ]]; then
