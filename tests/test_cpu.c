@@ -1,0 +1,210 @@
+/* The CPU backend: the shared suite on host memory, then what only the CPU backend has:
+ * thread counts, one context reused over many calls of growing and shrinking size,
+ * arrays that are not aligned to their element size, and (with RDX_TEST_HUGE=1, as it
+ * needs about 9 GB and a minute) more than 2^32 keys.
+ *
+ * Environment: RDX_TEST_SEED replays a run; RDX_TEST_MAX_LOG2_N bounds the largest size
+ * (default 20, the 2^20 + 3 case; the sanitizer build lowers it). */
+#define _POSIX_C_SOURCE 200809L
+#include <inttypes.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu/tuning.h"
+#include "reference.h"
+#include "suite.h"
+
+static uint64_t seed;
+static int failures;
+
+static uint64_t rnd(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+#define CHECK(cond, ...)                                                                       \
+    do {                                                                                       \
+        if (!(cond)) {                                                                         \
+            printf("FAIL [seed 0x%016" PRIx64 "] %s:%d: ", seed, __FILE__, __LINE__);          \
+            printf(__VA_ARGS__);                                                               \
+            printf("\n");                                                                      \
+            failures++;                                                                        \
+        }                                                                                      \
+    } while (0)
+
+/* Sorts n random keys of `type` (keys, pairs with value_size, or argsort when vs == 0 and
+ * argsort is set) from offset `skew` bytes into their buffers, with ctx, and compares with
+ * the reference. */
+static void sort_and_compare(rdx_ctx *ctx, rdx_type type, size_t n, size_t vs, int argsort,
+                             unsigned flags, size_t skew, uint64_t *s, const char *what)
+{
+    const size_t kb = rdx_type_size(type);
+    unsigned char *kbuf = malloc(n * kb + skew + 1), *vbuf = malloc(n * (vs ? vs : 8) + skew + 1);
+    unsigned char *orig = malloc(n * kb + 1), *ovals = malloc(n * (vs ? vs : 8) + 1);
+    size_t *perm = malloc((n ? n : 1) * sizeof *perm);
+    if (!kbuf || !vbuf || !orig || !ovals || !perm) {
+        CHECK(0, "%s: the test could not allocate memory", what);
+        goto done;
+    }
+    unsigned char *keys = kbuf + skew, *vals = vbuf + skew;
+    /* Few distinct top bits, so that equal keys are common and stability matters. */
+    for (size_t i = 0; i < n * kb; i++)
+        orig[i] = (unsigned char)(i % kb == kb - 1 ? rnd(s) % 3 : rnd(s));
+    for (size_t i = 0; i < n * (vs ? vs : 8); i++)
+        ovals[i] = (unsigned char)rnd(s);
+    memcpy(keys, orig, n * kb);
+    memcpy(vals, ovals, n * (vs ? vs : 8));
+    const rdx_opts opts = {flags, 0, 0, 0};
+    if (rdx_ref_argsort(orig, n, type, &opts, perm) != 0) {
+        CHECK(0, "%s: the reference ran out of memory", what);
+        goto done;
+    }
+    rdx_status st = argsort ? rdx_argsort(ctx, keys, n, type, vals, RDX_U64, &opts)
+                    : vs    ? rdx_sort_pairs(ctx, keys, vals, vs, n, type, &opts)
+                            : rdx_sort_keys(ctx, keys, n, type, &opts);
+    CHECK(st == RDX_OK, "%s: n = %zu: %s", what, n, rdx_ctx_error(ctx));
+    if (st != RDX_OK)
+        goto done;
+    size_t bad = n;
+    for (size_t i = 0; i < n && bad == n; i++) {
+        if (argsort) {
+            uint64_t x;
+            memcpy(&x, vals + i * 8, 8);
+            if (x != perm[i] || memcmp(keys + i * kb, orig + i * kb, kb) != 0)
+                bad = i;
+        } else if (memcmp(keys + i * kb, orig + perm[i] * kb, kb) != 0 ||
+                   (vs && memcmp(vals + i * vs, ovals + perm[i] * vs, vs) != 0)) {
+            bad = i;
+        }
+    }
+    CHECK(bad == n, "%s: n = %zu: differs from the reference at %zu", what, n, bad);
+done:
+    free(kbuf);
+    free(vbuf);
+    free(orig);
+    free(ovals);
+    free(perm);
+}
+
+/* 1, 2 and 3 threads (3 is more than this machine's cores: shares of unequal progress). */
+static void thread_counts(void)
+{
+    uint64_t s = seed ^ 0x1111;
+    rdx_ctx *ctx;
+    if (rdx_ctx_create(&ctx, RDX_BACKEND_CPU) != RDX_OK) {
+        CHECK(0, "cannot create a CPU context");
+        return;
+    }
+    const int saved = omp_get_max_threads();
+    const size_t n = 3 * (size_t)RDX_CPU_MIN_KEYS_PER_THREAD + 12345;
+    for (int t = 1; t <= 3; t++) {
+        char what[64];
+        omp_set_num_threads(t);
+        snprintf(what, sizeof what, "%d thread(s)", t);
+        sort_and_compare(ctx, RDX_U32, n, 0, 0, 0, 0, &s, what);
+        sort_and_compare(ctx, RDX_F64, n, 4, 0, RDX_DESCENDING, 0, &s, what);
+        sort_and_compare(ctx, RDX_I16, n, 0, 1, 0, 0, &s, what);
+        sort_and_compare(ctx, RDX_BF16, n, 5, 0, 0, 0, &s, what);
+    }
+    omp_set_num_threads(saved);
+    rdx_ctx_destroy(ctx);
+}
+
+/* One context, many calls: its scratch grows, is reused, and must not leak old data. */
+static void reused_context(void)
+{
+    uint64_t s = seed ^ 0x2222;
+    rdx_ctx *ctx;
+    if (rdx_ctx_create(&ctx, RDX_BACKEND_CPU) != RDX_OK) {
+        CHECK(0, "cannot create a CPU context");
+        return;
+    }
+    static const size_t sizes[] = {10, 200000, 70, 5, 300001, 1000, 65536, 2, 140000, 64, 99};
+    static const rdx_type types[] = {RDX_U64, RDX_I32, RDX_U8, RDX_F32, RDX_U16};
+    for (int round = 0; round < 3; round++)
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+            const rdx_type t = types[(i + (size_t)round) % 5];
+            const int kind = (int)((i + 2 * (size_t)round) % 4);
+            sort_and_compare(ctx, t, sizes[i], kind == 1 ? 8 : kind == 2 ? 12 : 0, kind == 3,
+                             i % 2 ? RDX_DESCENDING : 0u, 0, &s, "reused context");
+        }
+    rdx_ctx_destroy(ctx);
+}
+
+/* Caller arrays need no alignment (the library loads and stores through memcpy). */
+static void unaligned_arrays(void)
+{
+    uint64_t s = seed ^ 0x3333;
+    rdx_ctx *ctx;
+    if (rdx_ctx_create(&ctx, RDX_BACKEND_CPU) != RDX_OK) {
+        CHECK(0, "cannot create a CPU context");
+        return;
+    }
+    for (size_t skew = 1; skew < 8; skew += 2) {
+        sort_and_compare(ctx, RDX_U32, 100003, 0, 0, 0, skew, &s, "unaligned keys");
+        sort_and_compare(ctx, RDX_F64, 100003, 8, 0, RDX_DESCENDING, skew, &s, "unaligned pairs");
+        sort_and_compare(ctx, RDX_I16, 50, 4, 0, 0, skew, &s, "unaligned small pairs");
+        sort_and_compare(ctx, RDX_U64, 100003, 0, 1, 0, skew, &s, "unaligned argsort");
+    }
+    rdx_ctx_destroy(ctx);
+}
+
+/* More than 2^32 one-byte keys: size_t counts throughout. Checked by counting each value
+ * before and after, and the order; values are pairs of the position's low bits. */
+static void beyond_2_pow_32(void)
+{
+    const size_t n = ((size_t)1 << 32) + 7;
+    unsigned char *k = malloc(n);
+    if (!k) {
+        printf("RDX_TEST_HUGE: cannot allocate %zu bytes\n", n);
+        failures++;
+        return;
+    }
+    size_t before[256] = {0}, after[256] = {0};
+    uint64_t s = seed ^ 0x4444;
+    for (size_t i = 0; i < n; i++) {
+        k[i] = (unsigned char)(i < 8 ? 255 - i : rnd(&s));
+        before[k[i]]++;
+    }
+    rdx_ctx *ctx;
+    rdx_status st = rdx_ctx_create(&ctx, RDX_BACKEND_CPU);
+    if (st == RDX_OK)
+        st = rdx_sort_keys(ctx, k, n, RDX_I8, NULL);
+    CHECK(st == RDX_OK, "2^32 + 7 keys: %s", rdx_ctx_error(ctx));
+    size_t unordered = 0;
+    for (size_t i = 0; i < n; i++) {
+        after[k[i]]++;
+        if (i > 0 && (signed char)k[i - 1] > (signed char)k[i])
+            unordered++;
+    }
+    CHECK(st != RDX_OK || (unordered == 0 && memcmp(before, after, sizeof before) == 0),
+          "2^32 + 7 keys: %zu out of order, counts %s", unordered,
+          memcmp(before, after, sizeof before) ? "differ" : "match");
+    rdx_ctx_destroy(ctx);
+    free(k);
+}
+
+int main(void)
+{
+    seed = rdx_test_seed();
+    const char *e = getenv("RDX_TEST_MAX_LOG2_N");
+    rdx_suite_config cfg = {RDX_BACKEND_CPU, &rdx_test_host_memory, seed, e ? atoi(e) : 20,
+                            RDX_CPU_MIN_KEYS_PER_THREAD};
+    printf("test_cpu: seed 0x%016" PRIx64 ", %d threads, max_log2_n %d\n", seed,
+           omp_get_max_threads(), cfg.max_log2_n);
+    failures += rdx_run_sort_suite(&cfg);
+    thread_counts();
+    reused_context();
+    unaligned_arrays();
+    const char *huge = getenv("RDX_TEST_HUGE");
+    if (huge && atoi(huge) > 0)
+        beyond_2_pow_32();
+    printf("test_cpu: %s (%d failures, seed 0x%016" PRIx64 ")\n", failures ? "FAILED" : "passed",
+           failures, seed);
+    return failures ? 1 : 0;
+}
