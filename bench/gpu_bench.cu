@@ -14,7 +14,6 @@
  * alone; the median is reported. rdxsort's result is checked against the oracle after the
  * first and the last run. The table comes last. */
 #include <cuda_runtime.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -404,6 +403,8 @@ static void gb_table(const gb_env *e, const gb_row *rows, size_t nrows)
     fprintf(f, "\n# rdxsort GPU benchmark results\n");
     fprintf(f, "# %s; copy %.0f GB/s; median of %d runs after %d warm-ups; seed %llu\n", e->gpu,
             e->copy_gbs, e->o->repeat, e->o->warmup, (unsigned long long)e->o->seed);
+    fprintf(f, "# rdx: rdx.h's synchronous call on device arrays (until it returns); async: "
+               "rdx_cuda.h on a stream; thrust::sort allocates its scratch inside the timing\n");
     fprintf(f, "# Gk/s = 1e9 keys (or pairs) per second; GB/s by DESIGN.md section 1's model "
                "(B/key: u32 36, u32/u32 68, u64 136, u64/u64 264); %%copy = that over the copy rate\n");
     fprintf(f, "%-8s %-10s %6s %9s %8s %9s %9s %8s %9s %7s %8s %6s %6s  %s\n", "case", "dist", "n",
@@ -493,14 +494,19 @@ static size_t gb_case_sizes(const rdx_gpu_bench_opts *o, const rdx_gpu_case *c, 
     return m;
 }
 
-extern "C" int rdx_gpu_bench_run(const rdx_gpu_bench_opts *o, FILE *out, FILE *csv)
+extern "C" int rdx_gpu_bench_run(const rdx_gpu_bench_opts *given, FILE *out, FILE *csv)
 {
+    rdx_gpu_bench_opts opts = *given, *o = &opts;
     gb_env e;
     gb_row *rows;
-    size_t nrows = 0, cap = o->ncases * o->nsizes * o->ndists, c, s, d, done = 0;
-    int count = 0, failed = 0;
+    size_t sizes[RDX_GPU_BENCH_MAX_SIZES], nrows = 0, cap = 0, c, s, d, ns;
+    int count = 0, failed = 0, broken = 0;
     cudaDeviceProp p;
     cudaError_t err = cudaGetDeviceCount(&count);
+
+    if (o->repeat < 1) o->repeat = 1;
+    if (o->warmup < 0) o->warmup = 0;
+    for (c = 0; c < o->ncases; c++) cap += gb_case_sizes(o, &o->cases[c], sizes) * o->ndists;
 
     if (err != cudaSuccess || count == 0) {
         fprintf(out, "GPU benchmark: no usable GPU (%s)\n",
@@ -529,10 +535,10 @@ extern "C" int rdx_gpu_bench_run(const rdx_gpu_bench_opts *o, FILE *out, FILE *c
     if (gb_copy_rate(&e)) fprintf(out, "GPU benchmark: the copy-rate measurement failed\n");
     if (csv) gb_csv_header(csv);
 
-    for (c = 0; c < o->ncases; c++) {
-        size_t sizes[RDX_GPU_BENCH_MAX_SIZES], ns = gb_case_sizes(o, &o->cases[c], sizes);
-        for (d = 0; d < o->ndists; d++) {
-            for (s = 0; s < ns; s++) {
+    for (c = 0; c < o->ncases && !broken; c++) {
+        ns = gb_case_sizes(o, &o->cases[c], sizes);
+        for (d = 0; d < o->ndists && !broken; d++) {
+            for (s = 0; s < ns && !broken; s++) {
                 gb_row *r = &rows[nrows++];
                 char name[32], nn[24];
                 r->c = o->cases[c];
@@ -541,14 +547,20 @@ extern "C" int rdx_gpu_bench_run(const rdx_gpu_bench_opts *o, FILE *out, FILE *c
                 rdx_gpu_bench_case_name(&r->c, name, sizeof name);
                 gb_size_name(r->n, nn, sizeof nn);
                 gb_measure(&e, r);
-                done++;
-                fprintf(stderr, "[%zu/%zu] %-8s %-10s %6s  rdx %.3f ms  CUB %.3f ms  %s\n", done, cap,
+                fprintf(stderr, "[%zu/%zu] %-8s %-10s %6s  rdx %.3f ms  CUB %.3f ms  %s\n", nrows, cap,
                         name, rdx_gpu_bench_dist_name(r->dist), nn, r->rdx_ms, r->cub_ms, gb_check_word(r));
                 if (r->failed)
                     fprintf(out, "*** %s %s %s n=%s: %s (seed %llu)\n", gb_check_word(r), name,
                             rdx_gpu_bench_dist_name(r->dist), nn, r->note, (unsigned long long)o->seed);
                 if (csv) gb_csv_row(&e, r);
                 failed |= r->failed;
+                /* A kernel fault leaves the CUDA context unusable: every later case would
+                 * only fail the same way. */
+                if (r->failed && (err = cudaDeviceSynchronize()) != cudaSuccess) {
+                    fprintf(out, "*** the CUDA context is broken (%s): stopping here\n",
+                            cudaGetErrorString(err));
+                    broken = 1;
+                }
             }
         }
     }
