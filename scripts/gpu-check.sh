@@ -11,11 +11,12 @@ set -uo pipefail
 
 # ---- settings: adjust here ----
 BUILD_DIR=${RDX_BUILD_DIR:-build}                 # relative to the repository root
-GPU_TESTS=(tests/test_cuda)                       # GPU test executables (in BUILD_DIR); must exist
-GPU_TESTS_OPTIONAL=(tests/test_cuda_cub)          # run under the sanitizers too, when built
+GPU_TESTS=(tests/test_cuda tests/test_cuda_cub)  # GPU test executables (in BUILD_DIR); must exist
+GPU_TESTS_OPTIONAL=()                             # run under the sanitizers too, when built
 SAN_TOOLS=(memcheck racecheck synccheck)
-# Largest log2 size the test suite tries under each tool (read by the suite as
-# RDX_TEST_MAX_LOG2N). racecheck tracks every shared-memory access, so it gets the smallest.
+# Largest log2 size the GPU tests try under each tool, through this variable (tests/test_cuda.c
+# reads it). racecheck tracks every shared-memory access, so it gets the smallest.
+SAN_SIZE_ENV=RDX_TEST_MAX_LOG2_N
 declare -A SAN_LOG2N=([memcheck]=14 [racecheck]=12 [synccheck]=14)
 declare -A SAN_TIMEOUT=([memcheck]=180 [racecheck]=240 [synccheck]=180)   # seconds; the runs go in parallel
 CONFIGURE_TIMEOUT=120
@@ -118,7 +119,7 @@ fi
 # ---- compute-sanitizer over the GPU tests at small sizes, all runs at once ----
 bins=()
 for b in "${GPU_TESTS[@]}"; do bins+=("$b"); done
-for b in "${GPU_TESTS_OPTIONAL[@]}"; do [[ -x $BUILD/$b ]] && bins+=("$b"); done
+for b in ${GPU_TESTS_OPTIONAL[@]+"${GPU_TESTS_OPTIONAL[@]}"}; do [[ -x $BUILD/$b ]] && bins+=("$b"); done
 started=()
 for tool in "${SAN_TOOLS[@]}"; do
     for b in "${bins[@]}"; do
@@ -127,7 +128,7 @@ for tool in "${SAN_TOOLS[@]}"; do
         elif [[ -z $SANITIZER ]]; then record "$name" FAIL 0 "compute-sanitizer not found"
         elif [[ ! -x $BUILD/$b ]]; then record "$name" FAIL 0 "$BUILD_DIR/$b missing (fix GPU_TESTS at the top)"
         else
-            start_bg "$name" "${SAN_TIMEOUT[$tool]}" env RDX_TEST_MAX_LOG2N="${SAN_LOG2N[$tool]}" \
+            start_bg "$name" "${SAN_TIMEOUT[$tool]}" env "$SAN_SIZE_ENV=${SAN_LOG2N[$tool]}" \
                 "$SANITIZER" --tool "$tool" --error-exitcode 1 "$BUILD/$b"
             started+=("$name")
         fi
