@@ -382,7 +382,7 @@ static void gb_csv_row(const gb_env *e, const gb_row *r)
     double rg = gb_rate(r, r->rdx_ms), cg = gb_rate(r, r->cub_ms);
     rdx_gpu_bench_case_name(&r->c, name, sizeof name);
     fprintf(e->csv, "\"%s\",%s,%s,%u,%s,%zu,%.6f,%.4f,%.6f,%.4f,%.6f,%.4f,%.6f,%.4f,%.4f,%.0f,%.2f,%.4f,%.2f,%.4f,%.2f,%s\n",
-            e->gpu, name, name, r->c.value_bytes, rdx_gpu_bench_dist_name(r->dist), r->n,
+            e->gpu, name, rdx_gpu_bench_type_name(r->c.key), r->c.value_bytes, rdx_gpu_bench_dist_name(r->dist), r->n,
             r->rdx_ms, rg, r->async_ms, gb_rate(r, r->async_ms), r->cub_ms, cg, r->thrust_ms,
             gb_rate(r, r->thrust_ms), cg > 0 && rg > 0 ? rg / cg : 0.0, bpk, rg * bpk,
             e->copy_gbs > 0 ? rg * bpk / e->copy_gbs : 0.0, cg * bpk,
