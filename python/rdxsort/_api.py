@@ -65,17 +65,24 @@ def _check_writable(adapter, x, fn, what):
         raise ValueError("%s: %s is read-only, so it cannot be sorted in place" % (fn, what))
 
 
-def _run(adapter, device, backend, call):
-    """Runs call(ctx) with the array's device current, ordered after the array's stream.
+def _run(adapter, device, backend, kind, *args):
+    """Runs ctx.<kind>(*args) with the array's device current.
 
-    The library's synchronous entry points return when the sort is done, so waiting for
-    the caller's current stream first is all the ordering a GPU array needs.
+    Host arrays: the synchronous entry point. GPU arrays: the stream-ordered entry point on
+    the array library's current stream, with temporary storage from that library's
+    allocator; or, in a library without it, the synchronous entry point after waiting for
+    the current stream (it returns when the sort is done).
     """
     with adapter.device_scope(device):
         ctx = L.context(backend, device)
-        if device is not None:
+        if device is None:
+            getattr(ctx, kind)(*args)
+        elif L.use_async:
+            getattr(ctx, kind + "_async")(*args, temp=lambda nbytes: adapter.temp(device, nbytes),
+                                          stream=adapter.stream(device))
+        else:
             adapter.synchronize(device)
-        call(ctx)
+            getattr(ctx, kind)(*args)
 
 
 def sort(a, *, descending=False, out=None, begin_bit=0, end_bit=None, radix_bits=0,
@@ -112,8 +119,7 @@ def sort(a, *, descending=False, out=None, begin_bit=0, end_bit=None, radix_bits
             adapter.assign(work, x)
     else:
         work = adapter.copy(x)
-    _run(adapter, device, backend,
-         lambda ctx: ctx.sort_keys(adapter.ptr(work), n, key_type, opts))
+    _run(adapter, device, backend, "sort_keys", adapter.ptr(work), n, key_type, opts)
     if dest is None:
         return work
     if work is not dest:
@@ -146,9 +152,8 @@ def argsort(a, *, descending=False, index_dtype=None, begin_bit=0, end_bit=None,
     idx_type, idx_name = index_type("int64" if index_dtype is None else index_dtype, n)
     keys = x if adapter.packed(x) else adapter.copy(x)
     indices = adapter.empty(x, n, idx_name)
-    _run(adapter, device, backend,
-         lambda ctx: ctx.argsort(adapter.ptr(keys), n, key_type, adapter.ptr(indices),
-                                 idx_type, opts))
+    _run(adapter, device, backend, "argsort", adapter.ptr(keys), n, key_type,
+         adapter.ptr(indices), idx_type, opts)
     return indices
 
 
@@ -185,11 +190,12 @@ def sort_pairs(keys, values, *, descending=False, inplace=False, begin_bit=0, en
         _check_writable(ad, k, fn, "keys")
         _check_writable(ad, v, fn, "values")
         wk = k if ad.packed(k) else ad.copy(k)
-        wv = v if ad.packed(v) else ad.copy(v)
+        # The GPU kernels move 4- and 8-byte values as words: those need aligned rows.
+        aligned = device is None or value_size not in (4, 8) or ad.ptr(v) % value_size == 0
+        wv = v if ad.packed(v) and aligned else ad.copy(v)
     else:
         wk, wv = ad.copy(k), ad.copy(v)
-    _run(ad, device, backend,
-         lambda ctx: ctx.sort_pairs(ad.ptr(wk), ad.ptr(wv), value_size, n, key_type, opts))
+    _run(ad, device, backend, "sort_pairs", ad.ptr(wk), ad.ptr(wv), value_size, n, key_type, opts)
     if not inplace:
         return wk, wv
     if wk is not k:

@@ -149,6 +149,12 @@ class TorchAdapter:
     def synchronize(device):
         sys.modules["torch"].cuda.current_stream(device).synchronize()
 
+    @staticmethod
+    def temp(device, nbytes):
+        t = sys.modules["torch"].empty(nbytes, dtype=sys.modules["torch"].uint8,
+                                       device="cuda:%d" % device)
+        return t, t.data_ptr()
+
 
 class CupyAdapter:
     name = "cupy"
@@ -205,6 +211,11 @@ class CupyAdapter:
     @staticmethod
     def synchronize(device):
         sys.modules["cupy"].cuda.get_current_stream().synchronize()
+
+    @staticmethod
+    def temp(device, nbytes):
+        t = sys.modules["cupy"].empty(nbytes, dtype="uint8")
+        return t, t.data.ptr
 
 
 def adapt(a):

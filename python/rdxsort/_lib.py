@@ -98,8 +98,27 @@ for _name, (_args, _res) in _signatures.items():
     _fn = getattr(_lib, _name)
     _fn.argtypes, _fn.restype = _args, _res
 
-# The stream-ordered entry points of rdx_cuda.h, in a library built with them.
-_ASYNC_NAMES = ("rdx_cuda_sort_keys_async", "rdx_cuda_sort_pairs_async", "rdx_cuda_argsort_async")
+# The stream-ordered entry points of rdx_cuda.h, in a library built with the CUDA backend.
+_szp, _stream = ctypes.POINTER(_sz), ctypes.c_void_p
+_async_signatures = {
+    "rdx_cuda_sort_keys_temp_size": ([_vp, _sz, _int, ctypes.POINTER(Opts), _szp], _int),
+    "rdx_cuda_sort_keys_async": ([_vp, _vp, _sz, _int, ctypes.POINTER(Opts), _vp, _sz, _stream], _int),
+    "rdx_cuda_sort_pairs_temp_size": ([_vp, _sz, _sz, _int, ctypes.POINTER(Opts), _szp], _int),
+    "rdx_cuda_sort_pairs_async": ([_vp, _vp, _vp, _sz, _sz, _int, ctypes.POINTER(Opts), _vp, _sz,
+                                   _stream], _int),
+    "rdx_cuda_argsort_temp_size": ([_vp, _sz, _int, _int, ctypes.POINTER(Opts), _szp], _int),
+    "rdx_cuda_argsort_async": ([_vp, _vp, _sz, _int, _vp, _int, ctypes.POINTER(Opts), _vp, _sz,
+                                _stream], _int),
+}
+HAS_ASYNC = all(hasattr(_lib, name) for name in _async_signatures)
+if HAS_ASYNC:
+    for _name, (_args, _res) in _async_signatures.items():
+        _fn = getattr(_lib, _name)
+        _fn.argtypes, _fn.restype = _args, _res
+
+# GPU arrays are sorted with the stream-ordered entry points when the library has them
+# (no host synchronization); False selects the synchronous ones (tests flip it).
+use_async = HAS_ASYNC
 
 
 def status_string(status):
@@ -148,6 +167,36 @@ class Context:
     def argsort(self, keys, n, key_type, indices, index_type, opts):
         self.check(_lib.rdx_argsort(self.handle, keys, n, key_type, indices, index_type,
                                     ctypes.byref(opts)))
+
+    # The stream-ordered variants: temp(nbytes) gives (owner, device pointer) of temporary
+    # storage from the array library's allocator on the current stream; the owner is held
+    # until the sort is enqueued, and the allocator's stream ordering keeps the memory from
+    # being reused before the sort has run.
+    def _temp(self, query, temp):
+        size = ctypes.c_size_t(0)
+        self.check(query(ctypes.byref(size)))
+        return temp(max(size.value, 1)), size.value
+
+    def sort_keys_async(self, keys, n, key_type, opts, temp, stream):
+        (owner, ptr), size = self._temp(lambda out: _lib.rdx_cuda_sort_keys_temp_size(
+            self.handle, n, key_type, ctypes.byref(opts), out), temp)
+        self.check(_lib.rdx_cuda_sort_keys_async(self.handle, keys, n, key_type,
+                                                 ctypes.byref(opts), ptr, size, stream))
+        del owner
+
+    def sort_pairs_async(self, keys, values, value_size, n, key_type, opts, temp, stream):
+        (owner, ptr), size = self._temp(lambda out: _lib.rdx_cuda_sort_pairs_temp_size(
+            self.handle, value_size, n, key_type, ctypes.byref(opts), out), temp)
+        self.check(_lib.rdx_cuda_sort_pairs_async(self.handle, keys, values, value_size, n,
+                                                  key_type, ctypes.byref(opts), ptr, size, stream))
+        del owner
+
+    def argsort_async(self, keys, n, key_type, indices, index_type, opts, temp, stream):
+        (owner, ptr), size = self._temp(lambda out: _lib.rdx_cuda_argsort_temp_size(
+            self.handle, n, key_type, index_type, ctypes.byref(opts), out), temp)
+        self.check(_lib.rdx_cuda_argsort_async(self.handle, keys, n, key_type, indices,
+                                               index_type, ctypes.byref(opts), ptr, size, stream))
+        del owner
 
     def __del__(self):
         handle, self.handle = getattr(self, "handle", None), None

@@ -68,6 +68,19 @@ def assert_same_bits(got, want, what=""):
     assert bad.size == 0, "%s: %d keys differ, first at %d" % (what, bad.size, bad[0])
 
 
+@pytest.fixture(params=["async", "sync"])
+def entry_points(request):
+    """Runs a test with the stream-ordered entry points of rdx_cuda.h (the default), then
+    with the synchronous ones that wait for the stream first."""
+    from rdxsort import _lib
+    if request.param == "async" and not _lib.HAS_ASYNC:
+        _missing("this librdx has no rdx_cuda.h entry points")
+    saved = _lib.use_async
+    _lib.use_async = request.param == "async"
+    yield request.param
+    _lib.use_async = saved
+
+
 # ---- CuPy ----
 
 gpu = pytest.mark.gpu
@@ -94,7 +107,7 @@ def test_cupy_sort_argsort(cupy, rng, dtype, n, descending):
 
 @gpu
 @pytest.mark.parametrize("value_kind", ["u32", "u64", "u8", "rows"])
-def test_cupy_pairs(cupy, rng, value_kind):
+def test_cupy_pairs(cupy, rng, value_kind, entry_points):
     n = 300_001
     keys = random_keys(rng, np.uint32, n, "few")
     values = {"u32": lambda: np.arange(n, dtype=np.uint32),
@@ -111,7 +124,7 @@ def test_cupy_pairs(cupy, rng, value_kind):
 
 
 @gpu
-def test_cupy_on_a_non_default_stream(cupy, rng):
+def test_cupy_on_a_non_default_stream(cupy, rng, entry_points):
     """Keys made by a kernel still running on a non-blocking stream: the sort must wait for it,
     and work queued after it on that stream must see the sorted keys."""
     n = 1 << 24
@@ -133,7 +146,7 @@ def test_cupy_on_a_non_default_stream(cupy, rng):
 
 
 @gpu
-def test_cupy_strided_and_errors(cupy, rng):
+def test_cupy_strided_and_errors(cupy, rng, entry_points):
     host = random_keys(rng, np.float32, 30_001)
     a = cupy.asarray(host)
     view = a[::3]
@@ -221,7 +234,7 @@ def test_torch_cpu_tensors(torch_any, rng):
 
 
 @gpu
-def test_torch_pairs_and_non_default_stream(torch, rng):
+def test_torch_pairs_and_non_default_stream(torch, rng, entry_points):
     n = 1 << 23
     side = torch.cuda.Stream()
     for _ in range(3):
