@@ -66,23 +66,22 @@ def _check_writable(adapter, x, fn, what):
 
 
 def _run(adapter, device, backend, kind, *args):
-    """Runs ctx.<kind>(*args) with the array's device current.
+    """Runs ctx.<kind>(*args); the caller has made the array's device current.
 
     Host arrays: the synchronous entry point. GPU arrays: the stream-ordered entry point on
     the array library's current stream, with temporary storage from that library's
     allocator; or, in a library without it, the synchronous entry point after waiting for
     the current stream (it returns when the sort is done).
     """
-    with adapter.device_scope(device):
-        ctx = L.context(backend, device)
-        if device is None:
-            getattr(ctx, kind)(*args)
-        elif L.use_async:
-            getattr(ctx, kind + "_async")(*args, temp=lambda nbytes: adapter.temp(device, nbytes),
-                                          stream=adapter.stream(device))
-        else:
-            adapter.synchronize(device)
-            getattr(ctx, kind)(*args)
+    ctx = L.context(backend, device)
+    if device is None:
+        getattr(ctx, kind)(*args)
+    elif L.use_async:
+        getattr(ctx, kind + "_async")(*args, temp=lambda nbytes: adapter.temp(device, nbytes),
+                                      stream=adapter.stream(device))
+    else:
+        adapter.synchronize(device)
+        getattr(ctx, kind)(*args)
 
 
 def sort(a, *, descending=False, out=None, begin_bit=0, end_bit=None, radix_bits=0,
@@ -112,7 +111,13 @@ def sort(a, *, descending=False, out=None, begin_bit=0, end_bit=None, radix_bits
         dest = _check_out(adapter, x, out, n)
     else:
         dest = None
+    # Copies, allocations and the sort all on the array's device (CuPy allocates on the
+    # current one) and its current stream there.
+    with adapter.device_scope(device):
+        return _sort(adapter, x, dest, device, backend, n, key_type, opts)
 
+
+def _sort(adapter, x, dest, device, backend, n, key_type, opts):
     if dest is not None and adapter.packed(dest):
         work = dest
         if dest is not x:
@@ -150,10 +155,11 @@ def argsort(a, *, descending=False, index_dtype=None, begin_bit=0, end_bit=None,
     backend = _backend(adapter, device, backend, fn)
     opts = _opts(key_type, descending, begin_bit, end_bit, radix_bits, fn)
     idx_type, idx_name = index_type("int64" if index_dtype is None else index_dtype, n)
-    keys = x if adapter.packed(x) else adapter.copy(x)
-    indices = adapter.empty(x, n, idx_name)
-    _run(adapter, device, backend, "argsort", adapter.ptr(keys), n, key_type,
-         adapter.ptr(indices), idx_type, opts)
+    with adapter.device_scope(device):
+        keys = x if adapter.packed(x) else adapter.copy(x)
+        indices = adapter.empty(x, n, idx_name)
+        _run(adapter, device, backend, "argsort", adapter.ptr(keys), n, key_type,
+             adapter.ptr(indices), idx_type, opts)
     return indices
 
 
@@ -189,6 +195,12 @@ def sort_pairs(keys, values, *, descending=False, inplace=False, begin_bit=0, en
     if inplace:
         _check_writable(ad, k, fn, "keys")
         _check_writable(ad, v, fn, "values")
+    with ad.device_scope(device):
+        return _sort_pairs(ad, k, v, inplace, device, backend, n, value_size, key_type, opts)
+
+
+def _sort_pairs(ad, k, v, inplace, device, backend, n, value_size, key_type, opts):
+    if inplace:
         wk = k if ad.packed(k) else ad.copy(k)
         # The GPU kernels move 4- and 8-byte values as words: those need aligned rows.
         aligned = device is None or value_size not in (4, 8) or ad.ptr(v) % value_size == 0
