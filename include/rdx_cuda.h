@@ -1,0 +1,75 @@
+/* rdxsort for CUDA programmers: stream-ordered sorts of device buffers that allocate
+ * nothing and never synchronize, so they can be captured in a CUDA graph.
+ *
+ * Usage: ask for the temporary storage once (it depends on n, the key type, the options
+ * and the value or index size, never on the data), allocate it, then enqueue as many
+ * sorts as you like on your stream:
+ *
+ *     size_t bytes;
+ *     rdx_cuda_sort_keys_temp_size(ctx, n, RDX_F32, NULL, &bytes);
+ *     cudaMalloc(&d_temp, bytes);
+ *     rdx_cuda_sort_keys_async(ctx, d_keys, n, RDX_F32, NULL, d_temp, bytes, stream);
+ *
+ * ctx must be a context of the CUDA backend; it only receives error details (so it is
+ * not to be used by two threads at once). Every array is device memory (cudaMalloc or
+ * managed) aligned to its element size (values of other sizes than 4 and 8 bytes: any
+ * alignment); anything else is refused with RDX_ERR_INVALID_ARGUMENT. Arguments are checked
+ * as the synchronous functions of rdx.h check them, and the same key order, stability
+ * and options apply. Errors found before anything is enqueued leave every array
+ * unchanged; RDX_ERR_DEVICE means a launch failed; failures inside kernels show up
+ * later, on the stream, as with any CUDA work. The temporary storage must stay allocated
+ * and untouched until the sort has finished on the stream. */
+#ifndef RDX_CUDA_H
+#define RDX_CUDA_H
+
+#include <cuda_runtime_api.h>
+#include "rdx.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Writes to *temp_bytes the temporary storage rdx_cuda_sort_keys_async needs for these
+ * arguments (0 for n = 0). Errors: RDX_ERR_INVALID_ARGUMENT (no CUDA context, NULL
+ * temp_bytes, a bad type or option). */
+rdx_status rdx_cuda_sort_keys_temp_size(rdx_ctx *ctx, size_t n, rdx_type type, const rdx_opts *opts,
+                                        size_t *temp_bytes);
+
+/* Enqueues on `stream` a stable in-place sort of the device array d_keys[0..n), as
+ * rdx_sort_keys does. d_temp holds at least the bytes rdx_cuda_sort_keys_temp_size gave.
+ * Errors: RDX_ERR_INVALID_ARGUMENT (as rdx_sort_keys, or d_keys not device memory, or
+ * d_temp NULL), RDX_ERR_TEMP_TOO_SMALL (temp_bytes below the size needed),
+ * RDX_ERR_DEVICE (a launch failed). */
+rdx_status rdx_cuda_sort_keys_async(rdx_ctx *ctx, void *d_keys, size_t n, rdx_type type, const rdx_opts *opts,
+                                    void *d_temp, size_t temp_bytes, cudaStream_t stream);
+
+/* Temporary storage for rdx_cuda_sort_pairs_async with values of value_size bytes.
+ * Errors: as rdx_cuda_sort_keys_temp_size, and value_size 0. */
+rdx_status rdx_cuda_sort_pairs_temp_size(rdx_ctx *ctx, size_t value_size, size_t n, rdx_type type,
+                                         const rdx_opts *opts, size_t *temp_bytes);
+
+/* Enqueues a stable in-place sort of d_keys[0..n) that moves d_values[i] (value_size
+ * bytes each) with d_keys[i], as rdx_sort_pairs does. Values of 4 and 8 bytes move with
+ * the keys; other sizes are gathered once at the end. Errors: as
+ * rdx_cuda_sort_keys_async, and rdx_sort_pairs's rules for values. */
+rdx_status rdx_cuda_sort_pairs_async(rdx_ctx *ctx, void *d_keys, void *d_values, size_t value_size, size_t n,
+                                     rdx_type type, const rdx_opts *opts, void *d_temp, size_t temp_bytes,
+                                     cudaStream_t stream);
+
+/* Temporary storage for rdx_cuda_argsort_async with indices of index_type (RDX_U32 or
+ * RDX_U64). Errors: as rdx_cuda_sort_keys_temp_size, and rdx_argsort's index rules. */
+rdx_status rdx_cuda_argsort_temp_size(rdx_ctx *ctx, size_t n, rdx_type type, rdx_type index_type,
+                                      const rdx_opts *opts, size_t *temp_bytes);
+
+/* Enqueues the writing of the stable sorting permutation of d_keys[0..n) to
+ * d_indices[0..n), as rdx_argsort does; d_keys is not changed. Errors: as
+ * rdx_cuda_sort_keys_async, and rdx_argsort's rules for indices. */
+rdx_status rdx_cuda_argsort_async(rdx_ctx *ctx, const void *d_keys, size_t n, rdx_type type, void *d_indices,
+                                  rdx_type index_type, const rdx_opts *opts, void *d_temp, size_t temp_bytes,
+                                  cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RDX_CUDA_H */

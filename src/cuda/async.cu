@@ -1,0 +1,135 @@
+/* The stream-ordered entry points of include/rdx_cuda.h: the same plan and kernels as the
+ * synchronous API, on the caller's stream and temporary storage, with no allocation, no
+ * synchronization and no host read of device data (CUDA-graph safe). */
+#include <stdint.h>
+
+#include "rdx_cuda.h"
+#include "common.cuh"
+#include "device.h"
+#include "plan.h"
+
+static rdx_status check_ctx(rdx_ctx *ctx, const char *fn)
+{
+    if (!ctx)
+        return RDX_ERR_INVALID_ARGUMENT;
+    ctx->error[0] = '\0';
+    if (ctx->backend != RDX_BACKEND_CUDA)
+        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: ctx is not a context of the CUDA backend", fn);
+    return RDX_OK;
+}
+
+/* The temporary bytes of a job with device arrays; checks as the sort would, without
+ * pointers (n = 0 makes rdx_prepare_job skip the array checks; the n-dependent ones follow). */
+static rdx_status temp_size(rdx_ctx *ctx, const char *fn, rdx_job_kind kind, size_t value_size, rdx_type index_type,
+                            size_t n, rdx_type type, const rdx_opts *opts, size_t *temp_bytes)
+{
+    rdx_status s = check_ctx(ctx, fn);
+    if (s != RDX_OK)
+        return s;
+    if (!temp_bytes)
+        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: temp_bytes is NULL", fn);
+    rdx_job job;
+    s = rdx_prepare_job(ctx, fn, kind, NULL, NULL, value_size, NULL, index_type, 0, type, opts, &job);
+    if (s != RDX_OK)
+        return s;
+    *temp_bytes = 0;
+    if (n == 0)
+        return RDX_OK;
+    if (n > SIZE_MAX / 8 / (value_size > 8 ? value_size : 8))
+        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: n = %zu is too large", fn, n);
+    if (kind == RDX_JOB_ARGSORT && index_type == RDX_U32 && (uint64_t)n > (uint64_t)UINT32_MAX + 1)
+        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: n = %zu does not fit RDX_U32 indices (at most 2^32)",
+                        fn, n);
+    job.n = n;
+    rdx_cuda_plan plan;
+    rdx_cuda_plan_job(&job, 1, 1, 1, &plan);
+    *temp_bytes = plan.temp_bytes;
+    return RDX_OK;
+}
+
+/* Checks that a non-NULL array is memory the kernels can use in place. */
+static rdx_status check_device(rdx_ctx *ctx, const char *fn, const char *name, const void *p, size_t align)
+{
+    if (p && !rdx_cuda_device_accessible(p))
+        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: %s is not device memory", fn, name);
+    if ((uintptr_t)p % align != 0)
+        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: %s is not aligned to its %zu-byte elements", fn, name,
+                        align);
+    return RDX_OK;
+}
+
+static rdx_status sort_async(rdx_ctx *ctx, const char *fn, rdx_job_kind kind, const void *keys, void *values,
+                             size_t value_size, void *indices, rdx_type index_type, size_t n, rdx_type type,
+                             const rdx_opts *opts, void *d_temp, size_t temp_bytes, cudaStream_t stream)
+{
+    rdx_status s = check_ctx(ctx, fn);
+    if (s != RDX_OK)
+        return s;
+    rdx_job job;
+    s = rdx_prepare_job(ctx, fn, kind, keys, values, value_size, indices, index_type, n, type, opts, &job);
+    if (s != RDX_OK || n == 0)
+        return s;
+    /* Values of other sizes than 4 and 8 bytes are gathered, at any alignment. */
+    const size_t value_align = value_size == 4 || value_size == 8 ? value_size : 1;
+    s = check_device(ctx, fn, "d_keys", keys, job.key_size);
+    if (s == RDX_OK && kind == RDX_JOB_PAIRS)
+        s = check_device(ctx, fn, "d_values", values, value_align);
+    if (s == RDX_OK && kind == RDX_JOB_ARGSORT)
+        s = check_device(ctx, fn, "d_indices", indices, rdx_type_bytes(index_type));
+    if (s != RDX_OK)
+        return s;
+    rdx_cuda_plan plan;
+    rdx_cuda_plan_job(&job, 1, 1, 1, &plan);
+    if (temp_bytes < plan.temp_bytes)
+        return rdx_fail(ctx, RDX_ERR_TEMP_TOO_SMALL, "%s: temporary storage of %zu bytes is below the %zu needed",
+                        fn, temp_bytes, plan.temp_bytes);
+    if (!d_temp)
+        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: d_temp is NULL", fn);
+    int sms = 0;
+    s = rdx_cuda_device_ready(ctx, &sms);
+    if (s != RDX_OK)
+        return s;
+    return rdx_cuda_enqueue(ctx, &plan, &job, d_temp, sms, stream);
+}
+
+rdx_status rdx_cuda_sort_keys_temp_size(rdx_ctx *ctx, size_t n, rdx_type type, const rdx_opts *opts,
+                                        size_t *temp_bytes)
+{
+    return temp_size(ctx, "rdx_cuda_sort_keys_temp_size", RDX_JOB_KEYS, 0, RDX_U32, n, type, opts, temp_bytes);
+}
+
+rdx_status rdx_cuda_sort_keys_async(rdx_ctx *ctx, void *d_keys, size_t n, rdx_type type, const rdx_opts *opts,
+                                    void *d_temp, size_t temp_bytes, cudaStream_t stream)
+{
+    return sort_async(ctx, "rdx_cuda_sort_keys_async", RDX_JOB_KEYS, d_keys, NULL, 0, NULL, RDX_U32, n, type, opts,
+                      d_temp, temp_bytes, stream);
+}
+
+rdx_status rdx_cuda_sort_pairs_temp_size(rdx_ctx *ctx, size_t value_size, size_t n, rdx_type type,
+                                         const rdx_opts *opts, size_t *temp_bytes)
+{
+    return temp_size(ctx, "rdx_cuda_sort_pairs_temp_size", RDX_JOB_PAIRS, value_size, RDX_U32, n, type, opts,
+                     temp_bytes);
+}
+
+rdx_status rdx_cuda_sort_pairs_async(rdx_ctx *ctx, void *d_keys, void *d_values, size_t value_size, size_t n,
+                                     rdx_type type, const rdx_opts *opts, void *d_temp, size_t temp_bytes,
+                                     cudaStream_t stream)
+{
+    return sort_async(ctx, "rdx_cuda_sort_pairs_async", RDX_JOB_PAIRS, d_keys, d_values, value_size, NULL, RDX_U32,
+                      n, type, opts, d_temp, temp_bytes, stream);
+}
+
+rdx_status rdx_cuda_argsort_temp_size(rdx_ctx *ctx, size_t n, rdx_type type, rdx_type index_type,
+                                      const rdx_opts *opts, size_t *temp_bytes)
+{
+    return temp_size(ctx, "rdx_cuda_argsort_temp_size", RDX_JOB_ARGSORT, 0, index_type, n, type, opts, temp_bytes);
+}
+
+rdx_status rdx_cuda_argsort_async(rdx_ctx *ctx, const void *d_keys, size_t n, rdx_type type, void *d_indices,
+                                  rdx_type index_type, const rdx_opts *opts, void *d_temp, size_t temp_bytes,
+                                  cudaStream_t stream)
+{
+    return sort_async(ctx, "rdx_cuda_argsort_async", RDX_JOB_ARGSORT, d_keys, NULL, 0, d_indices, index_type, n,
+                      type, opts, d_temp, temp_bytes, stream);
+}

@@ -1,0 +1,86 @@
+/* Shared by every file of the CUDA backend: the one error-check macro, key-width traits,
+ * the key codec for each width, digit extraction, and the look-back status word. */
+#ifndef RDX_CUDA_COMMON_CUH
+#define RDX_CUDA_COMMON_CUH
+
+#include <stdint.h>
+#include <cuda_runtime.h>
+
+#include "internal.h"
+#include "key_codec.h"
+#include "tuning.h"
+
+/* Records a failed CUDA call on ctx and returns its rdx_status: RDX_ERR_OUT_OF_MEMORY for
+ * a failed allocation, RDX_ERR_DEVICE otherwise. Clears the (non-sticky) last error. */
+rdx_status rdx_cuda_fail(rdx_ctx *ctx, cudaError_t e, const char *what, const char *file, int line);
+
+/* Checks one CUDA runtime call (or cudaGetLastError() after a launch). On failure it
+ * returns from the enclosing function with the status; a variable `ctx` (rdx_ctx *) must
+ * be in scope for the message. */
+#define RDX_CUDA_TRY(call)                                                                 \
+    do {                                                                                   \
+        cudaError_t rdx_err_ = (call);                                                     \
+        if (rdx_err_ != cudaSuccess)                                                       \
+            return rdx_cuda_fail(ctx, rdx_err_, #call, __FILE__, __LINE__);                \
+    } while (0)
+
+/* The unsigned integer of B bytes: rdx_uint<4>::t is uint32_t. */
+template <int B> struct rdx_uint;
+template <> struct rdx_uint<1> { typedef uint8_t t; };
+template <> struct rdx_uint<2> { typedef uint16_t t; };
+template <> struct rdx_uint<4> { typedef uint32_t t; };
+template <> struct rdx_uint<8> { typedef unsigned long long t; };
+
+/* The key codec of src/key_codec.h, one overload per width. */
+static __device__ __forceinline__ uint8_t rdx_enc(uint8_t x, int c, int d) { return rdx_encode_u8(x, c, d); }
+static __device__ __forceinline__ uint16_t rdx_enc(uint16_t x, int c, int d) { return rdx_encode_u16(x, c, d); }
+static __device__ __forceinline__ uint32_t rdx_enc(uint32_t x, int c, int d) { return rdx_encode_u32(x, c, d); }
+static __device__ __forceinline__ unsigned long long rdx_enc(unsigned long long x, int c, int d)
+{
+    return rdx_encode_u64(x, c, d);
+}
+static __device__ __forceinline__ uint8_t rdx_dec(uint8_t x, int c, int d) { return rdx_decode_u8(x, c, d); }
+static __device__ __forceinline__ uint16_t rdx_dec(uint16_t x, int c, int d) { return rdx_decode_u16(x, c, d); }
+static __device__ __forceinline__ uint32_t rdx_dec(uint32_t x, int c, int d) { return rdx_decode_u32(x, c, d); }
+static __device__ __forceinline__ unsigned long long rdx_dec(unsigned long long x, int c, int d)
+{
+    return rdx_decode_u64(x, c, d);
+}
+
+/* The digit of a mapped key: bits [shift, shift + bits) as 0 .. 2^bits - 1. */
+template <typename K>
+static __device__ __forceinline__ uint32_t rdx_digit(K k, int shift, uint32_t mask)
+{
+    return (uint32_t)(k >> shift) & mask;
+}
+
+/* Look-back status word: count in the low RDX_OS_COUNT_BITS bits, flag above. 0 means
+ * "not published yet"; a tile first publishes its own count (AGGREGATE), then, once it
+ * knows the total of every tile before it, its inclusive prefix (PREFIX). */
+#define RDX_STATUS_AGGREGATE (1u << RDX_OS_COUNT_BITS)
+#define RDX_STATUS_PREFIX (2u << RDX_OS_COUNT_BITS)
+#define RDX_STATUS_COUNT_MASK ((1u << RDX_OS_COUNT_BITS) - 1u)
+
+/* Status words are written and polled by different blocks while they run: the loads and
+ * stores must reach L2 (never a stale L1 line), hence relaxed gpu-scope accesses. */
+static __device__ __forceinline__ uint32_t rdx_load_status(const uint32_t *p)
+{
+    uint32_t v;
+    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+static __device__ __forceinline__ void rdx_store_status(uint32_t *p, uint32_t v)
+{
+    asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+/* Per-pass word written by the scan kernel, read by the pass kernels (device-side skip
+ * and buffer choice, so that the whole sort can be captured in a CUDA graph). */
+#define RDX_PASS_ACTIVE 1u  /* the digit differs between keys: the pass runs */
+#define RDX_PASS_FROM_B 2u  /* the pass reads buffer B and writes buffer A (else A -> B) */
+#define RDX_PASS_FIRST 4u   /* first active pass: encode keys as they are loaded */
+#define RDX_PASS_LAST 8u    /* last active pass: decode keys as they are stored */
+
+static __device__ __forceinline__ uint32_t rdx_lane(void) { return threadIdx.x & 31u; }
+
+#endif /* RDX_CUDA_COMMON_CUH */

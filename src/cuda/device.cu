@@ -1,0 +1,81 @@
+/* Device discovery: is a GPU usable, where does a pointer live, per-device preparation. */
+#include "common.cuh"
+#include "device.h"
+#include "kernels.h"
+
+#define RDX_MAX_DEVICES 64
+
+/* Per device: 0 = not prepared yet, else its multiprocessor count. Written once per
+ * device; a race between two threads only repeats the same preparation. */
+static volatile int g_sms[RDX_MAX_DEVICES];
+
+rdx_status rdx_cuda_fail(rdx_ctx *ctx, cudaError_t e, const char *what, const char *file, int line)
+{
+    (void)cudaGetLastError(); /* clear it, so that the next call starts clean */
+    const rdx_status s = e == cudaErrorMemoryAllocation ? RDX_ERR_OUT_OF_MEMORY : RDX_ERR_DEVICE;
+    return rdx_fail(ctx, s, "CUDA: %s failed: %s (%s:%d)", what, cudaGetErrorString(e), file, line);
+}
+
+cudaError_t rdx_kernels_init(void)
+{
+    cudaError_t e = rdx_onesweep_init();
+    if (e == cudaSuccess)
+        e = rdx_small_init();
+    return e;
+}
+
+rdx_status rdx_cuda_device_ready(rdx_ctx *ctx, int *sms)
+{
+    int dev = 0;
+    RDX_CUDA_TRY(cudaGetDevice(&dev));
+    if (dev >= 0 && dev < RDX_MAX_DEVICES && g_sms[dev] > 0) {
+        *sms = g_sms[dev];
+        return RDX_OK;
+    }
+    int count = 0;
+    RDX_CUDA_TRY(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, dev));
+    RDX_CUDA_TRY(rdx_kernels_init());
+    if (dev >= 0 && dev < RDX_MAX_DEVICES)
+        g_sms[dev] = count;
+    *sms = count;
+    return RDX_OK;
+}
+
+int rdx_cuda_built(void) { return 1; }
+
+int rdx_cuda_usable(void)
+{
+    static volatile int usable = -1;
+    if (usable < 0) {
+        int count = 0, sms = 0;
+        int ok = cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
+        /* The kernels must also have an image for this GPU (an sm_90 build on an sm_80
+         * card has none). */
+        if (ok)
+            ok = rdx_cuda_device_ready(NULL, &sms) == RDX_OK;
+        (void)cudaGetLastError();
+        usable = ok;
+    }
+    return usable;
+}
+
+/* The memory type of p, or cudaMemoryTypeUnregistered when CUDA cannot tell. */
+static enum cudaMemoryType memory_type(const void *p)
+{
+    if (!p || !rdx_cuda_usable())
+        return cudaMemoryTypeUnregistered;
+    struct cudaPointerAttributes at;
+    if (cudaPointerGetAttributes(&at, p) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return cudaMemoryTypeUnregistered;
+    }
+    return at.type;
+}
+
+int rdx_cuda_is_device_pointer(const void *p) { return memory_type(p) == cudaMemoryTypeDevice; }
+
+int rdx_cuda_device_accessible(const void *p)
+{
+    const enum cudaMemoryType t = memory_type(p);
+    return t == cudaMemoryTypeDevice || t == cudaMemoryTypeManaged;
+}

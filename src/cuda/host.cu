@@ -1,0 +1,213 @@
+/* The synchronous CUDA backend behind rdx_sort_keys/rdx_sort_pairs/rdx_argsort: arrays
+ * in device memory are sorted in place, host arrays are copied in through pinned staging
+ * buffers, sorted, and copied back. Scratch memory lives in the context and grows as
+ * needed; everything is allocated before the first write to a caller's array. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.cuh"
+#include "device.h"
+#include "plan.h"
+
+struct rdx_cuda_state {
+    cudaStream_t stream;      /* the context's own stream, synchronized before returning */
+    void *scratch;            /* temporary device memory of the last plans */
+    size_t scratch_bytes;
+    void *staging[2];         /* pinned host buffers, RDX_STAGING_BYTES each */
+    cudaEvent_t staged[2];    /* the last copy through each staging buffer */
+};
+
+void rdx_cuda_release(rdx_ctx *ctx)
+{
+    if (!ctx || !ctx->cuda)
+        return;
+    struct rdx_cuda_state *st = ctx->cuda;
+    if (st->stream)
+        (void)cudaStreamSynchronize(st->stream);
+    if (st->scratch)
+        (void)cudaFree(st->scratch);
+    for (int i = 0; i < 2; ++i) {
+        if (st->staging[i])
+            (void)cudaFreeHost(st->staging[i]);
+        if (st->staged[i])
+            (void)cudaEventDestroy(st->staged[i]);
+    }
+    if (st->stream)
+        (void)cudaStreamDestroy(st->stream);
+    (void)cudaGetLastError();
+    free(st);
+    ctx->cuda = NULL;
+}
+
+/* The context's state, created on first use. */
+static rdx_status get_state(rdx_ctx *ctx, struct rdx_cuda_state **out)
+{
+    if (!ctx->cuda) {
+        struct rdx_cuda_state *st = (struct rdx_cuda_state *)calloc(1, sizeof *st);
+        if (!st)
+            return rdx_fail(ctx, RDX_ERR_OUT_OF_MEMORY, "CUDA backend: no host memory for the context state");
+        ctx->cuda = st;
+        /* A blocking stream: ordered after work the caller put on the legacy default stream. */
+        cudaError_t e = cudaStreamCreate(&st->stream);
+        for (int i = 0; i < 2 && e == cudaSuccess; ++i)
+            e = cudaEventCreateWithFlags(&st->staged[i], cudaEventDisableTiming);
+        if (e != cudaSuccess) {
+            rdx_cuda_release(ctx);
+            return rdx_cuda_fail(ctx, e, "creating the context's stream and events", __FILE__, __LINE__);
+        }
+    }
+    *out = ctx->cuda;
+    return RDX_OK;
+}
+
+static rdx_status ensure_scratch(rdx_ctx *ctx, struct rdx_cuda_state *st, size_t bytes)
+{
+    if (st->scratch_bytes >= bytes)
+        return RDX_OK;
+    if (st->scratch) {
+        RDX_CUDA_TRY(cudaStreamSynchronize(st->stream));
+        RDX_CUDA_TRY(cudaFree(st->scratch));
+        st->scratch = NULL;
+        st->scratch_bytes = 0;
+    }
+    const cudaError_t e = cudaMalloc(&st->scratch, bytes);
+    if (e != cudaSuccess) {
+        st->scratch = NULL;
+        (void)cudaGetLastError();
+        return rdx_fail(ctx, e == cudaErrorMemoryAllocation ? RDX_ERR_OUT_OF_MEMORY : RDX_ERR_DEVICE,
+                        "CUDA backend: cannot allocate %zu bytes of device scratch memory: %s", bytes,
+                        cudaGetErrorString(e));
+    }
+    st->scratch_bytes = bytes;
+    return RDX_OK;
+}
+
+static rdx_status ensure_staging(rdx_ctx *ctx, struct rdx_cuda_state *st)
+{
+    for (int i = 0; i < 2; ++i) {
+        if (st->staging[i])
+            continue;
+        const cudaError_t e = cudaMallocHost(&st->staging[i], RDX_STAGING_BYTES);
+        if (e != cudaSuccess) {
+            st->staging[i] = NULL;
+            (void)cudaGetLastError();
+            return rdx_fail(ctx, RDX_ERR_OUT_OF_MEMORY, "CUDA backend: cannot allocate %zu bytes of pinned memory: %s",
+                            (size_t)RDX_STAGING_BYTES, cudaGetErrorString(e));
+        }
+    }
+    return RDX_OK;
+}
+
+/* Where a caller's array lives. A device array that is not aligned to its element size
+ * cannot be read by the kernels in place; it is copied like a host array, device to
+ * device. */
+enum { PLACE_HOST = 0, PLACE_DEVICE = 1, PLACE_DEVICE_COPY = 2 };
+
+static int place_of(const void *p, size_t align)
+{
+    if (!rdx_cuda_is_device_pointer(p))
+        return PLACE_HOST;
+    return (uintptr_t)p % align == 0 ? PLACE_DEVICE : PLACE_DEVICE_COPY;
+}
+
+/* Host -> device through the staging buffers, in chunks (two chunks in flight). */
+static rdx_status upload(rdx_ctx *ctx, struct rdx_cuda_state *st, void *dst, const void *src, size_t bytes,
+                         int place)
+{
+    if (place == PLACE_DEVICE_COPY) {
+        RDX_CUDA_TRY(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, st->stream));
+        return RDX_OK;
+    }
+    int b = 0;
+    for (size_t off = 0; off < bytes; off += RDX_STAGING_BYTES, b ^= 1) {
+        const size_t c = bytes - off < RDX_STAGING_BYTES ? bytes - off : RDX_STAGING_BYTES;
+        RDX_CUDA_TRY(cudaEventSynchronize(st->staged[b])); /* its previous copy is done */
+        memcpy(st->staging[b], (const unsigned char *)src + off, c);
+        RDX_CUDA_TRY(cudaMemcpyAsync((unsigned char *)dst + off, st->staging[b], c, cudaMemcpyHostToDevice,
+                                     st->stream));
+        RDX_CUDA_TRY(cudaEventRecord(st->staged[b], st->stream));
+    }
+    return RDX_OK;
+}
+
+/* Device -> host through the staging buffers; the next chunk's copy runs while the host
+ * copies the current one out. */
+static rdx_status download(rdx_ctx *ctx, struct rdx_cuda_state *st, void *dst, const void *src, size_t bytes,
+                           int place)
+{
+    if (place == PLACE_DEVICE_COPY) {
+        RDX_CUDA_TRY(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, st->stream));
+        return RDX_OK;
+    }
+    if (bytes == 0)
+        return RDX_OK;
+    const size_t chunks = (bytes + RDX_STAGING_BYTES - 1) / RDX_STAGING_BYTES;
+    for (size_t i = 0; i <= chunks; ++i) {
+        if (i < chunks) { /* start chunk i */
+            const size_t off = i * RDX_STAGING_BYTES;
+            const size_t c = bytes - off < RDX_STAGING_BYTES ? bytes - off : RDX_STAGING_BYTES;
+            RDX_CUDA_TRY(cudaMemcpyAsync(st->staging[i % 2], (const unsigned char *)src + off, c,
+                                         cudaMemcpyDeviceToHost, st->stream));
+            RDX_CUDA_TRY(cudaEventRecord(st->staged[i % 2], st->stream));
+        }
+        if (i > 0) { /* finish chunk i - 1 */
+            const size_t off = (i - 1) * RDX_STAGING_BYTES;
+            const size_t c = bytes - off < RDX_STAGING_BYTES ? bytes - off : RDX_STAGING_BYTES;
+            RDX_CUDA_TRY(cudaEventSynchronize(st->staged[(i - 1) % 2]));
+            memcpy((unsigned char *)dst + off, st->staging[(i - 1) % 2], c);
+        }
+    }
+    return RDX_OK;
+}
+
+rdx_status rdx_cuda_sort(rdx_ctx *ctx, const rdx_job *job)
+{
+    struct rdx_cuda_state *st = NULL;
+    int sms = 0;
+    rdx_status s = get_state(ctx, &st);
+    if (s == RDX_OK)
+        s = rdx_cuda_device_ready(ctx, &sms);
+    if (s != RDX_OK)
+        return s;
+
+    const int pairs = job->kind == RDX_JOB_PAIRS, argsort = job->kind == RDX_JOB_ARGSORT;
+    const size_t index_size = argsort ? rdx_type_bytes(job->index_type) : 0;
+    /* Values of other sizes are gathered, which works at any alignment. */
+    const size_t value_align = pairs && (job->value_size == 4 || job->value_size == 8) ? job->value_size : 1;
+    const int keys_at = place_of(job->keys, job->key_size);
+    const int vals_at = pairs ? place_of(job->values, value_align) : PLACE_DEVICE;
+    const int idx_at = argsort ? place_of(job->indices, index_size) : PLACE_DEVICE;
+    rdx_cuda_plan plan;
+    rdx_cuda_plan_job(job, keys_at == PLACE_DEVICE, vals_at == PLACE_DEVICE, idx_at == PLACE_DEVICE, &plan);
+
+    /* Everything is allocated before anything is written. */
+    s = ensure_scratch(ctx, st, plan.temp_bytes);
+    if (s == RDX_OK && (keys_at == PLACE_HOST || vals_at == PLACE_HOST || idx_at == PLACE_HOST))
+        s = ensure_staging(ctx, st);
+    if (s != RDX_OK)
+        return s;
+
+    unsigned char *t = rdx_cuda_temp_base(st->scratch);
+    const size_t n = job->n;
+    const size_t key_bytes = n * job->key_size;
+    const size_t val_bytes = pairs ? n * job->value_size : 0;
+    if (keys_at != PLACE_DEVICE)
+        s = upload(ctx, st, t + plan.keys_a, job->keys, key_bytes, keys_at);
+    if (s == RDX_OK && vals_at != PLACE_DEVICE)
+        s = upload(ctx, st, t + (plan.gather_size ? plan.gsrc : plan.vals_a), job->values, val_bytes, vals_at);
+    if (s == RDX_OK)
+        s = rdx_cuda_enqueue(ctx, &plan, job, st->scratch, sms, st->stream);
+    if (s == RDX_OK && keys_at != PLACE_DEVICE && !argsort)
+        s = download(ctx, st, job->keys, t + plan.keys_a, key_bytes, keys_at);
+    if (s == RDX_OK && vals_at != PLACE_DEVICE)
+        s = download(ctx, st, job->values, t + (plan.gather_size ? plan.gdst : plan.vals_a), val_bytes, vals_at);
+    if (s == RDX_OK && idx_at != PLACE_DEVICE)
+        s = download(ctx, st, job->indices, t + plan.vals_a, n * index_size, idx_at);
+    if (s != RDX_OK) {
+        (void)cudaStreamSynchronize(st->stream);
+        (void)cudaGetLastError();
+        return s;
+    }
+    RDX_CUDA_TRY(cudaStreamSynchronize(st->stream));
+    return RDX_OK;
+}

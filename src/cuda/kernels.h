@@ -1,0 +1,95 @@
+/* What the kernel files (histogram.cu, scan.cu, onesweep.cu, small.cu, gather.cu) offer
+ * the host code (plan.cu): one argument struct and one launcher per kernel. Launchers
+ * only enqueue on the given stream (no sync, no allocation: CUDA-graph safe) and return
+ * the launch's error. */
+#ifndef RDX_CUDA_KERNELS_H
+#define RDX_CUDA_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <cuda_runtime.h>
+
+/* Up-front histogram of one portion: counts[p * 256 + d] += keys with digit d in pass p. */
+typedef struct rdx_hist_args {
+    const void *keys;        /* the portion's first key */
+    size_t count;            /* keys in the portion */
+    uint32_t *counts;        /* [passes][256], zeroed before the launch */
+    uint32_t *zero;          /* also cleared by this launch (status buffer 0), or NULL */
+    size_t zero_words;
+    int cls, desc;           /* key codec */
+    int begin_bit, end_bit, radix_bits, passes;
+} rdx_hist_args;
+
+/* Turns the histograms into digit offsets and decides, on the device, which passes run. */
+typedef struct rdx_scan_args {
+    const uint32_t *counts;      /* [portions][passes][256] */
+    unsigned long long *bases;   /* out: [portions][passes][256], first output slot of each
+                                    (portion, digit) */
+    uint32_t *pass_info;         /* out: [passes], RDX_PASS_* flags */
+    uint32_t *active;            /* out: number of active passes */
+    size_t n, portions;
+    int begin_bit, end_bit, radix_bits, passes;
+} rdx_scan_args;
+
+/* One launch of the pass kernel: one pass over one portion. */
+typedef struct rdx_pass_args {
+    void *keys_a, *keys_b;       /* ping-pong buffers, whole arrays */
+    void *vals_a, *vals_b;       /* NULL when no values move */
+    const uint32_t *pass_info;   /* [passes] */
+    const unsigned long long *bases; /* [passes][256] of this portion */
+    uint32_t *status;            /* [tiles][256] look-back words of this launch, zeroed */
+    uint32_t *status_next;       /* the other status buffer: cleared for the next launch */
+    size_t zero_rows;            /* rows of status_next to clear */
+    uint32_t *tile_counter;      /* zeroed; hands out tile numbers in start order */
+    size_t portion_begin, portion_count;
+    int pass, shift, bits;
+    int cls, desc;
+    int iota;                    /* values start as the key's index (argsort, gather) */
+    int keys_scratch;            /* keys need no decoding at the end (argsort) */
+} rdx_pass_args;
+
+/* One block sorts n <= RDX_SMALL_MAX_N keys on chip. */
+typedef struct rdx_small_args {
+    const void *keys_in;
+    void *keys_out;              /* may equal keys_in; NULL: keys are not written */
+    const void *vals_in;         /* NULL with values: the values are the indices (iota) */
+    void *vals_out;              /* NULL when no values move */
+    int n;
+    int cls, desc;
+    int begin_bit, end_bit, radix_bits;
+} rdx_small_args;
+
+/* After the passes: copies B back to A after an odd number of active passes, or writes
+ * the indices when no pass ran and the values are indices. */
+typedef struct rdx_fixup_args {
+    void *keys_a;
+    const void *keys_b;
+    size_t key_bytes;            /* 0: the keys need no copy */
+    void *vals_a;
+    const void *vals_b;
+    size_t val_bytes;            /* 0: no values */
+    const uint32_t *active;
+    int iota, index_bytes;
+    size_t n;
+} rdx_fixup_args;
+
+/* Keys per tile of the pass kernel for key bytes kb and value bytes vb (0, 4, 8). */
+size_t rdx_os_tile(int kb, int vb);
+
+/* Raises the dynamic shared-memory limit of every kernel on the current device. */
+cudaError_t rdx_kernels_init(void);
+
+cudaError_t rdx_launch_histogram(int kb, const rdx_hist_args *a, int sms, cudaStream_t s);
+cudaError_t rdx_launch_scan(const rdx_scan_args *a, cudaStream_t s);
+cudaError_t rdx_launch_pass(int kb, int vb, const rdx_pass_args *a, unsigned grid, cudaStream_t s);
+cudaError_t rdx_launch_small(int kb, int vb, const rdx_small_args *a, cudaStream_t s);
+cudaError_t rdx_launch_fixup(const rdx_fixup_args *a, int sms, cudaStream_t s);
+/* dst[i] = src[idx[i]] for n values of value_size bytes; idx is u32 or u64. */
+cudaError_t rdx_launch_gather(void *dst, const void *src, const void *idx, int index_bytes, size_t n,
+                              size_t value_size, int sms, cudaStream_t s);
+
+/* Per-kernel init hooks behind rdx_kernels_init. */
+cudaError_t rdx_onesweep_init(void);
+cudaError_t rdx_small_init(void);
+
+#endif /* RDX_CUDA_KERNELS_H */

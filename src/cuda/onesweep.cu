@@ -1,0 +1,197 @@
+/* The pass kernel: one launch moves every key (and value) of a portion once, by one
+ * digit (DESIGN.md section 1, "rank" and "scatter" in one kernel).
+ *
+ * Each block takes the next tile number from an atomic counter (so it only ever waits on
+ * tiles that have started), loads its tile warp-striped, ranks it by digit (rank.cuh),
+ * publishes its digit counts, reorders the tile in shared memory while earlier tiles
+ * finish, walks back over earlier tiles' status words for its global offset per digit
+ * (decoupled look-back), and writes each digit's keys out as one contiguous run: thread i
+ * writes slot i to bases[d] + lookback[d] + (i - tile_start[d]). */
+#include "common.cuh"
+#include "kernels.h"
+#include "rank.cuh"
+
+/* Shape and shared-memory layout of the pass kernel for key bytes KB, value bytes VB. */
+template <int KB, int VB> struct rdx_os_layout {
+    static constexpr int THREADS = RDX_OS_THREADS;
+    static constexpr int ITEMS = RDX_OS_ITEMS(KB, VB);
+    static constexpr int TILE = THREADS * ITEMS;
+    static constexpr int WARPS = THREADS / 32;
+    static constexpr size_t KEYS = 0;
+    static constexpr size_t VALS = (KEYS + (size_t)TILE * KB + 15) / 16 * 16;
+    static constexpr size_t GOFS = (VALS + (size_t)TILE * VB + 15) / 16 * 16;
+    static constexpr size_t WCNT = GOFS + RDX_CUDA_MAX_BINS * 8;
+    static constexpr size_t START = WCNT + (size_t)WARPS * RDX_CUDA_MAX_BINS * 4;
+    static constexpr size_t SCAN = START + RDX_CUDA_MAX_BINS * 4;
+    static constexpr size_t MISC = SCAN + 32 * 4;
+    static constexpr size_t BYTES = MISC + 16;
+};
+
+template <int KB, int VB>
+__global__ void __launch_bounds__(RDX_OS_THREADS, RDX_OS_MIN_BLOCKS) rdx_onesweep_kernel(const rdx_pass_args a)
+{
+    typedef rdx_os_layout<KB, VB> L;
+    typedef typename rdx_uint<KB>::t K;
+    typedef typename rdx_uint<(VB ? VB : 4)>::t V;
+    extern __shared__ __align__(16) unsigned char smem[];
+    K *s_keys = (K *)(smem + L::KEYS);
+    V *s_vals = (V *)(smem + L::VALS);
+    unsigned long long *s_gofs = (unsigned long long *)(smem + L::GOFS);
+    uint32_t *s_wcnt = (uint32_t *)(smem + L::WCNT);
+    uint32_t *s_start = (uint32_t *)(smem + L::START);
+    uint32_t *s_scan = (uint32_t *)(smem + L::SCAN);
+    uint32_t *s_misc = (uint32_t *)(smem + L::MISC);
+
+    /* The next launch's status words must be zero; this launch clears them (it is the only
+     * one running, and the previous user of that buffer has finished). */
+    for (size_t r = blockIdx.x; r < a.zero_rows; r += gridDim.x)
+        for (uint32_t c = threadIdx.x; c < RDX_CUDA_MAX_BINS; c += L::THREADS)
+            a.status_next[r * RDX_CUDA_MAX_BINS + c] = 0u;
+
+    const uint32_t info = a.pass_info[a.pass];
+    if (!(info & RDX_PASS_ACTIVE))
+        return; /* every key has the same digit: nothing moves */
+
+    if (threadIdx.x == 0)
+        s_misc[0] = atomicAdd(a.tile_counter, 1u);
+    __syncthreads();
+    const uint32_t tile = s_misc[0];
+    const size_t tile_begin = (size_t)tile * L::TILE;
+    const size_t left = a.portion_count - tile_begin;
+    const uint32_t count = left < (size_t)L::TILE ? (uint32_t)left : (uint32_t)L::TILE;
+    const bool from_b = (info & RDX_PASS_FROM_B) != 0;
+    const K *in = (const K *)(from_b ? a.keys_b : a.keys_a) + a.portion_begin + tile_begin;
+    K *out = (K *)(from_b ? a.keys_a : a.keys_b);
+    const int shift = a.shift, bits = a.bits;
+    const uint32_t bins = 1u << bits, mask = bins - 1u;
+    const uint32_t lane = rdx_lane(), warp = threadIdx.x >> 5;
+    const uint32_t first = warp * 32u * L::ITEMS + lane;
+
+    K key[L::ITEMS];
+#pragma unroll
+    for (int i = 0; i < L::ITEMS; ++i) {
+        const uint32_t pos = first + (uint32_t)i * 32u;
+        key[i] = pos < count ? in[pos] : (K)0;
+    }
+    if (info & RDX_PASS_FIRST) {
+#pragma unroll
+        for (int i = 0; i < L::ITEMS; ++i)
+            key[i] = rdx_enc(key[i], a.cls, a.desc);
+    }
+
+    uint32_t rank[L::ITEMS];
+    const uint32_t total = rdx_rank_tile<K, L::ITEMS, L::THREADS>(key, rank, count, shift, bits, s_wcnt,
+                                                                  s_start, s_scan);
+
+    /* Publish this tile's counts at once, so that later tiles can go on. */
+    uint32_t *row = a.status + (size_t)tile * RDX_CUDA_MAX_BINS;
+    if (threadIdx.x < bins)
+        rdx_store_status(row + threadIdx.x, (tile == 0 ? RDX_STATUS_PREFIX : RDX_STATUS_AGGREGATE) | total);
+
+    /* Reorder the tile by digit in shared memory while earlier tiles publish. */
+#pragma unroll
+    for (int i = 0; i < L::ITEMS; ++i)
+        if (first + (uint32_t)i * 32u < count)
+            s_keys[rank[i]] = key[i];
+    if (VB) {
+        const V *vin = (const V *)(from_b ? a.vals_b : a.vals_a) + a.portion_begin + tile_begin;
+        const bool iota = a.iota && (info & RDX_PASS_FIRST);
+        const size_t index0 = a.portion_begin + tile_begin;
+#pragma unroll
+        for (int i = 0; i < L::ITEMS; ++i) {
+            const uint32_t pos = first + (uint32_t)i * 32u;
+            if (pos < count)
+                s_vals[rank[i]] = iota ? (V)(index0 + pos) : vin[pos];
+        }
+    }
+
+    /* Decoupled look-back, one thread per digit: add the counts of earlier tiles until one
+     * that already holds its inclusive prefix. */
+    if (threadIdx.x < bins) {
+        uint32_t excl = 0;
+        if (tile > 0) {
+            for (uint32_t j = tile - 1;; --j) {
+                const uint32_t *w = a.status + (size_t)j * RDX_CUDA_MAX_BINS + threadIdx.x;
+                uint32_t s = rdx_load_status(w);
+                while ((s & ~RDX_STATUS_COUNT_MASK) == 0u) {
+#if RDX_LOOKBACK_BACKOFF_NS > 0
+                    __nanosleep(RDX_LOOKBACK_BACKOFF_NS);
+#endif
+                    s = rdx_load_status(w);
+                }
+                excl += s & RDX_STATUS_COUNT_MASK;
+                if (s & RDX_STATUS_PREFIX)
+                    break;
+            }
+            rdx_store_status(row + threadIdx.x, RDX_STATUS_PREFIX | (excl + total));
+        }
+        /* Slot i of digit d goes to bases[d] + excl + (i - start[d]); unsigned wrap-around
+         * makes the subtraction safe. */
+        s_gofs[threadIdx.x] = a.bases[a.pass * RDX_CUDA_MAX_BINS + threadIdx.x] + excl - s_start[threadIdx.x];
+    }
+    __syncthreads();
+
+    /* Consecutive threads write consecutive slots: each digit's run leaves as a burst. */
+    const bool decode = (info & RDX_PASS_LAST) && !a.keys_scratch;
+    V *vout = (V *)(from_b ? a.vals_a : a.vals_b);
+#pragma unroll 4
+    for (int j = 0; j < L::ITEMS; ++j) {
+        const uint32_t idx = (uint32_t)j * L::THREADS + threadIdx.x;
+        if (idx < count) {
+            const K k = s_keys[idx];
+            const unsigned long long o = s_gofs[rdx_digit(k, shift, mask)] + idx;
+            out[o] = decode ? rdx_dec(k, a.cls, a.desc) : k;
+            if (VB)
+                vout[o] = s_vals[idx];
+        }
+    }
+}
+
+template <int KB, int VB>
+static cudaError_t launch_pass(const rdx_pass_args *a, unsigned grid, cudaStream_t s)
+{
+    rdx_onesweep_kernel<KB, VB><<<grid, RDX_OS_THREADS, rdx_os_layout<KB, VB>::BYTES, s>>>(*a);
+    return cudaGetLastError();
+}
+
+template <int KB, int VB>
+static cudaError_t init_pass(void)
+{
+    return cudaFuncSetAttribute((const void *)rdx_onesweep_kernel<KB, VB>,
+                                cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                (int)rdx_os_layout<KB, VB>::BYTES);
+}
+
+cudaError_t rdx_launch_pass(int kb, int vb, const rdx_pass_args *a, unsigned grid, cudaStream_t s)
+{
+    switch (kb * 16 + vb) {
+    case 0x10: return launch_pass<1, 0>(a, grid, s);
+    case 0x14: return launch_pass<1, 4>(a, grid, s);
+    case 0x18: return launch_pass<1, 8>(a, grid, s);
+    case 0x20: return launch_pass<2, 0>(a, grid, s);
+    case 0x24: return launch_pass<2, 4>(a, grid, s);
+    case 0x28: return launch_pass<2, 8>(a, grid, s);
+    case 0x40: return launch_pass<4, 0>(a, grid, s);
+    case 0x44: return launch_pass<4, 4>(a, grid, s);
+    case 0x48: return launch_pass<4, 8>(a, grid, s);
+    case 0x80: return launch_pass<8, 0>(a, grid, s);
+    case 0x84: return launch_pass<8, 4>(a, grid, s);
+    case 0x88: return launch_pass<8, 8>(a, grid, s);
+    default: return cudaErrorInvalidValue;
+    }
+}
+
+size_t rdx_os_tile(int kb, int vb) { return (size_t)RDX_OS_THREADS * (size_t)RDX_OS_ITEMS(kb, vb); }
+
+cudaError_t rdx_onesweep_init(void)
+{
+    cudaError_t e = cudaSuccess;
+    const cudaError_t r[12] = {init_pass<1, 0>(), init_pass<1, 4>(), init_pass<1, 8>(),
+                               init_pass<2, 0>(), init_pass<2, 4>(), init_pass<2, 8>(),
+                               init_pass<4, 0>(), init_pass<4, 4>(), init_pass<4, 8>(),
+                               init_pass<8, 0>(), init_pass<8, 4>(), init_pass<8, 8>()};
+    for (int i = 0; i < 12; ++i)
+        if (r[i] != cudaSuccess && e == cudaSuccess)
+            e = r[i];
+    return e;
+}

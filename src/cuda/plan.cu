@@ -1,0 +1,217 @@
+/* Planning a job (path, portions, scratch layout) and enqueueing its kernels. */
+#include <string.h>
+
+#include "common.cuh"
+#include "kernels.h"
+#include "plan.h"
+
+/* Reserves bytes at *end (aligned) and returns the slot's offset. */
+static size_t take(size_t *end, size_t bytes)
+{
+    const size_t at = (*end + RDX_TEMP_ALIGN - 1) / RDX_TEMP_ALIGN * RDX_TEMP_ALIGN;
+    *end = at + bytes;
+    return at;
+}
+
+void rdx_cuda_plan_job(const rdx_job *job, int keys_dev, int vals_dev, int idx_dev, rdx_cuda_plan *p)
+{
+    memset(p, 0, sizeof *p);
+    const size_t n = job->n;
+    p->n = n;
+    p->kind = job->kind;
+    p->kb = (int)job->key_size;
+    p->cls = (int)rdx_type_class(job->type);
+    p->desc = job->descending;
+    p->begin_bit = job->begin_bit;
+    p->end_bit = job->end_bit;
+    p->radix_bits = job->radix_bits ? job->radix_bits : RDX_CUDA_DEFAULT_RADIX_BITS;
+    p->passes = (p->end_bit - p->begin_bit + p->radix_bits - 1) / p->radix_bits;
+    p->keys_dev = keys_dev;
+    p->vals_dev = job->kind == RDX_JOB_PAIRS ? vals_dev : 0;
+    p->idx_dev = job->kind == RDX_JOB_ARGSORT ? idx_dev : 0;
+
+    /* Values of 4 and 8 bytes move with the keys; any other size is gathered once at the
+     * end by the sorted indices; argsort moves the indices. */
+    const int index_bytes = (unsigned long long)n <= 0x100000000ull ? 4 : 8;
+    if (job->kind == RDX_JOB_PAIRS) {
+        if (job->value_size == 4 || job->value_size == 8) {
+            p->vb = (int)job->value_size;
+        } else {
+            p->vb = index_bytes;
+            p->iota = 1;
+            p->gather_size = job->value_size;
+        }
+    } else if (job->kind == RDX_JOB_ARGSORT) {
+        p->vb = (int)rdx_type_bytes(job->index_type);
+        p->iota = 1;
+    }
+
+    p->small = n <= RDX_SMALL_MAX_N;
+    p->tile = rdx_os_tile(p->kb, p->vb);
+    p->portion = (size_t)RDX_STATUS_COUNT_MASK / p->tile * p->tile;
+    p->portions = (n + p->portion - 1) / p->portion;
+    p->max_tiles = ((n < p->portion ? n : p->portion) + p->tile - 1) / p->tile;
+
+    const int argsort = job->kind == RDX_JOB_ARGSORT;
+    const int gather = p->gather_size != 0;
+    size_t end = 0;
+    p->counts = p->bases = p->pass_info = p->active = p->counters = p->status = RDX_NO_SLOT;
+    p->keys_a = p->keys_b = p->vals_a = p->vals_b = p->gsrc = p->gdst = RDX_NO_SLOT;
+    if (!p->small) {
+        const size_t cells = p->portions * (size_t)p->passes * RDX_CUDA_MAX_BINS;
+        p->counts = take(&end, cells * 4);
+        p->bases = take(&end, cells * 8);
+        p->pass_info = take(&end, (size_t)p->passes * 4);
+        p->active = take(&end, 4);
+        p->counters = take(&end, (size_t)p->passes * p->portions * 4);
+        p->ctrl_end = end;
+        p->status_words = p->max_tiles * RDX_CUDA_MAX_BINS;
+        p->status = take(&end, 2 * p->status_words * 4);
+        p->keys_b = take(&end, n * (size_t)p->kb);
+        if (p->vb)
+            p->vals_b = take(&end, n * (size_t)p->vb);
+    }
+    /* An argsort's keys must not change, so the passes sort a copy. */
+    if (!keys_dev || (argsort && !p->small))
+        p->keys_a = take(&end, n * (size_t)p->kb);
+    if (p->vb && (gather || (job->kind == RDX_JOB_PAIRS && !p->vals_dev) || (argsort && !p->idx_dev)))
+        p->vals_a = take(&end, n * (size_t)p->vb);
+    if (gather) {
+        p->gsrc = take(&end, n * job->value_size);
+        if (!p->vals_dev)
+            p->gdst = take(&end, n * job->value_size);
+    }
+    p->temp_bytes = end + RDX_TEMP_ALIGN;
+}
+
+unsigned char *rdx_cuda_temp_base(void *temp)
+{
+    const uintptr_t t = (uintptr_t)temp;
+    return (unsigned char *)((t + RDX_TEMP_ALIGN - 1) / RDX_TEMP_ALIGN * RDX_TEMP_ALIGN);
+}
+
+rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job *job, void *temp, int sms,
+                            cudaStream_t s)
+{
+    unsigned char *t = rdx_cuda_temp_base(temp);
+    const size_t n = p->n;
+    const int argsort = p->kind == RDX_JOB_ARGSORT;
+    void *keys_a = p->keys_a != RDX_NO_SLOT ? (void *)(t + p->keys_a) : job->keys;
+    void *vals_a = NULL;
+    if (p->vb)
+        vals_a = p->vals_a != RDX_NO_SLOT ? (void *)(t + p->vals_a) : (argsort ? job->indices : job->values);
+
+    if (argsort && !p->small && p->keys_dev)
+        RDX_CUDA_TRY(cudaMemcpyAsync(keys_a, job->keys, n * p->kb, cudaMemcpyDeviceToDevice, s));
+    if (p->gather_size && p->vals_dev)
+        RDX_CUDA_TRY(cudaMemcpyAsync(t + p->gsrc, job->values, n * p->gather_size, cudaMemcpyDeviceToDevice, s));
+
+    if (p->small) {
+        rdx_small_args a;
+        memset(&a, 0, sizeof a);
+        a.keys_in = argsort && p->keys_dev ? job->keys : keys_a;
+        a.keys_out = argsort ? NULL : keys_a;
+        a.vals_in = p->iota ? NULL : vals_a;
+        a.vals_out = vals_a;
+        a.n = (int)n;
+        a.cls = p->cls;
+        a.desc = p->desc;
+        a.begin_bit = p->begin_bit;
+        a.end_bit = p->end_bit;
+        a.radix_bits = p->radix_bits;
+        RDX_CUDA_TRY(rdx_launch_small(p->kb, p->vb, &a, s));
+    } else {
+        uint32_t *counts = (uint32_t *)(t + p->counts);
+        unsigned long long *bases = (unsigned long long *)(t + p->bases);
+        uint32_t *pass_info = (uint32_t *)(t + p->pass_info);
+        uint32_t *active = (uint32_t *)(t + p->active);
+        uint32_t *counters = (uint32_t *)(t + p->counters);
+        uint32_t *status[2] = {(uint32_t *)(t + p->status), (uint32_t *)(t + p->status) + p->status_words};
+        void *keys_b = t + p->keys_b;
+        void *vals_b = p->vb ? (void *)(t + p->vals_b) : NULL;
+        const size_t per_portion = (size_t)p->passes * RDX_CUDA_MAX_BINS;
+
+        RDX_CUDA_TRY(cudaMemsetAsync(t, 0, p->ctrl_end, s));
+        for (size_t k = 0; k < p->portions; ++k) {
+            rdx_hist_args h;
+            memset(&h, 0, sizeof h);
+            const size_t begin = k * p->portion;
+            h.keys = (const unsigned char *)keys_a + begin * p->kb;
+            h.count = n - begin < p->portion ? n - begin : p->portion;
+            h.counts = counts + k * per_portion;
+            h.zero = k == 0 ? status[0] : NULL;
+            h.zero_words = k == 0 ? p->status_words : 0;
+            h.cls = p->cls;
+            h.desc = p->desc;
+            h.begin_bit = p->begin_bit;
+            h.end_bit = p->end_bit;
+            h.radix_bits = p->radix_bits;
+            h.passes = p->passes;
+            RDX_CUDA_TRY(rdx_launch_histogram(p->kb, &h, sms, s));
+        }
+
+        rdx_scan_args sc;
+        memset(&sc, 0, sizeof sc);
+        sc.counts = counts;
+        sc.bases = bases;
+        sc.pass_info = pass_info;
+        sc.active = active;
+        sc.n = n;
+        sc.portions = p->portions;
+        sc.begin_bit = p->begin_bit;
+        sc.end_bit = p->end_bit;
+        sc.radix_bits = p->radix_bits;
+        sc.passes = p->passes;
+        RDX_CUDA_TRY(rdx_launch_scan(&sc, s));
+
+        /* Launch j = pass * portions + portion uses status buffer j % 2 and clears the other. */
+        for (int pass = 0; pass < p->passes; ++pass) {
+            for (size_t k = 0; k < p->portions; ++k) {
+                const size_t j = (size_t)pass * p->portions + k;
+                rdx_pass_args a;
+                memset(&a, 0, sizeof a);
+                a.keys_a = keys_a;
+                a.keys_b = keys_b;
+                a.vals_a = vals_a;
+                a.vals_b = vals_b;
+                a.pass_info = pass_info;
+                a.bases = bases + k * per_portion;
+                a.status = status[j % 2];
+                a.status_next = status[(j + 1) % 2];
+                a.zero_rows = p->max_tiles;
+                a.tile_counter = counters + j;
+                a.portion_begin = k * p->portion;
+                a.portion_count = n - a.portion_begin < p->portion ? n - a.portion_begin : p->portion;
+                a.pass = pass;
+                a.shift = p->begin_bit + pass * p->radix_bits;
+                a.bits = p->end_bit - a.shift < p->radix_bits ? p->end_bit - a.shift : p->radix_bits;
+                a.cls = p->cls;
+                a.desc = p->desc;
+                a.iota = p->iota;
+                a.keys_scratch = argsort;
+                const size_t grid = (a.portion_count + p->tile - 1) / p->tile;
+                RDX_CUDA_TRY(rdx_launch_pass(p->kb, p->vb, &a, (unsigned)grid, s));
+            }
+        }
+
+        rdx_fixup_args f;
+        memset(&f, 0, sizeof f);
+        f.keys_a = keys_a;
+        f.keys_b = keys_b;
+        f.key_bytes = argsort ? 0 : n * p->kb;
+        f.vals_a = vals_a;
+        f.vals_b = vals_b;
+        f.val_bytes = p->vb ? n * p->vb : 0;
+        f.active = active;
+        f.iota = p->iota;
+        f.index_bytes = p->vb;
+        f.n = n;
+        RDX_CUDA_TRY(rdx_launch_fixup(&f, sms, s));
+    }
+
+    if (p->gather_size) {
+        void *dst = p->vals_dev ? job->values : (void *)(t + p->gdst);
+        RDX_CUDA_TRY(rdx_launch_gather(dst, t + p->gsrc, vals_a, p->vb, n, p->gather_size, sms, s));
+    }
+    return RDX_OK;
+}

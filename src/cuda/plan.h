@@ -1,0 +1,53 @@
+/* A sort job laid out for the GPU: which path (small-n or onesweep), how the keys are
+ * cut into portions and tiles, and where every scratch buffer lives inside one block of
+ * temporary device memory. Both the synchronous API (host.cu, temporary memory from the
+ * context) and the stream-ordered API (async.cu, temporary memory from the caller) plan
+ * a job here and enqueue it with rdx_cuda_enqueue. */
+#ifndef RDX_CUDA_PLAN_H
+#define RDX_CUDA_PLAN_H
+
+#include <stddef.h>
+#include <cuda_runtime.h>
+#include "internal.h"
+
+#define RDX_NO_SLOT ((size_t)-1)
+/* Temporary storage is aligned to this inside the caller's block. */
+#define RDX_TEMP_ALIGN 256
+
+typedef struct rdx_cuda_plan {
+    size_t n;
+    rdx_job_kind kind;
+    int kb;                /* key bytes */
+    int vb;                /* value bytes moved by the passes: 0, 4 or 8 */
+    int iota;              /* the moved values start as indices (argsort, gather) */
+    size_t gather_size;    /* pairs of another value size: bytes per value; else 0 */
+    int cls, desc, begin_bit, end_bit, radix_bits, passes;
+    int small;             /* one block sorts everything (n <= RDX_SMALL_MAX_N) */
+    size_t tile, portion, portions, max_tiles;
+    int keys_dev, vals_dev, idx_dev; /* the caller's arrays are device memory */
+
+    /* Byte offsets in temporary storage (RDX_NO_SLOT where absent). */
+    size_t counts, bases, pass_info, active, counters, ctrl_end; /* control block */
+    size_t status, status_words; /* two look-back buffers of status_words each */
+    size_t keys_a;  /* keys sorted in place when the caller's are not usable */
+    size_t keys_b;  /* ping-pong partner of the keys */
+    size_t vals_a;  /* moved values, when not the caller's array */
+    size_t vals_b;  /* ping-pong partner of the values */
+    size_t gsrc;    /* gather path: a copy of the values to gather from */
+    size_t gdst;    /* gather path with host values: the gathered values */
+    size_t temp_bytes; /* includes RDX_TEMP_ALIGN slack */
+} rdx_cuda_plan;
+
+/* Plans a checked job; *_dev say where the caller's arrays live. Never fails. */
+void rdx_cuda_plan_job(const rdx_job *job, int keys_dev, int vals_dev, int idx_dev, rdx_cuda_plan *plan);
+
+/* The aligned start of temporary storage. */
+unsigned char *rdx_cuda_temp_base(void *temp);
+
+/* Enqueues the sort on stream s: no allocation, no synchronization, no read of device
+ * data on the host. Host arrays must have been uploaded to their slots (keys_a, vals_a or
+ * gsrc) first. temp holds plan->temp_bytes. sms: multiprocessors of the device. */
+rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *plan, const rdx_job *job, void *temp, int sms,
+                            cudaStream_t s);
+
+#endif /* RDX_CUDA_PLAN_H */

@@ -1,0 +1,92 @@
+/* The scan of the up-front histograms (one block): for every pass, the exclusive prefix
+ * sum over digits of the counts gives each digit's first output slot, and each portion's
+ * slots follow the earlier portions'. It also decides on the device which passes run and
+ * which buffer each reads, so the host never waits for the counts (CUDA-graph safe). */
+#include "common.cuh"
+#include "kernels.h"
+#include "rank.cuh"
+
+#define RDX_SCAN_THREADS RDX_CUDA_MAX_BINS /* one thread per digit */
+#define RDX_MAX_PASSES 64                  /* 64-bit keys, 1-bit digits */
+
+/* Exclusive prefix sum of one 64-bit value per thread over the block. */
+static __device__ __forceinline__ unsigned long long block_excl_scan_u64(unsigned long long v,
+                                                                         unsigned long long *s_warp)
+{
+    enum { WARPS = RDX_SCAN_THREADS / 32 };
+    const uint32_t lane = rdx_lane(), warp = threadIdx.x >> 5;
+    unsigned long long x = v;
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+        const unsigned long long y = __shfl_up_sync(RDX_FULL_WARP, x, o);
+        if (lane >= (uint32_t)o)
+            x += y;
+    }
+    if (lane == 31)
+        s_warp[warp] = x;
+    __syncthreads();
+    unsigned long long before = 0;
+    for (uint32_t w = 0; w < warp; ++w)
+        before += s_warp[w];
+    __syncthreads();
+    return before + x - v;
+}
+
+__global__ void __launch_bounds__(RDX_SCAN_THREADS) rdx_scan_kernel(const rdx_scan_args a)
+{
+    __shared__ unsigned long long s_warp[RDX_SCAN_THREADS / 32];
+    __shared__ uint32_t s_active[RDX_MAX_PASSES];
+    const uint32_t t = threadIdx.x;
+    const size_t stride = (size_t)a.passes * RDX_CUDA_MAX_BINS; /* one portion's counts */
+
+    for (int p = 0; p < a.passes; ++p) {
+        const int shift = a.begin_bit + p * a.radix_bits;
+        const uint32_t bins = 1u << min(a.radix_bits, a.end_bit - shift);
+        const size_t cell = (size_t)p * RDX_CUDA_MAX_BINS + t;
+        unsigned long long total = 0;
+        if (t < bins)
+            for (size_t k = 0; k < a.portions; ++k)
+                total += a.counts[k * stride + cell];
+        unsigned long long slot = block_excl_scan_u64(total, s_warp);
+        if (t < bins) {
+            for (size_t k = 0; k < a.portions; ++k) {
+                a.bases[k * stride + cell] = slot;
+                slot += a.counts[k * stride + cell];
+            }
+        }
+        const int one_bin = __syncthreads_or(t < bins && total == (unsigned long long)a.n);
+        if (t == 0)
+            s_active[p] = !one_bin;
+    }
+    __syncthreads();
+
+    if (t == 0) {
+        int last = -1;
+        uint32_t active = 0;
+        for (int p = 0; p < a.passes; ++p)
+            if (s_active[p]) {
+                last = p;
+                ++active;
+            }
+        uint32_t from_b = 0, seen = 0;
+        for (int p = 0; p < a.passes; ++p) {
+            uint32_t info = 0;
+            if (s_active[p]) {
+                info = RDX_PASS_ACTIVE | (from_b ? RDX_PASS_FROM_B : 0u) | (seen ? 0u : RDX_PASS_FIRST) |
+                       (p == last ? RDX_PASS_LAST : 0u);
+                seen = 1;
+                from_b ^= 1u;
+            }
+            a.pass_info[p] = info;
+        }
+        *a.active = active;
+    }
+}
+
+cudaError_t rdx_launch_scan(const rdx_scan_args *a, cudaStream_t s)
+{
+    if (a->passes < 1 || a->passes > RDX_MAX_PASSES)
+        return cudaErrorInvalidValue;
+    rdx_scan_kernel<<<1, RDX_SCAN_THREADS, 0, s>>>(*a);
+    return cudaGetLastError();
+}

@@ -1,0 +1,139 @@
+/* The small-n path: one block sorts up to RDX_SMALL_MAX_N keys (and their values) with
+ * every pass on chip, in one launch: load once (encoding), rank and reorder through
+ * shared memory once per digit, store once (decoding). Below a few thousand keys launch
+ * overhead is the whole cost of a sort, so one launch is what matters. */
+#include "common.cuh"
+#include "kernels.h"
+#include "rank.cuh"
+
+template <int KB, int VB> struct rdx_small_layout {
+    static constexpr int THREADS = RDX_SMALL_THREADS;
+    static constexpr int ITEMS = RDX_SMALL_ITEMS;
+    static constexpr int WARPS = THREADS / 32;
+    static constexpr size_t KEYS = 0;
+    static constexpr size_t VALS = (KEYS + (size_t)RDX_SMALL_MAX_N * KB + 15) / 16 * 16;
+    static constexpr size_t WCNT = (VALS + (size_t)RDX_SMALL_MAX_N * VB + 15) / 16 * 16;
+    static constexpr size_t START = WCNT + (size_t)WARPS * RDX_CUDA_MAX_BINS * 4;
+    static constexpr size_t SCAN = START + RDX_CUDA_MAX_BINS * 4;
+    static constexpr size_t BYTES = SCAN + 32 * 4;
+};
+
+template <int KB, int VB>
+__global__ void __launch_bounds__(RDX_SMALL_THREADS, 1) rdx_small_kernel(const rdx_small_args a)
+{
+    typedef rdx_small_layout<KB, VB> L;
+    typedef typename rdx_uint<KB>::t K;
+    typedef typename rdx_uint<(VB ? VB : 4)>::t V;
+    extern __shared__ __align__(16) unsigned char smem[];
+    K *s_keys = (K *)(smem + L::KEYS);
+    V *s_vals = (V *)(smem + L::VALS);
+    uint32_t *s_wcnt = (uint32_t *)(smem + L::WCNT);
+    uint32_t *s_start = (uint32_t *)(smem + L::START);
+    uint32_t *s_scan = (uint32_t *)(smem + L::SCAN);
+
+    const uint32_t count = (uint32_t)a.n;
+    const uint32_t first = (threadIdx.x >> 5) * 32u * L::ITEMS + rdx_lane();
+    const K *kin = (const K *)a.keys_in;
+    const V *vin = (const V *)a.vals_in;
+
+    K key[L::ITEMS];
+    V val[L::ITEMS];
+#pragma unroll
+    for (int i = 0; i < L::ITEMS; ++i) {
+        const uint32_t pos = first + (uint32_t)i * 32u;
+        key[i] = pos < count ? rdx_enc(kin[pos], a.cls, a.desc) : (K)0;
+        if (VB)
+            val[i] = pos < count ? (vin ? vin[pos] : (V)pos) : (V)0;
+    }
+
+    const int passes = (a.end_bit - a.begin_bit + a.radix_bits - 1) / a.radix_bits;
+    for (int p = 0; p < passes; ++p) {
+        const int shift = a.begin_bit + p * a.radix_bits;
+        const int bits = min(a.radix_bits, a.end_bit - shift);
+        uint32_t rank[L::ITEMS];
+        const uint32_t total = rdx_rank_tile<K, L::ITEMS, L::THREADS>(key, rank, count, shift, bits, s_wcnt,
+                                                                      s_start, s_scan);
+        /* One digit holds every key: the pass would move nothing. */
+        if (__syncthreads_or(threadIdx.x < (1u << bits) && total == count))
+            continue;
+#pragma unroll
+        for (int i = 0; i < L::ITEMS; ++i) {
+            if (first + (uint32_t)i * 32u < count) {
+                s_keys[rank[i]] = key[i];
+                if (VB)
+                    s_vals[rank[i]] = val[i];
+            }
+        }
+        __syncthreads();
+#pragma unroll
+        for (int i = 0; i < L::ITEMS; ++i) {
+            const uint32_t pos = first + (uint32_t)i * 32u;
+            if (pos < count) {
+                key[i] = s_keys[pos];
+                if (VB)
+                    val[i] = s_vals[pos];
+            }
+        }
+        __syncthreads();
+    }
+
+    K *kout = (K *)a.keys_out;
+    V *vout = (V *)a.vals_out;
+#pragma unroll
+    for (int i = 0; i < L::ITEMS; ++i) {
+        const uint32_t pos = first + (uint32_t)i * 32u;
+        if (pos < count) {
+            if (kout)
+                kout[pos] = rdx_dec(key[i], a.cls, a.desc);
+            if (VB)
+                vout[pos] = val[i];
+        }
+    }
+}
+
+template <int KB, int VB>
+static cudaError_t launch_small(const rdx_small_args *a, cudaStream_t s)
+{
+    rdx_small_kernel<KB, VB><<<1, RDX_SMALL_THREADS, rdx_small_layout<KB, VB>::BYTES, s>>>(*a);
+    return cudaGetLastError();
+}
+
+template <int KB, int VB>
+static cudaError_t init_small(void)
+{
+    return cudaFuncSetAttribute((const void *)rdx_small_kernel<KB, VB>,
+                                cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                (int)rdx_small_layout<KB, VB>::BYTES);
+}
+
+cudaError_t rdx_launch_small(int kb, int vb, const rdx_small_args *a, cudaStream_t s)
+{
+    switch (kb * 16 + vb) {
+    case 0x10: return launch_small<1, 0>(a, s);
+    case 0x14: return launch_small<1, 4>(a, s);
+    case 0x18: return launch_small<1, 8>(a, s);
+    case 0x20: return launch_small<2, 0>(a, s);
+    case 0x24: return launch_small<2, 4>(a, s);
+    case 0x28: return launch_small<2, 8>(a, s);
+    case 0x40: return launch_small<4, 0>(a, s);
+    case 0x44: return launch_small<4, 4>(a, s);
+    case 0x48: return launch_small<4, 8>(a, s);
+    case 0x80: return launch_small<8, 0>(a, s);
+    case 0x84: return launch_small<8, 4>(a, s);
+    case 0x88: return launch_small<8, 8>(a, s);
+    default: return cudaErrorInvalidValue;
+    }
+}
+
+cudaError_t rdx_small_init(void)
+{
+    cudaError_t e = cudaSuccess;
+    const cudaError_t r[12] = {init_small<1, 0>(), init_small<1, 4>(), init_small<1, 8>(),
+                               init_small<2, 0>(), init_small<2, 4>(), init_small<2, 8>(),
+                               init_small<4, 0>(), init_small<4, 4>(), init_small<4, 8>(),
+                               init_small<8, 0>(), init_small<8, 4>(), init_small<8, 8>()};
+    for (int i = 0; i < 12; ++i)
+        if (r[i] != cudaSuccess && e == cudaSuccess)
+            e = r[i];
+    return e;
+}

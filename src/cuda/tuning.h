@@ -1,0 +1,58 @@
+/* Every tuning constant of the CUDA backend, in one place.
+ *
+ * The values are chosen for Hopper (sm_90, H100/H200) and used unchanged on sm_80 and
+ * sm_89 for now: the kernels are stamped at compile time for each (key width, value
+ * width), so a change here is a rebuild, nothing more. docs/cuda-notes.md records what
+ * was measured with which values. Plain C, usable from host and device code. */
+#ifndef RDX_CUDA_TUNING_H
+#define RDX_CUDA_TUNING_H
+
+/* Digit width when opts->radix_bits is 0: 8 bits, four passes for 32-bit keys. Wider
+ * digits cannot be used (the ranking counts 256 bins at most). */
+#define RDX_CUDA_DEFAULT_RADIX_BITS 8
+#define RDX_CUDA_MAX_BINS 256
+
+/* ---- onesweep pass kernel (onesweep.cu): one kernel per digit pass ----
+ * A tile is THREADS x ITEMS keys. Larger tiles amortise the look-back and give longer
+ * runs per digit in the scatter; the limit is registers (ITEMS keys + ITEMS ranks per
+ * thread) and shared memory (the tile is reordered there). CUB uses 384 x 21 on sm_80
+ * and sm_90 for 4-byte keys and scales the items down for wider keys. */
+#define RDX_OS_THREADS 384
+/* Blocks per SM the register allocation must allow (__launch_bounds__). Two blocks keep
+ * one block's look-back wait hidden behind the other's loads. */
+#define RDX_OS_MIN_BLOCKS 2
+/* Items per thread by bytes moved per key (key bytes + value bytes). */
+#define RDX_OS_ITEMS(kb, vb) (((kb) + (vb)) <= 4 ? 20 : ((kb) + (vb)) <= 8 ? 15 : 10)
+/* Look-back status word: the low 30 bits hold a count, the top 2 a flag. One launch of
+ * the pass kernel may therefore cover at most 2^30 - 1 keys (a "portion"); larger
+ * inputs run one launch per portion. */
+#define RDX_OS_COUNT_BITS 30
+/* Ranking: 1 = __match_any_sync, 0 = one __ballot_sync per digit bit (CUB's choice on
+ * sm_80/sm_90, where MATCH.ANY has a low throughput). */
+#define RDX_RANK_USE_MATCH_ANY 0
+/* Nanoseconds a look-back thread sleeps between polls of a status word that is not
+ * ready; 0 = spin. */
+#define RDX_LOOKBACK_BACKOFF_NS 0
+
+/* ---- small-n path (small.cu): one block sorts everything on chip, one launch ----
+ * Up to THREADS x ITEMS keys (4096). Above that the onesweep path wins, because one
+ * SM ranks about a key per clock while the onesweep path spreads tiles over all SMs. */
+#define RDX_SMALL_THREADS 512
+#define RDX_SMALL_ITEMS 8
+#define RDX_SMALL_MAX_N (RDX_SMALL_THREADS * RDX_SMALL_ITEMS)
+
+/* ---- up-front histogram (histogram.cu): every pass's digit counts in one read ----
+ * Each block keeps all passes' bins in shared memory and adds them to global memory
+ * once; the grid is capped at BLOCKS_PER_SM per SM and strides over the input. Keys are
+ * read 16 bytes per thread per load. */
+#define RDX_HIST_THREADS 512
+#define RDX_HIST_BLOCKS_PER_SM 4
+
+/* ---- simple grid-stride kernels (copy back, iota, gather) ---- */
+#define RDX_COPY_THREADS 256
+#define RDX_COPY_BLOCKS_PER_SM 8
+
+/* ---- host arrays: copied through two pinned staging buffers of this size ---- */
+#define RDX_STAGING_BYTES ((size_t)32 << 20)
+
+#endif /* RDX_CUDA_TUNING_H */
