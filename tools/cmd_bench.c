@@ -28,7 +28,11 @@
  * on a 2-core machine). */
 #define BENCH_DEFAULT_REPEAT 3      /* timed runs per row; the median is shown */
 #define BENCH_PEER_BUDGET_S 1.5     /* a peer stops repeating once its runs took this long */
-#define BENCH_PEER_SKIP_S 6.0       /* default sizes: skip a peer predicted to take longer */
+/* With the default sizes, these comparison-sort peers (16 s for qsort at 2^26 on 2 cores)
+ * run only up to BENCH_SLOW_PEER_MAX_N keys; the fast peers (spreadsort, parallel) run at
+ * every size. Sizes given with -n run every peer. */
+#define BENCH_SLOW_PEERS {"qsort", "std::sort", "std::stable_sort"}
+#define BENCH_SLOW_PEER_MAX_N ((size_t)1 << 24)
 #define BENCH_MAX_LIST 32           /* most types, sizes or thread counts on a command line */
 
 static const char usage[] =
@@ -57,9 +61,9 @@ static const char usage[] =
     "      --no-peers     rdxsort only\n"
     "  -h, --help         this help\n"
     "\n"
-    "With the default sizes a peer whose time, scaled from the size before, would pass 6 s\n"
-    "is skipped (qsort, std::sort, std::stable_sort at 2^26); -n runs every peer at every\n"
-    "size. GPU rows here time host arrays (copies included); the GPU benchmark that follows,\n"
+    "With the default sizes qsort, std::sort and std::stable_sort run only up to 2^24 keys\n"
+    "(qsort takes about 16 s at 2^26); -n runs every peer at every size.\n"
+    "GPU rows here time host arrays (copies included); the GPU benchmark that follows,\n"
     "where built, times device arrays with CUDA events. Exit status 1 if any result fails.\n"
     "example: rdx bench -t u32,f64 -n 2^22 --dist lowentropy\n";
 
@@ -464,25 +468,29 @@ static double run_rdx(bench_cell *cell, rdx_ctx *ctx, const char *label, int thr
 }
 
 #ifndef RDX_TOOL_NO_PEERS
-/* What a peer did at the size before, to predict whether the next size is too slow. */
-typedef struct peer_history {
-    size_t n;
-    double ms;
-} peer_history;
+/* A slow peer left out at this size (default sizes only). */
+static int peer_skipped(const rdx_cpu_peer *peer, size_t n, const bench_args *a)
+{
+    static const char *const slow[] = BENCH_SLOW_PEERS;
+    if (a->sizes_given || n <= BENCH_SLOW_PEER_MAX_N)
+        return 0;
+    for (size_t i = 0; i < sizeof slow / sizeof slow[0]; i++)
+        if (strcmp(peer->name, slow[i]) == 0)
+            return 1;
+    return 0;
+}
 
-static void run_peer(bench_cell *cell, const rdx_cpu_peer *peer, peer_history *hist,
-                     double rdx_ms, const bench_args *a, int *failures)
+static void run_peer(bench_cell *cell, const rdx_cpu_peer *peer, double rdx_ms,
+                     const bench_args *a, int *failures)
 {
     double times[1000];
-    char why[160], note[96], count[24];
+    char why[160], count[24];
     const char *problem = NULL;
     bench_format_count(cell->n, count);
     bench_row row = {peer->name, cell->c->name, cell->dist, cell->n, 0, 0, -1.0,
                      model_bytes_per_key(rdx_type_size(cell->c->key), 0), 0.0, NULL};
-    if (!a->sizes_given && hist->n && hist->ms * ((double)cell->n / (double)hist->n) > BENCH_PEER_SKIP_S * 1e3) {
-        snprintf(note, sizeof note, "skipped: about %.0f s expected (-n runs it)",
-                 hist->ms * ((double)cell->n / (double)hist->n) * 1e-3);
-        row.note = note;
+    if (peer_skipped(peer, cell->n, a)) {
+        row.note = "skipped above 2^24 by default (-n runs it)";
         bench_table_row(stdout, a->csv, &row);
         return;
     }
@@ -512,8 +520,6 @@ static void run_peer(bench_cell *cell, const rdx_cpu_peer *peer, peer_history *h
         row.ms = median(times, runs);
         if (rdx_ms > 0.0)
             row.rdx_ratio = row.ms / rdx_ms;
-        hist->n = cell->n;
-        hist->ms = row.ms;
     }
     bench_table_row(stdout, a->csv, &row);
 }
@@ -583,10 +589,6 @@ int cmd_bench(int argc, char **argv)
 #endif
     int failures = 0;
     for (size_t ci = 0; ci < a.ncases; ci++) {
-#ifndef RDX_TOOL_NO_PEERS
-        peer_history hist[16];
-        memset(hist, 0, sizeof hist);
-#endif
         for (size_t si = 0; si < a.nsizes; si++) {
             bench_cell cell;
             const size_t n = a.sizes[si];
@@ -611,8 +613,8 @@ int cmd_bench(int argc, char **argv)
                 run_rdx(&cell, cuda, "rdx cuda (host arrays)", 0, &a, &failures);
             }
 #ifndef RDX_TOOL_NO_PEERS
-            for (size_t p = 0; cell.c->value_size == 0 && p < npeers && p < 16; p++) {
-                run_peer(&cell, &peers[p], &hist[p], rdx_ms, &a, &failures);
+            for (size_t p = 0; cell.c->value_size == 0 && p < npeers; p++) {
+                run_peer(&cell, &peers[p], rdx_ms, &a, &failures);
             }
 #endif
             free_cell(&cell);
