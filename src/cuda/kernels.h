@@ -23,8 +23,8 @@ typedef struct rdx_hist_args {
 /* Turns the histograms into digit offsets and decides, on the device, which passes run. */
 typedef struct rdx_scan_args {
     const uint32_t *counts;      /* [portions][passes][256] */
-    unsigned long long *bases;   /* out: [portions][passes][256], first output slot of each
-                                    (portion, digit) */
+    unsigned long long *bases;   /* out: [passes][256] of portion 0 (the digits' first slots;
+                                    the pass kernels fill in the later portions) */
     uint32_t *pass_info;         /* out: [passes], RDX_PASS_* flags */
     uint32_t *active;            /* out: number of active passes */
     size_t n, portions;
@@ -36,7 +36,9 @@ typedef struct rdx_pass_args {
     void *keys_a, *keys_b;       /* ping-pong buffers, whole arrays */
     void *vals_a, *vals_b;       /* NULL when no values move */
     const uint32_t *pass_info;   /* [passes] */
-    const unsigned long long *bases; /* [passes][256] of this portion */
+    const unsigned long long *bases; /* [passes][256]: first slot of each digit in this portion */
+    unsigned long long *bases_next;  /* the same for the next portion, written by this launch's
+                                        last tile; NULL for the last portion */
     uint32_t *status;            /* [tiles][256] look-back words of this launch, zeroed */
     uint32_t *status_next;       /* the other status buffer: cleared for the next launch */
     size_t zero_rows;            /* rows of status_next to clear */

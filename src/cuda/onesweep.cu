@@ -3,8 +3,8 @@
  *
  * Each block takes the next tile number from an atomic counter (so it only ever waits on
  * tiles that have started), loads its tile warp-striped, ranks it by digit (rank.cuh),
- * publishes its digit counts, reorders the tile in shared memory while earlier tiles
- * finish, walks back over earlier tiles' status words for its global offset per digit
+ * counts its digits and publishes the counts at once, ranks the keys, reorders the tile
+ * in shared memory while earlier tiles finish, walks back over earlier tiles' status words for its global offset per digit
  * (decoupled look-back), and writes each digit's keys out as one contiguous run: thread i
  * writes slot i to bases[d] + lookback[d] + (i - tile_start[d]). */
 #include "common.cuh"
@@ -79,14 +79,14 @@ __global__ void __launch_bounds__(RDX_OS_THREADS, RDX_OS_MIN_BLOCKS) rdx_oneswee
             key[i] = rdx_enc(key[i], a.cls, a.desc);
     }
 
-    uint32_t rank[L::ITEMS];
-    const uint32_t total = rdx_rank_tile<K, L::ITEMS, L::THREADS>(key, rank, count, shift, bits, s_wcnt,
-                                                                  s_start, s_scan);
-
-    /* Publish this tile's counts at once, so that later tiles can go on. */
+    /* Count first and publish at once, so that later tiles can go on; rank afterwards. */
+    const uint32_t total = rdx_count_tile<K, L::ITEMS, L::THREADS>(key, count, shift, bits, s_wcnt);
     uint32_t *row = a.status + (size_t)tile * RDX_CUDA_MAX_BINS;
     if (threadIdx.x < bins)
         rdx_store_status(row + threadIdx.x, (tile == 0 ? RDX_STATUS_PREFIX : RDX_STATUS_AGGREGATE) | total);
+    rdx_offset_tile<L::THREADS>(total, bits, s_wcnt, s_start, s_scan);
+    uint32_t rank[L::ITEMS];
+    rdx_rank_items<K, L::ITEMS, L::THREADS>(key, rank, count, shift, bits, s_wcnt);
 
     /* Reorder the tile by digit in shared memory while earlier tiles publish. */
 #pragma unroll
@@ -127,7 +127,12 @@ __global__ void __launch_bounds__(RDX_OS_THREADS, RDX_OS_MIN_BLOCKS) rdx_oneswee
         }
         /* Slot i of digit d goes to bases[d] + excl + (i - start[d]); unsigned wrap-around
          * makes the subtraction safe. */
-        s_gofs[threadIdx.x] = a.bases[a.pass * RDX_CUDA_MAX_BINS + threadIdx.x] + excl - s_start[threadIdx.x];
+        const unsigned long long base = a.bases[a.pass * RDX_CUDA_MAX_BINS + threadIdx.x];
+        s_gofs[threadIdx.x] = base + excl - s_start[threadIdx.x];
+        /* The last tile knows the portion's count of each digit: the next portion's keys
+         * of digit d start after them. */
+        if (a.bases_next && tile == gridDim.x - 1)
+            a.bases_next[a.pass * RDX_CUDA_MAX_BINS + threadIdx.x] = base + excl + total;
     }
     __syncthreads();
 

@@ -176,6 +176,7 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
                 a.vals_b = vals_b;
                 a.pass_info = pass_info;
                 a.bases = bases + k * per_portion;
+                a.bases_next = k + 1 < p->portions ? bases + (k + 1) * per_portion : NULL;
                 a.status = status[j % 2];
                 a.status_next = status[(j + 1) % 2];
                 a.zero_rows = p->max_tiles;

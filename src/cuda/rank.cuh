@@ -68,49 +68,36 @@ static __device__ __forceinline__ uint32_t rdx_block_excl_scan(uint32_t v, uint3
     return s_warp[warp] + x - v;
 }
 
-/* Ranks the first `count` keys of a tile (warp-striped in key[]) by the digit
- * [shift, shift + bits). On return rank[i] is the slot of item i in the tile stably
- * sorted by that digit (meaningless for items at or past count), s_start[d] is the first
- * slot of digit d, and thread t < 2^bits gets the tile's count of digit t (0 elsewhere).
- * Shared memory: s_wcnt WARPS*256 words, s_start 256, s_scan WARPS. The last step reads
- * s_wcnt and s_start after the last barrier: sync before writing them again. */
+/* Ranking a tile takes three steps, so that the pass kernel can publish its digit counts
+ * for the look-back as early as possible (after the first):
+ *   rdx_count_tile   per-warp digit counts (shared-memory atomics, no dependency between
+ *                    items), then, for thread t < 2^bits, the exclusive scan of digit t
+ *                    over the warps; returns the tile's count of digit t;
+ *   rdx_offset_tile  the exclusive scan over digits (s_start[d], the first slot of digit
+ *                    d), folded into each warp's offsets;
+ *   rdx_rank_items   each item's slot: the lanes holding the same digit find each other,
+ *                    the lowest bumps the warp's offset for the whole group, and each lane
+ *                    adds the number of its peers below it.
+ * Items at or past `count` are left out and get meaningless slots. Shared memory: s_wcnt
+ * WARPS*256 words, s_start 256, s_scan WARPS. */
 template <typename K, int ITEMS, int THREADS>
-static __device__ __forceinline__ uint32_t rdx_rank_tile(const K (&key)[ITEMS], uint32_t (&rank)[ITEMS],
-                                                         uint32_t count, int shift, int bits,
-                                                         uint32_t *s_wcnt, uint32_t *s_start,
-                                                         uint32_t *s_scan)
+static __device__ __forceinline__ uint32_t rdx_count_tile(const K (&key)[ITEMS], uint32_t count, int shift,
+                                                          int bits, uint32_t *s_wcnt)
 {
     enum { WARPS = THREADS / 32 };
     static_assert(THREADS >= RDX_CUDA_MAX_BINS, "one thread per digit in the scans");
-    const uint32_t lane = rdx_lane(), warp = threadIdx.x >> 5;
+    const uint32_t warp = threadIdx.x >> 5;
     const uint32_t bins = 1u << bits, mask = bins - 1u;
-
     for (uint32_t j = threadIdx.x; j < WARPS * RDX_CUDA_MAX_BINS; j += THREADS)
         s_wcnt[j] = 0;
     __syncthreads();
-
-    /* Per warp: how many keys of each digit came before, in this warp's share. The lowest
-     * lane of each group of equal digits bumps the warp's counter for the whole group. */
     uint32_t *wc = s_wcnt + warp * RDX_CUDA_MAX_BINS;
-    const uint32_t below_mask = (1u << lane) - 1u;
-    const uint32_t first = warp * 32u * ITEMS + lane;
+    const uint32_t first = warp * 32u * ITEMS + rdx_lane();
 #pragma unroll
-    for (int i = 0; i < ITEMS; ++i) {
-        const bool valid = first + (uint32_t)i * 32u < count;
-        const uint32_t d = valid ? rdx_digit(key[i], shift, mask) : 0u;
-        const uint32_t peers = rdx_match_digit(d, valid, bits);
-        const uint32_t below = __popc(peers & below_mask);
-        const uint32_t prev = wc[d];
-        __syncwarp();
-        if (valid && below == 0)
-            wc[d] = prev + __popc(peers);
-        __syncwarp();
-        rank[i] = prev + below;
-    }
+    for (int i = 0; i < ITEMS; ++i)
+        if (first + (uint32_t)i * 32u < count)
+            atomicAdd(&wc[rdx_digit(key[i], shift, mask)], 1u);
     __syncthreads();
-
-    /* Per digit: exclusive scan of the warps' counts (so each warp knows how many keys of
-     * the digit earlier warps hold), then an exclusive scan over digits. */
     uint32_t total = 0;
     if (threadIdx.x < bins) {
 #pragma unroll
@@ -120,17 +107,51 @@ static __device__ __forceinline__ uint32_t rdx_rank_tile(const K (&key)[ITEMS], 
             total += c;
         }
     }
-    const uint32_t start = rdx_block_excl_scan<THREADS>(threadIdx.x < bins ? total : 0u, s_scan);
-    if (threadIdx.x < bins)
-        s_start[threadIdx.x] = start;
-    __syncthreads();
+    return total;
+}
 
+/* total: rdx_count_tile's result. Ends synchronized. */
+template <int THREADS>
+static __device__ __forceinline__ void rdx_offset_tile(uint32_t total, int bits, uint32_t *s_wcnt,
+                                                       uint32_t *s_start, uint32_t *s_scan)
+{
+    enum { WARPS = THREADS / 32 };
+    const uint32_t bins = 1u << bits;
+    const uint32_t start = rdx_block_excl_scan<THREADS>(threadIdx.x < bins ? total : 0u, s_scan);
+    if (threadIdx.x < bins) {
+        s_start[threadIdx.x] = start;
+#pragma unroll
+        for (int w = 0; w < WARPS; ++w)
+            s_wcnt[w * RDX_CUDA_MAX_BINS + threadIdx.x] += start;
+    }
+    __syncthreads();
+}
+
+/* rank[i] = the slot of item i in the tile stably sorted by digit. Consumes the offsets in
+ * s_wcnt (they end as the next free slot of each digit per warp). */
+template <typename K, int ITEMS, int THREADS>
+static __device__ __forceinline__ void rdx_rank_items(const K (&key)[ITEMS], uint32_t (&rank)[ITEMS],
+                                                      uint32_t count, int shift, int bits, uint32_t *s_wcnt)
+{
+    const uint32_t lane = rdx_lane(), warp = threadIdx.x >> 5;
+    const uint32_t mask = (1u << bits) - 1u;
+    uint32_t *wc = s_wcnt + warp * RDX_CUDA_MAX_BINS;
+    const uint32_t below_mask = (1u << lane) - 1u;
+    const uint32_t first = warp * 32u * ITEMS + lane;
 #pragma unroll
     for (int i = 0; i < ITEMS; ++i) {
-        const uint32_t d = rdx_digit(key[i], shift, mask);
-        rank[i] += s_start[d] + wc[d];
+        const bool valid = first + (uint32_t)i * 32u < count;
+        const uint32_t d = valid ? rdx_digit(key[i], shift, mask) : 0u;
+        const uint32_t peers = rdx_match_digit(d, valid, bits);
+        const uint32_t below = __popc(peers & below_mask);
+        uint32_t base = 0;
+        if (valid && below == 0)
+            base = atomicAdd(&wc[d], (uint32_t)__popc(peers));
+        /* The shuffle also keeps the warp's steps in order: the next step's leader adds
+         * after this one. */
+        base = __shfl_sync(RDX_FULL_WARP, base, __ffs(peers) - 1);
+        rank[i] = base + below;
     }
-    return total;
 }
 
 #endif /* RDX_CUDA_RANK_CUH */

@@ -1,6 +1,8 @@
 /* The scan of the up-front histograms (one block): for every pass, the exclusive prefix
- * sum over digits of the counts gives each digit's first output slot, and each portion's
- * slots follow the earlier portions'. It also decides on the device which passes run and
+ * sum over digits of the counts gives each digit's first output slot. (Within a pass, a
+ * later portion's slots follow the earlier portions': the pass kernel's last tile of a
+ * portion writes them, since after the first pass the keys of a portion are not the ones
+ * the histogram saw there.) It also decides on the device which passes run and
  * which buffer each reads, so the host never waits for the counts (CUDA-graph safe). */
 #include "common.cuh"
 #include "kernels.h"
@@ -47,13 +49,9 @@ __global__ void __launch_bounds__(RDX_SCAN_THREADS) rdx_scan_kernel(const rdx_sc
         if (t < bins)
             for (size_t k = 0; k < a.portions; ++k)
                 total += a.counts[k * stride + cell];
-        unsigned long long slot = block_excl_scan_u64(total, s_warp);
-        if (t < bins) {
-            for (size_t k = 0; k < a.portions; ++k) {
-                a.bases[k * stride + cell] = slot;
-                slot += a.counts[k * stride + cell];
-            }
-        }
+        const unsigned long long slot = block_excl_scan_u64(total, s_warp);
+        if (t < bins)
+            a.bases[cell] = slot;
         const int one_bin = __syncthreads_or(t < bins && total == (unsigned long long)a.n);
         if (t == 0)
             s_active[p] = !one_bin;

@@ -50,12 +50,13 @@ __global__ void __launch_bounds__(RDX_SMALL_THREADS, 1) rdx_small_kernel(const r
     for (int p = 0; p < passes; ++p) {
         const int shift = a.begin_bit + p * a.radix_bits;
         const int bits = min(a.radix_bits, a.end_bit - shift);
-        uint32_t rank[L::ITEMS];
-        const uint32_t total = rdx_rank_tile<K, L::ITEMS, L::THREADS>(key, rank, count, shift, bits, s_wcnt,
-                                                                      s_start, s_scan);
+        const uint32_t total = rdx_count_tile<K, L::ITEMS, L::THREADS>(key, count, shift, bits, s_wcnt);
         /* One digit holds every key: the pass would move nothing. */
         if (__syncthreads_or(threadIdx.x < (1u << bits) && total == count))
             continue;
+        rdx_offset_tile<L::THREADS>(total, bits, s_wcnt, s_start, s_scan);
+        uint32_t rank[L::ITEMS];
+        rdx_rank_items<K, L::ITEMS, L::THREADS>(key, rank, count, shift, bits, s_wcnt);
 #pragma unroll
         for (int i = 0; i < L::ITEMS; ++i) {
             if (first + (uint32_t)i * 32u < count) {
