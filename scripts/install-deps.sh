@@ -36,11 +36,20 @@ if ((${#missing[@]})); then
   fi
   echo "install-deps.sh: installing ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
-  $sudo apt-get update -qq
-  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  log=$(mktemp)
+  # apt's output only when something goes wrong
+  if ! { $sudo apt-get update -qq && \
+         $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
+    cat "$log" >&2
+    rm -f "$log"
+    echo "install-deps.sh: apt-get failed" >&2
+    exit 1
+  fi
+  rm -f "$log"
 fi
 
 # Hook for the Python package (its own helper writes python/requirements-test.txt).
 if [ -f python/requirements-test.txt ]; then
-  python3 -m pip install -q --disable-pip-version-check -r python/requirements-test.txt
+  python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore \
+    -r python/requirements-test.txt
 fi
