@@ -168,20 +168,21 @@ def table(rows, side, peers, ratios):
     if not rows:
         return
     cols = [c for c in ["rdx", "rdx inpl"] + peers if any(c in r for r in rows)]
-    head = "%-8s %6s" % ("dtype", "n") + "".join(" %11s %7s" % (c + " ms", "Gkey/s") for c in cols)
-    head += "".join(" %10s" % ("rdx/" + p) for p in ratios if any(p in r for r in rows))
+    unit, scale = ("Gkey/s", 1e6) if side == "gpu" else ("Mkey/s", 1e3)  # n / ms / scale
+    head = "%-8s %6s" % ("dtype", "n") + "".join(" %15s %7s" % (c + " ms", unit) for c in cols)
+    head += "".join(" %17s" % ("rdx/" + p) for p in ratios if any(p in r for r in rows))
     print("\n" + side.upper() + " (ratio = rdxsort's throughput / the peer's)")
     print(head)
     for r in rows:
         line = "%-8s 2^%-4d" % (r["dtype"], r["n"].bit_length() - 1)
         for c in cols:
             if c in r:
-                line += " %11.3f %7.2f" % (r[c], r["n"] / r[c] / 1e6)
+                line += " %15.3f %7.1f" % (r[c], r["n"] / r[c] / scale)
             else:
-                line += " %11s %7s" % ("-", "-")
+                line += " %15s %7s" % ("-", "-")
         for p in ratios:
             if any(p in q for q in rows):
-                line += " %10s" % ("%.2fx" % (r[p] / r["rdx"]) if p in r else "-")
+                line += " %17s" % ("%.2fx" % (r[p] / r["rdx"]) if p in r else "-")
         print(line)
 
 
