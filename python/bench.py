@@ -118,43 +118,50 @@ def bench_gpu(args, rng, rows):
         return
     if not rdxsort.cuda_available():
         sys.exit("bench: rdxsort has no usable CUDA backend; GPU part impossible")
-    timer = GpuTimer("cupy" if cupy is not None else "torch")
     for dtype in args.dtypes:
         for k in args.log2:
-            n = 1 << k
-            host = host_keys(rng, dtype, n)
-            # One array on the device, seen by both libraries without a copy.
-            if cupy is not None:
-                x = cupy.asarray(host)
-                t = torch.from_dlpack(x) if torch is not None else None
-            else:
-                t = torch.from_numpy(host).cuda()
-                x = None
-            mine = x if x is not None else t
-            got = rdxsort.sort(mine)
-            want = cupy.sort(x) if cupy is not None else torch.sort(t).values
-            if not bool((got == want).all()):
-                sys.exit("bench: rdxsort.sort disagrees with the GPU peer for %s n=2^%d" % (dtype, k))
-            del got, want
-            r = {"side": "gpu", "dtype": dtype, "n": n}
-            none = lambda: None  # noqa: E731
-            r["rdx"] = timer.time_ms(lambda _: rdxsort.sort(mine), none, args.reps, args.warmup)
-            r["rdx inpl"] = timer.time_ms(lambda y: rdxsort.sort(y, inplace=True),
-                                          lambda: mine.clone() if x is None else mine.copy(),
-                                          args.reps, args.warmup)
-            if torch is not None:
-                r["torch"] = GpuTimer("torch").time_ms(lambda _: torch.sort(t), none,
-                                                       args.reps, args.warmup)
-            if cupy is not None:
-                r["cupy"] = GpuTimer("cupy").time_ms(lambda _: cupy.sort(x), none,
-                                                     args.reps, args.warmup)
+            r = gpu_case(args, rng, cupy, torch, dtype, k)
             rows.append(r)
             print_progress(r)
-            del x, t, mine
             if cupy is not None:
                 cupy.get_default_memory_pool().free_all_blocks()
             if torch is not None:
                 torch.cuda.empty_cache()
+
+
+def gpu_case(args, rng, cupy, torch, dtype, k):
+    """Times one dtype and size: rdxsort on a CuPy array (or a tensor, without CuPy), and
+    torch.sort and cupy.sort on the very same device memory."""
+    n = 1 << k
+    host = host_keys(rng, dtype, n)
+    if cupy is not None:
+        x = cupy.asarray(host)
+        t = torch.from_dlpack(x) if torch is not None else None  # shares x's memory
+        mine, fresh_copy = x, x.copy
+    else:
+        x, t = None, torch.from_numpy(host).cuda()
+        mine, fresh_copy = t, t.clone
+    got = rdxsort.sort(mine)
+    want = cupy.sort(x) if cupy is not None else torch.sort(t).values
+    if not bool((got == want).all()):
+        sys.exit("bench: rdxsort.sort disagrees with the GPU peer for %s n=2^%d" % (dtype, k))
+    del got, want
+    timer = GpuTimer("cupy" if cupy is not None else "torch")
+    r = {"side": "gpu", "dtype": dtype, "n": n}
+    r["rdx"] = timer.time_ms(lambda _: rdxsort.sort(mine), _nothing, args.reps, args.warmup)
+    r["rdx inpl"] = timer.time_ms(lambda y: rdxsort.sort(y, inplace=True), fresh_copy,
+                                  args.reps, args.warmup)
+    if torch is not None:
+        r["torch"] = GpuTimer("torch").time_ms(lambda _: torch.sort(t), _nothing,
+                                               args.reps, args.warmup)
+    if cupy is not None:
+        r["cupy"] = GpuTimer("cupy").time_ms(lambda _: cupy.sort(x), _nothing,
+                                             args.reps, args.warmup)
+    return r
+
+
+def _nothing():
+    return None
 
 
 def print_progress(r):

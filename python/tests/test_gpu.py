@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import rdxsort
-from reference import bfloat16, bits, expected_sort, kind_of, random_keys, reference_permutation
+from reference import bits, expected_sort, random_keys, reference_permutation
 
 REQUIRE_GPU = os.environ.get("RDXSORT_REQUIRE_GPU") == "1"
 NP_DTYPES = [np.uint8, np.uint16, np.uint32, np.uint64, np.int8, np.int16, np.int32, np.int64,
@@ -201,7 +201,6 @@ def to_bits_and_kind(t):
 
 def random_tensor(torch, rng, dtype, n, device):
     width = torch.empty(0, dtype=dtype).element_size()
-    signed = {1: torch.int8, 2: torch.int16, 4: torch.int32, 8: torch.int64}[width]
     raw = random_keys(rng, {1: np.int8, 2: np.int16, 4: np.int32, 8: np.int64}[width], n, "bits")
     return torch.from_numpy(raw.copy()).to(device).view(dtype)
 
