@@ -28,4 +28,4 @@ trap 'rm -rf "$work"' EXIT
 cd "$work"
 "$py" -c 'import rdxsort; print("rdxsort", rdxsort.__version__, "from", rdxsort.LIBRARY_PATH,
           "| CUDA backend usable:", rdxsort.cuda_available())'
-"$py" -m pytest -q -ra -p no:cacheprovider "$here/tests" "$@"
+RDXSORT_REQUIRE_ML_DTYPES=1 "$py" -m pytest -q -ra -p no:cacheprovider "$here/tests" "$@"

