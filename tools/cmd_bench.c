@@ -1,17 +1,15 @@
 /* rdx bench: rdxsort on each available backend, and the CPU peers, on the same fresh
  * random data, every result verified; prints a table (bench_table.c). Where the CUDA
  * backend is built, also runs the GPU benchmark (rdx_gpu_bench of bench/peers.h). */
-#include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
 
+#include "bench_args.h"
 #include "bench_table.h"
 #include "cli.h"
 #include "dist.h"
@@ -24,87 +22,11 @@
 #include "peers.h"
 #endif
 
-/* Tuning of the benchmark's own running time (a default run should take about a minute
- * on a 2-core machine). */
-#define BENCH_DEFAULT_REPEAT 3      /* timed runs per row; the median is shown */
-#define BENCH_PEER_BUDGET_S 1.5     /* a peer stops repeating once its runs took this long */
-/* With the default sizes, these comparison-sort peers (16 s for qsort at 2^26 on 2 cores)
- * run only up to BENCH_SLOW_PEER_MAX_N keys; the fast peers (spreadsort, parallel) run at
- * every size. Sizes given with -n run every peer. */
-#define BENCH_SLOW_PEERS {"qsort", "std::sort", "std::stable_sort"}
-#define BENCH_SLOW_PEER_MAX_N ((size_t)1 << 24)
-#define BENCH_MAX_LIST 32           /* most types, sizes or thread counts on a command line */
-
-static const char usage[] =
-    "usage: rdx bench [--backend auto|cpu|cuda|all] [-t TYPES] [-n SIZES] [--dist D]\n"
-    "                 [--repeat R] [--threads LIST] [--seed S] [--csv FILE] [--no-peers]\n"
-    "\n"
-    "Sorts fresh random data with rdxsort on each backend asked for, and on the CPU with\n"
-    "the peer sorts (qsort, std::sort, std::stable_sort, boost spreadsort where built,\n"
-    "__gnu_parallel::sort) on the same data; verifies every result (order, and a checksum\n"
-    "of the keys, or pairs, equal to the input's); prints one row per sorter, type, size:\n"
-    "median time of R runs, keys/s, GB/s by DESIGN.md's byte model for an LSD sort with\n"
-    "8-bit digits (K + K*(2K + 2V) bytes per key of K bytes with values of V bytes: 36 for\n"
-    "u32, 136 for u64, 68 for u32/u32), and rdx/this, rdxsort's speedup over the peer.\n"
-    "\n"
-    "      --backend B    all (default: cpu, and cuda where a GPU is usable), auto, cpu, cuda\n"
-    "  -t, --types L      comma-separated key types, K/V for pairs (value of V's size);\n"
-    "                     default u32,u64,u32/u32\n"
-    "  -n, --sizes L      comma-separated counts (a number or 2^K); default 2^20,2^24,2^26\n"
-    "      --dist D       uniform (default), sorted, reverse, equal, few, lowentropy, zipf\n"
-    "      --repeat R     timed runs per row (default 3); a peer stops early once its runs\n"
-    "                     took 1.5 s\n"
-    "      --threads L    comma-separated CPU thread counts for rdxsort's rows (default:\n"
-    "                     all cores); peers' speedups are against the first\n"
-    "      --seed S       seed of the data (default: from the clock; printed)\n"
-    "      --csv FILE     also write the rows as CSV\n"
-    "      --no-peers     rdxsort only\n"
-    "  -h, --help         this help\n"
-    "\n"
-    "With the default sizes qsort, std::sort and std::stable_sort run only up to 2^24 keys\n"
-    "(qsort takes about 16 s at 2^26); -n runs every peer at every size.\n"
-    "GPU rows here time host arrays (copies included); the GPU benchmark that follows,\n"
-    "where built, times device arrays with CUDA events. Exit status 1 if any result fails.\n"
-    "example: rdx bench -t u32,f64 -n 2^22 --dist lowentropy\n";
-
-typedef struct bench_case {
-    rdx_type key;
-    size_t value_size;     /* 0: keys only */
-    char name[16];         /* "u32", "u32/u32" */
-} bench_case;
-
-typedef struct bench_args {
-    int want_cpu, want_cuda;
-    bench_case cases[BENCH_MAX_LIST];
-    size_t ncases;
-    size_t sizes[BENCH_MAX_LIST];
-    size_t nsizes;
-    int sizes_given;
-    int threads[BENCH_MAX_LIST];
-    size_t nthreads;
-    tool_dist dist;
-    int repeat;
-    int no_peers;
-    int types_given;
-    uint64_t seed;
-    const char *csv_path;
-    FILE *csv;
-} bench_args;
-
 static double now_s(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int max_threads(void)
-{
-#ifdef _OPENMP
-    return omp_get_max_threads();
-#else
-    return 1;
-#endif
 }
 
 static void set_threads(int t)
@@ -136,207 +58,6 @@ static double median(double *v, int count)
     return count % 2 ? v[count / 2] : 0.5 * (v[count / 2 - 1] + v[count / 2]);
 }
 
-/* --- options --- */
-
-/* "u32" (keys) or "u32/u32" (pairs, values of the second type's size). */
-static int parse_case(const char *item, bench_case *c)
-{
-    char key[8], value[8];
-    const char *slash = strchr(item, '/');
-    size_t klen = slash ? (size_t)(slash - item) : strlen(item);
-    if (klen >= sizeof key || (slash && strlen(slash + 1) >= sizeof value))
-        return -1;
-    memcpy(key, item, klen);
-    key[klen] = '\0';
-    if (tool_parse_type(key, &c->key) != 0)
-        return -1;
-    c->value_size = 0;
-    if (slash) {
-        rdx_type vt;
-        strcpy(value, slash + 1);
-        if (tool_parse_type(value, &vt) != 0)
-            return -1;
-        c->value_size = rdx_type_size(vt);
-    }
-    snprintf(c->name, sizeof c->name, "%s", item);
-    return 0;
-}
-
-/* Splits a comma-separated list and calls one() on each item; returns 0, or -1 after
- * printing why. */
-static int parse_list(const char *arg, const char *what, size_t *count,
-                      int (*one)(const char *item, size_t index, void *dst), void *dst)
-{
-    char buf[512];
-    if (strlen(arg) >= sizeof buf) {
-        tool_error("%s list too long", what);
-        return -1;
-    }
-    strcpy(buf, arg);
-    *count = 0;
-    for (char *save = NULL, *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-        if (*count == BENCH_MAX_LIST) {
-            tool_error("more than %d %s", BENCH_MAX_LIST, what);
-            return -1;
-        }
-        if (one(item, *count, dst) != 0)
-            return -1;
-        (*count)++;
-    }
-    if (*count == 0) {
-        tool_error("empty %s list", what);
-        return -1;
-    }
-    return 0;
-}
-
-static int one_case(const char *item, size_t i, void *dst)
-{
-    if (parse_case(item, &((bench_case *)dst)[i]) == 0)
-        return 0;
-    tool_error("'%s' is not a key type or KEY/VALUE pair of types (%s)", item, TOOL_TYPE_NAMES);
-    return -1;
-}
-
-static int one_size(const char *item, size_t i, void *dst)
-{
-    uint64_t v;
-    if (tool_parse_count(item, &v) == 0 && v > 0 && v <= SIZE_MAX / 16) {
-        ((size_t *)dst)[i] = (size_t)v;
-        return 0;
-    }
-    tool_error("size '%s' is not a positive count (a number or 2^K)", item);
-    return -1;
-}
-
-static int one_thread_count(const char *item, size_t i, void *dst)
-{
-    long v;
-    if (tool_parse_int(item, 1, 4096, &v) == 0) {
-        ((int *)dst)[i] = (int)v;
-        return 0;
-    }
-    tool_error("thread count '%s' is not a number from 1 to 4096", item);
-    return -1;
-}
-
-/* Returns -1 to go on, else the exit status. */
-static int parse_args(int argc, char **argv, bench_args *a)
-{
-    enum { OPT_BACKEND = 256, OPT_DIST, OPT_REPEAT, OPT_THREADS, OPT_SEED, OPT_CSV, OPT_NO_PEERS };
-    static const struct option longopts[] = {
-        {"types", required_argument, NULL, 't'},
-        {"sizes", required_argument, NULL, 'n'},
-        {"help", no_argument, NULL, 'h'},
-        {"backend", required_argument, NULL, OPT_BACKEND},
-        {"dist", required_argument, NULL, OPT_DIST},
-        {"repeat", required_argument, NULL, OPT_REPEAT},
-        {"threads", required_argument, NULL, OPT_THREADS},
-        {"seed", required_argument, NULL, OPT_SEED},
-        {"csv", required_argument, NULL, OPT_CSV},
-        {"no-peers", no_argument, NULL, OPT_NO_PEERS},
-        {NULL, 0, NULL, 0},
-    };
-    const char *backend = "all";
-    int have_seed = 0, c;
-    long v;
-    memset(a, 0, sizeof *a);
-    a->dist = TOOL_DIST_UNIFORM;
-    a->repeat = BENCH_DEFAULT_REPEAT;
-    parse_case("u32", &a->cases[0]);
-    parse_case("u64", &a->cases[1]);
-    parse_case("u32/u32", &a->cases[2]);
-    a->ncases = 3;
-    a->sizes[0] = (size_t)1 << 20;
-    a->sizes[1] = (size_t)1 << 24;
-    a->sizes[2] = (size_t)1 << 26;
-    a->nsizes = 3;
-    a->threads[0] = max_threads();
-    a->nthreads = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":t:n:h", longopts, NULL)) != -1) {
-        switch (c) {
-        case 't':
-            if (parse_list(optarg, "types", &a->ncases, one_case, a->cases) != 0)
-                return TOOL_EXIT_USAGE;
-            a->types_given = 1;
-            break;
-        case 'n':
-            if (parse_list(optarg, "sizes", &a->nsizes, one_size, a->sizes) != 0)
-                return TOOL_EXIT_USAGE;
-            a->sizes_given = 1;
-            break;
-        case 'h': fputs(usage, stdout); return TOOL_EXIT_OK;
-        case OPT_BACKEND: backend = optarg; break;
-        case OPT_DIST:
-            if (tool_parse_dist(optarg, &a->dist) != 0) {
-                tool_error("unknown distribution '%s' (%s)", optarg, TOOL_DIST_NAMES);
-                return TOOL_EXIT_USAGE;
-            }
-            break;
-        case OPT_REPEAT:
-            if (tool_parse_int(optarg, 1, 1000, &v) != 0) {
-                tool_error("--repeat '%s' is not a number from 1 to 1000", optarg);
-                return TOOL_EXIT_USAGE;
-            }
-            a->repeat = (int)v;
-            break;
-        case OPT_THREADS:
-            if (parse_list(optarg, "thread counts", &a->nthreads, one_thread_count, a->threads) != 0)
-                return TOOL_EXIT_USAGE;
-            break;
-        case OPT_SEED:
-            if (tool_parse_count(optarg, &a->seed) != 0) {
-                tool_error("--seed '%s' is not a number", optarg);
-                return TOOL_EXIT_USAGE;
-            }
-            have_seed = 1;
-            break;
-        case OPT_CSV: a->csv_path = optarg; break;
-        case OPT_NO_PEERS: a->no_peers = 1; break;
-        default: return tool_bad_option(c, argv);
-        }
-    }
-    if (optind != argc) {
-        tool_error("unexpected argument '%s' (see rdx bench --help)", argv[optind]);
-        return TOOL_EXIT_USAGE;
-    }
-
-    /* Which backends: "all" takes what is usable; a named one must be. */
-    rdx_ctx *probe = NULL;
-    int cuda_usable = rdx_ctx_create(&probe, RDX_BACKEND_CUDA) == RDX_OK;
-    rdx_ctx_destroy(probe);
-    if (strcmp(backend, "all") == 0) {
-        a->want_cpu = 1;
-        a->want_cuda = cuda_usable;
-    } else {
-        rdx_backend b;
-        if (tool_parse_backend(backend, &b) != 0) {
-            tool_error("unknown backend '%s' (all, auto, cpu or cuda)", backend);
-            return TOOL_EXIT_USAGE;
-        }
-        if (b == RDX_BACKEND_AUTO)
-            b = cuda_usable ? RDX_BACKEND_CUDA : RDX_BACKEND_CPU;
-        if (b == RDX_BACKEND_CUDA) {
-            rdx_ctx *ctx = tool_open_context(RDX_BACKEND_CUDA); /* prints why not */
-            if (!ctx)
-                return TOOL_EXIT_FAIL;
-            rdx_ctx_destroy(ctx);
-        }
-        a->want_cpu = b == RDX_BACKEND_CPU;
-        a->want_cuda = b == RDX_BACKEND_CUDA;
-    }
-    if (!have_seed) {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        a->seed = tool_mix64((uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec) ^ (uint64_t)getpid();
-    }
-    if (a->csv_path && !(a->csv = fopen(a->csv_path, "w"))) {
-        tool_error("%s: %s", a->csv_path, strerror(errno));
-        return TOOL_EXIT_FAIL;
-    }
-    return -1;
-}
 
 /* --- one cell: a case (type, pairs or not) at one size --- */
 
@@ -563,7 +284,7 @@ static int run_gpu_bench(const bench_args *a)
 int cmd_bench(int argc, char **argv)
 {
     bench_args a;
-    int status = parse_args(argc, argv, &a);
+    int status = bench_parse_args(argc, argv, &a);
     if (status >= 0)
         return status;
     rdx_ctx *cpu = NULL, *cuda = NULL;
@@ -574,7 +295,7 @@ int cmd_bench(int argc, char **argv)
             fclose(a.csv);
         return TOOL_EXIT_FAIL;
     }
-    const int all_threads = max_threads();
+    const int all_threads = bench_max_threads();
     printf("rdx bench: rdxsort %s, backends:%s%s, %d CPU threads, dist %s, seed %llu, "
            "median of %d runs\n",
            rdx_version_string(), a.want_cpu ? " cpu" : "", a.want_cuda ? " cuda" : "", all_threads,
