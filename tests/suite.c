@@ -94,12 +94,16 @@ enum {
     DIST_LOW_ENTROPY, /* AND of three random words */
     DIST_LOW_BITS,    /* only the lowest quarter of the bits varies */
     DIST_HIGH_BITS,   /* only the highest quarter of the bits varies */
+    DIST_BUCKETED,    /* top byte spread, next byte a copy of it, the rest a few values:
+                         for MSD sorts, digits constant inside a bucket, and big buckets
+                         of equal keys */
     DIST_SPECIAL,     /* floats: +-0, +-inf, NaNs of both signs, denormals, ... */
     NDIST
 };
 static const char *const dist_names[NDIST] = {"uniform",     "equal",    "sorted",
                                               "reverse",     "few",      "low-entropy",
-                                              "low-bits",    "high-bits", "float-specials"};
+                                              "low-bits",    "high-bits", "bucketed",
+                                              "float-specials"};
 
 static int ndist_for(const key_type *kt) { return kt->exp_bits ? NDIST : NDIST - 1; }
 
@@ -154,6 +158,12 @@ static int generate_keys(unsigned char *keys, size_t n, const key_type *kt, int 
         case DIST_LOW_ENTROPY: v = next64(r) & next64(r) & next64(r); break;
         case DIST_LOW_BITS: v = (base & ~low_mask) | (next64(r) & low_mask); break;
         case DIST_HIGH_BITS: v = (base & ~high_mask) | (next64(r) & high_mask); break;
+        case DIST_BUCKETED: {
+            const uint64_t top = next64(r) & 0xFF;
+            v = w == 8 ? top : (few[next64(r) % 3] & ~((uint64_t)0xFFFF << (w - 16))) |
+                                   top << (w - 8) | top << (w - 16);
+            break;
+        }
         case DIST_SPECIAL: v = special_float(kt, r); break;
         default: v = next64(r); break;
         }
@@ -567,10 +577,15 @@ static void radix_widths(suite_run *run)
 }
 
 /* Many equal keys with positions as values: stability, checked against the reference and
- * on its own. */
+ * on its own; and wide keys in buckets with constant digits (the CPU's MSD hybrid). */
 static void stability(suite_run *run)
 {
     const size_t tile = run->cfg->tile > 1 ? (size_t)run->cfg->tile : 4096;
+    const rdx_type wide[] = {RDX_U64, RDX_I64, RDX_F64, RDX_U32, RDX_F32};
+    for (int t = 0; t < 5; t++)
+        for (int v = 0; v < NVARIANTS; v++)
+            run_one(run, find_type(wide[t]), 2 * tile + 3, &variants[v], DIST_BUCKETED,
+                    (t + v) % 2 ? RDX_DESCENDING : 0u, 0, 0, 0);
     const rdx_type types[] = {RDX_U8, RDX_U16, RDX_U32, RDX_I64, RDX_F32, RDX_F16};
     for (int t = 0; t < 6; t++)
         for (int o = 0; o < 2; o++)

@@ -61,6 +61,8 @@ typedef struct rdx_cpu_plan {
     int npasses;                  /* digit passes over [begin_bit, end_bit) */
     int shift[RDX_CPU_MAX_PASSES];
     uint64_t mask[RDX_CPU_MAX_PASSES];
+    int begin_bit;                /* the sort key is (mapped >> begin_bit) & range */
+    uint64_t range;
     int nactive;                  /* passes that move keys: not every key in one bin */
     int active[RDX_CPU_MAX_PASSES];
     size_t *counts;               /* [thread][pass][bin], up-front histograms */
@@ -69,7 +71,19 @@ typedef struct rdx_cpu_plan {
     size_t *local;                /* [thread][bin], this pass's counts per thread */
     size_t *offsets;              /* [thread][bin], this pass's first slot per bin */
     size_t bin_stride;            /* size_t's per thread in local and offsets */
+    size_t *msd;                  /* [thread][pass][bin + 1], bucket bounds per MSD level */
+    size_t msd_stride;            /* size_t's per thread in msd */
 } rdx_cpu_plan;
+
+/* The two sets of buffers the passes move elements between. Set 1 is "home": where the
+ * sorted keys and payloads must end up (the caller's keys and values, the caller's
+ * indices for argsort, scratch indices for gathered values). Set 0 is scratch. */
+typedef struct rdx_cpu_sets {
+    void *keys[2];
+    void *pay[2];
+    int write_home_keys;          /* 0 for argsort: its keys are never written */
+    int decode_home;              /* keys[1] is the caller's array: unmap on writing */
+} rdx_cpu_sets;
 
 /* Thread t's share [begin, end) of n keys when nthreads threads split them. */
 RDX_CPU_INLINE void rdx_cpu_chunk(size_t n, int nthreads, int t, size_t *begin, size_t *end)
@@ -104,6 +118,35 @@ RDX_CPU_INLINE uint64_t rdx_cpu_load_mapped(const unsigned char *p, unsigned key
     case 2: return rdx_encode_u16(rdx_ld16(p), cls, desc);
     case 4: return rdx_encode_u32(rdx_ld32(p), cls, desc);
     default: return rdx_encode_u64(rdx_ld64(p), cls, desc);
+    }
+}
+
+/* A w-bit key at p, and its inverse mapping (widened to 64 bits). */
+RDX_CPU_INLINE uint64_t rdx_cpu_load_key(const unsigned char *p, unsigned key_bytes)
+{
+    switch (key_bytes) {
+    case 1: return rdx_ld8(p);
+    case 2: return rdx_ld16(p);
+    case 4: return rdx_ld32(p);
+    default: return rdx_ld64(p);
+    }
+}
+RDX_CPU_INLINE void rdx_cpu_store_key(unsigned char *p, unsigned key_bytes, uint64_t v)
+{
+    switch (key_bytes) {
+    case 1: rdx_st8(p, (uint8_t)v); break;
+    case 2: rdx_st16(p, (uint16_t)v); break;
+    case 4: rdx_st32(p, (uint32_t)v); break;
+    default: rdx_st64(p, v); break;
+    }
+}
+RDX_CPU_INLINE uint64_t rdx_cpu_unmap(uint64_t v, unsigned key_bytes, int cls, int desc)
+{
+    switch (key_bytes) {
+    case 1: return rdx_decode_u8((uint8_t)v, cls, desc);
+    case 2: return rdx_decode_u16((uint16_t)v, cls, desc);
+    case 4: return rdx_decode_u32((uint32_t)v, cls, desc);
+    default: return rdx_decode_u64(v, cls, desc);
     }
 }
 
@@ -165,6 +208,14 @@ void rdx_cpu_identity(void *idx, unsigned index_bytes, size_t begin, size_t end)
 /* dst[i] = src[idx[i]], value_size bytes each. */
 void rdx_cpu_gather(const void *src, void *dst, size_t value_size, const void *idx,
                     unsigned index_bytes, size_t begin, size_t end);
+
+/* ---- msd.c ---- */
+
+/* Sorts bucket [lo, hi), whose mapped keys and payloads sit in set `cur` and agree on every
+ * digit above active pass `level` - 1, by active passes level - 1 down to 0, most
+ * significant first, leaving it in the home set. One thread; msd is its bounds scratch. */
+void rdx_cpu_msd_bucket(const rdx_cpu_plan *plan, const rdx_cpu_sets *sets, int cur, size_t lo,
+                        size_t hi, int level, size_t *msd);
 
 /* ---- small.c ---- */
 

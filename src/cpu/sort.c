@@ -1,25 +1,29 @@
-/* The CPU backend's driver: plans a least-significant-digit radix sort, takes all
- * scratch before touching any caller array, then runs the stages in one parallel region:
+/* The CPU backend's driver: plans a radix sort, takes all scratch before touching any
+ * caller array, then runs the stages in one parallel region:
  *
- *   histograms of every pass (one read) -> for each pass that moves keys:
- *   [per-thread counts] -> scan -> scatter, ping-ponging between the caller's array and
- *   scratch -> copy back / gather.
+ *   histograms of every pass (one read of the keys), then either
+ *   LSD: for each pass that moves keys: [per-thread counts] -> scan -> scatter,
+ *        ping-ponging between scratch and the caller's array; or
+ *   MSD hybrid (many passes, well spread keys): one LSD-style pass on the top digit into
+ *        scratch, then every bucket sorted by one thread (msd.c);
+ *   then copy back / gather.
  *
- * Each thread owns one contiguous share of the array in every pass; the scan puts thread
- * t's keys of a digit after those of threads 0..t-1, which keeps the sort stable. */
+ * Each thread owns one contiguous share of the array in every parallel pass; the scan
+ * puts thread t's keys of a digit after those of threads 0..t-1, which keeps the sort
+ * stable. */
 #include <omp.h>
 
 #include "cpu.h"
 #include "tuning.h"
 
-/* How one job maps onto the passes: which buffers each pass reads and writes. */
+/* How one job maps onto the passes. Pass q (the q-th pass that moves keys) reads the
+ * caller's keys (q = 0, mapping them) or what pass q - 1 wrote, and writes set q % 2. */
 typedef struct sort_buffers {
     const void *first_keys;    /* pass 0 reads the caller's keys (mapping them) */
     const void *first_pay;     /* and the caller's values, or NULL to generate indices */
-    void *keys[2];             /* pass q writes keys[q % 2] and pay[q % 2], */
-    void *pay[2];              /* and pass q > 0 reads what pass q - 1 wrote */
-    int keys_home;             /* keys[keys_home] is the caller's array, -1 if none */
-    int pay_home;              /* pay[pay_home] is the caller's values or indices, -1 if none */
+    rdx_cpu_sets set;          /* set 1 is home (cpu.h) */
+    int keys_home;             /* set.keys[keys_home] is the caller's keys, -1 if none */
+    int pay_home;              /* set.pay[pay_home] is the caller's values/indices, -1 if none */
     int write_last_keys;       /* the last pass writes keys (not for argsort) */
     unsigned char *gather_src; /* odd-sized values: copied here, then gathered by index */
     unsigned char *wc;         /* write-combining lines, wc_bytes per thread, or NULL */
@@ -39,6 +43,9 @@ static void plan_passes(rdx_cpu_plan *plan, const rdx_job *job)
         plan->mask[plan->npasses] = ((uint64_t)1 << bits) - 1;
         plan->npasses++;
     }
+    const int width = job->end_bit - job->begin_bit;
+    plan->begin_bit = job->begin_bit;
+    plan->range = width == 64 ? ~(uint64_t)0 : (((uint64_t)1 << width) - 1);
 }
 
 /* Chooses the threads and takes every buffer the job can need. On failure nothing has
@@ -56,9 +63,10 @@ static rdx_status prepare(rdx_ctx *ctx, const rdx_job *job, rdx_cpu_plan *plan, 
     const size_t line = RDX_CPU_CACHE_LINE / sizeof(size_t);
     plan->counts_stride = round_up((size_t)plan->npasses * (size_t)plan->bins, line);
     plan->bin_stride = round_up((size_t)plan->bins, line);
+    plan->msd_stride = round_up((size_t)plan->npasses * (size_t)(plan->bins + 1), line);
     const size_t ncounts = (size_t)t * plan->counts_stride +
                            (size_t)plan->npasses * (size_t)plan->bins +
-                           2 * (size_t)t * plan->bin_stride;
+                           2 * (size_t)t * plan->bin_stride + (size_t)t * plan->msd_stride;
     size_t *c = (size_t *)rdx_cpu_reserve(ctx, RDX_CPU_BUF_COUNTS, ncounts, sizeof(size_t),
                                           "histogram");
     if (!c)
@@ -67,6 +75,7 @@ static rdx_status prepare(rdx_ctx *ctx, const rdx_job *job, rdx_cpu_plan *plan, 
     plan->totals = c + (size_t)t * plan->counts_stride;
     plan->local = plan->totals + (size_t)plan->npasses * (size_t)plan->bins;
     plan->offsets = plan->local + (size_t)t * plan->bin_stride;
+    plan->msd = plan->offsets + (size_t)t * plan->bin_stride;
 
     memset(sb, 0, sizeof *sb);
     sb->wc_bytes = rdx_cpu_wc_bytes(plan);
@@ -81,70 +90,82 @@ static rdx_status prepare(rdx_ctx *ctx, const rdx_job *job, rdx_cpu_plan *plan, 
     sb->first_keys = job->keys;
     sb->keys_home = sb->pay_home = -1;
     sb->write_last_keys = job->kind != RDX_JOB_ARGSORT;
+    sb->set.write_home_keys = job->kind != RDX_JOB_ARGSORT;
     const size_t kb = job->key_size, pb = plan->pay_bytes;
     void *ks = rdx_cpu_reserve(ctx, RDX_CPU_BUF_KEYS0, n, kb, "key");
     if (!ks)
         return RDX_ERR_OUT_OF_MEMORY;
+    sb->set.keys[0] = ks;
 
     if (job->kind == RDX_JOB_ARGSORT) {
         /* Keys stay untouched: both key buffers are scratch, and the caller's indices
-         * serve as one of the two index buffers (placed once the pass count is known). */
-        sb->keys[0] = ks;
-        sb->keys[1] = rdx_cpu_reserve(ctx, RDX_CPU_BUF_KEYS1, n, kb, "key");
-        sb->pay[0] = rdx_cpu_reserve(ctx, RDX_CPU_BUF_PAY0, n, pb, "index");
-        if (!sb->keys[1] || !sb->pay[0])
+         * serve as one of the two index buffers. */
+        sb->set.keys[1] = rdx_cpu_reserve(ctx, RDX_CPU_BUF_KEYS1, n, kb, "key");
+        sb->set.pay[0] = rdx_cpu_reserve(ctx, RDX_CPU_BUF_PAY0, n, pb, "index");
+        if (!sb->set.keys[1] || !sb->set.pay[0])
             return RDX_ERR_OUT_OF_MEMORY;
-        sb->pay[1] = job->indices;
+        sb->set.pay[1] = job->indices;
         sb->pay_home = 1;
         return RDX_OK;
     }
-    sb->keys[0] = ks;
-    sb->keys[1] = job->keys;
+    sb->set.keys[1] = job->keys;
     sb->keys_home = 1;
     if (job->kind == RDX_JOB_PAIRS && pb == job->value_size) {
         sb->first_pay = job->values;
-        sb->pay[0] = rdx_cpu_reserve(ctx, RDX_CPU_BUF_PAY0, n, pb, "value");
-        if (!sb->pay[0])
+        sb->set.pay[0] = rdx_cpu_reserve(ctx, RDX_CPU_BUF_PAY0, n, pb, "value");
+        if (!sb->set.pay[0])
             return RDX_ERR_OUT_OF_MEMORY;
-        sb->pay[1] = job->values;
+        sb->set.pay[1] = job->values;
         sb->pay_home = 1;
     } else if (job->kind == RDX_JOB_PAIRS) {
-        sb->pay[0] = rdx_cpu_reserve(ctx, RDX_CPU_BUF_PAY0, n, pb, "index");
-        sb->pay[1] = rdx_cpu_reserve(ctx, RDX_CPU_BUF_PAY1, n, pb, "index");
+        sb->set.pay[0] = rdx_cpu_reserve(ctx, RDX_CPU_BUF_PAY0, n, pb, "index");
+        sb->set.pay[1] = rdx_cpu_reserve(ctx, RDX_CPU_BUF_PAY1, n, pb, "index");
         sb->gather_src = (unsigned char *)rdx_cpu_reserve(ctx, RDX_CPU_BUF_GATHER, n,
                                                           job->value_size, "value");
-        if (!sb->pay[0] || !sb->pay[1] || !sb->gather_src)
+        if (!sb->set.pay[0] || !sb->set.pay[1] || !sb->gather_src)
             return RDX_ERR_OUT_OF_MEMORY;
     }
     return RDX_OK;
 }
 
-/* Once the number of passes is known: argsort's last pass must land in the caller's
- * indices. */
+/* The MSD hybrid pays when LSD needs many passes and the top digit spreads the keys
+ * (tuning.h); decided from the up-front histograms. */
+static int choose_msd(const rdx_cpu_plan *plan)
+{
+    if (plan->nactive < RDX_CPU_MSD_MIN_PASSES || plan->n < RDX_CPU_MSD_MIN_N)
+        return 0;
+    const size_t *top = plan->totals + (size_t)plan->active[plan->nactive - 1] * plan->bins;
+    for (int b = 0; b < plan->bins; b++)
+        if (top[b] > plan->n / RDX_CPU_MSD_SPREAD)
+            return 0;
+    return 1;
+}
+
+/* LSD only, once the number of passes is known: argsort's last pass must land in the
+ * caller's indices. */
 static void place_indices(const rdx_job *job, const rdx_cpu_plan *plan, sort_buffers *sb)
 {
     if (job->kind != RDX_JOB_ARGSORT || plan->nactive == 0)
         return;
     const int last = (plan->nactive - 1) % 2;
     if (sb->pay_home != last) {
-        void *tmp = sb->pay[0];
-        sb->pay[0] = sb->pay[1];
-        sb->pay[1] = tmp;
+        void *tmp = sb->set.pay[0];
+        sb->set.pay[0] = sb->set.pay[1];
+        sb->set.pay[1] = tmp;
         sb->pay_home = last;
     }
 }
 
-/* Pass q (the q-th pass that moves keys) as the scatter sees it. */
-static rdx_cpu_pass describe_pass(const rdx_cpu_plan *plan, const sort_buffers *sb, int q,
-                                  int identity_codec, int thread)
+/* Pass q as the scatter sees it, over digit pass p; last says whether it is the final
+ * write of the keys. */
+static rdx_cpu_pass describe_pass(const rdx_cpu_plan *plan, const sort_buffers *sb, int q, int p,
+                                  int last, int identity_codec, int thread)
 {
     rdx_cpu_pass ps;
-    const int p = plan->active[q];
-    const int last = q == plan->nactive - 1;
-    ps.src_keys = q == 0 ? sb->first_keys : sb->keys[(q - 1) % 2];
-    ps.src_pay = q == 0 ? sb->first_pay : sb->pay[(q - 1) % 2];
-    ps.dst_keys = sb->keys[q % 2];
-    ps.dst_pay = sb->pay[q % 2];
+    ps.src_keys = q == 0 ? sb->first_keys : sb->set.keys[(q - 1) % 2];
+    ps.src_pay = q == 0 ? sb->first_pay : sb->set.pay[(q - 1) % 2];
+    ps.dst_keys = sb->set.keys[q % 2];
+    ps.dst_pay = sb->set.pay[q % 2];
     ps.shift = plan->shift[p];
     ps.mask = plan->mask[p];
     ps.encode_in = q == 0 && !identity_codec;
@@ -157,9 +178,31 @@ static rdx_cpu_pass describe_pass(const rdx_cpu_plan *plan, const sort_buffers *
     return ps;
 }
 
-/* What follows the passes, over one thread's share [b, e). */
-static void finish_share(const rdx_job *job, const rdx_cpu_plan *plan, const sort_buffers *sb,
-                         size_t b, size_t e)
+/* One parallel pass (the q-th that moves keys, over digit pass p) by thread t of nt,
+ * which owns keys [b, e). mine: its up-front counts. Ends with a barrier. */
+static void parallel_pass(const rdx_cpu_plan *plan, const sort_buffers *sb, int q, int p, int last,
+                          int identity_codec, int t, int nt, size_t b, size_t e, const size_t *mine)
+{
+    const rdx_cpu_pass ps = describe_pass(plan, sb, q, p, last, identity_codec, t);
+    /* Before the first move every thread still holds its own share of the input, so the
+     * up-front counts serve; later passes count again. The last thread's counts are never
+     * needed (no thread comes after it). */
+    if (q == 0)
+        memcpy(plan->local + (size_t)t * plan->bin_stride, mine + (size_t)p * plan->bins,
+               (size_t)plan->bins * sizeof(size_t));
+    else if (t < nt - 1)
+        rdx_cpu_histogram_pass(plan, p, ps.src_keys, b, e, plan->local + (size_t)t * plan->bin_stride);
+#pragma omp barrier
+    size_t *off = plan->offsets + (size_t)t * plan->bin_stride;
+    rdx_cpu_scan_offsets(plan, p, plan->local, t, off);
+    rdx_cpu_scatter(plan, &ps, b, e, off);
+#pragma omp barrier
+}
+
+/* After the LSD passes, over one thread's share [b, e): an odd number of passes ended in
+ * scratch; no pass at all leaves argsort's indices to write. */
+static void finish_lsd_share(const rdx_job *job, const rdx_cpu_plan *plan, const sort_buffers *sb,
+                             size_t b, size_t e)
 {
     const int q = plan->nactive;
     if (job->kind == RDX_JOB_ARGSORT) {
@@ -167,12 +210,11 @@ static void finish_share(const rdx_job *job, const rdx_cpu_plan *plan, const sor
             rdx_cpu_identity(job->indices, plan->pay_bytes, b, e);
         return;
     }
-    /* An odd number of passes ends in scratch. */
     if (q % 2 == 1) {
-        rdx_cpu_copy_unmapped(plan, sb->keys[0], job->keys, b, e);
+        rdx_cpu_copy_unmapped(plan, sb->set.keys[0], job->keys, b, e);
         if (sb->pay_home == 1)
             memcpy((unsigned char *)job->values + b * plan->pay_bytes,
-                   (const unsigned char *)sb->pay[0] + b * plan->pay_bytes,
+                   (const unsigned char *)sb->set.pay[0] + b * plan->pay_bytes,
                    (e - b) * plan->pay_bytes);
     }
 }
@@ -203,6 +245,9 @@ rdx_status rdx_cpu_sort(rdx_ctx *ctx, const rdx_job *job)
     if (s != RDX_OK)
         return s;
     const int identity_codec = plan.cls == RDX_CLASS_UNSIGNED && !plan.desc;
+    sb.set.decode_home = sb.keys_home == 1 && !identity_codec;
+    int msd = 0;
+    const void *final_pay = NULL; /* where gathered values find their indices */
 
 #pragma omp parallel num_threads(nthreads)
     {
@@ -215,34 +260,36 @@ rdx_status rdx_cpu_sort(rdx_ctx *ctx, const rdx_job *job)
 #pragma omp single
         {
             rdx_cpu_scan_totals(&plan, nt);
-            place_indices(job, &plan, &sb);
+            msd = choose_msd(&plan);
+            if (!msd)
+                place_indices(job, &plan, &sb);
+            final_pay = msd ? sb.set.pay[1] : plan.nactive ? sb.set.pay[(plan.nactive - 1) % 2] : NULL;
         }
-        for (int q = 0; q < plan.nactive; q++) {
-            const int p = plan.active[q];
-            const rdx_cpu_pass ps = describe_pass(&plan, &sb, q, identity_codec, t);
-            /* Before the first move every thread still holds its own share of the input,
-             * so the up-front counts serve; later passes count again. The last thread's
-             * counts are never needed (no thread comes after it). */
-            if (q == 0) {
-                memcpy(plan.local + (size_t)t * plan.bin_stride, mine + (size_t)p * plan.bins,
-                       (size_t)plan.bins * sizeof(size_t));
-            } else if (t < nt - 1) {
-                rdx_cpu_histogram_pass(&plan, p, ps.src_keys, b, e,
-                                       plan.local + (size_t)t * plan.bin_stride);
+        if (msd) {
+            /* The top digit in parallel into scratch (set 0), then whole buckets. */
+            const int top = plan.nactive - 1, p = plan.active[top];
+            parallel_pass(&plan, &sb, 0, p, 0, identity_codec, t, nt, b, e, mine);
+            const size_t *tot = plan.totals + (size_t)p * plan.bins;
+            size_t *scratch = plan.msd + (size_t)t * plan.msd_stride;
+#pragma omp for schedule(dynamic, 1)
+            for (int d = 0; d < plan.bins; d++) {
+                size_t lo = 0;
+                for (int x = 0; x < d; x++)
+                    lo += tot[x];
+                if (tot[d])
+                    rdx_cpu_msd_bucket(&plan, &sb.set, 0, lo, lo + tot[d], top, scratch);
             }
-#pragma omp barrier
-            size_t *off = plan.offsets + (size_t)t * plan.bin_stride;
-            rdx_cpu_scan_offsets(&plan, p, plan.local, t, off);
-            rdx_cpu_scatter(&plan, &ps, b, e, off);
-#pragma omp barrier
+        } else {
+            for (int q = 0; q < plan.nactive; q++)
+                parallel_pass(&plan, &sb, q, plan.active[q], q == plan.nactive - 1,
+                              identity_codec, t, nt, b, e, mine);
+            finish_lsd_share(job, &plan, &sb, b, e);
         }
-        finish_share(job, &plan, &sb, b, e);
-        if (sb.gather_src && plan.nactive > 0) {
+        if (sb.gather_src && final_pay) {
             const size_t vs = job->value_size;
             memcpy(sb.gather_src + b * vs, (const unsigned char *)job->values + b * vs, (e - b) * vs);
 #pragma omp barrier
-            rdx_cpu_gather(sb.gather_src, job->values, vs, sb.pay[(plan.nactive - 1) % 2],
-                           plan.pay_bytes, b, e);
+            rdx_cpu_gather(sb.gather_src, job->values, vs, final_pay, plan.pay_bytes, b, e);
         }
     }
     return RDX_OK;

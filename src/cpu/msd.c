@@ -1,0 +1,114 @@
+/* The most-significant-digit-first half of the hybrid: after one parallel pass on the top
+ * digit (sort.c), each bucket is sorted by one thread, top digit down, with the same
+ * histogram and scatter stages as the LSD passes. A bucket stops splitting once it is
+ * small (insertion sort) or its digits run out (all its keys are equal in the sort bits),
+ * so uniform wide keys are done after a few digits. Every split is a stable partition and
+ * the insertion sort is stable, so the whole sort is. */
+#include "cpu.h"
+#include "tuning.h"
+
+/* Bucket [lo, hi) of set cur is in order: move it home (unmapping keys on the way). */
+static void finish_bucket(const rdx_cpu_plan *plan, const rdx_cpu_sets *s, int cur, size_t lo,
+                          size_t hi)
+{
+    const size_t kb = plan->key_bytes, pb = plan->pay_bytes;
+    if (s->write_home_keys) {
+        if (s->decode_home)
+            rdx_cpu_copy_unmapped(plan, s->keys[cur], s->keys[1], lo, hi);
+        else if (cur != 1)
+            memcpy((unsigned char *)s->keys[1] + lo * kb,
+                   (const unsigned char *)s->keys[cur] + lo * kb, (hi - lo) * kb);
+    }
+    if (pb && cur != 1)
+        memcpy((unsigned char *)s->pay[1] + lo * pb, (const unsigned char *)s->pay[cur] + lo * pb,
+               (hi - lo) * pb);
+}
+
+/* A small bucket: stable insertion sort on the sort bits, written home. */
+static void insertion_bucket(const rdx_cpu_plan *plan, const rdx_cpu_sets *s, int cur, size_t lo,
+                             size_t hi)
+{
+    const unsigned kb = plan->key_bytes, pb = plan->pay_bytes;
+    const size_t m = hi - lo;
+    uint64_t key[RDX_CPU_MSD_LEAF], sk[RDX_CPU_MSD_LEAF], pay[RDX_CPU_MSD_LEAF];
+    const unsigned char *ck = (const unsigned char *)s->keys[cur] + lo * kb;
+    const unsigned char *cp = pb ? (const unsigned char *)s->pay[cur] + lo * pb : NULL;
+    for (size_t i = 0; i < m; i++) {
+        uint64_t k = rdx_cpu_load_key(ck + i * kb, kb);
+        uint64_t v = pb == 4 ? rdx_ld32(cp + i * 4) : pb == 8 ? rdx_ld64(cp + i * 8) : 0;
+        const uint64_t x = (k >> plan->begin_bit) & plan->range;
+        size_t j = i;
+        for (; j > 0 && sk[j - 1] > x; j--) { /* strictly greater: equal keys keep order */
+            sk[j] = sk[j - 1];
+            key[j] = key[j - 1];
+            pay[j] = pay[j - 1];
+        }
+        sk[j] = x;
+        key[j] = k;
+        pay[j] = v;
+    }
+    unsigned char *hk = s->write_home_keys ? (unsigned char *)s->keys[1] + lo * kb : NULL;
+    unsigned char *hp = pb ? (unsigned char *)s->pay[1] + lo * pb : NULL;
+    for (size_t i = 0; i < m; i++) {
+        if (s->write_home_keys)
+            rdx_cpu_store_key(hk + i * kb, kb,
+                              s->decode_home ? rdx_cpu_unmap(key[i], kb, plan->cls, plan->desc)
+                                             : key[i]);
+        if (pb == 4)
+            rdx_st32(hp + i * 4, (uint32_t)pay[i]);
+        else if (pb == 8)
+            rdx_st64(hp + i * 8, pay[i]);
+    }
+}
+
+void rdx_cpu_msd_bucket(const rdx_cpu_plan *plan, const rdx_cpu_sets *s, int cur, size_t lo,
+                        size_t hi, int level, size_t *msd)
+{
+    const int bins = plan->bins;
+    for (;;) {
+        if (hi - lo <= RDX_CPU_MSD_LEAF) {
+            insertion_bucket(plan, s, cur, lo, hi);
+            return;
+        }
+        if (level == 0) {
+            finish_bucket(plan, s, cur, lo, hi);
+            return;
+        }
+        const int p = plan->active[level - 1];
+        size_t *bound = msd + (size_t)(level - 1) * (size_t)(bins + 1);
+        rdx_cpu_histogram_pass(plan, p, s->keys[cur], lo, hi, bound);
+        int split = 1;
+        for (int b = 0; b < bins; b++)
+            if (bound[b] == hi - lo)
+                split = 0;
+        if (!split) { /* every key has the same digit here: nothing to move */
+            level--;
+            continue;
+        }
+        size_t at = lo;
+        for (int b = 0; b < bins; b++) {
+            const size_t c = bound[b];
+            bound[b] = at;
+            at += c;
+        }
+        bound[bins] = hi;
+
+        /* Buckets are small enough to stay in cache: ordinary stores, no write-combining. */
+        rdx_cpu_pass ps;
+        memset(&ps, 0, sizeof ps);
+        ps.src_keys = s->keys[cur];
+        ps.dst_keys = s->keys[1 - cur];
+        ps.src_pay = s->pay[cur];
+        ps.dst_pay = s->pay[1 - cur];
+        ps.shift = plan->shift[p];
+        ps.mask = plan->mask[p];
+        ps.write_keys = 1;
+        ps.cls = plan->cls;
+        ps.desc = plan->desc;
+        rdx_cpu_scatter(plan, &ps, lo, hi, bound);
+        for (int b = 0; b < bins; b++)
+            if (bound[b + 1] > bound[b])
+                rdx_cpu_msd_bucket(plan, s, 1 - cur, bound[b], bound[b + 1], level - 1, msd);
+        return;
+    }
+}
