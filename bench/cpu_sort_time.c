@@ -86,7 +86,7 @@ int main(int argc, char **argv)
     }
     qsort(times, (size_t)reps, sizeof *times, cmp_double);
     qsort(cpu, (size_t)reps, sizeof *cpu, cmp_double);
-    printf("%s n=2^%d radix_bits=%d: wall best %.3f s, median %.3f s; cpu best %.3f s\n", what,
+    printf("%s n=2^%d radix_bits=%d: wall best %.4f s, median %.4f s; cpu best %.4f s\n", what,
            lg, rbits, times[0], times[reps / 2], cpu[0]);
     rdx_ctx_destroy(ctx);
     free(keys);

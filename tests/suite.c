@@ -620,9 +620,13 @@ int rdx_run_sort_suite(const rdx_suite_config *cfg)
                  {"stability", stability},     {"large sizes", large_sizes}};
     for (size_t p = 0; p < sizeof parts / sizeof parts[0]; p++) {
         const unsigned long before = run.cases, failed_before = run.failed;
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
         parts[p].run(&run);
-        printf("  %-13s %6lu cases, %lu failed\n", parts[p].name, run.cases - before,
-               run.failed - failed_before);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        printf("  %-13s %6lu cases, %lu failed (%.1f s)\n", parts[p].name, run.cases - before,
+               run.failed - failed_before,
+               (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec));
         fflush(stdout);
     }
     if (run.printed > MAX_PRINTED)

@@ -199,7 +199,7 @@ RDX_DEFINE_WC_SCATTER(64)
 
 size_t rdx_cpu_wc_bytes(const rdx_cpu_plan *plan)
 {
-    if (plan->n < RDX_CPU_WC_MIN_N)
+    if (plan->n * (plan->key_bytes + plan->pay_bytes) < RDX_CPU_WC_MIN_BYTES)
         return 0;
     return 2 * (size_t)plan->bins * RDX_LINE; /* key lines and payload lines */
 }
