@@ -3,12 +3,9 @@
  * first output slot of every digit, and a pass whose counts sit in one bin is skipped.
  *
  * Each block counts into shared memory and adds its bins to global memory once. Keys are
- * read 16 bytes per thread. Sorted and low-entropy inputs make many lanes of a warp hit
- * the same bin, which serialises shared-memory atomics; a warp whose keys all share a
- * digit therefore adds them with one atomic. */
+ * read 16 bytes per load, several loads in flight per thread. */
 #include "common.cuh"
 #include "kernels.h"
-#include "rank.cuh"
 
 /* Bins of all passes in shared memory: passes * 2^radix_bits is at most 2048 (8 passes
  * of 256 bins for 64-bit keys; narrower digits give fewer bins in all). */
@@ -57,40 +54,28 @@ __global__ void __launch_bounds__(RDX_HIST_THREADS) rdx_histogram_kernel(const r
             count_one(s_hist, keys[j], a, bins);
     }
 
+    /* RDX_HIST_UNROLL 16-byte loads in flight per thread, then count them. */
     const uint4 *vec = (const uint4 *)(keys + head);
-    const uint32_t lane = rdx_lane();
     const size_t stride = (size_t)gridDim.x * RDX_HIST_THREADS;
-    /* Whole warps iterate together (the vote below needs every lane). */
-    for (size_t base = (size_t)blockIdx.x * RDX_HIST_THREADS + (threadIdx.x & ~31u); base < nvec; base += stride) {
-        const size_t v = base + lane;
-        const bool valid = v < nvec;
-        union { uint4 raw; K k[VEC]; } u;
-        u.raw = valid ? vec[v] : make_uint4(0u, 0u, 0u, 0u);
+    for (size_t base = (size_t)blockIdx.x * RDX_HIST_THREADS + threadIdx.x; base < nvec;
+         base += stride * RDX_HIST_UNROLL) {
+        union { uint4 raw[RDX_HIST_UNROLL]; K k[RDX_HIST_UNROLL * VEC]; } u;
 #pragma unroll
-        for (int j = 0; j < VEC; ++j)
-            u.k[j] = rdx_enc(u.k[j], a.cls, a.desc);
-        for (int p = 0; p < a.passes; ++p) {
-            const int shift = a.begin_bit + p * a.radix_bits;
-            const uint32_t mask = (1u << min(a.radix_bits, a.end_bit - shift)) - 1u;
-            uint32_t *h = s_hist + p * bins;
-            uint32_t d[VEC];
-            bool same = true;
+        for (int r = 0; r < RDX_HIST_UNROLL; ++r)
+            u.raw[r] = base + r * stride < nvec ? vec[base + r * stride] : make_uint4(0u, 0u, 0u, 0u);
+#pragma unroll
+        for (int r = 0; r < RDX_HIST_UNROLL; ++r) {
+            if (base + r * stride >= nvec)
+                break;
 #pragma unroll
             for (int j = 0; j < VEC; ++j) {
-                d[j] = rdx_digit(u.k[j], shift, mask);
-                same = same && d[j] == d[0];
-            }
-            const uint32_t d_lane0 = __shfl_sync(RDX_FULL_WARP, d[0], 0);
-            if (__all_sync(RDX_FULL_WARP, valid && same && d[0] == d_lane0)) {
-                if (lane == 0)
-                    atomicAdd(&h[d_lane0], 32u * VEC);
-            } else if (valid) {
-                if (same) {
-                    atomicAdd(&h[d[0]], (uint32_t)VEC);
-                } else {
-#pragma unroll
-                    for (int j = 0; j < VEC; ++j)
-                        atomicAdd(&h[d[j]], 1u);
+                const K k = rdx_enc(u.k[r * VEC + j], a.cls, a.desc);
+                /* Equal digits in a warp (sorted or low-entropy keys) cost little: the
+                 * hardware merges same-address increments of one instruction. */
+                for (int p = 0; p < a.passes; ++p) {
+                    const int shift = a.begin_bit + p * a.radix_bits;
+                    const uint32_t mask = (1u << min(a.radix_bits, a.end_bit - shift)) - 1u;
+                    atomicAdd(&s_hist[p * bins + rdx_digit(k, shift, mask)], 1u);
                 }
             }
         }

@@ -73,6 +73,18 @@ __global__ void __launch_bounds__(RDX_OS_THREADS, RDX_OS_MIN_BLOCKS) rdx_oneswee
         const uint32_t pos = first + (uint32_t)i * 32u;
         key[i] = pos < count ? in[pos] : (K)0;
     }
+    /* Values are loaded now too: their latency hides behind the counting. */
+    V val[L::ITEMS];
+    if (VB) {
+        const V *vin = (const V *)(from_b ? a.vals_b : a.vals_a) + a.portion_begin + tile_begin;
+        const bool iota = a.iota && (info & RDX_PASS_FIRST);
+        const size_t index0 = a.portion_begin + tile_begin;
+#pragma unroll
+        for (int i = 0; i < L::ITEMS; ++i) {
+            const uint32_t pos = first + (uint32_t)i * 32u;
+            val[i] = pos < count ? (iota ? (V)(index0 + pos) : vin[pos]) : (V)0;
+        }
+    }
     if (info & RDX_PASS_FIRST) {
 #pragma unroll
         for (int i = 0; i < L::ITEMS; ++i)
@@ -85,54 +97,54 @@ __global__ void __launch_bounds__(RDX_OS_THREADS, RDX_OS_MIN_BLOCKS) rdx_oneswee
     if (threadIdx.x < bins)
         rdx_store_status(row + threadIdx.x, (tile == 0 ? RDX_STATUS_PREFIX : RDX_STATUS_AGGREGATE) | total);
     rdx_offset_tile<L::THREADS>(total, bits, s_wcnt, s_start, s_scan);
-    uint32_t rank[L::ITEMS];
-    rdx_rank_items<K, L::ITEMS, L::THREADS>(key, rank, count, shift, bits, s_wcnt);
 
-    /* Reorder the tile by digit in shared memory while earlier tiles publish. */
-#pragma unroll
-    for (int i = 0; i < L::ITEMS; ++i)
-        if (first + (uint32_t)i * 32u < count)
-            s_keys[rank[i]] = key[i];
-    if (VB) {
-        const V *vin = (const V *)(from_b ? a.vals_b : a.vals_a) + a.portion_begin + tile_begin;
-        const bool iota = a.iota && (info & RDX_PASS_FIRST);
-        const size_t index0 = a.portion_begin + tile_begin;
-#pragma unroll
-        for (int i = 0; i < L::ITEMS; ++i) {
-            const uint32_t pos = first + (uint32_t)i * 32u;
-            if (pos < count)
-                s_vals[rank[i]] = iota ? (V)(index0 + pos) : vin[pos];
-        }
-    }
+    /* Rank, and reorder the tile by digit in shared memory while earlier tiles publish. */
+    rdx_rank_scatter<VB, K, V, L::ITEMS, L::THREADS>(key, val, count, shift, bits, s_wcnt, s_keys, s_vals);
 
     /* Decoupled look-back, one thread per digit: add the counts of earlier tiles until one
-     * that already holds its inclusive prefix. */
-    if (threadIdx.x < bins) {
+     * that already holds its inclusive prefix. The warps holding digits poll as whole warps
+     * (a vote decides when all their lanes are done): a warp that reached the barrier below
+     * with some lanes still spinning was seen to let other threads pass it. */
+    if (threadIdx.x < ((bins + 31u) & ~31u)) {
+        const bool mine = threadIdx.x < bins;
         uint32_t excl = 0;
         if (tile > 0) {
-            for (uint32_t j = tile - 1;; --j) {
-                const uint32_t *w = a.status + (size_t)j * RDX_CUDA_MAX_BINS + threadIdx.x;
-                uint32_t s = rdx_load_status(w);
-                while ((s & ~RDX_STATUS_COUNT_MASK) == 0u) {
-#if RDX_LOOKBACK_BACKOFF_NS > 0
-                    __nanosleep(RDX_LOOKBACK_BACKOFF_NS);
+            uint32_t j = tile - 1;
+            bool done = !mine;
+#ifdef RDX_PROBE_SKIP_LOOKBACK /* diagnosis only: wrong results, timing without the wait */
+            done = true;
 #endif
-                    s = rdx_load_status(w);
+            while (__any_sync(RDX_FULL_WARP, !done)) {
+                if (!done) {
+                    const uint32_t st = rdx_load_status(a.status + (size_t)j * RDX_CUDA_MAX_BINS + threadIdx.x);
+                    if (st & ~RDX_STATUS_COUNT_MASK) {
+                        excl += st & RDX_STATUS_COUNT_MASK;
+                        if (st & RDX_STATUS_PREFIX)
+                            done = true;
+                        else
+                            --j;
+                    }
+#if RDX_LOOKBACK_BACKOFF_NS > 0
+                    else {
+                        __nanosleep(RDX_LOOKBACK_BACKOFF_NS);
+                    }
+#endif
                 }
-                excl += s & RDX_STATUS_COUNT_MASK;
-                if (s & RDX_STATUS_PREFIX)
-                    break;
             }
-            rdx_store_status(row + threadIdx.x, RDX_STATUS_PREFIX | (excl + total));
+            if (mine)
+                rdx_store_status(row + threadIdx.x, RDX_STATUS_PREFIX | (excl + total));
         }
-        /* Slot i of digit d goes to bases[d] + excl + (i - start[d]); unsigned wrap-around
-         * makes the subtraction safe. */
-        const unsigned long long base = a.bases[a.pass * RDX_CUDA_MAX_BINS + threadIdx.x];
-        s_gofs[threadIdx.x] = base + excl - s_start[threadIdx.x];
-        /* The last tile knows the portion's count of each digit: the next portion's keys
-         * of digit d start after them. */
-        if (a.bases_next && tile == gridDim.x - 1)
-            a.bases_next[a.pass * RDX_CUDA_MAX_BINS + threadIdx.x] = base + excl + total;
+        if (mine) {
+            /* Slot i of digit d goes to bases[d] + excl + (i - start[d]); unsigned
+             * wrap-around makes the subtraction safe. */
+            const unsigned long long base = a.bases[a.pass * RDX_CUDA_MAX_BINS + threadIdx.x];
+            s_gofs[threadIdx.x] = base + excl - s_start[threadIdx.x];
+            /* The last tile knows the portion's count of each digit: the next portion's
+             * keys of digit d start after them. */
+            if (a.bases_next && tile == gridDim.x - 1)
+                a.bases_next[a.pass * RDX_CUDA_MAX_BINS + threadIdx.x] = base + excl + total;
+        }
+        __syncwarp();
     }
     __syncthreads();
 

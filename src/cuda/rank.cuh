@@ -12,24 +12,51 @@
 
 #define RDX_FULL_WARP 0xffffffffu
 
-/* The lanes of the warp whose digit equals this lane's (valid lanes match only valid
- * lanes; invalid ones group among themselves and are ignored by the caller). */
-static __device__ __forceinline__ uint32_t rdx_match_digit(uint32_t d, bool valid, int bits)
+/* The lanes that agree with this lane on bit `bit` of d: the ballot of that bit, inverted
+ * where this lane's bit is clear. Four instructions; the plain C form compiled to seven. */
+static __device__ __forceinline__ uint32_t rdx_agree(uint32_t d, uint32_t bit)
+{
+    uint32_t m;
+    asm("{\n\t.reg .pred p;\n\t"
+        "and.b32 %0, %1, %2;\n\t"
+        "setp.ne.u32 p, %0, 0;\n\t"
+        "vote.sync.ballot.b32 %0, p, 0xffffffff;\n\t"
+        "@!p not.b32 %0, %0;\n\t"
+        "}"
+        : "=r"(m)
+        : "r"(d), "r"(bit));
+    return m;
+}
+
+/* The lanes of the warp whose 8-bit digit equals this lane's: one ballot per bit, each
+ * keeping the lanes that agree with this lane on that bit. Every lane takes part. */
+static __device__ __forceinline__ uint32_t rdx_match8(uint32_t d)
+{
+#if RDX_RANK_USE_MATCH_ANY
+    return __match_any_sync(RDX_FULL_WARP, d);
+#else
+    uint32_t peers = RDX_FULL_WARP;
+#pragma unroll
+    for (int b = 0; b < 8; ++b)
+        peers &= rdx_agree(d, 1u << b);
+    return peers;
+#endif
+}
+
+/* The same for digits of `bits` bits (1..8), where only lanes with `valid` take part as
+ * peers (invalid lanes group among themselves and are ignored by the caller). */
+static __device__ __forceinline__ uint32_t rdx_match_bits(uint32_t d, bool valid, int bits)
 {
 #if RDX_RANK_USE_MATCH_ANY
     (void)bits;
     return __match_any_sync(RDX_FULL_WARP, valid ? d : 0xffffffffu);
 #else
-    uint32_t peers = __ballot_sync(RDX_FULL_WARP, valid);
-    if (!valid)
-        peers = ~peers;
+    const uint32_t v = __ballot_sync(RDX_FULL_WARP, valid);
+    uint32_t peers = valid ? v : ~v;
 #pragma unroll
     for (int b = 0; b < 8; ++b) {
-        if (b < bits) { /* warp-uniform */
-            const bool set = (d >> b) & 1u;
-            const uint32_t m = __ballot_sync(RDX_FULL_WARP, set);
-            peers &= set ? m : ~m;
-        }
+        if (b < bits) /* warp-uniform */
+            peers &= rdx_agree(d, 1u << b);
     }
     return peers;
 #endif
@@ -75,9 +102,10 @@ static __device__ __forceinline__ uint32_t rdx_block_excl_scan(uint32_t v, uint3
  *                    over the warps; returns the tile's count of digit t;
  *   rdx_offset_tile  the exclusive scan over digits (s_start[d], the first slot of digit
  *                    d), folded into each warp's offsets;
- *   rdx_rank_items   each item's slot: the lanes holding the same digit find each other,
+ *   rdx_rank_scatter each item's slot: the lanes holding the same digit find each other,
  *                    the lowest bumps the warp's offset for the whole group, and each lane
- *                    adds the number of its peers below it.
+ *                    adds the number of its peers below it; the item goes to shared
+ *                    memory at once (no array of ranks held in registers).
  * Items at or past `count` are left out and get meaningless slots. Shared memory: s_wcnt
  * WARPS*256 words, s_start 256, s_scan WARPS. */
 template <typename K, int ITEMS, int THREADS>
@@ -127,11 +155,12 @@ static __device__ __forceinline__ void rdx_offset_tile(uint32_t total, int bits,
     __syncthreads();
 }
 
-/* rank[i] = the slot of item i in the tile stably sorted by digit. Consumes the offsets in
- * s_wcnt (they end as the next free slot of each digit per warp). */
-template <typename K, int ITEMS, int THREADS>
-static __device__ __forceinline__ void rdx_rank_items(const K (&key)[ITEMS], uint32_t (&rank)[ITEMS],
-                                                      uint32_t count, int shift, int bits, uint32_t *s_wcnt)
+/* FAST: a full tile and 8-bit digits, the case that decides the speed (no validity
+ * test, no per-bit branch). The leader of a group of equal digits is its highest lane. */
+template <bool FAST, int VB, typename K, typename V, int ITEMS>
+static __device__ __forceinline__ void rdx_rank_scatter_impl(const K (&key)[ITEMS], const V (&val)[ITEMS],
+                                                             uint32_t count, int shift, int bits, uint32_t *s_wcnt,
+                                                             K *s_keys, V *s_vals)
 {
     const uint32_t lane = rdx_lane(), warp = threadIdx.x >> 5;
     const uint32_t mask = (1u << bits) - 1u;
@@ -140,18 +169,36 @@ static __device__ __forceinline__ void rdx_rank_items(const K (&key)[ITEMS], uin
     const uint32_t first = warp * 32u * ITEMS + lane;
 #pragma unroll
     for (int i = 0; i < ITEMS; ++i) {
-        const bool valid = first + (uint32_t)i * 32u < count;
+        const bool valid = FAST || first + (uint32_t)i * 32u < count;
         const uint32_t d = valid ? rdx_digit(key[i], shift, mask) : 0u;
-        const uint32_t peers = rdx_match_digit(d, valid, bits);
+        const uint32_t peers = FAST ? rdx_match8(d) : rdx_match_bits(d, valid, bits);
         const uint32_t below = __popc(peers & below_mask);
+        const uint32_t leader = 31u - __clz(peers);
         uint32_t base = 0;
-        if (valid && below == 0)
+        if (valid && lane == leader)
             base = atomicAdd(&wc[d], (uint32_t)__popc(peers));
         /* The shuffle also keeps the warp's steps in order: the next step's leader adds
          * after this one. */
-        base = __shfl_sync(RDX_FULL_WARP, base, __ffs(peers) - 1);
-        rank[i] = base + below;
+        base = __shfl_sync(RDX_FULL_WARP, base, leader);
+        if (valid) {
+            s_keys[base + below] = key[i];
+            if (VB)
+                s_vals[base + below] = val[i];
+        }
     }
+}
+
+/* Writes each valid item (and its value when VB > 0) to its slot in the tile stably
+ * sorted by digit: s_keys[slot], s_vals[slot]. Consumes the offsets in s_wcnt (they end
+ * as the next free slot of each digit per warp). No barrier at the end. */
+template <int VB, typename K, typename V, int ITEMS, int THREADS>
+static __device__ __forceinline__ void rdx_rank_scatter(const K (&key)[ITEMS], const V (&val)[ITEMS], uint32_t count,
+                                                        int shift, int bits, uint32_t *s_wcnt, K *s_keys, V *s_vals)
+{
+    if (bits == 8 && count == (uint32_t)(ITEMS * THREADS))
+        rdx_rank_scatter_impl<true, VB>(key, val, count, shift, bits, s_wcnt, s_keys, s_vals);
+    else
+        rdx_rank_scatter_impl<false, VB>(key, val, count, shift, bits, s_wcnt, s_keys, s_vals);
 }
 
 #endif /* RDX_CUDA_RANK_CUH */

@@ -55,16 +55,7 @@ __global__ void __launch_bounds__(RDX_SMALL_THREADS, 1) rdx_small_kernel(const r
         if (__syncthreads_or(threadIdx.x < (1u << bits) && total == count))
             continue;
         rdx_offset_tile<L::THREADS>(total, bits, s_wcnt, s_start, s_scan);
-        uint32_t rank[L::ITEMS];
-        rdx_rank_items<K, L::ITEMS, L::THREADS>(key, rank, count, shift, bits, s_wcnt);
-#pragma unroll
-        for (int i = 0; i < L::ITEMS; ++i) {
-            if (first + (uint32_t)i * 32u < count) {
-                s_keys[rank[i]] = key[i];
-                if (VB)
-                    s_vals[rank[i]] = val[i];
-            }
-        }
+        rdx_rank_scatter<VB, K, V, L::ITEMS, L::THREADS>(key, val, count, shift, bits, s_wcnt, s_keys, s_vals);
         __syncthreads();
 #pragma unroll
         for (int i = 0; i < L::ITEMS; ++i) {

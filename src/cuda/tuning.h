@@ -2,8 +2,9 @@
  *
  * The values are chosen for Hopper (sm_90, H100/H200) and used unchanged on sm_80 and
  * sm_89 for now: the kernels are stamped at compile time for each (key width, value
- * width), so a change here is a rebuild, nothing more. docs/cuda-notes.md records what
- * was measured with which values. Plain C, usable from host and device code. */
+ * width), so a change here is a rebuild, nothing more. Each value may also be given on
+ * the compiler's command line (-DRDX_OS_THREADS=512) for a sweep; docs/cuda-notes.md
+ * records what was measured with which values. Plain C, usable from host and device. */
 #ifndef RDX_CUDA_TUNING_H
 #define RDX_CUDA_TUNING_H
 
@@ -17,22 +18,41 @@
  * runs per digit in the scatter; the limit is registers (ITEMS keys + ITEMS ranks per
  * thread) and shared memory (the tile is reordered there). CUB uses 384 x 21 on sm_80
  * and sm_90 for 4-byte keys and scales the items down for wider keys. */
+#ifndef RDX_OS_THREADS
 #define RDX_OS_THREADS 384
+#endif
 /* Blocks per SM the register allocation must allow (__launch_bounds__). Two blocks keep
  * one block's look-back wait hidden behind the other's loads. */
+#ifndef RDX_OS_MIN_BLOCKS
 #define RDX_OS_MIN_BLOCKS 2
-/* Items per thread by bytes moved per key (key bytes + value bytes). */
-#define RDX_OS_ITEMS(kb, vb) (((kb) + (vb)) <= 4 ? 20 : ((kb) + (vb)) <= 8 ? 15 : 10)
+#endif
+/* Items per thread by bytes moved per key (key bytes + value bytes): up to 4, up to 8,
+ * up to 16. */
+#ifndef RDX_OS_ITEMS_4
+#define RDX_OS_ITEMS_4 20
+#endif
+#ifndef RDX_OS_ITEMS_8
+#define RDX_OS_ITEMS_8 15
+#endif
+#ifndef RDX_OS_ITEMS_16
+#define RDX_OS_ITEMS_16 10
+#endif
+#define RDX_OS_ITEMS(kb, vb) \
+    (((kb) + (vb)) <= 4 ? RDX_OS_ITEMS_4 : ((kb) + (vb)) <= 8 ? RDX_OS_ITEMS_8 : RDX_OS_ITEMS_16)
 /* Look-back status word: the low 30 bits hold a count, the top 2 a flag. One launch of
  * the pass kernel may therefore cover at most 2^30 - 1 keys (a "portion"); larger
  * inputs run one launch per portion. */
 #define RDX_OS_COUNT_BITS 30
 /* Ranking: 1 = __match_any_sync, 0 = one __ballot_sync per digit bit (CUB's choice on
  * sm_80/sm_90, where MATCH.ANY has a low throughput). */
+#ifndef RDX_RANK_USE_MATCH_ANY
 #define RDX_RANK_USE_MATCH_ANY 0
+#endif
 /* Nanoseconds a look-back thread sleeps between polls of a status word that is not
  * ready; 0 = spin. */
+#ifndef RDX_LOOKBACK_BACKOFF_NS
 #define RDX_LOOKBACK_BACKOFF_NS 0
+#endif
 
 /* ---- small-n path (small.cu): one block sorts everything on chip, one launch ----
  * Up to THREADS x ITEMS keys (4096). Above that the onesweep path wins, because one
@@ -45,8 +65,16 @@
  * Each block keeps all passes' bins in shared memory and adds them to global memory
  * once; the grid is capped at BLOCKS_PER_SM per SM and strides over the input. Keys are
  * read 16 bytes per thread per load. */
+#ifndef RDX_HIST_THREADS
 #define RDX_HIST_THREADS 512
+#endif
+#ifndef RDX_HIST_BLOCKS_PER_SM
 #define RDX_HIST_BLOCKS_PER_SM 4
+#endif
+/* 16-byte loads each thread issues before counting them (memory-level parallelism). */
+#ifndef RDX_HIST_UNROLL
+#define RDX_HIST_UNROLL 4
+#endif
 
 /* ---- simple grid-stride kernels (copy back, iota, gather) ---- */
 #define RDX_COPY_THREADS 256
