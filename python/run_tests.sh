@@ -5,9 +5,9 @@
 #
 #   python/run_tests.sh [pytest arguments...]
 #
-# Environment: PYTHON (default python3); CMAKE_BUILD_PARALLEL_LEVEL (default 2).
-# In CI (CI=true) the CUDA backend is left out of this build to save compile time (no GPU
-# there to use it; the C tests compile it); RDXSORT_CI_CUDA=1 builds it anyway.
+# Environment: PYTHON (default python3); CMAKE_BUILD_PARALLEL_LEVEL (default 2);
+# RDXSORT_CUDA=AUTO|ON|OFF (default AUTO: the CUDA backend is compiled when nvcc is found,
+# as on a user's machine; about a minute more on 2 cores. OFF skips it where time matters).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 py="${PYTHON:-python3}"
@@ -15,10 +15,8 @@ py="${PYTHON:-python3}"
 "$py" -m pip install -q --disable-pip-version-check -r "$here/requirements-test.txt"
 
 export CMAKE_BUILD_PARALLEL_LEVEL="${CMAKE_BUILD_PARALLEL_LEVEL:-2}"
-if [ "${CI:-}" = "true" ] && [ "${RDXSORT_CI_CUDA:-0}" != "1" ]; then
-  export SKBUILD_CMAKE_DEFINE="RDX_CUDA=OFF"
-fi
-echo "python/run_tests.sh: pip install $here${SKBUILD_CMAKE_DEFINE:+ ($SKBUILD_CMAKE_DEFINE)}"
+export SKBUILD_CMAKE_DEFINE="RDX_CUDA=${RDXSORT_CUDA:-AUTO}"
+echo "python/run_tests.sh: pip install $here ($SKBUILD_CMAKE_DEFINE)"
 "$py" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$here"
 
 # Run from an empty folder, so that `import rdxsort` is the installed package (with its
@@ -26,6 +24,6 @@ echo "python/run_tests.sh: pip install $here${SKBUILD_CMAKE_DEFINE:+ ($SKBUILD_C
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-"$py" -c 'import rdxsort; print("rdxsort", rdxsort.__version__, "from", rdxsort.LIBRARY_PATH,
-          "| CUDA backend usable:", rdxsort.cuda_available())'
+"$py" -c 'import rdxsort, rdxsort._lib as L; print("rdxsort", rdxsort.__version__, "from",
+          rdxsort.LIBRARY_PATH, "| CUDA backend built:", L.HAS_ASYNC, "usable:", rdxsort.cuda_available())'
 RDXSORT_REQUIRE_ML_DTYPES=1 "$py" -m pytest -q -ra -p no:cacheprovider "$here/tests" "$@"
