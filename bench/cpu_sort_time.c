@@ -3,7 +3,11 @@
  *
  *   cpu_sort_time [u32|u64|u32pairs|u64pairs|u32arg] [log2 n] [radix_bits] [repeats]
  *
- * Prints the best and the median time of the repeats; checks each result is sorted. */
+ * Prints the best and the median time of the repeats, and the best CPU time (steadier on
+ * a shared machine); checks each result is sorted. Not part of the CMake build:
+ *
+ *   cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Iinclude bench/cpu_sort_time.c \
+ *      build/src/librdx.a -fopenmp -o cpu_sort_time */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

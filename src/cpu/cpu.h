@@ -213,9 +213,10 @@ void rdx_cpu_gather(const void *src, void *dst, size_t value_size, const void *i
 
 /* Sorts bucket [lo, hi), whose mapped keys and payloads sit in set `cur` and agree on every
  * digit above active pass `level` - 1, by active passes level - 1 down to 0, most
- * significant first, leaving it in the home set. One thread; msd is its bounds scratch. */
+ * significant first, leaving it in the home set. One thread; msd is its bounds scratch,
+ * wc its write-combining lines (or NULL). */
 void rdx_cpu_msd_bucket(const rdx_cpu_plan *plan, const rdx_cpu_sets *sets, int cur, size_t lo,
-                        size_t hi, int level, size_t *msd);
+                        size_t hi, int level, size_t *msd, void *wc);
 
 /* ---- small.c ---- */
 

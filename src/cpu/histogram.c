@@ -8,8 +8,8 @@
 #define RDX_COUNT(P) c##P[(k >> s##P) & m##P]++
 
 #define RDX_DEFINE_HIST(W)                                                                    \
-    /* Up to 8 passes (every key width at the default 8-bit digits) with shifts, masks and \
-     * tables in registers: about 2x faster than the loop over passes below. */             \
+    /* Up to 8 passes with shifts, masks and tables in registers, unrolled (for digit     \
+     * widths other than whole bytes): fewer loads per key than the loop further below. */   \
     static void hist_upto8_u##W(const rdx_cpu_plan *plan, const unsigned char *keys,           \
                                 size_t begin, size_t end, size_t *counts)                      \
     {                                                                                         \

@@ -62,7 +62,7 @@ static void insertion_bucket(const rdx_cpu_plan *plan, const rdx_cpu_sets *s, in
 }
 
 void rdx_cpu_msd_bucket(const rdx_cpu_plan *plan, const rdx_cpu_sets *s, int cur, size_t lo,
-                        size_t hi, int level, size_t *msd)
+                        size_t hi, int level, size_t *msd, void *wc)
 {
     const int bins = plan->bins;
     for (;;) {
@@ -93,7 +93,9 @@ void rdx_cpu_msd_bucket(const rdx_cpu_plan *plan, const rdx_cpu_sets *s, int cur
         }
         bound[bins] = hi;
 
-        /* Buckets are small enough to stay in cache: ordinary stores, no write-combining. */
+        /* A bucket that fits in cache takes ordinary stores (it stays there for the next
+         * level); a larger one (a narrow top digit, skewed data) write-combines like the
+         * parallel passes. */
         rdx_cpu_pass ps;
         memset(&ps, 0, sizeof ps);
         ps.src_keys = s->keys[cur];
@@ -105,10 +107,19 @@ void rdx_cpu_msd_bucket(const rdx_cpu_plan *plan, const rdx_cpu_sets *s, int cur
         ps.write_keys = 1;
         ps.cls = plan->cls;
         ps.desc = plan->desc;
+        ps.wc = (hi - lo) * (plan->key_bytes + plan->pay_bytes) >= RDX_CPU_WC_MIN_BYTES ? wc : NULL;
         rdx_cpu_scatter(plan, &ps, lo, hi, bound);
-        for (int b = 0; b < bins; b++)
-            if (bound[b + 1] > bound[b])
-                rdx_cpu_msd_bucket(plan, s, 1 - cur, bound[b], bound[b + 1], level - 1, msd);
+        /* Sub-buckets that need no further split are finished here, without a call per
+         * bucket: at the last levels most hold a few keys or one. */
+        for (int b = 0; b < bins; b++) {
+            const size_t sl = bound[b], sh = bound[b + 1];
+            if (sh - sl == 1)
+                finish_bucket(plan, s, 1 - cur, sl, sh);
+            else if (sh - sl > 1 && sh - sl <= RDX_CPU_MSD_LEAF)
+                insertion_bucket(plan, s, 1 - cur, sl, sh);
+            else if (sh > sl)
+                rdx_cpu_msd_bucket(plan, s, 1 - cur, sl, sh, level - 1, msd, wc);
+        }
         return;
     }
 }

@@ -132,7 +132,22 @@ static rdx_status prepare(rdx_ctx *ctx, const rdx_job *job, rdx_cpu_plan *plan, 
  * (tuning.h); decided from the up-front histograms. */
 static int choose_msd(const rdx_cpu_plan *plan)
 {
-    if (plan->nactive < RDX_CPU_MSD_MIN_PASSES || plan->n < RDX_CPU_MSD_MIN_N)
+    if (plan->n < RDX_CPU_MSD_MIN_N || plan->nactive < 2)
+        return 0;
+    int log_n = 0, log_leaf = 0, active_bits = 0;
+    while (log_n < 63 && ((size_t)2 << log_n) <= plan->n)
+        log_n++;
+    while ((2 << log_leaf) <= RDX_CPU_MSD_LEAF)
+        log_leaf++;
+    for (int q = 0; q < plan->nactive; q++) {
+        uint64_t m = plan->mask[plan->active[q]];
+        while (m) {
+            active_bits++;
+            m >>= 1;
+        }
+    }
+    if (active_bits <= RDX_CPU_MSD_MIN_BITS ||
+        active_bits <= RDX_CPU_MSD_LEVEL_COST * (log_n - log_leaf))
         return 0;
     const size_t *top = plan->totals + (size_t)plan->active[plan->nactive - 1] * plan->bins;
     for (int b = 0; b < plan->bins; b++)
@@ -271,13 +286,14 @@ rdx_status rdx_cpu_sort(rdx_ctx *ctx, const rdx_job *job)
             parallel_pass(&plan, &sb, 0, p, 0, identity_codec, t, nt, b, e, mine);
             const size_t *tot = plan.totals + (size_t)p * plan.bins;
             size_t *scratch = plan.msd + (size_t)t * plan.msd_stride;
+            void *wc = sb.wc ? sb.wc + (size_t)t * sb.wc_bytes : NULL;
 #pragma omp for schedule(dynamic, 1)
             for (int d = 0; d < plan.bins; d++) {
                 size_t lo = 0;
                 for (int x = 0; x < d; x++)
                     lo += tot[x];
                 if (tot[d])
-                    rdx_cpu_msd_bucket(&plan, &sb.set, 0, lo, lo + tot[d], top, scratch);
+                    rdx_cpu_msd_bucket(&plan, &sb.set, 0, lo, lo + tot[d], top, scratch, wc);
             }
         } else {
             for (int q = 0; q < plan.nactive; q++)
