@@ -8,7 +8,8 @@
  * Environment: RDX_TEST_SEED replays a run; RDX_TEST_MAX_LOG2_N bounds the largest suite
  * size (default 20, the 2^20 + 3 case; gpu-check.sh lowers it under compute-sanitizer);
  * RDX_TEST_MAX_LOG2N is read too); RDX_TEST_SUITE=device runs the suite on device arrays
- * only, RDX_TEST_SUITE=0 leaves it out. */
+ * only, RDX_TEST_SUITE=0 leaves it out. The suite runs twice: on device arrays with the
+ * default tile shapes, on host arrays with the large tile shape for every size. */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "cuda/test_hooks.h"
 #include "cuda/tuning.h"
 #include "reference.h"
 #include "suite.h"
@@ -183,7 +185,7 @@ static void sort_and_compare(rdx_ctx *ctx, rdx_type type, size_t n, size_t vs, i
 static void placements(rdx_ctx *ctx)
 {
     uint64_t s = seed ^ 0x3333;
-    const size_t n = 3 * (size_t)(RDX_OS_THREADS * RDX_OS_ITEMS(4, 0)) + 17;
+    const size_t n = 3 * (size_t)(RDX_OSM_THREADS * RDX_OSM_ITEMS) + 17;
     sort_and_compare(ctx, RDX_U32, n, 4, 0, 0, AT_DEVICE, AT_HOST, 0, &s, "device keys, host values");
     sort_and_compare(ctx, RDX_F64, n, 8, 0, RDX_DESCENDING, AT_HOST, AT_DEVICE, 0, &s, "host keys, device values");
     sort_and_compare(ctx, RDX_I16, n, 0, 1, 0, AT_DEVICE, AT_HOST, 0, &s, "argsort: device keys, host indices");
@@ -355,14 +357,18 @@ int main(void)
     const int max_log2 = e && *e ? atoi(e) : 20;
     const char *suite = getenv("RDX_TEST_SUITE");
     if (!suite || strcmp(suite, "0") != 0) {
-        rdx_suite_config cfg = {RDX_BACKEND_CUDA, &device_memory, seed, max_log2,
-                                RDX_OS_THREADS * RDX_OS_ITEMS(4, 0)};
+        /* Device arrays: the small-n limit +- 1, then the medium tile shape above it. */
+        rdx_suite_config cfg = {RDX_BACKEND_CUDA, &device_memory, seed, max_log2, RDX_SMALL_MAX_N};
         failures += rdx_run_sort_suite(&cfg);
         if (!suite || strcmp(suite, "device") != 0) {
+            /* Host arrays, with the large tile shape for every size above the small-n
+             * limit (it serves only inputs above RDX_OS_MEDIUM_MAX_N otherwise). */
+            rdx_cuda_set_medium_max_n(0);
             cfg.memory = &rdx_test_host_memory;
             cfg.seed = seed ^ 0x9999;
-            cfg.tile = RDX_SMALL_MAX_N; /* the small-n path's limit +- 1 this time */
+            cfg.tile = RDX_OS_SHAPE_THREADS(0) * RDX_OS_SHAPE_ITEMS(4, 0, 0);
             failures += rdx_run_sort_suite(&cfg);
+            rdx_cuda_set_medium_max_n(RDX_OS_MEDIUM_MAX_N);
         }
     }
     placements(ctx);

@@ -17,6 +17,8 @@
 #include <cub/device/device_radix_sort.cuh>
 
 #include "rdx_cuda.h"
+#include "cuda/test_hooks.h"
+#include "cuda/tuning.h"
 extern "C" {
 #include "suite.h"
 }
@@ -162,8 +164,13 @@ static void versus_cub(rdx_ctx *ctx, rdx_type type, size_t n, int pairs, int des
 static void cub_oracle(rdx_ctx *ctx, int max_log2)
 {
     uint64_t s = seed ^ 0x6666;
-    static const size_t sizes[] = {1, 100, 4095, 4096, 4097, 3839, 3840, 3841, 5760, 5761, 7679, 7680, 7681,
-                                   15363, 100003, ((size_t)1 << 20) + 5, (size_t)1 << 22};
+    /* Around the small-n limit, and one, two, three tiles of both shapes +- 1. */
+    const size_t med = (size_t)RDX_OSM_THREADS * RDX_OSM_ITEMS;
+    const size_t l4 = (size_t)RDX_OS_SHAPE_THREADS(0) * RDX_OS_SHAPE_ITEMS(4, 0, 0);
+    const size_t l8 = (size_t)RDX_OS_SHAPE_THREADS(0) * RDX_OS_SHAPE_ITEMS(8, 0, 0);
+    const size_t sizes[] = {1, 100, RDX_SMALL_MAX_N - 1, RDX_SMALL_MAX_N, RDX_SMALL_MAX_N + 1, 3 * med - 1,
+                            3 * med + 1, l4 - 1, l4, l4 + 1, 2 * l8 - 1, 2 * l8 + 1, 3 * l4 + 3, 100003,
+                            ((size_t)1 << 20) + 5, (size_t)1 << 22};
     int turn = 0;
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         const size_t n = sizes[i];
@@ -438,6 +445,11 @@ int main(void)
     if (!lg || !*lg)
         lg = getenv("RDX_TEST_MAX_LOG2N");
     cub_oracle(ctx, lg && *lg ? atoi(lg) : 22);
+    /* Again with the large tile shape at every size (it serves only inputs above
+     * RDX_OS_MEDIUM_MAX_N otherwise). */
+    rdx_cuda_set_medium_max_n(0);
+    cub_oracle(ctx, lg && *lg ? atoi(lg) : 22);
+    rdx_cuda_set_medium_max_n(RDX_OS_MEDIUM_MAX_N);
     async_api(ctx);
     const char *e = getenv("RDX_TEST_HUGE");
     if (e && strcmp(e, "1") == 0)

@@ -54,6 +54,10 @@ static __device__ __forceinline__ uint32_t rdx_digit(K k, int shift, uint32_t ma
     return (uint32_t)(k >> shift) & mask;
 }
 
+/* Bins of all passes together: passes * 2^radix_bits is at most 2048 (8 passes of 256
+ * bins for 64-bit keys; narrower digits give fewer bins in all). */
+#define RDX_HIST_MAX_CELLS 2048
+
 /* Look-back status word: count in the low RDX_OS_COUNT_BITS bits, flag above. 0 means
  * "not published yet"; a tile first publishes its own count (AGGREGATE), then, once it
  * knows the total of every tile before it, its inclusive prefix (PREFIX). */

@@ -7,9 +7,6 @@
 #include "common.cuh"
 #include "kernels.h"
 
-/* Bins of all passes in shared memory: passes * 2^radix_bits is at most 2048 (8 passes
- * of 256 bins for 64-bit keys; narrower digits give fewer bins in all). */
-#define RDX_HIST_MAX_CELLS 2048
 
 /* Counts one key in every pass (head and tail keys that miss the 16-byte loads). */
 template <typename K>
@@ -27,7 +24,7 @@ template <int KB>
 __global__ void __launch_bounds__(RDX_HIST_THREADS) rdx_histogram_kernel(const rdx_hist_args a)
 {
     typedef typename rdx_uint<KB>::t K;
-    enum { VEC = 16 / KB };
+    enum { VEC = 16 / KB, UNROLL = RDX_HIST_KEYS / VEC > 0 ? RDX_HIST_KEYS / VEC : 1 };
     __shared__ uint32_t s_hist[RDX_HIST_MAX_CELLS];
     const uint32_t bins = 1u << a.radix_bits;
     const uint32_t cells = (uint32_t)a.passes * bins;
@@ -54,32 +51,35 @@ __global__ void __launch_bounds__(RDX_HIST_THREADS) rdx_histogram_kernel(const r
             count_one(s_hist, keys[j], a, bins);
     }
 
-    /* RDX_HIST_UNROLL 16-byte loads in flight per thread, then count them. */
+    /* UNROLL 16-byte loads in flight per thread, then count them pass by pass.
+     * Equal digits in a warp (sorted or low-entropy keys) cost little: the hardware merges
+     * same-address increments of one instruction. */
     const uint4 *vec = (const uint4 *)(keys + head);
     const size_t stride = (size_t)gridDim.x * RDX_HIST_THREADS;
     for (size_t base = (size_t)blockIdx.x * RDX_HIST_THREADS + threadIdx.x; base < nvec;
-         base += stride * RDX_HIST_UNROLL) {
-        union { uint4 raw[RDX_HIST_UNROLL]; K k[RDX_HIST_UNROLL * VEC]; } u;
+         base += stride * UNROLL) {
+        union { uint4 raw[UNROLL]; K k[UNROLL * VEC]; } u;
+        int loaded = 0; /* vectors of this round that exist (a prefix) */
 #pragma unroll
-        for (int r = 0; r < RDX_HIST_UNROLL; ++r)
-            u.raw[r] = base + r * stride < nvec ? vec[base + r * stride] : make_uint4(0u, 0u, 0u, 0u);
+        for (int r = 0; r < UNROLL; ++r) {
+            const bool ok = base + r * stride < nvec;
+            u.raw[r] = ok ? vec[base + r * stride] : make_uint4(0u, 0u, 0u, 0u);
+            loaded += ok;
+        }
 #pragma unroll
-        for (int r = 0; r < RDX_HIST_UNROLL; ++r) {
-            if (base + r * stride >= nvec)
-                break;
+        for (int j = 0; j < UNROLL * VEC; ++j)
+            u.k[j] = rdx_enc(u.k[j], a.cls, a.desc);
+        for (int p = 0; p < a.passes; ++p) {
+            const int shift = a.begin_bit + p * a.radix_bits;
+            const uint32_t mask = (1u << min(a.radix_bits, a.end_bit - shift)) - 1u;
+            uint32_t *h = s_hist + p * bins;
 #pragma unroll
-            for (int j = 0; j < VEC; ++j) {
-                const K k = rdx_enc(u.k[r * VEC + j], a.cls, a.desc);
-                /* Equal digits in a warp (sorted or low-entropy keys) cost little: the
-                 * hardware merges same-address increments of one instruction. */
-                for (int p = 0; p < a.passes; ++p) {
-                    const int shift = a.begin_bit + p * a.radix_bits;
-                    const uint32_t mask = (1u << min(a.radix_bits, a.end_bit - shift)) - 1u;
-                    atomicAdd(&s_hist[p * bins + rdx_digit(k, shift, mask)], 1u);
-                }
-            }
+            for (int j = 0; j < UNROLL * VEC; ++j)
+                if (j / VEC < loaded)
+                    atomicAdd(&h[rdx_digit(u.k[j], shift, mask)], 1u);
         }
     }
+    __syncwarp();
     __syncthreads();
 
     for (uint32_t j = threadIdx.x; j < cells; j += RDX_HIST_THREADS) {

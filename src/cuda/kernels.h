@@ -75,15 +75,16 @@ typedef struct rdx_fixup_args {
     size_t n;
 } rdx_fixup_args;
 
-/* Keys per tile of the pass kernel for key bytes kb and value bytes vb (0, 4, 8). */
-size_t rdx_os_tile(int kb, int vb);
+/* Keys per tile of the pass kernel for key bytes kb, value bytes vb (0, 4, 8) and the
+ * medium (1) or large (0) tile shape of tuning.h. */
+size_t rdx_os_tile(int kb, int vb, int medium);
 
 /* Raises the dynamic shared-memory limit of every kernel on the current device. */
 cudaError_t rdx_kernels_init(void);
 
 cudaError_t rdx_launch_histogram(int kb, const rdx_hist_args *a, int sms, cudaStream_t s);
 cudaError_t rdx_launch_scan(const rdx_scan_args *a, cudaStream_t s);
-cudaError_t rdx_launch_pass(int kb, int vb, const rdx_pass_args *a, unsigned grid, cudaStream_t s);
+cudaError_t rdx_launch_pass(int kb, int vb, int medium, const rdx_pass_args *a, unsigned grid, cudaStream_t s);
 cudaError_t rdx_launch_small(int kb, int vb, const rdx_small_args *a, cudaStream_t s);
 cudaError_t rdx_launch_fixup(const rdx_fixup_args *a, int sms, cudaStream_t s);
 /* dst[i] = src[idx[i]] for n values of value_size bytes; idx is u32 or u64. */

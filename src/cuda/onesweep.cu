@@ -3,18 +3,22 @@
  *
  * Each block takes the next tile number from an atomic counter (so it only ever waits on
  * tiles that have started), loads its tile warp-striped, ranks it by digit (rank.cuh),
- * counts its digits and publishes the counts at once, ranks the keys, reorders the tile
- * in shared memory while earlier tiles finish, walks back over earlier tiles' status words for its global offset per digit
- * (decoupled look-back), and writes each digit's keys out as one contiguous run: thread i
- * writes slot i to bases[d] + lookback[d] + (i - tile_start[d]). */
+ * counts its digits and publishes the counts at once, ranks the keys and reorders the
+ * tile in shared memory while earlier tiles finish, walks back over earlier tiles' status
+ * words for its global offset per digit (decoupled look-back), and writes each digit's
+ * keys out as one contiguous run: thread i writes slot i to
+ * bases[d] + lookback[d] + (i - tile_start[d]).
+ * Two tile shapes (tuning.h): large for throughput, medium for small inputs. */
 #include "common.cuh"
 #include "kernels.h"
 #include "rank.cuh"
 
-/* Shape and shared-memory layout of the pass kernel for key bytes KB, value bytes VB. */
-template <int KB, int VB> struct rdx_os_layout {
-    static constexpr int THREADS = RDX_OS_THREADS;
-    static constexpr int ITEMS = RDX_OS_ITEMS(KB, VB);
+/* Shape and shared-memory layout of the pass kernel for key bytes KB, value bytes VB, and
+ * the medium (MED = 1) or large shape. */
+template <int KB, int VB, int MED> struct rdx_os_layout {
+    static constexpr int THREADS = RDX_OS_SHAPE_THREADS(MED);
+    static constexpr int ITEMS = RDX_OS_SHAPE_ITEMS(KB, VB, MED);
+    static constexpr int MIN_BLOCKS = RDX_OS_SHAPE_MIN_BLOCKS(KB, VB, MED);
     static constexpr int TILE = THREADS * ITEMS;
     static constexpr int WARPS = THREADS / 32;
     static constexpr size_t KEYS = 0;
@@ -27,10 +31,30 @@ template <int KB, int VB> struct rdx_os_layout {
     static constexpr size_t BYTES = MISC + 16;
 };
 
-template <int KB, int VB>
-__global__ void __launch_bounds__(RDX_OS_THREADS, RDX_OS_MIN_BLOCKS) rdx_onesweep_kernel(const rdx_pass_args a)
+/* Writes the reordered tile: consecutive threads, consecutive slots. */
+template <bool DECODE, bool FULL, int VB, typename L, typename K, typename V>
+static __device__ __forceinline__ void write_tile(const rdx_pass_args &a, const K *s_keys, const V *s_vals,
+                                                  const unsigned long long *s_gofs, uint32_t count, int shift,
+                                                  uint32_t mask, K *out, V *vout)
 {
-    typedef rdx_os_layout<KB, VB> L;
+#pragma unroll 4
+    for (int j = 0; j < L::ITEMS; ++j) {
+        const uint32_t idx = (uint32_t)j * L::THREADS + threadIdx.x;
+        if (FULL || idx < count) {
+            const K k = s_keys[idx];
+            const unsigned long long o = s_gofs[rdx_digit(k, shift, mask)] + idx;
+            out[o] = DECODE ? rdx_dec(k, a.cls, a.desc) : k;
+            if (VB)
+                vout[o] = s_vals[idx];
+        }
+    }
+}
+
+template <int KB, int VB, int MED>
+__global__ void __launch_bounds__(RDX_OS_SHAPE_THREADS(MED), RDX_OS_SHAPE_MIN_BLOCKS(KB, VB, MED))
+    rdx_onesweep_kernel(const rdx_pass_args a)
+{
+    typedef rdx_os_layout<KB, VB, MED> L;
     typedef typename rdx_uint<KB>::t K;
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
     extern __shared__ __align__(16) unsigned char smem[];
@@ -67,11 +91,18 @@ __global__ void __launch_bounds__(RDX_OS_THREADS, RDX_OS_MIN_BLOCKS) rdx_oneswee
     const uint32_t lane = rdx_lane(), warp = threadIdx.x >> 5;
     const uint32_t first = warp * 32u * L::ITEMS + lane;
 
+    const bool full = count == (uint32_t)L::TILE;
     K key[L::ITEMS];
+    if (full) {
 #pragma unroll
-    for (int i = 0; i < L::ITEMS; ++i) {
-        const uint32_t pos = first + (uint32_t)i * 32u;
-        key[i] = pos < count ? in[pos] : (K)0;
+        for (int i = 0; i < L::ITEMS; ++i)
+            key[i] = in[first + (uint32_t)i * 32u];
+    } else {
+#pragma unroll
+        for (int i = 0; i < L::ITEMS; ++i) {
+            const uint32_t pos = first + (uint32_t)i * 32u;
+            key[i] = pos < count ? in[pos] : (K)0;
+        }
     }
     /* Values are loaded now too: their latency hides behind the counting. */
     V val[L::ITEMS];
@@ -149,66 +180,80 @@ __global__ void __launch_bounds__(RDX_OS_THREADS, RDX_OS_MIN_BLOCKS) rdx_oneswee
     __syncthreads();
 
     /* Consecutive threads write consecutive slots: each digit's run leaves as a burst. */
-    const bool decode = (info & RDX_PASS_LAST) && !a.keys_scratch;
     V *vout = (V *)(from_b ? a.vals_a : a.vals_b);
-#pragma unroll 4
-    for (int j = 0; j < L::ITEMS; ++j) {
-        const uint32_t idx = (uint32_t)j * L::THREADS + threadIdx.x;
-        if (idx < count) {
-            const K k = s_keys[idx];
-            const unsigned long long o = s_gofs[rdx_digit(k, shift, mask)] + idx;
-            out[o] = decode ? rdx_dec(k, a.cls, a.desc) : k;
-            if (VB)
-                vout[o] = s_vals[idx];
-        }
+    if ((info & RDX_PASS_LAST) && !a.keys_scratch) {
+        if (full)
+            write_tile<true, true, VB, L>(a, s_keys, s_vals, s_gofs, count, shift, mask, out, vout);
+        else
+            write_tile<true, false, VB, L>(a, s_keys, s_vals, s_gofs, count, shift, mask, out, vout);
+    } else {
+        if (full)
+            write_tile<false, true, VB, L>(a, s_keys, s_vals, s_gofs, count, shift, mask, out, vout);
+        else
+            write_tile<false, false, VB, L>(a, s_keys, s_vals, s_gofs, count, shift, mask, out, vout);
     }
 }
 
-template <int KB, int VB>
+template <int KB, int VB, int MED>
 static cudaError_t launch_pass(const rdx_pass_args *a, unsigned grid, cudaStream_t s)
 {
-    rdx_onesweep_kernel<KB, VB><<<grid, RDX_OS_THREADS, rdx_os_layout<KB, VB>::BYTES, s>>>(*a);
+    typedef rdx_os_layout<KB, VB, MED> L;
+    rdx_onesweep_kernel<KB, VB, MED><<<grid, L::THREADS, L::BYTES, s>>>(*a);
     return cudaGetLastError();
 }
 
-template <int KB, int VB>
+template <int KB, int VB, int MED>
 static cudaError_t init_pass(void)
 {
-    return cudaFuncSetAttribute((const void *)rdx_onesweep_kernel<KB, VB>,
-                                cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                (int)rdx_os_layout<KB, VB>::BYTES);
+    return cudaFuncSetAttribute((const void *)rdx_onesweep_kernel<KB, VB, MED>,
+                                cudaFuncAttributeMaxDynamicSharedMemorySize, (int)rdx_os_layout<KB, VB, MED>::BYTES);
 }
 
-cudaError_t rdx_launch_pass(int kb, int vb, const rdx_pass_args *a, unsigned grid, cudaStream_t s)
+template <int MED>
+static cudaError_t launch_shape(int kb, int vb, const rdx_pass_args *a, unsigned grid, cudaStream_t s)
 {
     switch (kb * 16 + vb) {
-    case 0x10: return launch_pass<1, 0>(a, grid, s);
-    case 0x14: return launch_pass<1, 4>(a, grid, s);
-    case 0x18: return launch_pass<1, 8>(a, grid, s);
-    case 0x20: return launch_pass<2, 0>(a, grid, s);
-    case 0x24: return launch_pass<2, 4>(a, grid, s);
-    case 0x28: return launch_pass<2, 8>(a, grid, s);
-    case 0x40: return launch_pass<4, 0>(a, grid, s);
-    case 0x44: return launch_pass<4, 4>(a, grid, s);
-    case 0x48: return launch_pass<4, 8>(a, grid, s);
-    case 0x80: return launch_pass<8, 0>(a, grid, s);
-    case 0x84: return launch_pass<8, 4>(a, grid, s);
-    case 0x88: return launch_pass<8, 8>(a, grid, s);
+    case 0x10: return launch_pass<1, 0, MED>(a, grid, s);
+    case 0x14: return launch_pass<1, 4, MED>(a, grid, s);
+    case 0x18: return launch_pass<1, 8, MED>(a, grid, s);
+    case 0x20: return launch_pass<2, 0, MED>(a, grid, s);
+    case 0x24: return launch_pass<2, 4, MED>(a, grid, s);
+    case 0x28: return launch_pass<2, 8, MED>(a, grid, s);
+    case 0x40: return launch_pass<4, 0, MED>(a, grid, s);
+    case 0x44: return launch_pass<4, 4, MED>(a, grid, s);
+    case 0x48: return launch_pass<4, 8, MED>(a, grid, s);
+    case 0x80: return launch_pass<8, 0, MED>(a, grid, s);
+    case 0x84: return launch_pass<8, 4, MED>(a, grid, s);
+    case 0x88: return launch_pass<8, 8, MED>(a, grid, s);
     default: return cudaErrorInvalidValue;
     }
 }
 
-size_t rdx_os_tile(int kb, int vb) { return (size_t)RDX_OS_THREADS * (size_t)RDX_OS_ITEMS(kb, vb); }
+template <int MED>
+static cudaError_t init_shape(void)
+{
+    const cudaError_t r[12] = {init_pass<1, 0, MED>(), init_pass<1, 4, MED>(), init_pass<1, 8, MED>(),
+                               init_pass<2, 0, MED>(), init_pass<2, 4, MED>(), init_pass<2, 8, MED>(),
+                               init_pass<4, 0, MED>(), init_pass<4, 4, MED>(), init_pass<4, 8, MED>(),
+                               init_pass<8, 0, MED>(), init_pass<8, 4, MED>(), init_pass<8, 8, MED>()};
+    for (int i = 0; i < 12; ++i)
+        if (r[i] != cudaSuccess)
+            return r[i];
+    return cudaSuccess;
+}
+
+cudaError_t rdx_launch_pass(int kb, int vb, int medium, const rdx_pass_args *a, unsigned grid, cudaStream_t s)
+{
+    return medium ? launch_shape<1>(kb, vb, a, grid, s) : launch_shape<0>(kb, vb, a, grid, s);
+}
+
+size_t rdx_os_tile(int kb, int vb, int medium)
+{
+    return (size_t)RDX_OS_SHAPE_THREADS(medium) * (size_t)RDX_OS_SHAPE_ITEMS(kb, vb, medium);
+}
 
 cudaError_t rdx_onesweep_init(void)
 {
-    cudaError_t e = cudaSuccess;
-    const cudaError_t r[12] = {init_pass<1, 0>(), init_pass<1, 4>(), init_pass<1, 8>(),
-                               init_pass<2, 0>(), init_pass<2, 4>(), init_pass<2, 8>(),
-                               init_pass<4, 0>(), init_pass<4, 4>(), init_pass<4, 8>(),
-                               init_pass<8, 0>(), init_pass<8, 4>(), init_pass<8, 8>()};
-    for (int i = 0; i < 12; ++i)
-        if (r[i] != cudaSuccess && e == cudaSuccess)
-            e = r[i];
-    return e;
+    const cudaError_t e = init_shape<0>();
+    return e != cudaSuccess ? e : init_shape<1>();
 }

@@ -4,6 +4,11 @@
 #include "common.cuh"
 #include "kernels.h"
 #include "plan.h"
+#include "test_hooks.h"
+
+size_t rdx_cuda_medium_max_n = RDX_OS_MEDIUM_MAX_N;
+
+void rdx_cuda_set_medium_max_n(size_t n) { rdx_cuda_medium_max_n = n; }
 
 /* Reserves bytes at *end (aligned) and returns the slot's offset. */
 static size_t take(size_t *end, size_t bytes)
@@ -47,7 +52,8 @@ void rdx_cuda_plan_job(const rdx_job *job, int keys_dev, int vals_dev, int idx_d
     }
 
     p->small = n <= RDX_SMALL_MAX_N;
-    p->tile = rdx_os_tile(p->kb, p->vb);
+    p->medium = n <= rdx_cuda_medium_max_n;
+    p->tile = rdx_os_tile(p->kb, p->vb, p->medium);
     p->portion = (size_t)RDX_STATUS_COUNT_MASK / p->tile * p->tile;
     p->portions = (n + p->portion - 1) / p->portion;
     p->max_tiles = ((n < p->portion ? n : p->portion) + p->tile - 1) / p->tile;
@@ -191,7 +197,7 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
                 a.iota = p->iota;
                 a.keys_scratch = argsort;
                 const size_t grid = (a.portion_count + p->tile - 1) / p->tile;
-                RDX_CUDA_TRY(rdx_launch_pass(p->kb, p->vb, &a, (unsigned)grid, s));
+                RDX_CUDA_TRY(rdx_launch_pass(p->kb, p->vb, p->medium, &a, (unsigned)grid, s));
             }
         }
 

@@ -23,6 +23,7 @@ typedef struct rdx_cuda_plan {
     size_t gather_size;    /* pairs of another value size: bytes per value; else 0 */
     int cls, desc, begin_bit, end_bit, radix_bits, passes;
     int small;             /* one block sorts everything (n <= RDX_SMALL_MAX_N) */
+    int medium;            /* the pass kernel's medium tile shape (else large) */
     size_t tile, portion, portions, max_tiles;
     int keys_dev, vals_dev, idx_dev; /* the caller's arrays are device memory */
 
@@ -37,6 +38,10 @@ typedef struct rdx_cuda_plan {
     size_t gdst;    /* gather path with host values: the gathered values */
     size_t temp_bytes; /* includes RDX_TEMP_ALIGN slack */
 } rdx_cuda_plan;
+
+/* Inputs up to this many keys use the medium tile shape: RDX_OS_MEDIUM_MAX_N, unless a
+ * test changed it (test_hooks.h) to reach the large shape with small inputs. */
+extern size_t rdx_cuda_medium_max_n;
 
 /* Plans a checked job; *_dev say where the caller's arrays live. Never fails. */
 void rdx_cuda_plan_job(const rdx_job *job, int keys_dev, int vals_dev, int idx_dev, rdx_cuda_plan *plan);

@@ -120,11 +120,17 @@ static __device__ __forceinline__ uint32_t rdx_count_tile(const K (&key)[ITEMS],
         s_wcnt[j] = 0;
     __syncthreads();
     uint32_t *wc = s_wcnt + warp * RDX_CUDA_MAX_BINS;
-    const uint32_t first = warp * 32u * ITEMS + rdx_lane();
+    if (count == (uint32_t)(ITEMS * THREADS)) { /* a full tile: no test per item */
 #pragma unroll
-    for (int i = 0; i < ITEMS; ++i)
-        if (first + (uint32_t)i * 32u < count)
+        for (int i = 0; i < ITEMS; ++i)
             atomicAdd(&wc[rdx_digit(key[i], shift, mask)], 1u);
+    } else {
+        const uint32_t first = warp * 32u * ITEMS + rdx_lane();
+#pragma unroll
+        for (int i = 0; i < ITEMS; ++i)
+            if (first + (uint32_t)i * 32u < count)
+                atomicAdd(&wc[rdx_digit(key[i], shift, mask)], 1u);
+    }
     __syncthreads();
     uint32_t total = 0;
     if (threadIdx.x < bins) {

@@ -38,20 +38,28 @@ __global__ void __launch_bounds__(RDX_SCAN_THREADS) rdx_scan_kernel(const rdx_sc
 {
     __shared__ unsigned long long s_warp[RDX_SCAN_THREADS / 32];
     __shared__ uint32_t s_active[RDX_MAX_PASSES];
+    __shared__ unsigned long long s_total[RDX_HIST_MAX_CELLS];
     const uint32_t t = threadIdx.x;
     const size_t stride = (size_t)a.passes * RDX_CUDA_MAX_BINS; /* one portion's counts */
+    const uint32_t bins_max = 1u << a.radix_bits;
+
+    /* All passes' totals first: independent loads, all in flight at once. */
+    for (uint32_t c = t; c < (uint32_t)a.passes * bins_max; c += RDX_SCAN_THREADS) {
+        const size_t cell = (size_t)(c / bins_max) * RDX_CUDA_MAX_BINS + c % bins_max;
+        unsigned long long total = 0;
+        for (size_t k = 0; k < a.portions; ++k)
+            total += a.counts[k * stride + cell];
+        s_total[c] = total;
+    }
+    __syncthreads();
 
     for (int p = 0; p < a.passes; ++p) {
         const int shift = a.begin_bit + p * a.radix_bits;
         const uint32_t bins = 1u << min(a.radix_bits, a.end_bit - shift);
-        const size_t cell = (size_t)p * RDX_CUDA_MAX_BINS + t;
-        unsigned long long total = 0;
-        if (t < bins)
-            for (size_t k = 0; k < a.portions; ++k)
-                total += a.counts[k * stride + cell];
+        const unsigned long long total = t < bins ? s_total[p * bins_max + t] : 0ull;
         const unsigned long long slot = block_excl_scan_u64(total, s_warp);
         if (t < bins)
-            a.bases[cell] = slot;
+            a.bases[(size_t)p * RDX_CUDA_MAX_BINS + t] = slot;
         const int one_bin = __syncthreads_or(t < bins && total == (unsigned long long)a.n);
         if (t == 0)
             s_active[p] = !one_bin;
@@ -83,7 +91,7 @@ __global__ void __launch_bounds__(RDX_SCAN_THREADS) rdx_scan_kernel(const rdx_sc
 
 cudaError_t rdx_launch_scan(const rdx_scan_args *a, cudaStream_t s)
 {
-    if (a->passes < 1 || a->passes > RDX_MAX_PASSES)
+    if (a->passes < 1 || a->passes > RDX_MAX_PASSES || ((uint32_t)a->passes << a->radix_bits) > RDX_HIST_MAX_CELLS)
         return cudaErrorInvalidValue;
     rdx_scan_kernel<<<1, RDX_SCAN_THREADS, 0, s>>>(*a);
     return cudaGetLastError();

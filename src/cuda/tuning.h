@@ -15,30 +15,62 @@
 
 /* ---- onesweep pass kernel (onesweep.cu): one kernel per digit pass ----
  * A tile is THREADS x ITEMS keys. Larger tiles amortise the look-back and give longer
- * runs per digit in the scatter; the limit is registers (ITEMS keys + ITEMS ranks per
- * thread) and shared memory (the tile is reordered there). CUB uses 384 x 21 on sm_80
- * and sm_90 for 4-byte keys and scales the items down for wider keys. */
+ * runs per digit in the scatter; the limit is registers (ITEMS keys, and values, per
+ * thread) and shared memory (the tile is reordered there). Two shapes:
+ *   large  (n > RDX_OS_MEDIUM_MAX_N): long tiles for throughput;
+ *   medium (n <= RDX_OS_MEDIUM_MAX_N): short tiles, so that a small input still spreads
+ *          over every SM and each tile's chain of steps is short (latency).
+ * Each by bytes moved per key (key + value bytes): up to 4 ("_4"), up to 8, up to 16.
+ * MIN_BLOCKS is the number of blocks per SM the register allocation must allow
+ * (__launch_bounds__): more blocks hide more latency, fewer registers spill.
+ * Measured on an H200 (docs/cuda-notes.md): 384 x 17 with 3 blocks beat 384 x 20 with 2
+ * for 4-byte keys; 384 x 18 / 384 x 12 with 2 blocks for the wider classes. CUB uses
+ * 384 x 20 on sm_90 for 4-byte keys. */
 #ifndef RDX_OS_THREADS
 #define RDX_OS_THREADS 384
 #endif
-/* Blocks per SM the register allocation must allow (__launch_bounds__). Two blocks keep
- * one block's look-back wait hidden behind the other's loads. */
-#ifndef RDX_OS_MIN_BLOCKS
-#define RDX_OS_MIN_BLOCKS 2
-#endif
-/* Items per thread by bytes moved per key (key bytes + value bytes): up to 4, up to 8,
- * up to 16. */
 #ifndef RDX_OS_ITEMS_4
-#define RDX_OS_ITEMS_4 20
+#define RDX_OS_ITEMS_4 17
 #endif
 #ifndef RDX_OS_ITEMS_8
-#define RDX_OS_ITEMS_8 15
+#define RDX_OS_ITEMS_8 18
 #endif
 #ifndef RDX_OS_ITEMS_16
-#define RDX_OS_ITEMS_16 10
+#define RDX_OS_ITEMS_16 12
 #endif
-#define RDX_OS_ITEMS(kb, vb) \
-    (((kb) + (vb)) <= 4 ? RDX_OS_ITEMS_4 : ((kb) + (vb)) <= 8 ? RDX_OS_ITEMS_8 : RDX_OS_ITEMS_16)
+#ifndef RDX_OS_MIN_BLOCKS_4
+#define RDX_OS_MIN_BLOCKS_4 3
+#endif
+#ifndef RDX_OS_MIN_BLOCKS_8
+#define RDX_OS_MIN_BLOCKS_8 2
+#endif
+#ifndef RDX_OS_MIN_BLOCKS_16
+#define RDX_OS_MIN_BLOCKS_16 2
+#endif
+/* The medium shape. */
+#ifndef RDX_OSM_THREADS
+#define RDX_OSM_THREADS 256
+#endif
+#ifndef RDX_OSM_ITEMS
+#define RDX_OSM_ITEMS 12
+#endif
+#ifndef RDX_OSM_MIN_BLOCKS
+#define RDX_OSM_MIN_BLOCKS 4
+#endif
+/* Inputs up to this many keys use the medium shape (256 x 12 beat 256 x 8 and 256 x 4
+ * from 2^16 to 2^20; the large shape wins from 2^20 and ties at 2^18). */
+#ifndef RDX_OS_MEDIUM_MAX_N
+#define RDX_OS_MEDIUM_MAX_N ((size_t)1 << 18)
+#endif
+
+/* The shape for key bytes kb, value bytes vb, medium (0/1). */
+#define RDX_OS_CLASS(kb, vb, x4, x8, x16) (((kb) + (vb)) <= 4 ? (x4) : ((kb) + (vb)) <= 8 ? (x8) : (x16))
+#define RDX_OS_SHAPE_THREADS(med) ((med) ? RDX_OSM_THREADS : RDX_OS_THREADS)
+#define RDX_OS_SHAPE_ITEMS(kb, vb, med) \
+    ((med) ? RDX_OSM_ITEMS : RDX_OS_CLASS(kb, vb, RDX_OS_ITEMS_4, RDX_OS_ITEMS_8, RDX_OS_ITEMS_16))
+#define RDX_OS_SHAPE_MIN_BLOCKS(kb, vb, med) \
+    ((med) ? RDX_OSM_MIN_BLOCKS : RDX_OS_CLASS(kb, vb, RDX_OS_MIN_BLOCKS_4, RDX_OS_MIN_BLOCKS_8, RDX_OS_MIN_BLOCKS_16))
+
 /* Look-back status word: the low 30 bits hold a count, the top 2 a flag. One launch of
  * the pass kernel may therefore cover at most 2^30 - 1 keys (a "portion"); larger
  * inputs run one launch per portion. */
@@ -71,9 +103,10 @@
 #ifndef RDX_HIST_BLOCKS_PER_SM
 #define RDX_HIST_BLOCKS_PER_SM 4
 #endif
-/* 16-byte loads each thread issues before counting them (memory-level parallelism). */
-#ifndef RDX_HIST_UNROLL
-#define RDX_HIST_UNROLL 4
+/* Keys each thread loads (in 16-byte loads, all in flight) before counting them:
+ * memory-level parallelism against registers. */
+#ifndef RDX_HIST_KEYS
+#define RDX_HIST_KEYS 16
 #endif
 
 /* ---- simple grid-stride kernels (copy back, iota, gather) ---- */

@@ -1,0 +1,20 @@
+/* Hooks for tests/test_cuda.c, never for users: plain C, no CUDA header. */
+#ifndef RDX_CUDA_TEST_HOOKS_H
+#define RDX_CUDA_TEST_HOOKS_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Inputs up to n keys use the pass kernel's medium tile shape from now on (default
+ * RDX_OS_MEDIUM_MAX_N); 0 makes every input above the small-n limit use the large shape,
+ * so that the suite's sizes reach it. Not thread-safe; for tests only. */
+void rdx_cuda_set_medium_max_n(size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RDX_CUDA_TEST_HOOKS_H */
