@@ -18,6 +18,7 @@
 
 static uint64_t seed;
 static int failures;
+static const rdx_opts ASC = {0, 0, 0, 0}, DESC = {RDX_DESCENDING, 0, 0, 0};
 
 static uint64_t rnd(uint64_t *s)
 {
@@ -38,10 +39,10 @@ static uint64_t rnd(uint64_t *s)
     } while (0)
 
 /* Sorts n random keys of `type` (keys, pairs with value_size, or argsort when vs == 0 and
- * argsort is set) from offset `skew` bytes into their buffers, with ctx, and compares with
- * the reference. */
+ * argsort is set) from offset `skew` bytes into their buffers, with ctx and opts, and
+ * compares with the reference. */
 static void sort_and_compare(rdx_ctx *ctx, rdx_type type, size_t n, size_t vs, int argsort,
-                             unsigned flags, size_t skew, uint64_t *s, const char *what)
+                             rdx_opts opts, size_t skew, uint64_t *s, const char *what)
 {
     const size_t kb = rdx_type_size(type);
     unsigned char *kbuf = malloc(n * kb + skew + 1), *vbuf = malloc(n * (vs ? vs : 8) + skew + 1);
@@ -59,7 +60,6 @@ static void sort_and_compare(rdx_ctx *ctx, rdx_type type, size_t n, size_t vs, i
         ovals[i] = (unsigned char)rnd(s);
     memcpy(keys, orig, n * kb);
     memcpy(vals, ovals, n * (vs ? vs : 8));
-    const rdx_opts opts = {flags, 0, 0, 0};
     if (rdx_ref_argsort(orig, n, type, &opts, perm) != 0) {
         CHECK(0, "%s: the reference ran out of memory", what);
         goto done;
@@ -106,10 +106,10 @@ static void thread_counts(void)
         char what[64];
         omp_set_num_threads(t);
         snprintf(what, sizeof what, "%d thread(s)", t);
-        sort_and_compare(ctx, RDX_U32, n, 0, 0, 0, 0, &s, what);
-        sort_and_compare(ctx, RDX_F64, n, 4, 0, RDX_DESCENDING, 0, &s, what);
-        sort_and_compare(ctx, RDX_I16, n, 0, 1, 0, 0, &s, what);
-        sort_and_compare(ctx, RDX_BF16, n, 5, 0, 0, 0, &s, what);
+        sort_and_compare(ctx, RDX_U32, n, 0, 0, ASC, 0, &s, what);
+        sort_and_compare(ctx, RDX_F64, n, 4, 0, DESC, 0, &s, what);
+        sort_and_compare(ctx, RDX_I16, n, 0, 1, ASC, 0, &s, what);
+        sort_and_compare(ctx, RDX_BF16, n, 5, 0, ASC, 0, &s, what);
     }
     omp_set_num_threads(saved);
     rdx_ctx_destroy(ctx);
@@ -131,7 +131,7 @@ static void reused_context(void)
             const rdx_type t = types[(i + (size_t)round) % 5];
             const int kind = (int)((i + 2 * (size_t)round) % 4);
             sort_and_compare(ctx, t, sizes[i], kind == 1 ? 8 : kind == 2 ? 12 : 0, kind == 3,
-                             i % 2 ? RDX_DESCENDING : 0u, 0, &s, "reused context");
+                             i % 2 ? DESC : ASC, 0, &s, "reused context");
         }
     rdx_ctx_destroy(ctx);
 }
@@ -150,12 +150,30 @@ static void unaligned_arrays(void)
     static const size_t skews[] = {1, 3, 4, 8, 24, 40};
     for (size_t i = 0; i < sizeof skews / sizeof skews[0]; i++) {
         const size_t skew = skews[i], n = 300007;
-        sort_and_compare(ctx, RDX_U32, n, 0, 0, 0, skew, &s, "unaligned keys");
-        sort_and_compare(ctx, RDX_F64, n, 8, 0, RDX_DESCENDING, skew, &s, "unaligned pairs");
-        sort_and_compare(ctx, RDX_I32, n, 4, 0, 0, skew, &s, "unaligned pairs");
-        sort_and_compare(ctx, RDX_I16, 50, 4, 0, 0, skew, &s, "unaligned small pairs");
-        sort_and_compare(ctx, RDX_U64, n, 0, 1, 0, skew, &s, "unaligned argsort");
+        sort_and_compare(ctx, RDX_U32, n, 0, 0, ASC, skew, &s, "unaligned keys");
+        sort_and_compare(ctx, RDX_F64, n, 8, 0, DESC, skew, &s, "unaligned pairs");
+        sort_and_compare(ctx, RDX_I32, n, 4, 0, ASC, skew, &s, "unaligned pairs");
+        sort_and_compare(ctx, RDX_I16, 50, 4, 0, ASC, skew, &s, "unaligned small pairs");
+        sort_and_compare(ctx, RDX_U64, n, 0, 1, ASC, skew, &s, "unaligned argsort");
     }
+    rdx_ctx_destroy(ctx);
+}
+
+/* The MSD hybrid's buckets of 4 MiB and more write-combine their splits (tuning.h):
+ * 3-bit digits over bits [0, 54) (random bits; the test keys' top byte is not) make a
+ * 3-bit top digit, so 8 top buckets of about 5 MiB of 8-byte keys and values each. */
+static void large_msd_buckets(void)
+{
+    uint64_t s = seed ^ 0x5555;
+    rdx_ctx *ctx;
+    if (rdx_ctx_create(&ctx, RDX_BACKEND_CPU) != RDX_OK) {
+        CHECK(0, "cannot create a CPU context");
+        return;
+    }
+    const size_t n = ((size_t)1 << 21) + ((size_t)1 << 19) + 5;
+    const rdx_opts narrow = {0, 0, 54, 3}, narrow_desc = {RDX_DESCENDING, 0, 54, 3};
+    sort_and_compare(ctx, RDX_U64, n, 8, 0, narrow, 0, &s, "large MSD buckets");
+    sort_and_compare(ctx, RDX_F64, n, 8, 0, narrow_desc, 0, &s, "large MSD buckets");
     rdx_ctx_destroy(ctx);
 }
 
@@ -206,6 +224,7 @@ int main(void)
     thread_counts();
     reused_context();
     unaligned_arrays();
+    large_msd_buckets();
     const char *huge = getenv("RDX_TEST_HUGE");
     if (huge && atoi(huge) > 0)
         beyond_2_pow_32();

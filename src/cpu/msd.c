@@ -95,7 +95,7 @@ void rdx_cpu_msd_bucket(const rdx_cpu_plan *plan, const rdx_cpu_sets *s, int cur
 
         /* A bucket that fits in cache takes ordinary stores (it stays there for the next
          * level); a larger one (a narrow top digit, skewed data) write-combines like the
-         * parallel passes. */
+         * parallel passes (tuning.h). */
         rdx_cpu_pass ps;
         memset(&ps, 0, sizeof ps);
         ps.src_keys = s->keys[cur];
@@ -107,7 +107,7 @@ void rdx_cpu_msd_bucket(const rdx_cpu_plan *plan, const rdx_cpu_sets *s, int cur
         ps.write_keys = 1;
         ps.cls = plan->cls;
         ps.desc = plan->desc;
-        ps.wc = (hi - lo) * (plan->key_bytes + plan->pay_bytes) >= RDX_CPU_WC_MIN_BYTES ? wc : NULL;
+        ps.wc = (hi - lo) * (plan->key_bytes + plan->pay_bytes) >= RDX_CPU_MSD_WC_MIN_BYTES ? wc : NULL;
         rdx_cpu_scatter(plan, &ps, lo, hi, bound);
         /* Sub-buckets that need no further split are finished here, without a call per
          * bucket: at the last levels most hold a few keys or one. */
