@@ -64,6 +64,15 @@ static rdx_status ensure_scratch(rdx_ctx *ctx, struct rdx_cuda_state *st, size_t
 {
     if (st->scratch_bytes >= bytes)
         return RDX_OK;
+    /* More than the whole GPU holds: say so without asking the driver (a failed cudaMalloc
+     * also counts as an API error under compute-sanitizer). */
+    size_t free_bytes = 0, total_bytes = 0;
+    if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess && bytes > total_bytes)
+        return rdx_fail(ctx, RDX_ERR_OUT_OF_MEMORY,
+                        "CUDA backend: the sort needs %zu bytes of device scratch memory, more than the %zu "
+                        "bytes of the GPU",
+                        bytes, total_bytes);
+    (void)cudaGetLastError();
     if (st->scratch) {
         RDX_CUDA_TRY(cudaStreamSynchronize(st->stream));
         RDX_CUDA_TRY(cudaFree(st->scratch));
