@@ -1,9 +1,9 @@
 /* The most-significant-digit-first half of the hybrid: after one parallel pass on the top
  * digit (sort.c), each bucket is sorted by one thread, top digit down, with the same
  * histogram and scatter stages as the LSD passes. A bucket stops splitting once it is
- * small (insertion sort) or its digits run out (all its keys are equal in the sort bits),
- * so uniform wide keys are done after a few digits. Every split is a stable partition and
- * the insertion sort is stable, so the whole sort is. */
+ * small (each key's place counted) or its digits run out (all its keys are equal in the
+ * sort bits), so uniform wide keys are done after a few digits. Every split is a stable
+ * partition and the small-bucket placement is stable, so the whole sort is. */
 #include "cpu.h"
 #include "tuning.h"
 
@@ -24,8 +24,13 @@ static void finish_bucket(const rdx_cpu_plan *plan, const rdx_cpu_sets *s, int c
                (hi - lo) * pb);
 }
 
-/* A small bucket: stable insertion sort on the sort bits, written home. */
-static void insertion_bucket(const rdx_cpu_plan *plan, const rdx_cpu_sets *s, int cur, size_t lo,
+/* A small bucket (at most RDX_CPU_MSD_LEAF keys), written home in order. Each key's
+ * place is counted rather than searched for: the keys before it that are not greater,
+ * plus the keys after it that are smaller (so equal keys keep their order). The m^2
+ * comparisons carry no branches; an insertion sort's unpredictable loop exits cost more
+ * on the few-key buckets that dominate here (measured: u64 2^25, one thread, 1.25 s with
+ * insertion sort). */
+static void leaf_bucket(const rdx_cpu_plan *plan, const rdx_cpu_sets *s, int cur, size_t lo,
                              size_t hi)
 {
     const unsigned kb = plan->key_bytes, pb = plan->pay_bytes;
@@ -34,30 +39,26 @@ static void insertion_bucket(const rdx_cpu_plan *plan, const rdx_cpu_sets *s, in
     const unsigned char *ck = (const unsigned char *)s->keys[cur] + lo * kb;
     const unsigned char *cp = pb ? (const unsigned char *)s->pay[cur] + lo * pb : NULL;
     for (size_t i = 0; i < m; i++) {
-        uint64_t k = rdx_cpu_load_key(ck + i * kb, kb);
-        uint64_t v = pb == 4 ? rdx_ld32(cp + i * 4) : pb == 8 ? rdx_ld64(cp + i * 8) : 0;
-        const uint64_t x = (k >> plan->begin_bit) & plan->range;
-        size_t j = i;
-        for (; j > 0 && sk[j - 1] > x; j--) { /* strictly greater: equal keys keep order */
-            sk[j] = sk[j - 1];
-            key[j] = key[j - 1];
-            pay[j] = pay[j - 1];
-        }
-        sk[j] = x;
-        key[j] = k;
-        pay[j] = v;
+        key[i] = rdx_cpu_load_key(ck + i * kb, kb);
+        sk[i] = (key[i] >> plan->begin_bit) & plan->range;
+        pay[i] = pb == 4 ? rdx_ld32(cp + i * 4) : pb == 8 ? rdx_ld64(cp + i * 8) : 0;
     }
     unsigned char *hk = s->write_home_keys ? (unsigned char *)s->keys[1] + lo * kb : NULL;
     unsigned char *hp = pb ? (unsigned char *)s->pay[1] + lo * pb : NULL;
     for (size_t i = 0; i < m; i++) {
-        if (s->write_home_keys)
-            rdx_cpu_store_key(hk + i * kb, kb,
+        size_t r = 0;
+        for (size_t j = 0; j < i; j++)
+            r += sk[j] <= sk[i];
+        for (size_t j = i + 1; j < m; j++)
+            r += sk[j] < sk[i];
+        if (hk)
+            rdx_cpu_store_key(hk + r * kb, kb,
                               s->decode_home ? rdx_cpu_unmap(key[i], kb, plan->cls, plan->desc)
                                              : key[i]);
         if (pb == 4)
-            rdx_st32(hp + i * 4, (uint32_t)pay[i]);
+            rdx_st32(hp + r * 4, (uint32_t)pay[i]);
         else if (pb == 8)
-            rdx_st64(hp + i * 8, pay[i]);
+            rdx_st64(hp + r * 8, pay[i]);
     }
 }
 
@@ -67,7 +68,7 @@ void rdx_cpu_msd_bucket(const rdx_cpu_plan *plan, const rdx_cpu_sets *s, int cur
     const int bins = plan->bins;
     for (;;) {
         if (hi - lo <= RDX_CPU_MSD_LEAF) {
-            insertion_bucket(plan, s, cur, lo, hi);
+            leaf_bucket(plan, s, cur, lo, hi);
             return;
         }
         if (level == 0) {
@@ -116,7 +117,7 @@ void rdx_cpu_msd_bucket(const rdx_cpu_plan *plan, const rdx_cpu_sets *s, int cur
             if (sh - sl == 1)
                 finish_bucket(plan, s, 1 - cur, sl, sh);
             else if (sh - sl > 1 && sh - sl <= RDX_CPU_MSD_LEAF)
-                insertion_bucket(plan, s, 1 - cur, sl, sh);
+                leaf_bucket(plan, s, 1 - cur, sl, sh);
             else if (sh > sl)
                 rdx_cpu_msd_bucket(plan, s, 1 - cur, sl, sh, level - 1, msd, wc);
         }

@@ -31,7 +31,7 @@
  * then each bucket sorted on its own by the lower digits, top down, so that uniform keys
  * stop once they differ: about log2(n / RDX_CPU_MSD_LEAF) / radix_bits levels instead of
  * one pass per digit. A level costs several LSD passes (the buckets' own histograms,
- * small scatters, insertion sorts), so MSD is chosen only when the bits to sort exceed
+ * small scatters, the small buckets), so MSD is chosen only when the bits to sort exceed
  * both RDX_CPU_MSD_MIN_BITS and RDX_CPU_MSD_LEVEL_COST * log2(n / RDX_CPU_MSD_LEAF).
  * Measured, one thread, CPU time, MSD against LSD: u64 2^17 keys 3.6 / 4.3 ms, 2^20 35 /
  * 37 ms, 2^23 0.35 / 0.42 s, 2^25 1.2 / 1.35 s; u32 2^17 3.2 / 1.6 ms, 2^20 29 / 13 ms
@@ -53,7 +53,8 @@
  * the difference at 2^26 u64 keys (2 MiB buckets) was within the noise. */
 #define RDX_CPU_MSD_WC_MIN_BYTES (4u << 20)
 
-/* A bucket this small is finished by insertion sort rather than split further. */
+/* A bucket this small is finished directly (each key's place counted) rather than split
+ * further. */
 #define RDX_CPU_MSD_LEAF 32
 
 /* Per-thread blocks of counters are padded to this many bytes so that two threads never
