@@ -33,9 +33,10 @@
  * one pass per digit. A level costs several LSD passes (the buckets' own histograms,
  * small scatters, the small buckets), so MSD is chosen only when the bits to sort exceed
  * both RDX_CPU_MSD_MIN_BITS and RDX_CPU_MSD_LEVEL_COST * log2(n / RDX_CPU_MSD_LEAF).
- * Measured, one thread, CPU time, MSD against LSD: u64 2^17 keys 3.6 / 4.3 ms, 2^20 35 /
- * 37 ms, 2^23 0.35 / 0.42 s, 2^25 1.2 / 1.35 s; u32 2^17 3.2 / 1.6 ms, 2^20 29 / 13 ms
- * (so u32 keys, 32 bits, always take LSD); u32 with 6-bit digits at 2^25 1.24 / 0.85 s. */
+ * Measured, one thread, CPU time, MSD against LSD, each pair run back to back (this
+ * shared machine's speed drifts by 2x over minutes): u64 2^17 keys 5.0 / 8.4 ms, 2^20
+ * 40 / 37 ms, 2^25 1.2 / 1.35 s; u32 2^17 4.2 / 3.2 ms, 2^20 31 / 26 ms, 2^26 2.2 /
+ * 1.7 s (so u32 keys, 32 bits, take LSD); u32 with 6-bit digits, 2^25, 1.24 / 0.85 s. */
 #define RDX_CPU_MSD_MIN_BITS 32
 #define RDX_CPU_MSD_LEVEL_COST 2
 
