@@ -357,10 +357,17 @@ int main(void)
     const int max_log2 = e && *e ? atoi(e) : 20;
     const char *suite = getenv("RDX_TEST_SUITE");
     if (!suite || strcmp(suite, "0") != 0) {
-        /* Device arrays: the small-n limit +- 1, then the medium tile shape above it. */
+        /* Device arrays: the small-n limit +- 1, then the one-launch grid path above it
+         * (sizes around multiples of its tile), then the onesweep path. */
         rdx_suite_config cfg = {RDX_BACKEND_CUDA, &device_memory, seed, max_log2, RDX_SMALL_MAX_N};
         failures += rdx_run_sort_suite(&cfg);
         if (!suite || strcmp(suite, "device") != 0) {
+            /* The sizes above the small-n limit that the one-launch grid path serves by
+             * default, through the onesweep path's medium tile shape instead. */
+            rdx_cuda_set_grid_max_n(0);
+            cfg.seed = seed ^ 0x5555;
+            cfg.tile = RDX_OS_SHAPE_THREADS(1) * RDX_OS_SHAPE_ITEMS(4, 0, 1);
+            failures += rdx_run_sort_suite(&cfg);
             /* Host arrays, with the large tile shape for every size above the small-n
              * limit (it serves only inputs above RDX_OS_MEDIUM_MAX_N otherwise). */
             rdx_cuda_set_medium_max_n(0);
@@ -369,6 +376,7 @@ int main(void)
             cfg.tile = RDX_OS_SHAPE_THREADS(0) * RDX_OS_SHAPE_ITEMS(4, 0, 0);
             failures += rdx_run_sort_suite(&cfg);
             rdx_cuda_set_medium_max_n(RDX_OS_MEDIUM_MAX_N);
+            rdx_cuda_set_grid_max_n(RDX_GRID_MAX_N);
         }
     }
     placements(ctx);

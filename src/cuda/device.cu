@@ -21,6 +21,8 @@ cudaError_t rdx_kernels_init(void)
     cudaError_t e = rdx_onesweep_init();
     if (e == cudaSuccess)
         e = rdx_small_init();
+    if (e == cudaSuccess)
+        e = rdx_grid_init();
     return e;
 }
 

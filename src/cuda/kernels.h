@@ -61,6 +61,20 @@ typedef struct rdx_small_args {
     int begin_bit, end_bit, radix_bits;
 } rdx_small_args;
 
+/* A grid of co-resident blocks sorts n <= RDX_GRID_MAX_N keys in one launch (grid.cu). */
+typedef struct rdx_grid_args {
+    const void *keys_in;
+    void *keys_out;              /* may equal keys_in; NULL: keys are not written */
+    const void *vals_in;         /* NULL with values: the values are the indices (iota) */
+    void *vals_out;              /* NULL when no values move */
+    void *keys_tmp, *vals_tmp;   /* scratch of n keys and n values (vals_tmp NULL without) */
+    uint32_t *counts;            /* [passes][blocks][256], written before read */
+    uint32_t *barrier;           /* one word, zeroed before the launch */
+    size_t n;
+    int cls, desc;
+    int begin_bit, end_bit, radix_bits;
+} rdx_grid_args;
+
 /* After the passes: copies B back to A after an odd number of active passes, or writes
  * the indices when no pass ran and the values are indices. */
 typedef struct rdx_fixup_args {
@@ -86,6 +100,11 @@ cudaError_t rdx_launch_histogram(int kb, const rdx_hist_args *a, int sms, cudaSt
 cudaError_t rdx_launch_scan(const rdx_scan_args *a, cudaStream_t s);
 cudaError_t rdx_launch_pass(int kb, int vb, int medium, const rdx_pass_args *a, unsigned grid, cudaStream_t s);
 cudaError_t rdx_launch_small(int kb, int vb, const rdx_small_args *a, cudaStream_t s);
+/* Grid path: a cooperative launch of `grid` blocks of RDX_GRID_TILE keys. */
+cudaError_t rdx_launch_grid(int kb, int vb, const rdx_grid_args *a, unsigned grid, cudaStream_t s);
+/* 1 when `blocks` blocks of the grid kernel for (kb, vb) can all be resident at once on
+ * the current device (sms multiprocessors); needs rdx_grid_init on that device first. */
+int rdx_grid_fits(int kb, int vb, size_t blocks, int sms);
 cudaError_t rdx_launch_fixup(const rdx_fixup_args *a, int sms, cudaStream_t s);
 /* dst[i] = src[idx[i]] for n values of value_size bytes; idx is u32 or u64. */
 cudaError_t rdx_launch_gather(void *dst, const void *src, const void *idx, int index_bytes, size_t n,
@@ -94,5 +113,6 @@ cudaError_t rdx_launch_gather(void *dst, const void *src, const void *idx, int i
 /* Per-kernel init hooks behind rdx_kernels_init. */
 cudaError_t rdx_onesweep_init(void);
 cudaError_t rdx_small_init(void);
+cudaError_t rdx_grid_init(void);
 
 #endif /* RDX_CUDA_KERNELS_H */

@@ -8,7 +8,10 @@
 
 size_t rdx_cuda_medium_max_n = RDX_OS_MEDIUM_MAX_N;
 
+size_t rdx_cuda_grid_max_n = RDX_GRID_MAX_N;
+
 void rdx_cuda_set_medium_max_n(size_t n) { rdx_cuda_medium_max_n = n; }
+void rdx_cuda_set_grid_max_n(size_t n) { rdx_cuda_grid_max_n = n; }
 
 /* Reserves bytes at *end (aligned) and returns the slot's offset. */
 static size_t take(size_t *end, size_t bytes)
@@ -53,6 +56,8 @@ void rdx_cuda_plan_job(const rdx_job *job, int keys_dev, int vals_dev, int idx_d
 
     p->small = n <= RDX_SMALL_MAX_N;
     p->medium = n <= rdx_cuda_medium_max_n;
+    p->grid = !p->small && n <= rdx_cuda_grid_max_n;
+    p->grid_blocks = (n + RDX_GRID_TILE - 1) / RDX_GRID_TILE;
     p->tile = rdx_os_tile(p->kb, p->vb, p->medium);
     p->portion = (size_t)RDX_STATUS_COUNT_MASK / p->tile * p->tile;
     p->portions = (n + p->portion - 1) / p->portion;
@@ -63,6 +68,7 @@ void rdx_cuda_plan_job(const rdx_job *job, int keys_dev, int vals_dev, int idx_d
     size_t end = 0;
     p->counts = p->bases = p->pass_info = p->active = p->counters = p->status = RDX_NO_SLOT;
     p->keys_a = p->keys_b = p->vals_a = p->vals_b = p->gsrc = p->gdst = RDX_NO_SLOT;
+    p->grid_counts = p->grid_barrier = RDX_NO_SLOT;
     if (!p->small) {
         const size_t cells = p->portions * (size_t)p->passes * RDX_CUDA_MAX_BINS;
         p->counts = take(&end, cells * 4);
@@ -76,6 +82,12 @@ void rdx_cuda_plan_job(const rdx_job *job, int keys_dev, int vals_dev, int idx_d
         p->keys_b = take(&end, n * (size_t)p->kb);
         if (p->vb)
             p->vals_b = take(&end, n * (size_t)p->vb);
+    }
+    /* The grid path uses keys_b / vals_b as its scratch; whether it runs is decided when
+     * the job is enqueued (it must fit the device), so the onesweep slots stay. */
+    if (p->grid) {
+        p->grid_barrier = take(&end, 4);
+        p->grid_counts = take(&end, (size_t)p->passes * p->grid_blocks * RDX_CUDA_MAX_BINS * 4);
     }
     /* An argsort's keys must not change, so the passes sort a copy. */
     if (!keys_dev || (argsort && !p->small))
@@ -107,7 +119,8 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
     if (p->vb)
         vals_a = p->vals_a != RDX_NO_SLOT ? (void *)(t + p->vals_a) : (argsort ? job->indices : job->values);
 
-    if (argsort && !p->small && p->keys_dev)
+    const int grid = p->grid && rdx_grid_fits(p->kb, p->vb, p->grid_blocks, sms);
+    if (argsort && !p->small && !grid && p->keys_dev)
         RDX_CUDA_TRY(cudaMemcpyAsync(keys_a, job->keys, n * p->kb, cudaMemcpyDeviceToDevice, s));
     if (p->gather_size && p->vals_dev)
         RDX_CUDA_TRY(cudaMemcpyAsync(t + p->gsrc, job->values, n * p->gather_size, cudaMemcpyDeviceToDevice, s));
@@ -126,6 +139,25 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
         a.end_bit = p->end_bit;
         a.radix_bits = p->radix_bits;
         RDX_CUDA_TRY(rdx_launch_small(p->kb, p->vb, &a, s));
+    } else if (grid) {
+        rdx_grid_args a;
+        memset(&a, 0, sizeof a);
+        a.keys_in = argsort && p->keys_dev ? job->keys : keys_a;
+        a.keys_out = argsort ? NULL : keys_a;
+        a.vals_in = p->iota ? NULL : vals_a;
+        a.vals_out = vals_a;
+        a.keys_tmp = t + p->keys_b;
+        a.vals_tmp = p->vb ? (void *)(t + p->vals_b) : NULL;
+        a.counts = (uint32_t *)(t + p->grid_counts);
+        a.barrier = (uint32_t *)(t + p->grid_barrier);
+        a.n = n;
+        a.cls = p->cls;
+        a.desc = p->desc;
+        a.begin_bit = p->begin_bit;
+        a.end_bit = p->end_bit;
+        a.radix_bits = p->radix_bits;
+        RDX_CUDA_TRY(cudaMemsetAsync(a.barrier, 0, 4, s));
+        RDX_CUDA_TRY(rdx_launch_grid(p->kb, p->vb, &a, (unsigned)p->grid_blocks, s));
     } else {
         uint32_t *counts = (uint32_t *)(t + p->counts);
         unsigned long long *bases = (unsigned long long *)(t + p->bases);

@@ -24,6 +24,8 @@ typedef struct rdx_cuda_plan {
     int cls, desc, begin_bit, end_bit, radix_bits, passes;
     int small;             /* one block sorts everything (n <= RDX_SMALL_MAX_N) */
     int medium;            /* the pass kernel's medium tile shape (else large) */
+    int grid;              /* the one-launch grid path may serve it (if it fits the device) */
+    size_t grid_blocks;    /* its blocks */
     size_t tile, portion, portions, max_tiles;
     int keys_dev, vals_dev, idx_dev; /* the caller's arrays are device memory */
 
@@ -34,6 +36,7 @@ typedef struct rdx_cuda_plan {
     size_t keys_b;  /* ping-pong partner of the keys */
     size_t vals_a;  /* moved values, when not the caller's array */
     size_t vals_b;  /* ping-pong partner of the values */
+    size_t grid_counts, grid_barrier; /* grid path: per-block digit counts, barrier word */
     size_t gsrc;    /* gather path: a copy of the values to gather from */
     size_t gdst;    /* gather path with host values: the gathered values */
     size_t temp_bytes; /* includes RDX_TEMP_ALIGN slack */
@@ -42,6 +45,9 @@ typedef struct rdx_cuda_plan {
 /* Inputs up to this many keys use the medium tile shape: RDX_OS_MEDIUM_MAX_N, unless a
  * test changed it (test_hooks.h) to reach the large shape with small inputs. */
 extern size_t rdx_cuda_medium_max_n;
+/* Inputs up to this many keys (above the small-n limit) may take the grid path:
+ * RDX_GRID_MAX_N unless a test changed it. */
+extern size_t rdx_cuda_grid_max_n;
 
 /* Plans a checked job; *_dev say where the caller's arrays live. Never fails. */
 void rdx_cuda_plan_job(const rdx_job *job, int keys_dev, int vals_dev, int idx_dev, rdx_cuda_plan *plan);

@@ -12,6 +12,9 @@ extern "C" {
  * RDX_OS_MEDIUM_MAX_N); 0 makes every input above the small-n limit use the large shape,
  * so that the suite's sizes reach it. Not thread-safe; for tests only. */
 void rdx_cuda_set_medium_max_n(size_t n);
+/* Inputs up to n keys (above the small-n limit) take the one-launch grid path when it
+ * fits the device (default RDX_GRID_MAX_N); 0 turns it off. Tests only. */
+void rdx_cuda_set_grid_max_n(size_t n);
 
 #ifdef __cplusplus
 }

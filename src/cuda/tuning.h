@@ -93,6 +93,29 @@
 #define RDX_SMALL_ITEMS 8
 #define RDX_SMALL_MAX_N (RDX_SMALL_THREADS * RDX_SMALL_ITEMS)
 
+/* ---- medium-n path (grid.cu): the whole sort in one cooperative launch ----
+ * One block per tile of THREADS x ITEMS keys, all resident at once, two grid barriers
+ * per pass. Used for RDX_SMALL_MAX_N < n <= RDX_GRID_MAX_N when the grid fits the device
+ * (else the onesweep path). SUM_LOADS: count loads in flight per thread when a block adds
+ * up the other blocks' digit counts. RDX_GRID_MAX_N 0 disables the path. */
+#ifndef RDX_GRID_THREADS
+#define RDX_GRID_THREADS 512
+#endif
+#ifndef RDX_GRID_ITEMS
+#define RDX_GRID_ITEMS 8
+#endif
+#define RDX_GRID_TILE (RDX_GRID_THREADS * RDX_GRID_ITEMS)
+#ifndef RDX_GRID_MAX_N
+#define RDX_GRID_MAX_N ((size_t)1 << 18)
+#endif
+/* Nanoseconds a block sleeps between polls of the barrier word. */
+#ifndef RDX_GRID_POLL_NS
+#define RDX_GRID_POLL_NS 32
+#endif
+#ifndef RDX_GRID_SUM_LOADS
+#define RDX_GRID_SUM_LOADS 8
+#endif
+
 /* ---- up-front histogram (histogram.cu): every pass's digit counts in one read ----
  * Each block keeps all passes' bins in shared memory and adds them to global memory
  * once; the grid is capped at BLOCKS_PER_SM per SM and strides over the input. Keys are

@@ -1,0 +1,257 @@
+/* The medium-n path: the whole sort in ONE launch of a grid of co-resident blocks.
+ *
+ * Between the one-block kernel (small.cu) and the onesweep path (a histogram, a scan and
+ * one launch per pass), latency is set by the number of launches, not by bytes. Here each
+ * block keeps one tile of RDX_GRID_TILE keys in registers for the whole sort; per pass it
+ *   1. counts its tile's digits and publishes them (counts[pass][block][digit]),
+ *   2. waits at a grid barrier, then adds up the counts of all blocks: the digit's start
+ *      over the whole input plus the keys of that digit in the blocks before it,
+ *   3. ranks the tile in shared memory (rank.cuh) and writes each key to its global slot
+ *      in a scratch buffer (every block's keys of one digit form one run: stable),
+ *   4. waits at a grid barrier again and loads its tile of the new order.
+ * A pass whose digit is the same for every key is skipped after step 2. Keys are encoded
+ * on the first load and decoded on the final store, so the input may be the output.
+ *
+ * The barrier needs every block resident at once: the launch is cooperative (the runtime
+ * refuses a grid that cannot be resident, and places all blocks together, so that two
+ * sorts on two streams cannot starve each other), and plan.cu uses this path only when
+ * rdx_grid_fits says the grid fits the device. Scratch and counts are read with
+ * L2-coherent loads (__ldcg): another block wrote them during this launch. */
+#include "common.cuh"
+#include "kernels.h"
+#include "rank.cuh"
+
+template <int KB, int VB> struct rdx_grid_layout {
+    static constexpr int THREADS = RDX_GRID_THREADS;
+    static constexpr int ITEMS = RDX_GRID_ITEMS;
+    static constexpr int TILE = THREADS * ITEMS;
+    static constexpr int WARPS = THREADS / 32;
+    static constexpr size_t KEYS = 0;
+    static constexpr size_t VALS = (KEYS + (size_t)TILE * KB + 15) / 16 * 16;
+    static constexpr size_t WCNT = (VALS + (size_t)TILE * VB + 15) / 16 * 16;
+    static constexpr size_t START = WCNT + (size_t)WARPS * RDX_CUDA_MAX_BINS * 4;
+    static constexpr size_t BASE = START + RDX_CUDA_MAX_BINS * 4;
+    static constexpr size_t SCAN = BASE + RDX_CUDA_MAX_BINS * 4;
+    static constexpr size_t FLAG = SCAN + 32 * 4;
+    static constexpr size_t BYTES = FLAG + 2 * 4;
+};
+
+/* Every block of the grid arrives, then leaves once `target` arrivals are counted (the
+ * counter only grows during a launch: barrier k waits for k * gridDim.x). The fences
+ * order this block's global writes before its arrival, and the others' before our reads. */
+static __device__ __forceinline__ void rdx_grid_barrier(uint32_t *counter, uint32_t target)
+{
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence();
+        atomicAdd(counter, 1u);
+        while (rdx_load_status(counter) < target)
+            __nanosleep(RDX_GRID_POLL_NS);
+        __threadfence();
+    }
+    __syncthreads();
+}
+
+template <int KB, int VB>
+__global__ void __launch_bounds__(RDX_GRID_THREADS, 1) rdx_grid_kernel(const rdx_grid_args a)
+{
+    typedef rdx_grid_layout<KB, VB> L;
+    typedef typename rdx_uint<KB>::t K;
+    typedef typename rdx_uint<(VB ? VB : 4)>::t V;
+    extern __shared__ __align__(16) unsigned char smem[];
+    K *s_keys = (K *)(smem + L::KEYS);
+    V *s_vals = (V *)(smem + L::VALS);
+    uint32_t *s_wcnt = (uint32_t *)(smem + L::WCNT);
+    uint32_t *s_start = (uint32_t *)(smem + L::START);
+    uint32_t *s_base = (uint32_t *)(smem + L::BASE);
+    uint32_t *s_scan = (uint32_t *)(smem + L::SCAN);
+    volatile uint32_t *s_skip = (volatile uint32_t *)(smem + L::FLAG);
+
+    const uint32_t blocks = gridDim.x, block = blockIdx.x;
+    const uint32_t n = (uint32_t)a.n;
+    const uint32_t chunk = block * (uint32_t)L::TILE;
+    const uint32_t count = min((uint32_t)L::TILE, n - chunk);
+    const uint32_t first = (threadIdx.x >> 5) * 32u * L::ITEMS + rdx_lane();
+    const K *kin = (const K *)a.keys_in;
+    const V *vin = (const V *)a.vals_in;
+    K *tk = (K *)a.keys_tmp;
+    V *tv = (V *)a.vals_tmp;
+
+    K key[L::ITEMS];
+    V val[L::ITEMS];
+#pragma unroll
+    for (int i = 0; i < L::ITEMS; ++i) {
+        const uint32_t pos = first + (uint32_t)i * 32u;
+        key[i] = pos < count ? rdx_enc(kin[chunk + pos], a.cls, a.desc) : (K)0;
+        if (VB)
+            val[i] = pos < count ? (vin ? vin[chunk + pos] : (V)(chunk + pos)) : (V)0;
+    }
+
+    uint32_t arrivals = 0;
+    const int passes = (a.end_bit - a.begin_bit + a.radix_bits - 1) / a.radix_bits;
+    for (int p = 0; p < passes; ++p) {
+        const int shift = a.begin_bit + p * a.radix_bits;
+        const int bits = min(a.radix_bits, a.end_bit - shift);
+        const uint32_t bins = 1u << bits;
+        if (threadIdx.x == 0) /* last read two passes ago, many barriers back */
+            s_skip[p & 1] = 0;
+        const uint32_t total = rdx_count_tile<K, L::ITEMS, L::THREADS>(key, count, shift, bits, s_wcnt);
+        uint32_t *counts = a.counts + (size_t)p * blocks * RDX_CUDA_MAX_BINS;
+        if (threadIdx.x < bins)
+            counts[block * RDX_CUDA_MAX_BINS + threadIdx.x] = total;
+        arrivals += blocks;
+        rdx_grid_barrier(a.barrier, arrivals);
+
+        /* Thread d: keys of digit d in all blocks, and in the blocks before this one.
+         * Loads in groups, all in flight, against the L2 latency. */
+        uint32_t all = 0, before = 0;
+        if (threadIdx.x < bins) {
+            for (uint32_t b0 = 0; b0 < blocks; b0 += RDX_GRID_SUM_LOADS) {
+                uint32_t c[RDX_GRID_SUM_LOADS];
+#pragma unroll
+                for (int j = 0; j < RDX_GRID_SUM_LOADS; ++j)
+                    c[j] = b0 + j < blocks ? __ldcg(&counts[(b0 + j) * RDX_CUDA_MAX_BINS + threadIdx.x]) : 0u;
+#pragma unroll
+                for (int j = 0; j < RDX_GRID_SUM_LOADS; ++j) {
+                    all += c[j];
+                    before += b0 + j < block ? c[j] : 0u;
+                }
+            }
+        }
+        /* One digit holds every key: nothing moves (the same decision in every block).
+         * A flag in shared memory, not __syncthreads_or: ptxas 13.0 failed on that here. */
+        if (threadIdx.x < bins && all == n)
+            s_skip[p & 1] = 1;
+        __syncthreads();
+        if (s_skip[p & 1])
+            continue;
+        const uint32_t digit_start = rdx_block_excl_scan<L::THREADS>(threadIdx.x < bins ? all : 0u, s_scan);
+        if (threadIdx.x < bins)
+            s_base[threadIdx.x] = digit_start + before;
+        __syncthreads();
+        rdx_offset_tile<L::THREADS>(total, bits, s_wcnt, s_start, s_scan);
+        rdx_rank_scatter<VB, K, V, L::ITEMS, L::THREADS>(key, val, count, shift, bits, s_wcnt, s_keys, s_vals);
+        __syncthreads();
+        const uint32_t mask = bins - 1u;
+        for (uint32_t j = threadIdx.x; j < count; j += L::THREADS) {
+            const K k = s_keys[j];
+            const uint32_t d = rdx_digit(k, shift, mask);
+            const uint32_t slot = s_base[d] + j - s_start[d];
+            tk[slot] = k;
+            if (VB)
+                tv[slot] = s_vals[j];
+        }
+        arrivals += blocks;
+        rdx_grid_barrier(a.barrier, arrivals);
+#pragma unroll
+        for (int i = 0; i < L::ITEMS; ++i) {
+            const uint32_t pos = first + (uint32_t)i * 32u;
+            if (pos < count) {
+                key[i] = __ldcg(&tk[chunk + pos]);
+                if (VB)
+                    val[i] = __ldcg(&tv[chunk + pos]);
+            }
+        }
+    }
+
+    K *kout = (K *)a.keys_out;
+    V *vout = (V *)a.vals_out;
+#pragma unroll
+    for (int i = 0; i < L::ITEMS; ++i) {
+        const uint32_t pos = first + (uint32_t)i * 32u;
+        if (pos < count) {
+            if (kout)
+                kout[chunk + pos] = rdx_dec(key[i], a.cls, a.desc);
+            if (VB)
+                vout[chunk + pos] = val[i];
+        }
+    }
+}
+
+/* Blocks of each instantiation one SM can hold, per device (0: not known yet). Written
+ * once per device by rdx_grid_init; a race only repeats the same query. */
+#define RDX_GRID_DEVICES 64
+#define RDX_GRID_KINDS 12
+static volatile int g_per_sm[RDX_GRID_DEVICES][RDX_GRID_KINDS];
+
+static int kind_index(int kb, int vb)
+{
+    const int k = kb == 1 ? 0 : kb == 2 ? 1 : kb == 4 ? 2 : kb == 8 ? 3 : -1;
+    const int v = vb == 0 ? 0 : vb == 4 ? 1 : vb == 8 ? 2 : -1;
+    return k < 0 || v < 0 ? -1 : k * 3 + v;
+}
+
+template <int KB, int VB>
+static cudaError_t launch_grid(const rdx_grid_args *a, unsigned grid, cudaStream_t s)
+{
+    cudaLaunchConfig_t cfg = {};
+    cudaLaunchAttribute attr[1] = {};
+    attr[0].id = cudaLaunchAttributeCooperative;
+    attr[0].val.cooperative = 1;
+    cfg.gridDim = dim3(grid);
+    cfg.blockDim = dim3(RDX_GRID_THREADS);
+    cfg.dynamicSmemBytes = rdx_grid_layout<KB, VB>::BYTES;
+    cfg.stream = s;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    return cudaLaunchKernelEx(&cfg, rdx_grid_kernel<KB, VB>, *a);
+}
+
+template <int KB, int VB>
+static cudaError_t init_grid(int dev)
+{
+    const void *f = (const void *)rdx_grid_kernel<KB, VB>;
+    const int bytes = (int)rdx_grid_layout<KB, VB>::BYTES;
+    cudaError_t e = cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+    int per_sm = 0;
+    if (e == cudaSuccess)
+        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, RDX_GRID_THREADS, (size_t)bytes);
+    if (e == cudaSuccess && dev >= 0 && dev < RDX_GRID_DEVICES)
+        g_per_sm[dev][kind_index(KB, VB)] = per_sm > 0 ? per_sm : -1;
+    return e;
+}
+
+cudaError_t rdx_grid_init(void)
+{
+    int dev = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e != cudaSuccess)
+        return e;
+    const cudaError_t r[12] = {init_grid<1, 0>(dev), init_grid<1, 4>(dev), init_grid<1, 8>(dev),
+                               init_grid<2, 0>(dev), init_grid<2, 4>(dev), init_grid<2, 8>(dev),
+                               init_grid<4, 0>(dev), init_grid<4, 4>(dev), init_grid<4, 8>(dev),
+                               init_grid<8, 0>(dev), init_grid<8, 4>(dev), init_grid<8, 8>(dev)};
+    for (int i = 0; i < 12; ++i)
+        if (r[i] != cudaSuccess && e == cudaSuccess)
+            e = r[i];
+    return e;
+}
+
+int rdx_grid_fits(int kb, int vb, size_t blocks, int sms)
+{
+    int dev = 0;
+    const int k = kind_index(kb, vb);
+    if (k < 0 || cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= RDX_GRID_DEVICES)
+        return 0;
+    const int per_sm = g_per_sm[dev][k];
+    return per_sm > 0 && blocks <= (size_t)per_sm * (size_t)sms;
+}
+
+cudaError_t rdx_launch_grid(int kb, int vb, const rdx_grid_args *a, unsigned grid, cudaStream_t s)
+{
+    switch (kb * 16 + vb) {
+    case 0x10: return launch_grid<1, 0>(a, grid, s);
+    case 0x14: return launch_grid<1, 4>(a, grid, s);
+    case 0x18: return launch_grid<1, 8>(a, grid, s);
+    case 0x20: return launch_grid<2, 0>(a, grid, s);
+    case 0x24: return launch_grid<2, 4>(a, grid, s);
+    case 0x28: return launch_grid<2, 8>(a, grid, s);
+    case 0x40: return launch_grid<4, 0>(a, grid, s);
+    case 0x44: return launch_grid<4, 4>(a, grid, s);
+    case 0x48: return launch_grid<4, 8>(a, grid, s);
+    case 0x80: return launch_grid<8, 0>(a, grid, s);
+    case 0x84: return launch_grid<8, 4>(a, grid, s);
+    case 0x88: return launch_grid<8, 8>(a, grid, s);
+    default: return cudaErrorInvalidValue;
+    }
+}
