@@ -14,23 +14,12 @@
 
 #include "rdx.h"
 #include "suite.h"
+#include "check.h"
 
 #ifndef RDX_TEST_HAVE_CUDA
 #define RDX_TEST_HAVE_CUDA 0
 #endif
 
-static uint64_t seed;
-static int failures;
-
-#define CHECK(cond, ...)                                                                       \
-    do {                                                                                       \
-        if (!(cond)) {                                                                         \
-            printf("FAIL [seed 0x%016" PRIx64 "] %s:%d: ", seed, __FILE__, __LINE__);          \
-            printf(__VA_ARGS__);                                                               \
-            printf("\n");                                                                      \
-            failures++;                                                                        \
-        }                                                                                      \
-    } while (0)
 
 /* The arrays every call below is handed, and their contents before it. keys come first,
  * values right after them in memory (the out-of-memory case relies on that order). */

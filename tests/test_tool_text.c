@@ -14,21 +14,8 @@
 #include "rng.h"
 #include "text.h"
 #include "types.h"
+#include "check.h"
 
-static uint64_t seed;
-static int failures;
-
-#define CHECK(cond, ...)                                                      \
-    do {                                                                      \
-        if (!(cond)) {                                                        \
-            if (failures++ < 20) {                                            \
-                fprintf(stderr, "FAIL (seed %llu) %s:%d: ", (unsigned long long)seed, \
-                        __FILE__, __LINE__);                                  \
-                fprintf(stderr, __VA_ARGS__);                                 \
-                fputc('\n', stderr);                                          \
-            }                                                                 \
-        }                                                                     \
-    } while (0)
 
 static int is_nan_bits(rdx_type t, uint64_t b) { return !tool_bits_finite(t, b) && ((t == RDX_F16 && (b & 0x3ffu)) || (t == RDX_BF16 && (b & 0x7fu)) || (t == RDX_F32 && (b & 0x7fffffu)) || (t == RDX_F64 && (b & 0xfffffffffffffull))); }
 
