@@ -2,7 +2,7 @@
  *
  * Between the one-block kernel (small.cu) and the onesweep path (a histogram, a scan and
  * one launch per pass), latency is set by the number of launches, not by bytes. Here each
- * block keeps one tile of RDX_GRID_TILE keys in registers for the whole sort; per pass it
+ * block keeps one tile of keys (one of three shapes by n, tuning.h) in registers for the whole sort; per pass it
  *   1. counts its tile's digits and publishes them (counts[pass][block][digit]),
  *   2. waits at a grid barrier, then adds up the counts of all blocks: the digit's start
  *      over the whole input plus the keys of that digit in the blocks before it,
@@ -20,10 +20,13 @@
 #include "common.cuh"
 #include "kernels.h"
 #include "rank.cuh"
+#if RDX_GRID_CG_SYNC
+#include <cooperative_groups.h>
+#endif
 
-template <int KB, int VB> struct rdx_grid_layout {
-    static constexpr int THREADS = RDX_GRID_THREADS;
-    static constexpr int ITEMS = RDX_GRID_ITEMS;
+template <int KB, int VB, int SH> struct rdx_grid_layout {
+    static constexpr int THREADS = RDX_GRID_SHAPE_THREADS(SH);
+    static constexpr int ITEMS = RDX_GRID_SHAPE_ITEMS(SH);
     static constexpr int TILE = THREADS * ITEMS;
     static constexpr int WARPS = THREADS / 32;
     static constexpr size_t KEYS = 0;
@@ -41,6 +44,12 @@ template <int KB, int VB> struct rdx_grid_layout {
  * order this block's global writes before its arrival, and the others' before our reads. */
 static __device__ __forceinline__ void rdx_grid_barrier(uint32_t *counter, uint32_t target)
 {
+#if RDX_GRID_CG_SYNC
+    (void)counter;
+    (void)target;
+    cooperative_groups::this_grid().sync();
+    return;
+#endif
     __syncthreads();
     if (threadIdx.x == 0) {
         __threadfence();
@@ -52,10 +61,10 @@ static __device__ __forceinline__ void rdx_grid_barrier(uint32_t *counter, uint3
     __syncthreads();
 }
 
-template <int KB, int VB>
-__global__ void __launch_bounds__(RDX_GRID_THREADS, 1) rdx_grid_kernel(const rdx_grid_args a)
+template <int KB, int VB, int SH>
+__global__ void __launch_bounds__(RDX_GRID_SHAPE_THREADS(SH), 1) rdx_grid_kernel(const rdx_grid_args a)
 {
-    typedef rdx_grid_layout<KB, VB> L;
+    typedef rdx_grid_layout<KB, VB, SH> L;
     typedef typename rdx_uint<KB>::t K;
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
     extern __shared__ __align__(16) unsigned char smem[];
@@ -88,6 +97,7 @@ __global__ void __launch_bounds__(RDX_GRID_THREADS, 1) rdx_grid_kernel(const rdx
     }
 
     uint32_t arrivals = 0;
+    bool counted = false; /* this pass's counts were added up during the last scatter */
     const int passes = (a.end_bit - a.begin_bit + a.radix_bits - 1) / a.radix_bits;
     for (int p = 0; p < passes; ++p) {
         const int shift = a.begin_bit + p * a.radix_bits;
@@ -97,10 +107,13 @@ __global__ void __launch_bounds__(RDX_GRID_THREADS, 1) rdx_grid_kernel(const rdx
             s_skip[p & 1] = 0;
         const uint32_t total = rdx_count_tile<K, L::ITEMS, L::THREADS>(key, count, shift, bits, s_wcnt);
         uint32_t *counts = a.counts + (size_t)p * blocks * RDX_CUDA_MAX_BINS;
-        if (threadIdx.x < bins)
-            counts[block * RDX_CUDA_MAX_BINS + threadIdx.x] = total;
-        arrivals += blocks;
-        rdx_grid_barrier(a.barrier, arrivals);
+        if (!counted) {
+            if (threadIdx.x < bins)
+                counts[block * RDX_CUDA_MAX_BINS + threadIdx.x] = total;
+            arrivals += blocks;
+            rdx_grid_barrier(a.barrier, arrivals);
+        }
+        counted = false;
 
         /* Thread d: keys of digit d in all blocks, and in the blocks before this one.
          * Loads in groups, all in flight, against the L2 latency. */
@@ -133,6 +146,13 @@ __global__ void __launch_bounds__(RDX_GRID_THREADS, 1) rdx_grid_kernel(const rdx
         rdx_rank_scatter<VB, K, V, L::ITEMS, L::THREADS>(key, val, count, shift, bits, s_wcnt, s_keys, s_vals);
         __syncthreads();
         const uint32_t mask = bins - 1u;
+        /* RDX_GRID_ONE_BARRIER: each key also counts itself, by the next pass's digit, in
+         * the row of the block that will hold it (counts zeroed before the launch), so
+         * the barrier after the scatter serves the next pass's counts as well. */
+        const bool count_next = RDX_GRID_ONE_BARRIER && p + 1 < passes;
+        const int shift2 = shift + a.radix_bits;
+        const uint32_t mask2 = count_next ? (1u << min(a.radix_bits, a.end_bit - shift2)) - 1u : 0u;
+        uint32_t *counts2 = counts + (size_t)blocks * RDX_CUDA_MAX_BINS;
         for (uint32_t j = threadIdx.x; j < count; j += L::THREADS) {
             const K k = s_keys[j];
             const uint32_t d = rdx_digit(k, shift, mask);
@@ -140,7 +160,10 @@ __global__ void __launch_bounds__(RDX_GRID_THREADS, 1) rdx_grid_kernel(const rdx
             tk[slot] = k;
             if (VB)
                 tv[slot] = s_vals[j];
+            if (count_next)
+                atomicAdd(&counts2[(slot / (uint32_t)L::TILE) * RDX_CUDA_MAX_BINS + rdx_digit(k, shift2, mask2)], 1u);
         }
+        counted = count_next;
         arrivals += blocks;
         rdx_grid_barrier(a.barrier, arrivals);
 #pragma unroll
@@ -172,7 +195,7 @@ __global__ void __launch_bounds__(RDX_GRID_THREADS, 1) rdx_grid_kernel(const rdx
  * once per device by rdx_grid_init; a race only repeats the same query. */
 #define RDX_GRID_DEVICES 64
 #define RDX_GRID_KINDS 12
-static volatile int g_per_sm[RDX_GRID_DEVICES][RDX_GRID_KINDS];
+static volatile int g_per_sm[RDX_GRID_DEVICES][RDX_GRID_KINDS][RDX_GRID_SHAPES];
 
 static int kind_index(int kb, int vb)
 {
@@ -181,7 +204,7 @@ static int kind_index(int kb, int vb)
     return k < 0 || v < 0 ? -1 : k * 3 + v;
 }
 
-template <int KB, int VB>
+template <int KB, int VB, int SH>
 static cudaError_t launch_grid(const rdx_grid_args *a, unsigned grid, cudaStream_t s)
 {
     cudaLaunchConfig_t cfg = {};
@@ -189,25 +212,47 @@ static cudaError_t launch_grid(const rdx_grid_args *a, unsigned grid, cudaStream
     attr[0].id = cudaLaunchAttributeCooperative;
     attr[0].val.cooperative = 1;
     cfg.gridDim = dim3(grid);
-    cfg.blockDim = dim3(RDX_GRID_THREADS);
-    cfg.dynamicSmemBytes = rdx_grid_layout<KB, VB>::BYTES;
+    cfg.blockDim = dim3(RDX_GRID_SHAPE_THREADS(SH));
+    cfg.dynamicSmemBytes = rdx_grid_layout<KB, VB, SH>::BYTES;
     cfg.stream = s;
     cfg.attrs = attr;
     cfg.numAttrs = 1;
-    return cudaLaunchKernelEx(&cfg, rdx_grid_kernel<KB, VB>, *a);
+    return cudaLaunchKernelEx(&cfg, rdx_grid_kernel<KB, VB, SH>, *a);
 }
 
 template <int KB, int VB>
+static cudaError_t launch_kv(int shape, const rdx_grid_args *a, unsigned grid, cudaStream_t s)
+{
+    switch (shape) {
+    case 0: return launch_grid<KB, VB, 0>(a, grid, s);
+    case 1: return launch_grid<KB, VB, 1>(a, grid, s);
+    case 2: return launch_grid<KB, VB, 2>(a, grid, s);
+    default: return cudaErrorInvalidValue;
+    }
+}
+
+template <int KB, int VB, int SH>
 static cudaError_t init_grid(int dev)
 {
-    const void *f = (const void *)rdx_grid_kernel<KB, VB>;
-    const int bytes = (int)rdx_grid_layout<KB, VB>::BYTES;
+    const void *f = (const void *)rdx_grid_kernel<KB, VB, SH>;
+    const int bytes = (int)rdx_grid_layout<KB, VB, SH>::BYTES;
     cudaError_t e = cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
     int per_sm = 0;
     if (e == cudaSuccess)
-        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, RDX_GRID_THREADS, (size_t)bytes);
+        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, RDX_GRID_SHAPE_THREADS(SH), (size_t)bytes);
     if (e == cudaSuccess && dev >= 0 && dev < RDX_GRID_DEVICES)
-        g_per_sm[dev][kind_index(KB, VB)] = per_sm > 0 ? per_sm : -1;
+        g_per_sm[dev][kind_index(KB, VB)][SH] = per_sm > 0 ? per_sm : -1;
+    return e;
+}
+
+template <int KB, int VB>
+static cudaError_t init_kv(int dev)
+{
+    cudaError_t e = init_grid<KB, VB, 0>(dev);
+    if (e == cudaSuccess)
+        e = init_grid<KB, VB, 1>(dev);
+    if (e == cudaSuccess)
+        e = init_grid<KB, VB, 2>(dev);
     return e;
 }
 
@@ -217,41 +262,46 @@ cudaError_t rdx_grid_init(void)
     cudaError_t e = cudaGetDevice(&dev);
     if (e != cudaSuccess)
         return e;
-    const cudaError_t r[12] = {init_grid<1, 0>(dev), init_grid<1, 4>(dev), init_grid<1, 8>(dev),
-                               init_grid<2, 0>(dev), init_grid<2, 4>(dev), init_grid<2, 8>(dev),
-                               init_grid<4, 0>(dev), init_grid<4, 4>(dev), init_grid<4, 8>(dev),
-                               init_grid<8, 0>(dev), init_grid<8, 4>(dev), init_grid<8, 8>(dev)};
+    const cudaError_t r[12] = {init_kv<1, 0>(dev), init_kv<1, 4>(dev), init_kv<1, 8>(dev),
+                               init_kv<2, 0>(dev), init_kv<2, 4>(dev), init_kv<2, 8>(dev),
+                               init_kv<4, 0>(dev), init_kv<4, 4>(dev), init_kv<4, 8>(dev),
+                               init_kv<8, 0>(dev), init_kv<8, 4>(dev), init_kv<8, 8>(dev)};
     for (int i = 0; i < 12; ++i)
         if (r[i] != cudaSuccess && e == cudaSuccess)
             e = r[i];
     return e;
 }
 
-int rdx_grid_fits(int kb, int vb, size_t blocks, int sms)
+int rdx_grid_shape(size_t n) { return n <= RDX_GRID_S_MAX_N ? 0 : n <= RDX_GRID_M_MAX_N ? 1 : 2; }
+
+size_t rdx_grid_tile(int shape) { return (size_t)RDX_GRID_SHAPE_THREADS(shape) * RDX_GRID_SHAPE_ITEMS(shape); }
+
+int rdx_grid_fits(int kb, int vb, int shape, size_t blocks, int sms)
 {
     int dev = 0;
     const int k = kind_index(kb, vb);
-    if (k < 0 || cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= RDX_GRID_DEVICES)
+    if (k < 0 || shape < 0 || shape >= RDX_GRID_SHAPES || cudaGetDevice(&dev) != cudaSuccess || dev < 0 ||
+        dev >= RDX_GRID_DEVICES)
         return 0;
-    const int per_sm = g_per_sm[dev][k];
+    const int per_sm = g_per_sm[dev][k][shape];
     return per_sm > 0 && blocks <= (size_t)per_sm * (size_t)sms;
 }
 
-cudaError_t rdx_launch_grid(int kb, int vb, const rdx_grid_args *a, unsigned grid, cudaStream_t s)
+cudaError_t rdx_launch_grid(int kb, int vb, int shape, const rdx_grid_args *a, unsigned grid, cudaStream_t s)
 {
     switch (kb * 16 + vb) {
-    case 0x10: return launch_grid<1, 0>(a, grid, s);
-    case 0x14: return launch_grid<1, 4>(a, grid, s);
-    case 0x18: return launch_grid<1, 8>(a, grid, s);
-    case 0x20: return launch_grid<2, 0>(a, grid, s);
-    case 0x24: return launch_grid<2, 4>(a, grid, s);
-    case 0x28: return launch_grid<2, 8>(a, grid, s);
-    case 0x40: return launch_grid<4, 0>(a, grid, s);
-    case 0x44: return launch_grid<4, 4>(a, grid, s);
-    case 0x48: return launch_grid<4, 8>(a, grid, s);
-    case 0x80: return launch_grid<8, 0>(a, grid, s);
-    case 0x84: return launch_grid<8, 4>(a, grid, s);
-    case 0x88: return launch_grid<8, 8>(a, grid, s);
+    case 0x10: return launch_kv<1, 0>(shape, a, grid, s);
+    case 0x14: return launch_kv<1, 4>(shape, a, grid, s);
+    case 0x18: return launch_kv<1, 8>(shape, a, grid, s);
+    case 0x20: return launch_kv<2, 0>(shape, a, grid, s);
+    case 0x24: return launch_kv<2, 4>(shape, a, grid, s);
+    case 0x28: return launch_kv<2, 8>(shape, a, grid, s);
+    case 0x40: return launch_kv<4, 0>(shape, a, grid, s);
+    case 0x44: return launch_kv<4, 4>(shape, a, grid, s);
+    case 0x48: return launch_kv<4, 8>(shape, a, grid, s);
+    case 0x80: return launch_kv<8, 0>(shape, a, grid, s);
+    case 0x84: return launch_kv<8, 4>(shape, a, grid, s);
+    case 0x88: return launch_kv<8, 8>(shape, a, grid, s);
     default: return cudaErrorInvalidValue;
     }
 }

@@ -100,11 +100,14 @@ cudaError_t rdx_launch_histogram(int kb, const rdx_hist_args *a, int sms, cudaSt
 cudaError_t rdx_launch_scan(const rdx_scan_args *a, cudaStream_t s);
 cudaError_t rdx_launch_pass(int kb, int vb, int medium, const rdx_pass_args *a, unsigned grid, cudaStream_t s);
 cudaError_t rdx_launch_small(int kb, int vb, const rdx_small_args *a, cudaStream_t s);
-/* Grid path: a cooperative launch of `grid` blocks of RDX_GRID_TILE keys. */
-cudaError_t rdx_launch_grid(int kb, int vb, const rdx_grid_args *a, unsigned grid, cudaStream_t s);
-/* 1 when `blocks` blocks of the grid kernel for (kb, vb) can all be resident at once on
- * the current device (sms multiprocessors); needs rdx_grid_init on that device first. */
-int rdx_grid_fits(int kb, int vb, size_t blocks, int sms);
+/* Grid path: the tile shape for n keys (0, 1, 2: tuning.h), its keys per block, and a
+ * cooperative launch of `grid` blocks of that shape. */
+int rdx_grid_shape(size_t n);
+size_t rdx_grid_tile(int shape);
+cudaError_t rdx_launch_grid(int kb, int vb, int shape, const rdx_grid_args *a, unsigned grid, cudaStream_t s);
+/* 1 when `blocks` blocks of the grid kernel for (kb, vb, shape) can all be resident at
+ * once on the current device (sms multiprocessors); needs rdx_grid_init there first. */
+int rdx_grid_fits(int kb, int vb, int shape, size_t blocks, int sms);
 cudaError_t rdx_launch_fixup(const rdx_fixup_args *a, int sms, cudaStream_t s);
 /* dst[i] = src[idx[i]] for n values of value_size bytes; idx is u32 or u64. */
 cudaError_t rdx_launch_gather(void *dst, const void *src, const void *idx, int index_bytes, size_t n,

@@ -57,7 +57,8 @@ void rdx_cuda_plan_job(const rdx_job *job, int keys_dev, int vals_dev, int idx_d
     p->small = n <= RDX_SMALL_MAX_N;
     p->medium = n <= rdx_cuda_medium_max_n;
     p->grid = !p->small && n <= rdx_cuda_grid_max_n;
-    p->grid_blocks = (n + RDX_GRID_TILE - 1) / RDX_GRID_TILE;
+    p->grid_shape = rdx_grid_shape(n);
+    p->grid_blocks = (n + rdx_grid_tile(p->grid_shape) - 1) / rdx_grid_tile(p->grid_shape);
     p->tile = rdx_os_tile(p->kb, p->vb, p->medium);
     p->portion = (size_t)RDX_STATUS_COUNT_MASK / p->tile * p->tile;
     p->portions = (n + p->portion - 1) / p->portion;
@@ -88,6 +89,7 @@ void rdx_cuda_plan_job(const rdx_job *job, int keys_dev, int vals_dev, int idx_d
     if (p->grid) {
         p->grid_barrier = take(&end, 4);
         p->grid_counts = take(&end, (size_t)p->passes * p->grid_blocks * RDX_CUDA_MAX_BINS * 4);
+        p->grid_clear_bytes = end - p->grid_barrier;
     }
     /* An argsort's keys must not change, so the passes sort a copy. */
     if (!keys_dev || (argsort && !p->small))
@@ -119,7 +121,7 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
     if (p->vb)
         vals_a = p->vals_a != RDX_NO_SLOT ? (void *)(t + p->vals_a) : (argsort ? job->indices : job->values);
 
-    const int grid = p->grid && rdx_grid_fits(p->kb, p->vb, p->grid_blocks, sms);
+    const int grid = p->grid && rdx_grid_fits(p->kb, p->vb, p->grid_shape, p->grid_blocks, sms);
     if (argsort && !p->small && !grid && p->keys_dev)
         RDX_CUDA_TRY(cudaMemcpyAsync(keys_a, job->keys, n * p->kb, cudaMemcpyDeviceToDevice, s));
     if (p->gather_size && p->vals_dev)
@@ -156,8 +158,10 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
         a.begin_bit = p->begin_bit;
         a.end_bit = p->end_bit;
         a.radix_bits = p->radix_bits;
-        RDX_CUDA_TRY(cudaMemsetAsync(a.barrier, 0, 4, s));
-        RDX_CUDA_TRY(rdx_launch_grid(p->kb, p->vb, &a, (unsigned)p->grid_blocks, s));
+        /* The barrier word and the counts (RDX_GRID_ONE_BARRIER adds into them) after it. */
+        if (!RDX_GRID_CG_SYNC || RDX_GRID_ONE_BARRIER)
+            RDX_CUDA_TRY(cudaMemsetAsync(a.barrier, 0, RDX_GRID_ONE_BARRIER ? p->grid_clear_bytes : 4, s));
+        RDX_CUDA_TRY(rdx_launch_grid(p->kb, p->vb, p->grid_shape, &a, (unsigned)p->grid_blocks, s));
     } else {
         uint32_t *counts = (uint32_t *)(t + p->counts);
         unsigned long long *bases = (unsigned long long *)(t + p->bases);

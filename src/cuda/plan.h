@@ -25,6 +25,7 @@ typedef struct rdx_cuda_plan {
     int small;             /* one block sorts everything (n <= RDX_SMALL_MAX_N) */
     int medium;            /* the pass kernel's medium tile shape (else large) */
     int grid;              /* the one-launch grid path may serve it (if it fits the device) */
+    int grid_shape;        /* its tile shape (tuning.h) */
     size_t grid_blocks;    /* its blocks */
     size_t tile, portion, portions, max_tiles;
     int keys_dev, vals_dev, idx_dev; /* the caller's arrays are device memory */
@@ -37,6 +38,7 @@ typedef struct rdx_cuda_plan {
     size_t vals_a;  /* moved values, when not the caller's array */
     size_t vals_b;  /* ping-pong partner of the values */
     size_t grid_counts, grid_barrier; /* grid path: per-block digit counts, barrier word */
+    size_t grid_clear_bytes;          /* from the barrier word to the end of the counts */
     size_t gsrc;    /* gather path: a copy of the values to gather from */
     size_t gdst;    /* gather path with host values: the gathered values */
     size_t temp_bytes; /* includes RDX_TEMP_ALIGN slack */

@@ -96,24 +96,58 @@
 /* ---- medium-n path (grid.cu): the whole sort in one cooperative launch ----
  * One block per tile of THREADS x ITEMS keys, all resident at once, two grid barriers
  * per pass. Used for RDX_SMALL_MAX_N < n <= RDX_GRID_MAX_N when the grid fits the device
- * (else the onesweep path). SUM_LOADS: count loads in flight per thread when a block adds
- * up the other blocks' digit counts. RDX_GRID_MAX_N 0 disables the path. */
-#ifndef RDX_GRID_THREADS
-#define RDX_GRID_THREADS 512
+ * (else the onesweep path); RDX_GRID_MAX_N 0 disables the path. Three tile shapes by n,
+ * measured on an H200 (docs/performance.md): short tiles where the rank step of each
+ * pass decides (n <= 2^16: 256 x 8), longer ones where the number of blocks does
+ * (2^18: 512 x 8; 2^19 - 2^20: 512 x 16, which needs 128 blocks at 2^20, one per SM). */
+#ifndef RDX_GRID_S_THREADS
+#define RDX_GRID_S_THREADS 256
 #endif
-#ifndef RDX_GRID_ITEMS
-#define RDX_GRID_ITEMS 8
+#ifndef RDX_GRID_S_ITEMS
+#define RDX_GRID_S_ITEMS 8
 #endif
-#define RDX_GRID_TILE (RDX_GRID_THREADS * RDX_GRID_ITEMS)
+#ifndef RDX_GRID_S_MAX_N
+#define RDX_GRID_S_MAX_N ((size_t)1 << 16)
+#endif
+#ifndef RDX_GRID_M_THREADS
+#define RDX_GRID_M_THREADS 512
+#endif
+#ifndef RDX_GRID_M_ITEMS
+#define RDX_GRID_M_ITEMS 8
+#endif
+#ifndef RDX_GRID_M_MAX_N
+#define RDX_GRID_M_MAX_N ((size_t)1 << 18)
+#endif
+#ifndef RDX_GRID_L_THREADS
+#define RDX_GRID_L_THREADS 512
+#endif
+#ifndef RDX_GRID_L_ITEMS
+#define RDX_GRID_L_ITEMS 16
+#endif
 #ifndef RDX_GRID_MAX_N
-#define RDX_GRID_MAX_N ((size_t)1 << 18)
+#define RDX_GRID_MAX_N ((size_t)1 << 20)
+#endif
+#define RDX_GRID_SHAPES 3
+#define RDX_GRID_SHAPE_THREADS(sh) ((sh) == 0 ? RDX_GRID_S_THREADS : (sh) == 1 ? RDX_GRID_M_THREADS : RDX_GRID_L_THREADS)
+#define RDX_GRID_SHAPE_ITEMS(sh) ((sh) == 0 ? RDX_GRID_S_ITEMS : (sh) == 1 ? RDX_GRID_M_ITEMS : RDX_GRID_L_ITEMS)
+/* Count loads in flight per thread when a block adds up the other blocks' digit counts. */
+#ifndef RDX_GRID_SUM_LOADS
+#define RDX_GRID_SUM_LOADS 8
+#endif
+/* 1: the scatter of each pass also counts the next pass's digits (global atomics), one
+ * grid barrier per pass instead of two. Measured slower on an H200 (the atomics cost
+ * more than the barrier they save): off. */
+#ifndef RDX_GRID_ONE_BARRIER
+#define RDX_GRID_ONE_BARRIER 0
+#endif
+/* 1: the grid barrier of the CUDA runtime (cooperative groups), no barrier word to
+ * clear before the launch; 0: our own (an atomic counter). */
+#ifndef RDX_GRID_CG_SYNC
+#define RDX_GRID_CG_SYNC 0
 #endif
 /* Nanoseconds a block sleeps between polls of the barrier word. */
 #ifndef RDX_GRID_POLL_NS
 #define RDX_GRID_POLL_NS 32
-#endif
-#ifndef RDX_GRID_SUM_LOADS
-#define RDX_GRID_SUM_LOADS 8
 #endif
 
 /* ---- up-front histogram (histogram.cu): every pass's digit counts in one read ----
