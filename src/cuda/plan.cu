@@ -56,7 +56,7 @@ void rdx_cuda_plan_job(const rdx_job *job, int keys_dev, int vals_dev, int idx_d
 
     p->small = n <= RDX_SMALL_MAX_N;
     p->medium = n <= rdx_cuda_medium_max_n;
-    p->grid = !p->small && n <= rdx_cuda_grid_max_n;
+    p->grid = !p->small && n <= rdx_cuda_grid_max_n && (p->vb == 0 || n <= RDX_GRID_PAIRS_MAX_N);
     p->grid_shape = rdx_grid_shape(n);
     p->grid_blocks = (n + rdx_grid_tile(p->grid_shape) - 1) / rdx_grid_tile(p->grid_shape);
     p->tile = rdx_os_tile(p->kb, p->vb, p->medium);
