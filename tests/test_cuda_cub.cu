@@ -233,7 +233,9 @@ static void check_argsort_u32(const uint32_t *d_idx, const uint32_t *h, size_t n
 static void async_api(rdx_ctx *ctx)
 {
     uint64_t s = seed ^ 0x7777;
-    const size_t n = 300007, n_small = 3000;
+    /* n: keys only take the one-launch grid path (up to RDX_GRID_MAX_N), the argsort with
+     * its indices the onesweep path (above RDX_GRID_PAIRS_MAX_N); n_small one block. */
+    const size_t n = 700001, n_small = 3000;
     uint32_t *h = (uint32_t *)malloc(n * 4);
     uint32_t *dk, *dk_small, *didx;
     CUDA_OR_DIE(cudaMalloc(&dk, n * 4));
@@ -283,8 +285,8 @@ static void async_api(rdx_ctx *ctx)
         rdx_ctx_destroy(cpu);
     }
 
-    /* Capture: a large keys sort, a small one (the one-block path) and an argsort in one
-     * graph, each with its own temporary storage. */
+    /* Capture: a keys sort (grid path), a small one (the one-block path) and an argsort
+     * (onesweep path) in one graph, each with its own temporary storage. */
     cudaGraph_t graph;
     cudaGraphExec_t exec;
     CUDA_OR_DIE(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
