@@ -148,7 +148,7 @@
 #endif
 /* 1: the grid barrier of the CUDA runtime (cooperative groups), no barrier word to
  * clear before the launch; 0: our own (an atomic counter, cleared by a memset node).
- * 1 measured 3-8% faster against CUB from 2^13 to 2^17 on an H200 (docs/performance.md). */
+ * 1 measured 1-19% better against CUB from 2^13 to 2^17 on an H200 (docs/performance.md). */
 #ifndef RDX_GRID_CG_SYNC
 #define RDX_GRID_CG_SYNC 1
 #endif
