@@ -62,7 +62,7 @@ static __device__ __forceinline__ void rdx_grid_barrier(uint32_t *counter, uint3
 }
 
 template <int KB, int VB, int SH>
-__global__ void __launch_bounds__(RDX_GRID_SHAPE_THREADS(SH), 1) rdx_grid_kernel(const rdx_grid_args a)
+__global__ void __launch_bounds__(RDX_GRID_SHAPE_THREADS(SH), RDX_GRID_SHAPE_MIN_BLOCKS(SH)) rdx_grid_kernel(const rdx_grid_args a)
 {
     typedef rdx_grid_layout<KB, VB, SH> L;
     typedef typename rdx_uint<KB>::t K;

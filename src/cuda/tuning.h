@@ -133,9 +133,21 @@
 #ifndef RDX_GRID_PAIRS_MAX_N
 #define RDX_GRID_PAIRS_MAX_N ((size_t)1 << 18)
 #endif
+/* Blocks per SM the register allocation of each shape must allow (__launch_bounds__). */
+#ifndef RDX_GRID_S_MIN_BLOCKS
+#define RDX_GRID_S_MIN_BLOCKS 1
+#endif
+#ifndef RDX_GRID_M_MIN_BLOCKS
+#define RDX_GRID_M_MIN_BLOCKS 1
+#endif
+#ifndef RDX_GRID_L_MIN_BLOCKS
+#define RDX_GRID_L_MIN_BLOCKS 1
+#endif
 #define RDX_GRID_SHAPES 3
 #define RDX_GRID_SHAPE_THREADS(sh) ((sh) == 0 ? RDX_GRID_S_THREADS : (sh) == 1 ? RDX_GRID_M_THREADS : RDX_GRID_L_THREADS)
 #define RDX_GRID_SHAPE_ITEMS(sh) ((sh) == 0 ? RDX_GRID_S_ITEMS : (sh) == 1 ? RDX_GRID_M_ITEMS : RDX_GRID_L_ITEMS)
+#define RDX_GRID_SHAPE_MIN_BLOCKS(sh) \
+    ((sh) == 0 ? RDX_GRID_S_MIN_BLOCKS : (sh) == 1 ? RDX_GRID_M_MIN_BLOCKS : RDX_GRID_L_MIN_BLOCKS)
 /* Count loads in flight per thread when a block adds up the other blocks' digit counts. */
 #ifndef RDX_GRID_SUM_LOADS
 #define RDX_GRID_SUM_LOADS 8
