@@ -339,7 +339,7 @@ static int run_case(suite_run *run, const sort_case *c)
     unsigned char *vals = (unsigned char *)malloc(n * vs + 1);
     unsigned char *out_keys = (unsigned char *)malloc(n * kb + 1);
     unsigned char *out_aux = (unsigned char *)malloc(n * (vs > is ? vs : is) + 1);
-    unsigned char *expect = (unsigned char *)malloc(n * (vs > kb ? vs : kb) + 1);
+    unsigned char *expect = (unsigned char *)calloc(n * (vs > kb ? vs : kb) + 1, 1);
     size_t *perm = (size_t *)malloc((n ? n : 1) * sizeof *perm);
     uint64_t *pos = (uint64_t *)malloc((n ? n : 1) * sizeof *pos);
     void *dkeys = NULL, *daux = NULL;
