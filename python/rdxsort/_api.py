@@ -84,6 +84,18 @@ def _run(adapter, device, backend, kind, *args):
         getattr(ctx, kind)(*args)
 
 
+def _keys_request(fn, a, descending, begin_bit, end_bit, radix_bits, backend):
+    """Checks a one-array request (sort, argsort): its adapter and array, length, key type,
+    device, backend and options, in that order, so errors come in that order too."""
+    adapter, x = adapt(a)
+    n = _one_d(x, fn, "a")
+    key_type = adapter.key_type(x, "a")
+    device = adapter.device(x)
+    backend = _backend(adapter, device, backend, fn)
+    opts = _opts(key_type, descending, begin_bit, end_bit, radix_bits, fn)
+    return adapter, x, n, key_type, device, backend, opts
+
+
 def sort(a, *, descending=False, out=None, begin_bit=0, end_bit=None, radix_bits=0,
          backend=None, inplace=False):
     """Returns a sorted copy of the 1-D array ``a`` (or sorts it in place, or into ``out``).
@@ -96,12 +108,8 @@ def sort(a, *, descending=False, out=None, begin_bit=0, end_bit=None, radix_bits
     The result is an array of the same library, device and dtype as ``a``.
     """
     fn = "sort"
-    adapter, x = adapt(a)
-    n = _one_d(x, fn, "a")
-    key_type = adapter.key_type(x, "a")
-    device = adapter.device(x)
-    backend = _backend(adapter, device, backend, fn)
-    opts = _opts(key_type, descending, begin_bit, end_bit, radix_bits, fn)
+    adapter, x, n, key_type, device, backend, opts = _keys_request(
+        fn, a, descending, begin_bit, end_bit, radix_bits, backend)
     if inplace and out is not None:
         raise ValueError("sort: give inplace=True or out=, not both")
     if inplace:
@@ -148,12 +156,8 @@ def argsort(a, *, descending=False, index_dtype=None, begin_bit=0, end_bit=None,
     not changed. ``index_dtype``: int64 (the default), uint64, int32 or uint32 (a NumPy
     dtype, its name, or a torch dtype). Other keywords as for :func:`sort`."""
     fn = "argsort"
-    adapter, x = adapt(a)
-    n = _one_d(x, fn, "a")
-    key_type = adapter.key_type(x, "a")
-    device = adapter.device(x)
-    backend = _backend(adapter, device, backend, fn)
-    opts = _opts(key_type, descending, begin_bit, end_bit, radix_bits, fn)
+    adapter, x, n, key_type, device, backend, opts = _keys_request(
+        fn, a, descending, begin_bit, end_bit, radix_bits, backend)
     idx_type, idx_name = index_type("int64" if index_dtype is None else index_dtype, n)
     with adapter.device_scope(device):
         keys = x if adapter.packed(x) else adapter.copy(x)
