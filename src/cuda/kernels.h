@@ -48,6 +48,7 @@ typedef struct rdx_pass_args {
     int cls, desc;
     int iota;                    /* values start as the key's index (argsort, gather) */
     int keys_scratch;            /* keys need no decoding at the end (argsort) */
+    int narrow;                  /* every output slot is below 2^32 (32-bit offsets) */
 } rdx_pass_args;
 
 /* One block sorts n <= RDX_SMALL_MAX_N keys on chip. */

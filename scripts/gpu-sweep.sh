@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Variant sweep on a GPU machine (issue 4): builds the GPU benchmark once per variant of the
+# tuning constants (every constant in src/cuda/tuning.h can be set on the compiler line),
+# runs the same cases with each, and prints one table: rdx ms, CUB ms and rdx/CUB per
+# variant and case. Builds run in parallel, benchmarks one after another.
+#
+# usage: scripts/gpu-sweep.sh OUTDIR 'NAME=FLAGS' ['NAME=FLAGS' ...]
+#   e.g. scripts/gpu-sweep.sh /tmp/sw 'base=' 'wide=-DRDX_OS_NARROW_OFFSETS=0'
+# env:   SWEEP_BENCH   benchmark options (default below)
+#        SWEEP_NCU=1   also profile the first variant's pass kernel with ncu (stall reasons)
+set -uo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+OUTDIR=${1:?usage: gpu-sweep.sh OUTDIR NAME=FLAGS ...}
+shift
+mkdir -p "$OUTDIR"
+BENCH_OPTS=${SWEEP_BENCH:--t u32,f32,u64,u32/u32 -n 28 --dist uniform --repeat 10}
+ARCH=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d . || true)
+ARCH=${ARCH:-90}
+JOBS=$(nproc 2>/dev/null || echo 4)
+GEN=(); command -v ninja >/dev/null && GEN=(-G Ninja)
+
+names=()
+for spec in "$@"; do
+    name=${spec%%=*} flags=${spec#*=}
+    names+=("$name")
+    ( cmake -S "$ROOT" -B "$ROOT/build-sweep-$name" "${GEN[@]}" -DCMAKE_BUILD_TYPE=Release -DRDX_CUDA=ON \
+          -DCMAKE_CUDA_ARCHITECTURES="$ARCH" -DCMAKE_CUDA_FLAGS="$flags" -DRDX_BUILD_TESTS=OFF \
+          -DRDX_BUILD_TOOLS=OFF >"$OUTDIR/$name.build.log" 2>&1 &&
+      cmake --build "$ROOT/build-sweep-$name" --target rdx_gpu_bench -j$((JOBS / $# + 1)) \
+          >>"$OUTDIR/$name.build.log" 2>&1 ) &
+done
+wait
+
+for name in "${names[@]}"; do
+    exe=$(find "$ROOT/build-sweep-$name" -name rdx-gpu-bench -type f | head -1)
+    if [[ -z $exe ]]; then echo "$name: build failed (see $name.build.log)"; tail -5 "$OUTDIR/$name.build.log"; continue; fi
+    # shellcheck disable=SC2086
+    "$exe" $BENCH_OPTS --csv "$OUTDIR/$name.csv" >"$OUTDIR/$name.bench.log" 2>&1 || echo "$name: benchmark failed"
+done
+
+if [[ ${SWEEP_NCU:-0} == 1 ]]; then
+    exe=$(find "$ROOT/build-sweep-${names[0]}" -name rdx-gpu-bench -type f | head -1)
+    timeout 240 ncu --clock-control none -k regex:rdx_onesweep_kernel --launch-skip 3 -c 1 \
+        --section SpeedOfLight --section Occupancy --section WarpStateStats --section SchedulerStats \
+        --section LaunchStats --section MemoryWorkloadAnalysis \
+        "$exe" -t u32 -n 28 --dist uniform --repeat 1 --warmup 0 >"$OUTDIR/ncu.log" 2>&1 || echo "ncu failed"
+fi
+
+echo "variant   case     dist        n        rdx ms   CUB ms  rdx/CUB"
+for name in "${names[@]}"; do
+    grep -E '^(u|i|f)[0-9]' "$OUTDIR/$name.bench.log" 2>/dev/null |
+        awk -v v="$name" '{printf "%-9s %-8s %-10s %6s %9s %8s %8s %s\n", v, $1, $2, $3, $4, $7, $10, $NF}'
+done
