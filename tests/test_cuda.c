@@ -366,14 +366,14 @@ int main(void)
              * default, through the onesweep path's medium tile shape instead. */
             rdx_cuda_set_grid_max_n(0);
             cfg.seed = seed ^ 0x5555;
-            cfg.tile = RDX_OS_SHAPE_THREADS(1) * RDX_OS_SHAPE_ITEMS(4, 0, 1);
+            cfg.tile = RDX_OS_SHAPE_THREADS(4, 0, 1) * RDX_OS_SHAPE_ITEMS(4, 0, 1);
             failures += rdx_run_sort_suite(&cfg);
             /* Host arrays, with the large tile shape for every size above the small-n
              * limit (it serves only inputs above RDX_OS_MEDIUM_MAX_N otherwise). */
             rdx_cuda_set_medium_max_n(0);
             cfg.memory = &rdx_test_host_memory;
             cfg.seed = seed ^ 0x9999;
-            cfg.tile = RDX_OS_SHAPE_THREADS(0) * RDX_OS_SHAPE_ITEMS(4, 0, 0);
+            cfg.tile = RDX_OS_SHAPE_THREADS(4, 0, 0) * RDX_OS_SHAPE_ITEMS(4, 0, 0);
             failures += rdx_run_sort_suite(&cfg);
             rdx_cuda_set_medium_max_n(RDX_OS_MEDIUM_MAX_N);
             rdx_cuda_set_grid_max_n(RDX_GRID_MAX_N);

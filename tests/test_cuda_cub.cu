@@ -166,8 +166,8 @@ static void cub_oracle(rdx_ctx *ctx, int max_log2)
     uint64_t s = seed ^ 0x6666;
     /* Around the small-n limit, and one, two, three tiles of both shapes +- 1. */
     const size_t med = (size_t)RDX_OSM_THREADS * RDX_OSM_ITEMS;
-    const size_t l4 = (size_t)RDX_OS_SHAPE_THREADS(0) * RDX_OS_SHAPE_ITEMS(4, 0, 0);
-    const size_t l8 = (size_t)RDX_OS_SHAPE_THREADS(0) * RDX_OS_SHAPE_ITEMS(8, 0, 0);
+    const size_t l4 = (size_t)RDX_OS_SHAPE_THREADS(4, 0, 0) * RDX_OS_SHAPE_ITEMS(4, 0, 0);
+    const size_t l8 = (size_t)RDX_OS_SHAPE_THREADS(8, 0, 0) * RDX_OS_SHAPE_ITEMS(8, 0, 0);
     const size_t sizes[] = {1, 100, RDX_SMALL_MAX_N - 1, RDX_SMALL_MAX_N, RDX_SMALL_MAX_N + 1, 3 * med - 1,
                             3 * med + 1, l4 - 1, l4, l4 + 1, 2 * l8 - 1, 2 * l8 + 1, 3 * l4 + 3, 100003,
                             ((size_t)1 << 20) + 5, (size_t)1 << 22};

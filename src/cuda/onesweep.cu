@@ -16,7 +16,7 @@
 /* Shape and shared-memory layout of the pass kernel for key bytes KB, value bytes VB, and
  * the medium (MED = 1) or large shape. */
 template <int KB, int VB, int MED> struct rdx_os_layout {
-    static constexpr int THREADS = RDX_OS_SHAPE_THREADS(MED);
+    static constexpr int THREADS = RDX_OS_SHAPE_THREADS(KB, VB, MED);
     static constexpr int ITEMS = RDX_OS_SHAPE_ITEMS(KB, VB, MED);
     static constexpr int MIN_BLOCKS = RDX_OS_SHAPE_MIN_BLOCKS(KB, VB, MED);
     static constexpr int TILE = THREADS * ITEMS;
@@ -72,7 +72,7 @@ static __device__ __forceinline__ void write_tile_any(const rdx_pass_args &a, co
 }
 
 template <int KB, int VB, int MED>
-__global__ void __launch_bounds__(RDX_OS_SHAPE_THREADS(MED), RDX_OS_SHAPE_MIN_BLOCKS(KB, VB, MED))
+__global__ void __launch_bounds__(RDX_OS_SHAPE_THREADS(KB, VB, MED), RDX_OS_SHAPE_MIN_BLOCKS(KB, VB, MED))
     rdx_onesweep_kernel(const rdx_pass_args a)
 {
     typedef rdx_os_layout<KB, VB, MED> L;
@@ -267,7 +267,7 @@ cudaError_t rdx_launch_pass(int kb, int vb, int medium, const rdx_pass_args *a, 
 
 size_t rdx_os_tile(int kb, int vb, int medium)
 {
-    return (size_t)RDX_OS_SHAPE_THREADS(medium) * (size_t)RDX_OS_SHAPE_ITEMS(kb, vb, medium);
+    return (size_t)RDX_OS_SHAPE_THREADS(kb, vb, medium) * (size_t)RDX_OS_SHAPE_ITEMS(kb, vb, medium);
 }
 
 cudaError_t rdx_onesweep_init(void)

@@ -3,8 +3,9 @@
  * The values are chosen for Hopper (sm_90, H100/H200) and used unchanged on sm_80 and
  * sm_89 for now: the kernels are stamped at compile time for each (key width, value
  * width), so a change here is a rebuild, nothing more. Each value may also be given on
- * the compiler's command line (-DRDX_OS_THREADS=512) for a sweep; docs/cuda-notes.md
- * records what was measured with which values. Plain C, usable from host and device. */
+ * the compiler's command line (-DRDX_OS_THREADS_4=512) for a sweep (scripts/gpu-sweep.sh
+ * builds and measures such variants); docs/performance.md and docs/cuda-notes.md record
+ * what was measured with which values. Plain C, usable from host and device. */
 #ifndef RDX_CUDA_TUNING_H
 #define RDX_CUDA_TUNING_H
 
@@ -23,23 +24,31 @@
  * Each by bytes moved per key (key + value bytes): up to 4 ("_4"), up to 8, up to 16.
  * MIN_BLOCKS is the number of blocks per SM the register allocation must allow
  * (__launch_bounds__): more blocks hide more latency, fewer registers spill.
- * Measured on an H200 (docs/cuda-notes.md): 384 x 17 with 3 blocks beat 384 x 20 with 2
- * for 4-byte keys; 384 x 18 / 384 x 12 with 2 blocks for the wider classes. CUB uses
- * 384 x 20 on sm_90 for 4-byte keys. */
-#ifndef RDX_OS_THREADS
-#define RDX_OS_THREADS 384
+ * Measured on an H200 (docs/performance.md, "Tile shapes of the pass kernel"; 20 variants,
+ * 2^27 and 2^28 keys, each against CUB in the same run): 384 x 23 at 2 blocks/SM for 4-byte
+ * keys (384 x 17 at 3 blocks: 0.94x CUB; 384 x 23: 1.07x; other thread counts than 384
+ * lost 10-15% for 4-byte keys), 512 x 19 for 8 bytes per key (u64 keys 1.11x -> 1.23x,
+ * u32/u32 1.02x -> 1.15x) and 512 x 11 for 16 bytes (u64/u64 0.94x -> 0.97x). */
+#ifndef RDX_OS_THREADS_4
+#define RDX_OS_THREADS_4 384
+#endif
+#ifndef RDX_OS_THREADS_8
+#define RDX_OS_THREADS_8 512
+#endif
+#ifndef RDX_OS_THREADS_16
+#define RDX_OS_THREADS_16 512
 #endif
 #ifndef RDX_OS_ITEMS_4
-#define RDX_OS_ITEMS_4 17
+#define RDX_OS_ITEMS_4 23
 #endif
 #ifndef RDX_OS_ITEMS_8
-#define RDX_OS_ITEMS_8 18
+#define RDX_OS_ITEMS_8 19
 #endif
 #ifndef RDX_OS_ITEMS_16
-#define RDX_OS_ITEMS_16 12
+#define RDX_OS_ITEMS_16 11
 #endif
 #ifndef RDX_OS_MIN_BLOCKS_4
-#define RDX_OS_MIN_BLOCKS_4 3
+#define RDX_OS_MIN_BLOCKS_4 2
 #endif
 #ifndef RDX_OS_MIN_BLOCKS_8
 #define RDX_OS_MIN_BLOCKS_8 2
@@ -65,7 +74,8 @@
 
 /* The shape for key bytes kb, value bytes vb, medium (0/1). */
 #define RDX_OS_CLASS(kb, vb, x4, x8, x16) (((kb) + (vb)) <= 4 ? (x4) : ((kb) + (vb)) <= 8 ? (x8) : (x16))
-#define RDX_OS_SHAPE_THREADS(med) ((med) ? RDX_OSM_THREADS : RDX_OS_THREADS)
+#define RDX_OS_SHAPE_THREADS(kb, vb, med) \
+    ((med) ? RDX_OSM_THREADS : RDX_OS_CLASS(kb, vb, RDX_OS_THREADS_4, RDX_OS_THREADS_8, RDX_OS_THREADS_16))
 #define RDX_OS_SHAPE_ITEMS(kb, vb, med) \
     ((med) ? RDX_OSM_ITEMS : RDX_OS_CLASS(kb, vb, RDX_OS_ITEMS_4, RDX_OS_ITEMS_8, RDX_OS_ITEMS_16))
 #define RDX_OS_SHAPE_MIN_BLOCKS(kb, vb, med) \
