@@ -181,8 +181,8 @@ static __device__ __forceinline__ void rdx_rank_scatter_impl(const K (&key)[ITEM
         const uint32_t below = __popc(peers & below_mask);
         const uint32_t leader = 31u - __clz(peers);
         uint32_t base = 0;
-        if (valid && lane == leader)
-            base = atomicAdd(&wc[d], (uint32_t)__popc(peers));
+        if (valid && lane == leader) /* the group's highest lane: the group has below + 1 */
+            base = atomicAdd(&wc[d], below + 1u);
         /* The shuffle also keeps the warp's steps in order: the next step's leader adds
          * after this one. */
         base = __shfl_sync(RDX_FULL_WARP, base, leader);
