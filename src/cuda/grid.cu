@@ -61,6 +61,50 @@ static __device__ __forceinline__ void rdx_grid_barrier(uint32_t *counter, uint3
     __syncthreads();
 }
 
+/* For digit d = threadIdx.x < bins: *all = keys of digit d in every block, *before = in
+ * the blocks before this one (counts: [blocks][256] of this pass, written by the other
+ * blocks before the last grid barrier). Thread t adds the four digits 4 (t % 64) .. + 3
+ * over the blocks t / 64, t / 64 + THREADS / 64, ... with 16-byte loads, LOADS of them in
+ * flight: one or two L2 round trips instead of blocks / LOADS; shared atomics then gather
+ * the partial sums in s_all / s_before (zeroed, behind a barrier, by the caller). */
+template <int THREADS>
+static __device__ __forceinline__ void sum_counts(const uint32_t *counts, uint32_t blocks, uint32_t block,
+                                                  uint32_t bins, uint32_t *s_all, uint32_t *s_before,
+                                                  uint32_t *all, uint32_t *before)
+{
+    enum { GROUPS = THREADS / 64, LOADS = RDX_GRID_SUM_LOADS };
+    static_assert(THREADS % 64 == 0, "64 threads cover the 256 digits");
+    const uint32_t q = threadIdx.x % 64u, g = threadIdx.x / 64u;
+    if (4u * q < bins) {
+        uint4 sa = make_uint4(0u, 0u, 0u, 0u), sb = sa;
+        for (uint32_t b0 = g; b0 < blocks; b0 += GROUPS * LOADS) {
+            uint4 c[LOADS];
+#pragma unroll
+            for (int j = 0; j < LOADS; ++j) {
+                const uint32_t b = b0 + (uint32_t)j * GROUPS;
+                c[j] = b < blocks ? __ldcg((const uint4 *)(counts + (size_t)b * RDX_CUDA_MAX_BINS + 4u * q))
+                                  : make_uint4(0u, 0u, 0u, 0u);
+            }
+#pragma unroll
+            for (int j = 0; j < LOADS; ++j) {
+                sa.x += c[j].x, sa.y += c[j].y, sa.z += c[j].z, sa.w += c[j].w;
+                if (b0 + (uint32_t)j * GROUPS < block)
+                    sb.x += c[j].x, sb.y += c[j].y, sb.z += c[j].z, sb.w += c[j].w;
+            }
+        }
+        const uint32_t va[4] = {sa.x, sa.y, sa.z, sa.w}, vb[4] = {sb.x, sb.y, sb.z, sb.w};
+#pragma unroll
+        for (int k = 0; k < 4; ++k)
+            if (4u * q + (uint32_t)k < bins) {
+                atomicAdd(&s_all[4u * q + k], va[k]);
+                atomicAdd(&s_before[4u * q + k], vb[k]);
+            }
+    }
+    __syncthreads();
+    *all = threadIdx.x < bins ? s_all[threadIdx.x] : 0u;
+    *before = threadIdx.x < bins ? s_before[threadIdx.x] : 0u;
+}
+
 template <int KB, int VB, int SH>
 __global__ void __launch_bounds__(RDX_GRID_SHAPE_THREADS(SH), RDX_GRID_SHAPE_MIN_BLOCKS(SH)) rdx_grid_kernel(const rdx_grid_args a)
 {
@@ -105,6 +149,10 @@ __global__ void __launch_bounds__(RDX_GRID_SHAPE_THREADS(SH), RDX_GRID_SHAPE_MIN
         const uint32_t bins = 1u << bits;
         if (threadIdx.x == 0) /* last read two passes ago, many barriers back */
             s_skip[p & 1] = 0;
+        /* sum_counts adds into these; their last readers (the previous scatter) are behind
+         * the last grid barrier, and rdx_count_tile's barriers order this before it. */
+        for (uint32_t d = threadIdx.x; d < RDX_CUDA_MAX_BINS; d += L::THREADS)
+            s_start[d] = s_base[d] = 0u;
         const uint32_t total = rdx_count_tile<K, L::ITEMS, L::THREADS>(key, count, shift, bits, s_wcnt);
         uint32_t *counts = a.counts + (size_t)p * blocks * RDX_CUDA_MAX_BINS;
         if (!counted) {
@@ -115,22 +163,8 @@ __global__ void __launch_bounds__(RDX_GRID_SHAPE_THREADS(SH), RDX_GRID_SHAPE_MIN
         }
         counted = false;
 
-        /* Thread d: keys of digit d in all blocks, and in the blocks before this one.
-         * Loads in groups, all in flight, against the L2 latency. */
-        uint32_t all = 0, before = 0;
-        if (threadIdx.x < bins) {
-            for (uint32_t b0 = 0; b0 < blocks; b0 += RDX_GRID_SUM_LOADS) {
-                uint32_t c[RDX_GRID_SUM_LOADS];
-#pragma unroll
-                for (int j = 0; j < RDX_GRID_SUM_LOADS; ++j)
-                    c[j] = b0 + j < blocks ? __ldcg(&counts[(b0 + j) * RDX_CUDA_MAX_BINS + threadIdx.x]) : 0u;
-#pragma unroll
-                for (int j = 0; j < RDX_GRID_SUM_LOADS; ++j) {
-                    all += c[j];
-                    before += b0 + j < block ? c[j] : 0u;
-                }
-            }
-        }
+        uint32_t all, before;
+        sum_counts<L::THREADS>(counts, blocks, block, bins, s_start, s_base, &all, &before);
         /* One digit holds every key: nothing moves (the same decision in every block).
          * A flag in shared memory, not __syncthreads_or: ptxas 13.0 failed on that here. */
         if (threadIdx.x < bins && all == n)

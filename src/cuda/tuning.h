@@ -163,7 +163,8 @@
 #define RDX_GRID_SHAPE_ITEMS(sh) ((sh) == 0 ? RDX_GRID_S_ITEMS : (sh) == 1 ? RDX_GRID_M_ITEMS : RDX_GRID_L_ITEMS)
 #define RDX_GRID_SHAPE_MIN_BLOCKS(sh) \
     ((sh) == 0 ? RDX_GRID_S_MIN_BLOCKS : (sh) == 1 ? RDX_GRID_M_MIN_BLOCKS : RDX_GRID_L_MIN_BLOCKS)
-/* Count loads in flight per thread when a block adds up the other blocks' digit counts. */
+/* 16-byte count loads in flight per thread when a block adds up the other blocks' digit
+ * counts (grid.cu sum_counts: 512 threads, 128 blocks and 8 loads are two L2 round trips). */
 #ifndef RDX_GRID_SUM_LOADS
 #define RDX_GRID_SUM_LOADS 8
 #endif
