@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gpu_bench.h"
+#include "cuda/test_hooks.h"
 
 /* Below this, a number given to -n is a log2 size (2^k keys), not a count. */
 #define GB_LOG2_LIMIT 40
@@ -27,6 +28,8 @@ static void usage(FILE *f)
         "  --seed S       input seed (default from the clock; printed)\n"
         "  --csv FILE     also write one CSV row per measurement\n"
         "  --quick        n = 2^16, 2^20, 2^24, uniform only, 10 runs (other options win)\n"
+        "  --no-cluster   rdxsort without its one-cluster path (sm_90+, n <= 2^16): the\n"
+        "                 one-launch grid path serves those sizes, for an A/B comparison\n"
         "  -h, --help     this text\n", GB_LOG2_LIMIT);
 }
 
@@ -116,6 +119,7 @@ int main(int argc, char **argv)
         int has_arg = i + 1 < argc;
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) { usage(stdout); return 0; }
         else if (strcmp(a, "--quick") == 0) quick = 1;
+        else if (strcmp(a, "--no-cluster") == 0) rdx_cuda_set_cluster_max_n(0);
         else if (!has_arg && (strcmp(a, "-t") == 0 || strcmp(a, "-n") == 0 || strcmp(a, "--dist") == 0 ||
                               strcmp(a, "--repeat") == 0 || strcmp(a, "--warmup") == 0 ||
                               strcmp(a, "--seed") == 0 || strcmp(a, "--csv") == 0))

@@ -505,13 +505,26 @@ static void tile_sizes(suite_run *run)
 {
     const size_t tile = run->cfg->tile > 1 ? (size_t)run->cfg->tile : 4096;
     const size_t sizes[] = {tile - 1, tile, tile + 1, 2 * tile, 3 * tile + 5, 10007};
+    const size_t *more = run->cfg->more_sizes;
+    const size_t nsizes = sizeof sizes / sizeof sizes[0];
     int turn = 0;
-    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+    for (size_t s = 0; s < nsizes || (more && more[s - nsizes]); s++)
         for (int t = 0; t < NTYPES; t++)
             for (int o = 0; o < 2; o++)
                 for (int v = 0; v < NVARIANTS; v++, turn++)
-                    run_one(run, &key_types[t], sizes[s], &variants[v],
+                    run_one(run, &key_types[t], s < nsizes ? sizes[s] : more[s - nsizes], &variants[v],
                             turn % ndist_for(&key_types[t]), o ? RDX_DESCENDING : 0u, 0, 0, 0);
+}
+
+/* The sizes of the bit-range and digit-width parts: 1000, one tile + 1, and the first of
+ * the configuration's more sizes; returns how many. */
+static size_t range_sizes(const suite_run *run, size_t sizes[3])
+{
+    const size_t tile = run->cfg->tile > 1 ? (size_t)run->cfg->tile : 4096;
+    sizes[0] = 1000;
+    sizes[1] = tile + 1;
+    sizes[2] = run->cfg->more_sizes ? run->cfg->more_sizes[0] : 0;
+    return sizes[2] ? 3 : 2;
 }
 
 /* 2^20 + 3 (or what max_log2_n allows): every type both ways, and every payload on u32,
@@ -536,8 +549,8 @@ static void large_sizes(suite_run *run)
  * cross digit boundaries; with data that varies only in the low or high bits. */
 static void bit_ranges(suite_run *run)
 {
-    const size_t tile = run->cfg->tile > 1 ? (size_t)run->cfg->tile : 4096;
-    const size_t sizes[] = {1000, tile + 1};
+    size_t sizes[3];
+    const size_t nsizes = range_sizes(run, sizes);
     const int kinds[] = {0, 1, 5};
     int turn = 0;
     for (int t = 0; t < NTYPES; t++) {
@@ -545,7 +558,7 @@ static void bit_ranges(suite_run *run)
         const int ranges[][2] = {{0, 1}, {w - 1, w}, {1, w - 1}, {w / 2, w}, {0, w / 2},
                                  {3, 3 + (w - 3 < 13 ? w - 3 : 13)}};
         for (int g = 0; g < 6; g++)
-            for (size_t s = 0; s < 2; s++)
+            for (size_t s = 0; s < nsizes; s++)
                 for (int k = 0; k < 3; k++, turn++) {
                     static const int dists[] = {DIST_UNIFORM, DIST_LOW_BITS, DIST_HIGH_BITS,
                                                 DIST_FEW};
@@ -559,14 +572,14 @@ static void bit_ranges(suite_run *run)
 /* Every digit width 1..8, on every key width, with and without a bit range. */
 static void radix_widths(suite_run *run)
 {
-    const size_t tile = run->cfg->tile > 1 ? (size_t)run->cfg->tile : 4096;
     const rdx_type types[] = {RDX_U8, RDX_I16, RDX_BF16, RDX_U32, RDX_F32, RDX_I64, RDX_F64};
-    const size_t sizes[] = {1000, tile + 1};
+    size_t sizes[3];
+    const size_t nsizes = range_sizes(run, sizes);
     const int kinds[] = {0, 2, 6, 3};
     int turn = 0;
     for (int rb = 1; rb <= 8; rb++)
         for (int t = 0; t < 7; t++)
-            for (size_t s = 0; s < 2; s++)
+            for (size_t s = 0; s < nsizes; s++)
                 for (int k = 0; k < 4; k++, turn++) {
                     const key_type *kt = find_type(types[t]);
                     const int w = (int)(8 * rdx_type_size(kt->type));

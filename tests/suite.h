@@ -27,6 +27,9 @@ typedef struct rdx_suite_config {
     uint64_t seed;       /* printed on every failure */
     int max_log2_n;      /* largest size class tried (20 gives the 2^20 + 3 case) */
     int tile;            /* the backend's tile size, for the "one tile +- 1, two tiles" sizes */
+    const size_t *more_sizes; /* NULL, or more sizes ending with 0: each for every type, order
+                                 and payload (with the tile sizes); the first also for the bit
+                                 ranges and the digit widths */
 } rdx_suite_config;
 
 /* Runs the whole matrix; prints one line per failure (with the seed and the case) and a

@@ -8,8 +8,12 @@
  * Environment: RDX_TEST_SEED replays a run; RDX_TEST_MAX_LOG2_N bounds the largest suite
  * size (default 20, the 2^20 + 3 case; gpu-check.sh lowers it under compute-sanitizer);
  * RDX_TEST_MAX_LOG2N is read too); RDX_TEST_SUITE=device runs the suite on device arrays
- * only, RDX_TEST_SUITE=0 leaves it out. The suite runs twice: on device arrays with the
- * default tile shapes, on host arrays with the large tile shape for every size. */
+ * only, RDX_TEST_SUITE=0 leaves it out; RDX_TEST_REQUIRE_CLUSTER=1 fails the run where the
+ * cluster path is off on the device (it is on sm_90 and later when the device can place
+ * the cluster). The suite runs four times: on device arrays with the default paths (the
+ * cluster path up to RDX_CLUSTER_MAX_N), with the cluster path off (the grid path), with
+ * both off (the onesweep path's medium shape), and on host arrays with the large tile
+ * shape for every size. */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
 #include <stdio.h>
@@ -214,6 +218,115 @@ static void reused_context(rdx_ctx *ctx)
         }
 }
 
+/* ---- the cluster path against the grid path ---- */
+
+/* Sorts the same random data (n keys of `type`; values of vs bytes, or u32/u64 indices for
+ * argsort) once with the cluster path on and once with it off (the grid path serves those
+ * sizes), on device arrays, and compares the bytes. */
+static void cluster_grid_one(rdx_ctx *ctx, rdx_type type, size_t n, size_t vs, rdx_type index_type, int argsort,
+                             const rdx_opts *opts, int few, uint64_t *s)
+{
+    const size_t kb = rdx_type_size(type), ab = argsort ? rdx_type_size(index_type) : vs;
+    unsigned char *orig = malloc(n * kb), *ovals = malloc(n * ab + 1);
+    unsigned char *out[2][2];
+    for (int r = 0; r < 2; r++) {
+        out[r][0] = malloc(n * kb);
+        out[r][1] = malloc(n * ab + 1);
+        if (!out[r][0] || !out[r][1]) {
+            printf("FAIL: the test could not allocate host memory\n");
+            exit(1);
+        }
+    }
+    if (!orig || !ovals) {
+        printf("FAIL: the test could not allocate host memory\n");
+        exit(1);
+    }
+    /* few: a handful of distinct keys (stability counts, most passes are skipped); else
+     * random bytes with few distinct top bytes. */
+    const uint64_t pick[3] = {rnd(s), rnd(s), rnd(s)};
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t x = few ? pick[rnd(s) % 3] : rnd(s);
+        for (size_t b = 0; b < kb; b++)
+            orig[i * kb + b] = (unsigned char)(b == kb - 1 && kb > 1 && !few ? x % 3 : x >> (8 * b));
+    }
+    for (size_t i = 0; i < n * ab; i++)
+        ovals[i] = (unsigned char)rnd(s);
+    unsigned char *dk = alloc_at(AT_DEVICE, n * kb), *da = ab ? alloc_at(AT_DEVICE, n * ab) : NULL;
+    rdx_status st[2];
+    for (int r = 0; r < 2; r++) {
+        rdx_cuda_set_cluster_max_n(r == 0 ? RDX_CLUSTER_MAX_N : 0);
+        dev_upload(dk, orig, n * kb);
+        if (ab)
+            dev_upload(da, ovals, n * ab);
+        st[r] = argsort ? rdx_argsort(ctx, dk, n, type, da, index_type, opts)
+                : vs    ? rdx_sort_pairs(ctx, dk, da, vs, n, type, opts)
+                        : rdx_sort_keys(ctx, dk, n, type, opts);
+        dev_download(out[r][0], dk, n * kb);
+        if (ab)
+            dev_download(out[r][1], da, n * ab);
+    }
+    rdx_cuda_set_cluster_max_n(RDX_CLUSTER_MAX_N);
+    char what[160];
+    snprintf(what, sizeof what, "cluster vs grid: type %d n = %zu %s%zu bits [%d,%d) radix %d%s%s", (int)type, n,
+             argsort ? "argsort, index bytes " : "value bytes ", ab, opts->begin_bit, opts->end_bit,
+             opts->radix_bits, opts->flags & RDX_DESCENDING ? " descending" : "", few ? " few keys" : "");
+    CHECK(st[0] == RDX_OK && st[1] == RDX_OK, "%s: %s / %s (%s)", what, rdx_status_string(st[0]),
+          rdx_status_string(st[1]), rdx_ctx_error(ctx));
+    if (st[0] == RDX_OK && st[1] == RDX_OK) {
+        size_t at = n;
+        for (size_t i = 0; i < n && at == n; i++)
+            if (memcmp(out[0][0] + i * kb, out[1][0] + i * kb, kb) != 0 ||
+                (ab && memcmp(out[0][1] + i * ab, out[1][1] + i * ab, ab) != 0))
+                at = i;
+        CHECK(at == n, "%s: the two paths differ at %zu", what, at);
+    }
+    free_at(AT_DEVICE, dk);
+    if (da)
+        free_at(AT_DEVICE, da);
+    for (int r = 0; r < 2; r++) {
+        free(out[r][0]);
+        free(out[r][1]);
+    }
+    free(orig);
+    free(ovals);
+}
+
+/* Sizes in the cluster range (RDX_SMALL_MAX_N, RDX_CLUSTER_MAX_N] on every key type, with
+ * keys, pairs (4, 8 and 12-byte values) and argsort; both orders; bit ranges and digit
+ * widths turn with the case number. Seed: this run's, printed on any failure. */
+static void cluster_vs_grid(rdx_ctx *ctx, int max_log2)
+{
+    uint64_t s = seed ^ 0x7777;
+    if (rdx_cuda_cluster_max_blocks(4, 0) == 0) {
+        printf("cluster vs grid: skipped (the cluster path is off on this device)\n");
+        return;
+    }
+    static const rdx_type types[] = {RDX_U8,  RDX_U16, RDX_U32,  RDX_U64, RDX_I8,  RDX_I16,
+                                     RDX_I32, RDX_I64, RDX_F16, RDX_BF16, RDX_F32, RDX_F64};
+    const size_t sizes[] = {RDX_SMALL_MAX_N + 1, 5000, 10007, 16384, 32768, 65535, 65536};
+    int turn = 0, cases = 0;
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        const size_t n = sizes[i];
+        if (n > RDX_CLUSTER_MAX_N || n > ((size_t)1 << max_log2) + 3)
+            continue;
+        for (int t = 0; t < 12; t++)
+            for (int k = 0; k < 6; k++, turn++) {
+                const int w = (int)(8 * rdx_type_size(types[t]));
+                rdx_opts o = {turn % 2 ? RDX_DESCENDING : 0u, 0, 0, 0};
+                if (turn % 5 == 3) {
+                    o.begin_bit = 1 + turn % 3;
+                    o.end_bit = w - turn % 4;
+                }
+                if (turn % 7 == 2)
+                    o.radix_bits = 1 + turn % 8;
+                const size_t vs = k == 1 ? 4 : k == 2 ? 8 : k == 3 ? 12 : 0;
+                cluster_grid_one(ctx, types[t], n, vs, k == 5 ? RDX_U64 : RDX_U32, k >= 4, &o, turn % 9 == 4, &s);
+                cases++;
+            }
+    }
+    printf("cluster vs grid: %d cases\n", cases);
+}
+
 /* ---- bad input ---- */
 
 /* Fills a device buffer with a known pattern and remembers it. */
@@ -355,18 +468,35 @@ int main(void)
     if (!e || !*e)
         e = getenv("RDX_TEST_MAX_LOG2N");
     const int max_log2 = e && *e ? atoi(e) : 20;
+    /* The cluster path (sm_90 and later, where the device can place the cluster). */
+    const int cluster_blocks = rdx_cuda_cluster_max_blocks(4, 0);
+    if (cluster_blocks > 0)
+        printf("cluster path: on, up to %d blocks for u32 keys (%d for u64/u64), n up to %zu\n", cluster_blocks,
+               rdx_cuda_cluster_max_blocks(8, 8), (size_t)RDX_CLUSTER_MAX_N);
+    else
+        printf("cluster path: off on this device\n");
+    const char *req = getenv("RDX_TEST_REQUIRE_CLUSTER");
+    CHECK(!(req && atoi(req) > 0) || cluster_blocks > 0, "RDX_TEST_REQUIRE_CLUSTER: the cluster path is off");
+
     const char *suite = getenv("RDX_TEST_SUITE");
     if (!suite || strcmp(suite, "0") != 0) {
-        /* Device arrays: the small-n limit +- 1, then the one-launch grid path above it
-         * (sizes around multiples of its tile), then the onesweep path. */
-        rdx_suite_config cfg = {RDX_BACKEND_CUDA, &device_memory, seed, max_log2, RDX_SMALL_MAX_N};
+        /* Device arrays: the small-n limit +- 1, then the one-cluster path above it (up to
+         * RDX_CLUSTER_MAX_N: sizes around multiples of the small-n limit and the more sizes
+         * below), then the one-launch grid path, then the onesweep path. */
+        static const size_t more[] = {65535, 5000, 32768, 65536, 0};
+        rdx_suite_config cfg = {RDX_BACKEND_CUDA, &device_memory, seed, max_log2, RDX_SMALL_MAX_N, more};
         failures += rdx_run_sort_suite(&cfg);
         if (!suite || strcmp(suite, "device") != 0) {
-            /* The sizes above the small-n limit that the one-launch grid path serves by
-             * default, through the onesweep path's medium tile shape instead. */
+            /* The same sizes with the cluster path off: the one-launch grid path. */
+            rdx_cuda_set_cluster_max_n(0);
+            cfg.seed = seed ^ 0x1111;
+            failures += rdx_run_sort_suite(&cfg);
+            /* The sizes above the small-n limit that the one-launch paths serve by default,
+             * through the onesweep path's medium tile shape instead. */
             rdx_cuda_set_grid_max_n(0);
             cfg.seed = seed ^ 0x5555;
             cfg.tile = RDX_OS_SHAPE_THREADS(4, 0, 1) * RDX_OS_SHAPE_ITEMS(4, 0, 1);
+            cfg.more_sizes = NULL;
             failures += rdx_run_sort_suite(&cfg);
             /* Host arrays, with the large tile shape for every size above the small-n
              * limit (it serves only inputs above RDX_OS_MEDIUM_MAX_N otherwise). */
@@ -377,8 +507,10 @@ int main(void)
             failures += rdx_run_sort_suite(&cfg);
             rdx_cuda_set_medium_max_n(RDX_OS_MEDIUM_MAX_N);
             rdx_cuda_set_grid_max_n(RDX_GRID_MAX_N);
+            rdx_cuda_set_cluster_max_n(RDX_CLUSTER_MAX_N);
         }
     }
+    cluster_vs_grid(ctx, max_log2);
     placements(ctx);
     reused_context(ctx);
     bad_input(ctx);

@@ -169,7 +169,8 @@ static void cub_oracle(rdx_ctx *ctx, int max_log2)
     const size_t l4 = (size_t)RDX_OS_SHAPE_THREADS(4, 0, 0) * RDX_OS_SHAPE_ITEMS(4, 0, 0);
     const size_t l8 = (size_t)RDX_OS_SHAPE_THREADS(8, 0, 0) * RDX_OS_SHAPE_ITEMS(8, 0, 0);
     const size_t sizes[] = {1, 100, RDX_SMALL_MAX_N - 1, RDX_SMALL_MAX_N, RDX_SMALL_MAX_N + 1, 3 * med - 1,
-                            3 * med + 1, l4 - 1, l4, l4 + 1, 2 * l8 - 1, 2 * l8 + 1, 3 * l4 + 3, 100003,
+                            3 * med + 1, l4 - 1, l4, l4 + 1, 2 * l8 - 1, 2 * l8 + 1, 3 * l4 + 3,
+                            ((size_t)1 << 16) - 1, (size_t)1 << 16, 100003,
                             ((size_t)1 << 20) + 5, (size_t)1 << 22};
     int turn = 0;
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
@@ -234,16 +235,19 @@ static void async_api(rdx_ctx *ctx)
 {
     uint64_t s = seed ^ 0x7777;
     /* n: keys only take the one-launch grid path (up to RDX_GRID_MAX_N), the argsort with
-     * its indices the onesweep path (above RDX_GRID_PAIRS_MAX_N); n_small one block. */
-    const size_t n = 700001, n_small = 3000;
+     * its indices the onesweep path (above RDX_GRID_PAIRS_MAX_N); n_small one block; n_mid
+     * one cluster (sm_90 and later; else the grid path). */
+    const size_t n = 700001, n_small = 3000, n_mid = 50001;
     uint32_t *h = (uint32_t *)malloc(n * 4);
-    uint32_t *dk, *dk_small, *didx;
+    uint32_t *dk, *dk_small, *dk_mid, *didx;
     CUDA_OR_DIE(cudaMalloc(&dk, n * 4));
     CUDA_OR_DIE(cudaMalloc(&dk_small, n_small * 4));
+    CUDA_OR_DIE(cudaMalloc(&dk_mid, n_mid * 4));
     CUDA_OR_DIE(cudaMalloc(&didx, n * 4));
-    size_t tb_keys = 0, tb_small = 0, tb_arg = 0;
+    size_t tb_keys = 0, tb_small = 0, tb_arg = 0, tb_mid = 0;
     CHECK(rdx_cuda_sort_keys_temp_size(ctx, n, RDX_U32, NULL, &tb_keys) == RDX_OK, "temp size: %s", rdx_ctx_error(ctx));
     CHECK(rdx_cuda_sort_keys_temp_size(ctx, n_small, RDX_U32, NULL, &tb_small) == RDX_OK, "temp size");
+    CHECK(rdx_cuda_sort_keys_temp_size(ctx, n_mid, RDX_U32, NULL, &tb_mid) == RDX_OK, "temp size");
     CHECK(rdx_cuda_argsort_temp_size(ctx, n, RDX_U32, RDX_U32, NULL, &tb_arg) == RDX_OK, "temp size");
     size_t zero = 1;
     CHECK(rdx_cuda_sort_keys_temp_size(ctx, 0, RDX_U32, NULL, &zero) == RDX_OK && zero == 0, "temp size of n = 0");
@@ -253,7 +257,7 @@ static void async_api(rdx_ctx *ctx)
           "pairs temp size accepted value_size 0");
 
     void *temp;
-    const size_t tb = tb_keys + tb_small + tb_arg;
+    const size_t tb = tb_keys + tb_small + tb_arg + tb_mid;
     CUDA_OR_DIE(cudaMalloc(&temp, tb));
     unsigned char *t = (unsigned char *)temp;
     cudaStream_t stream;
@@ -285,8 +289,9 @@ static void async_api(rdx_ctx *ctx)
         rdx_ctx_destroy(cpu);
     }
 
-    /* Capture: a keys sort (grid path), a small one (the one-block path) and an argsort
-     * (onesweep path) in one graph, each with its own temporary storage. */
+    /* Capture: a keys sort (grid path), a small one (the one-block path), an argsort
+     * (onesweep path) and a keys sort of n_mid (cluster path) in one graph, each with its
+     * own temporary storage. */
     cudaGraph_t graph;
     cudaGraphExec_t exec;
     CUDA_OR_DIE(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
@@ -294,22 +299,29 @@ static void async_api(rdx_ctx *ctx)
     rdx_status c2 = rdx_cuda_sort_keys_async(ctx, dk_small, n_small, RDX_U32, NULL, t + tb_keys, tb_small, stream);
     rdx_status c3 = rdx_cuda_argsort_async(ctx, dk, n, RDX_U32, didx, RDX_U32, NULL, t + tb_keys + tb_small, tb_arg,
                                            stream);
+    rdx_status c4 = rdx_cuda_sort_keys_async(ctx, dk_mid, n_mid, RDX_U32, NULL, t + tb_keys + tb_small + tb_arg,
+                                             tb_mid, stream);
     const cudaError_t ce = cudaStreamEndCapture(stream, &graph);
-    CHECK(c1 == RDX_OK && c2 == RDX_OK && c3 == RDX_OK, "enqueue during capture failed: %s", rdx_ctx_error(ctx));
+    CHECK(c1 == RDX_OK && c2 == RDX_OK && c3 == RDX_OK && c4 == RDX_OK, "enqueue during capture failed: %s",
+          rdx_ctx_error(ctx));
     CUDA_OR_DIE(ce);
     CUDA_OR_DIE(cudaGraphInstantiate(&exec, graph, 0));
 
-    uint32_t *hs = (uint32_t *)malloc(n_small * 4), *hk = (uint32_t *)malloc(n * 4);
+    uint32_t *hs = (uint32_t *)malloc(n_small * 4), *hk = (uint32_t *)malloc(n * 4), *hm = (uint32_t *)malloc(n_mid * 4);
     for (int round = 0; round < 4; round++) {
         /* Round 1 leaves only the lowest digit varying, round 2 only the highest: other
          * passes are skipped on the device, differently in each replay. */
         const int dist = round == 3 ? DIST_LOW_ENTROPY : DIST_UNIFORM;
         fill((unsigned char *)h, n, 4, 0, dist, &s);
         fill((unsigned char *)hs, n_small, 4, 0, DIST_UNIFORM, &s);
+        fill((unsigned char *)hm, n_mid, 4, 0, dist, &s);
+        for (size_t i = 0; i < n_mid; i++)
+            hm[i] = round == 1 ? hm[i] & 0xFFu : round == 2 ? hm[i] & 0xFF000000u : hm[i];
         for (size_t i = 0; i < n; i++)
             h[i] = round == 1 ? h[i] & 0xFFu : round == 2 ? h[i] & 0xFF000000u : h[i];
         CUDA_OR_DIE(cudaMemcpy(dk, h, n * 4, cudaMemcpyHostToDevice));
         CUDA_OR_DIE(cudaMemcpy(dk_small, hs, n_small * 4, cudaMemcpyHostToDevice));
+        CUDA_OR_DIE(cudaMemcpy(dk_mid, hm, n_mid * 4, cudaMemcpyHostToDevice));
         CUDA_OR_DIE(cudaGraphLaunch(exec, stream));
         CUDA_OR_DIE(cudaStreamSynchronize(stream));
         char what[64];
@@ -317,6 +329,8 @@ static void async_api(rdx_ctx *ctx)
         check_sorted_u32(dk, h, n, what);
         snprintf(what, sizeof what, "graph replay %d, small keys", round);
         check_sorted_u32(dk_small, hs, n_small, what);
+        snprintf(what, sizeof what, "graph replay %d, cluster-size keys", round);
+        check_sorted_u32(dk_mid, hm, n_mid, what);
         /* The argsort ran on the sorted keys: its permutation must be the identity. */
         memcpy(hk, h, n * 4);
         qsort(hk, n, 4, [](const void *a, const void *b) {
@@ -348,9 +362,11 @@ static void async_api(rdx_ctx *ctx)
     cudaFree(temp);
     cudaFree(dk);
     cudaFree(dk_small);
+    cudaFree(dk_mid);
     cudaFree(didx);
     free(h);
     free(hs);
+    free(hm);
     free(hk);
 }
 

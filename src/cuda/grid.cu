@@ -24,18 +24,15 @@
 #include <cooperative_groups.h>
 #endif
 
+/* Shared memory: the ranking's (rank.cuh), then each digit's first global slot for this
+ * block (s_base) and two skip flags. */
 template <int KB, int VB, int SH> struct rdx_grid_layout {
     static constexpr int THREADS = RDX_GRID_SHAPE_THREADS(SH);
     static constexpr int ITEMS = RDX_GRID_SHAPE_ITEMS(SH);
     static constexpr int TILE = THREADS * ITEMS;
-    static constexpr int WARPS = THREADS / 32;
-    static constexpr size_t KEYS = 0;
-    static constexpr size_t VALS = (KEYS + (size_t)TILE * KB + 15) / 16 * 16;
-    static constexpr size_t WCNT = (VALS + (size_t)TILE * VB + 15) / 16 * 16;
-    static constexpr size_t START = WCNT + (size_t)WARPS * RDX_CUDA_MAX_BINS * 4;
-    static constexpr size_t BASE = START + RDX_CUDA_MAX_BINS * 4;
-    static constexpr size_t SCAN = BASE + RDX_CUDA_MAX_BINS * 4;
-    static constexpr size_t FLAG = SCAN + 32 * 4;
+    typedef rdx_rank_layout<KB, VB, THREADS, TILE> R;
+    static constexpr size_t BASE = R::END;
+    static constexpr size_t FLAG = BASE + RDX_CUDA_MAX_BINS * 4;
     static constexpr size_t BYTES = FLAG + 2 * 4;
 };
 
@@ -112,12 +109,12 @@ __global__ void __launch_bounds__(RDX_GRID_SHAPE_THREADS(SH), RDX_GRID_SHAPE_MIN
     typedef typename rdx_uint<KB>::t K;
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
     extern __shared__ __align__(16) unsigned char smem[];
-    K *s_keys = (K *)(smem + L::KEYS);
-    V *s_vals = (V *)(smem + L::VALS);
-    uint32_t *s_wcnt = (uint32_t *)(smem + L::WCNT);
-    uint32_t *s_start = (uint32_t *)(smem + L::START);
+    K *s_keys = (K *)(smem + L::R::KEYS);
+    V *s_vals = (V *)(smem + L::R::VALS);
+    uint32_t *s_wcnt = (uint32_t *)(smem + L::R::WCNT);
+    uint32_t *s_start = (uint32_t *)(smem + L::R::START);
     uint32_t *s_base = (uint32_t *)(smem + L::BASE);
-    uint32_t *s_scan = (uint32_t *)(smem + L::SCAN);
+    uint32_t *s_scan = (uint32_t *)(smem + L::R::SCAN);
     volatile uint32_t *s_skip = (volatile uint32_t *)(smem + L::FLAG);
 
     const uint32_t blocks = gridDim.x, block = blockIdx.x;

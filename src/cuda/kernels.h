@@ -1,7 +1,7 @@
-/* What the kernel files (histogram.cu, scan.cu, onesweep.cu, small.cu, gather.cu) offer
- * the host code (plan.cu): one argument struct and one launcher per kernel. Launchers
- * only enqueue on the given stream (no sync, no allocation: CUDA-graph safe) and return
- * the launch's error. */
+/* What the kernel files (histogram.cu, scan.cu, onesweep.cu, small.cu, cluster.cu,
+ * grid.cu, gather.cu) offer the host code (plan.cu): one argument struct and one launcher
+ * per kernel. Launchers only enqueue on the given stream (no sync, no allocation:
+ * CUDA-graph safe) and return the launch's error. */
 #ifndef RDX_CUDA_KERNELS_H
 #define RDX_CUDA_KERNELS_H
 
@@ -76,6 +76,18 @@ typedef struct rdx_grid_args {
     int begin_bit, end_bit, radix_bits;
 } rdx_grid_args;
 
+/* One thread-block cluster sorts RDX_SMALL_MAX_N < n <= RDX_CLUSTER_MAX_N keys in one
+ * launch (cluster.cu, sm_90+); no scratch memory. */
+typedef struct rdx_cluster_args {
+    const void *keys_in;
+    void *keys_out;              /* may equal keys_in; NULL: keys are not written */
+    const void *vals_in;         /* NULL with values: the values are the indices (iota) */
+    void *vals_out;              /* NULL when no values move */
+    int n;
+    int cls, desc;
+    int begin_bit, end_bit, radix_bits;
+} rdx_cluster_args;
+
 /* After the passes: copies B back to A after an odd number of active passes, or writes
  * the indices when no pass ran and the values are indices. */
 typedef struct rdx_fixup_args {
@@ -109,6 +121,11 @@ cudaError_t rdx_launch_grid(int kb, int vb, int shape, const rdx_grid_args *a, u
 /* 1 when `blocks` blocks of the grid kernel for (kb, vb, shape) can all be resident at
  * once on the current device (sms multiprocessors); needs rdx_grid_init there first. */
 int rdx_grid_fits(int kb, int vb, int shape, size_t blocks, int sms);
+/* Cluster path: 1 when n keys of key bytes kb and value bytes vb fit one cluster that the
+ * current device can place (needs rdx_cluster_init there first; 0 before sm_90); the
+ * launch of ceil(n / RDX_CLUSTER_TILE) blocks as one cluster. */
+int rdx_cluster_fits(int kb, int vb, size_t n);
+cudaError_t rdx_launch_cluster(int kb, int vb, const rdx_cluster_args *a, cudaStream_t s);
 cudaError_t rdx_launch_fixup(const rdx_fixup_args *a, int sms, cudaStream_t s);
 /* dst[i] = src[idx[i]] for n values of value_size bytes; idx is u32 or u64. */
 cudaError_t rdx_launch_gather(void *dst, const void *src, const void *idx, int index_bytes, size_t n,
@@ -118,5 +135,9 @@ cudaError_t rdx_launch_gather(void *dst, const void *src, const void *idx, int i
 cudaError_t rdx_onesweep_init(void);
 cudaError_t rdx_small_init(void);
 cudaError_t rdx_grid_init(void);
+/* Finds, per kernel, the largest cluster the current device can place (16 or 8 blocks),
+ * or leaves the path off (before sm_90, no sm_90 image, too little shared memory). An
+ * error here only turns the path off. */
+cudaError_t rdx_cluster_init(void);
 
 #endif /* RDX_CUDA_KERNELS_H */

@@ -10,8 +10,11 @@ size_t rdx_cuda_medium_max_n = RDX_OS_MEDIUM_MAX_N;
 
 size_t rdx_cuda_grid_max_n = RDX_GRID_MAX_N;
 
+size_t rdx_cuda_cluster_max_n = RDX_CLUSTER_MAX_N;
+
 void rdx_cuda_set_medium_max_n(size_t n) { rdx_cuda_medium_max_n = n; }
 void rdx_cuda_set_grid_max_n(size_t n) { rdx_cuda_grid_max_n = n; }
+void rdx_cuda_set_cluster_max_n(size_t n) { rdx_cuda_cluster_max_n = n; }
 
 /* Reserves bytes at *end (aligned) and returns the slot's offset. */
 static size_t take(size_t *end, size_t bytes)
@@ -56,6 +59,7 @@ void rdx_cuda_plan_job(const rdx_job *job, int keys_dev, int vals_dev, int idx_d
 
     p->small = n <= RDX_SMALL_MAX_N;
     p->medium = n <= rdx_cuda_medium_max_n;
+    p->cluster = !p->small && n <= rdx_cuda_cluster_max_n;
     p->grid = !p->small && n <= rdx_cuda_grid_max_n && (p->vb == 0 || n <= RDX_GRID_PAIRS_MAX_N);
     p->grid_shape = rdx_grid_shape(n);
     p->grid_blocks = (n + rdx_grid_tile(p->grid_shape) - 1) / rdx_grid_tile(p->grid_shape);
@@ -84,8 +88,9 @@ void rdx_cuda_plan_job(const rdx_job *job, int keys_dev, int vals_dev, int idx_d
         if (p->vb)
             p->vals_b = take(&end, n * (size_t)p->vb);
     }
-    /* The grid path uses keys_b / vals_b as its scratch; whether it runs is decided when
-     * the job is enqueued (it must fit the device), so the onesweep slots stay. */
+    /* The grid path uses keys_b / vals_b as its scratch, the cluster path no scratch;
+     * whether either runs is decided when the job is enqueued (it must fit the device), so
+     * the onesweep slots stay. */
     if (p->grid) {
         p->grid_barrier = take(&end, 4);
         p->grid_counts = take(&end, (size_t)p->passes * p->grid_blocks * RDX_CUDA_MAX_BINS * 4);
@@ -121,8 +126,9 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
     if (p->vb)
         vals_a = p->vals_a != RDX_NO_SLOT ? (void *)(t + p->vals_a) : (argsort ? job->indices : job->values);
 
-    const int grid = p->grid && rdx_grid_fits(p->kb, p->vb, p->grid_shape, p->grid_blocks, sms);
-    if (argsort && !p->small && !grid && p->keys_dev)
+    const int cluster = p->cluster && rdx_cluster_fits(p->kb, p->vb, n);
+    const int grid = !cluster && p->grid && rdx_grid_fits(p->kb, p->vb, p->grid_shape, p->grid_blocks, sms);
+    if (argsort && !p->small && !cluster && !grid && p->keys_dev)
         RDX_CUDA_TRY(cudaMemcpyAsync(keys_a, job->keys, n * p->kb, cudaMemcpyDeviceToDevice, s));
     if (p->gather_size && p->vals_dev)
         RDX_CUDA_TRY(cudaMemcpyAsync(t + p->gsrc, job->values, n * p->gather_size, cudaMemcpyDeviceToDevice, s));
@@ -141,6 +147,20 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
         a.end_bit = p->end_bit;
         a.radix_bits = p->radix_bits;
         RDX_CUDA_TRY(rdx_launch_small(p->kb, p->vb, &a, s));
+    } else if (cluster) {
+        rdx_cluster_args a;
+        memset(&a, 0, sizeof a);
+        a.keys_in = argsort && p->keys_dev ? job->keys : keys_a;
+        a.keys_out = argsort ? NULL : keys_a;
+        a.vals_in = p->iota ? NULL : vals_a;
+        a.vals_out = vals_a;
+        a.n = (int)n;
+        a.cls = p->cls;
+        a.desc = p->desc;
+        a.begin_bit = p->begin_bit;
+        a.end_bit = p->end_bit;
+        a.radix_bits = p->radix_bits;
+        RDX_CUDA_TRY(rdx_launch_cluster(p->kb, p->vb, &a, s));
     } else if (grid) {
         rdx_grid_args a;
         memset(&a, 0, sizeof a);

@@ -1,4 +1,4 @@
-/* A sort job laid out for the GPU: which path (small-n or onesweep), how the keys are
+/* A sort job laid out for the GPU: which path (small-n, cluster, grid or onesweep), how the keys are
  * cut into portions and tiles, and where every scratch buffer lives inside one block of
  * temporary device memory. Both the synchronous API (host.cu, temporary memory from the
  * context) and the stream-ordered API (async.cu, temporary memory from the caller) plan
@@ -24,6 +24,7 @@ typedef struct rdx_cuda_plan {
     int cls, desc, begin_bit, end_bit, radix_bits, passes;
     int small;             /* one block sorts everything (n <= RDX_SMALL_MAX_N) */
     int medium;            /* the pass kernel's medium tile shape (else large) */
+    int cluster;           /* the one-cluster path may serve it (if the device can place it) */
     int grid;              /* the one-launch grid path may serve it (if it fits the device) */
     int grid_shape;        /* its tile shape (tuning.h) */
     size_t grid_blocks;    /* its blocks */
@@ -50,6 +51,9 @@ extern size_t rdx_cuda_medium_max_n;
 /* Inputs up to this many keys (above the small-n limit) may take the grid path:
  * RDX_GRID_MAX_N unless a test changed it. */
 extern size_t rdx_cuda_grid_max_n;
+/* Inputs up to this many keys (above the small-n limit) may take the cluster path:
+ * RDX_CLUSTER_MAX_N unless a test changed it. */
+extern size_t rdx_cuda_cluster_max_n;
 
 /* Plans a checked job; *_dev say where the caller's arrays live. Never fails. */
 void rdx_cuda_plan_job(const rdx_job *job, int keys_dev, int vals_dev, int idx_dev, rdx_cuda_plan *plan);

@@ -1,5 +1,6 @@
 /* Warp-level ranking of a tile of keys by one digit, shared by the pass kernel
- * (onesweep.cu) and the small-n kernel (small.cu).
+ * (onesweep.cu), the small-n kernel (small.cu), the grid kernel (grid.cu) and the
+ * cluster kernel (cluster.cu).
  *
  * Keys are held warp-striped: item i of lane l in warp w is the tile's key
  * w*32*ITEMS + i*32 + l. In step i a warp's 32 lanes hold 32 consecutive keys, so
@@ -61,6 +62,19 @@ static __device__ __forceinline__ uint32_t rdx_match_bits(uint32_t d, bool valid
     return peers;
 #endif
 }
+
+/* Shared memory of a block that ranks a tile of TILE keys with THREADS threads through
+ * the functions below: the tile reordered by digit (s_keys, then s_vals), the per-warp
+ * digit counters s_wcnt, s_start and s_scan. Byte offsets from the start of the dynamic
+ * shared memory; a kernel that needs more puts its own words from END on. */
+template <int KB, int VB, int THREADS, int TILE> struct rdx_rank_layout {
+    static constexpr size_t KEYS = 0;
+    static constexpr size_t VALS = (KEYS + (size_t)TILE * KB + 15) / 16 * 16;
+    static constexpr size_t WCNT = (VALS + (size_t)TILE * VB + 15) / 16 * 16;
+    static constexpr size_t START = WCNT + (size_t)(THREADS / 32) * RDX_CUDA_MAX_BINS * 4;
+    static constexpr size_t SCAN = START + RDX_CUDA_MAX_BINS * 4;
+    static constexpr size_t END = SCAN + 32 * 4;
+};
 
 /* Exclusive prefix sum of one value per thread over the block. s_warp holds THREADS/32
  * words; the caller puts a __syncthreads() between two calls that share it. */

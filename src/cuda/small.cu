@@ -6,16 +6,12 @@
 #include "kernels.h"
 #include "rank.cuh"
 
+/* Shared memory: the ranking's (rank.cuh) for a tile of RDX_SMALL_MAX_N keys, nothing else. */
 template <int KB, int VB> struct rdx_small_layout {
+    typedef rdx_rank_layout<KB, VB, RDX_SMALL_THREADS, RDX_SMALL_MAX_N> R;
     static constexpr int THREADS = RDX_SMALL_THREADS;
     static constexpr int ITEMS = RDX_SMALL_ITEMS;
-    static constexpr int WARPS = THREADS / 32;
-    static constexpr size_t KEYS = 0;
-    static constexpr size_t VALS = (KEYS + (size_t)RDX_SMALL_MAX_N * KB + 15) / 16 * 16;
-    static constexpr size_t WCNT = (VALS + (size_t)RDX_SMALL_MAX_N * VB + 15) / 16 * 16;
-    static constexpr size_t START = WCNT + (size_t)WARPS * RDX_CUDA_MAX_BINS * 4;
-    static constexpr size_t SCAN = START + RDX_CUDA_MAX_BINS * 4;
-    static constexpr size_t BYTES = SCAN + 32 * 4;
+    static constexpr size_t BYTES = R::END;
 };
 
 template <int KB, int VB>
@@ -25,11 +21,11 @@ __global__ void __launch_bounds__(RDX_SMALL_THREADS, 1) rdx_small_kernel(const r
     typedef typename rdx_uint<KB>::t K;
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
     extern __shared__ __align__(16) unsigned char smem[];
-    K *s_keys = (K *)(smem + L::KEYS);
-    V *s_vals = (V *)(smem + L::VALS);
-    uint32_t *s_wcnt = (uint32_t *)(smem + L::WCNT);
-    uint32_t *s_start = (uint32_t *)(smem + L::START);
-    uint32_t *s_scan = (uint32_t *)(smem + L::SCAN);
+    K *s_keys = (K *)(smem + L::R::KEYS);
+    V *s_vals = (V *)(smem + L::R::VALS);
+    uint32_t *s_wcnt = (uint32_t *)(smem + L::R::WCNT);
+    uint32_t *s_start = (uint32_t *)(smem + L::R::START);
+    uint32_t *s_scan = (uint32_t *)(smem + L::R::SCAN);
 
     const uint32_t count = (uint32_t)a.n;
     const uint32_t first = (threadIdx.x >> 5) * 32u * L::ITEMS + rdx_lane();

@@ -15,6 +15,14 @@ void rdx_cuda_set_medium_max_n(size_t n);
 /* Inputs up to n keys (above the small-n limit) take the one-launch grid path when it
  * fits the device (default RDX_GRID_MAX_N); 0 turns it off. Tests only. */
 void rdx_cuda_set_grid_max_n(size_t n);
+/* Inputs up to n keys (above the small-n limit) take the one-cluster path (sm_90+) when
+ * the device can place the cluster (default RDX_CLUSTER_MAX_N); 0 turns it off, and the
+ * grid path serves them. Tests only. */
+void rdx_cuda_set_cluster_max_n(size_t n);
+/* The most blocks of one cluster the current device can place for key_bytes keys with
+ * value_bytes values (0, 4, 8); 0 when the cluster path is off there (before sm_90, or
+ * before the first sort on this device prepared it). */
+int rdx_cuda_cluster_max_blocks(size_t key_bytes, size_t value_bytes);
 
 #ifdef __cplusplus
 }

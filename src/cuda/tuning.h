@@ -108,6 +108,39 @@
 #define RDX_SMALL_ITEMS 8
 #define RDX_SMALL_MAX_N (RDX_SMALL_THREADS * RDX_SMALL_ITEMS)
 
+/* ---- cluster path (cluster.cu, sm_90 and later): the whole sort in ONE launch of ONE
+ * thread-block cluster; blocks exchange digit counts and keys through distributed shared
+ * memory, two hardware cluster barriers per pass, no global scratch. Used for
+ * RDX_SMALL_MAX_N < n <= RDX_CLUSTER_MAX_N when the device can place the cluster (checked
+ * once per device, rdx_cluster_init), before the grid path. */
+/* Threads per block (256..1024, a multiple of 32: one thread per digit in the scans). */
+#ifndef RDX_CLUSTER_THREADS
+#define RDX_CLUSTER_THREADS 512
+#endif
+/* Keys each thread holds in registers: a block holds THREADS x ITEMS keys (4096). */
+#ifndef RDX_CLUSTER_ITEMS
+#define RDX_CLUSTER_ITEMS 8
+#endif
+#define RDX_CLUSTER_TILE (RDX_CLUSTER_THREADS * RDX_CLUSTER_ITEMS)
+/* Most blocks in the cluster: 16 needs Hopper's non-portable cluster size; where the
+ * device cannot place 16 blocks of the kernel, 8 (the portable size), else the path is off.
+ * Also sizes the count tables in shared memory. At most 16. */
+#ifndef RDX_CLUSTER_MAX_BLOCKS
+#define RDX_CLUSTER_MAX_BLOCKS 16
+#endif
+/* Largest input (keys) for this path; above it, and above what the cluster the device
+ * can place holds (blocks x TILE), the grid path. 0 disables the path. */
+#ifndef RDX_CLUSTER_MAX_N
+#define RDX_CLUSTER_MAX_N ((size_t)1 << 16)
+#endif
+/* Dynamic shared memory each block asks for at least (bytes). 116 KB is more than half of
+ * a Hopper SM's 228 KB, so that every block of the cluster gets an SM of its own (the u32
+ * layout needs ~82 KB, and two blocks of it could share an SM and rank at half speed
+ * each). Not measured yet; 0: only what the layout needs. */
+#ifndef RDX_CLUSTER_SMEM_FLOOR
+#define RDX_CLUSTER_SMEM_FLOOR (116 * 1024)
+#endif
+
 /* ---- medium-n path (grid.cu): the whole sort in one cooperative launch ----
  * One block per tile of THREADS x ITEMS keys, all resident at once, two grid barriers
  * per pass. Used for RDX_SMALL_MAX_N < n <= RDX_GRID_MAX_N when the grid fits the device
