@@ -15,6 +15,11 @@ void rdx_cuda_set_medium_max_n(size_t n);
 /* Inputs up to n keys (above the small-n limit) take the one-launch grid path when it
  * fits the device (default RDX_GRID_MAX_N); 0 turns it off. Tests only. */
 void rdx_cuda_set_grid_max_n(size_t n);
+/* One launch of the pass kernel covers at most n keys (rounded down to whole tiles, at
+ * least one tile) from now on; 0 restores the default (the look-back count limit, about
+ * 2^30), so that small inputs reach the multi-portion path. Change it only between sorts
+ * (the temporary size depends on it). Tests only. */
+void rdx_cuda_set_portion_max_n(size_t n);
 
 #ifdef __cplusplus
 }
