@@ -769,13 +769,16 @@ static void into_graph(rdx_ctx *ctx, size_t limit)
           rdx_ctx_error(ctx));
     tb1 = (tb1 + 255) / 256 * 256;
     unsigned char *t = temp_for(tb1 + tb2);
+    /* Captured on a stream of its own that does not wait for the legacy stream. */
+    cudaStream_t gs;
+    cuda_or_die(cudaStreamCreateWithFlags(&gs, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
     cudaGraph_t graph;
     cudaGraphExec_t exec;
-    cuda_or_die(cudaStreamBeginCapture(into_stream, cudaStreamCaptureModeGlobal), "begin capture");
-    const rdx_status c1 = rdx_cuda_sort_keys_into_async(ctx, dk, dko, n, RDX_U32, NULL, t, tb1, into_stream);
-    const rdx_status c2 = rdx_cuda_sort_pairs_into_async(ctx, dkp, dkpo, dv, dvo, 4, np, RDX_F64, &desc, t + tb1, tb2,
-                                                         into_stream);
-    cuda_or_die(cudaStreamEndCapture(into_stream, &graph), "end capture");
+    cuda_or_die(cudaStreamBeginCapture(gs, cudaStreamCaptureModeGlobal), "begin capture");
+    const rdx_status c1 = rdx_cuda_sort_keys_into_async(ctx, dk, dko, n, RDX_U32, NULL, t, tb1, gs);
+    const rdx_status c2 =
+        rdx_cuda_sort_pairs_into_async(ctx, dkp, dkpo, dv, dvo, 4, np, RDX_F64, &desc, t + tb1, tb2, gs);
+    cuda_or_die(cudaStreamEndCapture(gs, &graph), "end capture");
     CHECK(c1 == RDX_OK && c2 == RDX_OK, "into graph: enqueue during capture failed: %s", rdx_ctx_error(ctx));
     cuda_or_die(cudaGraphInstantiate(&exec, graph, 0), "cudaGraphInstantiate");
     static const int fills[] = {FILL_RANDOM, FILL_LOW, FILL_EQUAL, FILL_TWO};
@@ -789,8 +792,9 @@ static void into_graph(rdx_ctx *ctx, size_t limit)
         dev_upload(dv, v, np * 4);
         cuda_or_die(cudaMemset(dko, 0xA5, n * 4), "cudaMemset");
         cuda_or_die(cudaMemset(dvo, 0xA5, np * 4), "cudaMemset");
-        cuda_or_die(cudaGraphLaunch(exec, into_stream), "cudaGraphLaunch");
-        cuda_or_die(cudaStreamSynchronize(into_stream), "graph replay");
+        cuda_or_die(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+        cuda_or_die(cudaGraphLaunch(exec, gs), "cudaGraphLaunch");
+        cuda_or_die(cudaStreamSynchronize(gs), "graph replay");
         size_t at;
         if (rdx_ref_argsort(k, n, RDX_U32, NULL, perm) != 0)
             exit(1);
@@ -812,6 +816,7 @@ static void into_graph(rdx_ctx *ctx, size_t limit)
     }
     cuda_or_die(cudaGraphExecDestroy(exec), "cudaGraphExecDestroy");
     cuda_or_die(cudaGraphDestroy(graph), "cudaGraphDestroy");
+    cuda_or_die(cudaStreamDestroy(gs), "cudaStreamDestroy");
     free_at(AT_DEVICE, dk);
     free_at(AT_DEVICE, dko);
     free_at(AT_DEVICE, dkp);
