@@ -629,8 +629,8 @@ static void into_matrix(rdx_ctx *ctx, size_t limit, uint64_t *s, const char *wha
         for (int v = 0; v < 3; v++)
             for (int mode = 0; mode < 4; mode++, turn++) {
                 const rdx_opts opts = {turn % 2 ? RDX_DESCENDING : 0u, 0, 0, 0};
-                into_case(ctx, pair_types[turn % 6], n, value_sizes[v], turn % NFILL, &opts, mode & 1, mode >> 1, s,
-                          what);
+                into_case(ctx, pair_types[turn % 6], n, value_sizes[v], (v + mode + (int)i) % NFILL, &opts, mode & 1,
+                          mode >> 1, s, what);
             }
         /* Keys in place through the *_into call. */
         {
@@ -645,8 +645,8 @@ static void into_matrix(rdx_ctx *ctx, size_t limit, uint64_t *s, const char *wha
             const pass_config *pc = &odd_passes[c];
             const rdx_opts opts = {c % 2 ? RDX_DESCENDING : 0u, pc->begin_bit, pc->end_bit, pc->radix_bits};
             for (int f = 0; f < NFILL; f++, turn++)
-                into_case(ctx, pc->type, n, f % 2 ? 0 : (turn % 4 < 2 ? 4 : 8), f, &opts, 0, turn % 3 == 0, s,
-                          what);
+                into_case(ctx, pc->type, n, f == FILL_TWO ? 0 : value_sizes[turn % 3], f, &opts, 0, turn / 3 % 2,
+                          s, what);
         }
         /* Argsort: the first pass reads the caller's keys; they must not change. */
         for (int f = 0; f < NFILL; f++, turn++) {
