@@ -51,11 +51,11 @@ rdx_status rdx_cuda_sort_keys_async(rdx_ctx *ctx, void *d_keys, size_t n, rdx_ty
  * sort of rdx_cuda_sort_keys_async; arrays that overlap otherwise are refused. The
  * temporary storage is the one rdx_cuda_sort_keys_temp_size gives (the same as in place).
  * No extra copy: the first pass reads d_keys_in, the last writes d_keys_out (use it
- * instead of a copy followed by rdx_cuda_sort_keys_async); only when no pass has anything
- * to move (every key has the same sorted bits) are the keys copied across. Errors: as rdx_cuda_sort_keys_async, and
- * RDX_ERR_INVALID_ARGUMENT for d_keys_in or d_keys_out NULL (with n > 0), not device
- * memory or not aligned, or overlapping without being the same pointer. Nothing is
- * written when the call fails before enqueueing. */
+ * instead of a copy followed by rdx_cuda_sort_keys_async); only when no pass has
+ * anything to move (every key has the same sorted bits) are the keys copied across.
+ * Errors: as rdx_cuda_sort_keys_async, and RDX_ERR_INVALID_ARGUMENT for d_keys_in or
+ * d_keys_out NULL (with n > 0), not device memory or not aligned, or overlapping without
+ * being the same pointer. A call that fails writes nothing. */
 rdx_status rdx_cuda_sort_keys_into_async(rdx_ctx *ctx, const void *d_keys_in, void *d_keys_out, size_t n,
                                          rdx_type type, const rdx_opts *opts, void *d_temp, size_t temp_bytes,
                                          cudaStream_t stream);
@@ -76,10 +76,11 @@ rdx_status rdx_cuda_sort_pairs_async(rdx_ctx *ctx, void *d_keys, void *d_values,
 /* Enqueues a stable out-of-place sort of pairs: the keys of d_keys_in[0..n), sorted, go
  * to d_keys_out, and d_values_in[i] (value_size bytes each) goes where d_keys_in[i] went,
  * in d_values_out. Inputs are left unchanged. Keys and values each may be in place (the
- * input pointer equal to the output pointer) or out of place, independently; any other
- * overlap (an input with its output, or any key array with any value array) is refused.
- * Temporary storage: rdx_cuda_sort_pairs_temp_size. Errors: as
- * rdx_cuda_sort_pairs_async, and as rdx_cuda_sort_keys_into_async for each array. */
+ * input pointer equal to the output pointer) or out of place, independently. Refused
+ * with RDX_ERR_INVALID_ARGUMENT: an input that overlaps its output without being it, any
+ * key array that overlaps any value array, and as rdx_cuda_sort_keys_into_async for each
+ * array. Temporary storage: rdx_cuda_sort_pairs_temp_size (the same as in place). Other
+ * errors: as rdx_cuda_sort_pairs_async. A call that fails writes nothing. */
 rdx_status rdx_cuda_sort_pairs_into_async(rdx_ctx *ctx, const void *d_keys_in, void *d_keys_out,
                                           const void *d_values_in, void *d_values_out, size_t value_size, size_t n,
                                           rdx_type type, const rdx_opts *opts, void *d_temp, size_t temp_bytes,
