@@ -10,6 +10,9 @@
  *     cudaMalloc(&d_temp, bytes);
  *     rdx_cuda_sort_keys_async(ctx, d_keys, n, RDX_F32, NULL, d_temp, bytes, stream);
  *
+ * The *_into variants sort out of place (inputs unchanged, results in other arrays) with
+ * the same temporary storage and no extra copy.
+ *
  * ctx must be a context of the CUDA backend; it only receives error details (so it is
  * not to be used by two threads at once). Every array is device memory (cudaMalloc or
  * managed) aligned to its element size (values of other sizes than 4 and 8 bytes: any
@@ -43,6 +46,20 @@ rdx_status rdx_cuda_sort_keys_temp_size(rdx_ctx *ctx, size_t n, rdx_type type, c
 rdx_status rdx_cuda_sort_keys_async(rdx_ctx *ctx, void *d_keys, size_t n, rdx_type type, const rdx_opts *opts,
                                     void *d_temp, size_t temp_bytes, cudaStream_t stream);
 
+/* Enqueues a stable out-of-place sort: the sorted d_keys_in[0..n) go to d_keys_out[0..n),
+ * and d_keys_in is left unchanged. d_keys_in == d_keys_out is allowed and is the in-place
+ * sort of rdx_cuda_sort_keys_async; arrays that overlap otherwise are refused. The
+ * temporary storage is the one rdx_cuda_sort_keys_temp_size gives (the same as in place).
+ * No extra copy: the first pass reads d_keys_in, the last writes d_keys_out (use it
+ * instead of a copy followed by rdx_cuda_sort_keys_async); only when no pass has
+ * anything to move (every key has the same sorted bits) are the keys copied across.
+ * Errors: as rdx_cuda_sort_keys_async, and RDX_ERR_INVALID_ARGUMENT for d_keys_in or
+ * d_keys_out NULL (with n > 0), not device memory or not aligned, or overlapping without
+ * being the same pointer. A call that fails writes nothing. */
+rdx_status rdx_cuda_sort_keys_into_async(rdx_ctx *ctx, const void *d_keys_in, void *d_keys_out, size_t n,
+                                         rdx_type type, const rdx_opts *opts, void *d_temp, size_t temp_bytes,
+                                         cudaStream_t stream);
+
 /* Temporary storage for rdx_cuda_sort_pairs_async with values of value_size bytes.
  * Errors: as rdx_cuda_sort_keys_temp_size, and value_size 0. */
 rdx_status rdx_cuda_sort_pairs_temp_size(rdx_ctx *ctx, size_t value_size, size_t n, rdx_type type,
@@ -55,6 +72,19 @@ rdx_status rdx_cuda_sort_pairs_temp_size(rdx_ctx *ctx, size_t value_size, size_t
 rdx_status rdx_cuda_sort_pairs_async(rdx_ctx *ctx, void *d_keys, void *d_values, size_t value_size, size_t n,
                                      rdx_type type, const rdx_opts *opts, void *d_temp, size_t temp_bytes,
                                      cudaStream_t stream);
+
+/* Enqueues a stable out-of-place sort of pairs: the keys of d_keys_in[0..n), sorted, go
+ * to d_keys_out, and d_values_in[i] (value_size bytes each) goes where d_keys_in[i] went,
+ * in d_values_out. Inputs are left unchanged. Keys and values each may be in place (the
+ * input pointer equal to the output pointer) or out of place, independently. Refused
+ * with RDX_ERR_INVALID_ARGUMENT: an input that overlaps its output without being it, any
+ * key array that overlaps any value array, and as rdx_cuda_sort_keys_into_async for each
+ * array. Temporary storage: rdx_cuda_sort_pairs_temp_size (the same as in place). Other
+ * errors: as rdx_cuda_sort_pairs_async. A call that fails writes nothing. */
+rdx_status rdx_cuda_sort_pairs_into_async(rdx_ctx *ctx, const void *d_keys_in, void *d_keys_out,
+                                          const void *d_values_in, void *d_values_out, size_t value_size, size_t n,
+                                          rdx_type type, const rdx_opts *opts, void *d_temp, size_t temp_bytes,
+                                          cudaStream_t stream);
 
 /* Temporary storage for rdx_cuda_argsort_async with indices of index_type (RDX_U32 or
  * RDX_U64). Errors: as rdx_cuda_sort_keys_temp_size, and rdx_argsort's index rules. */

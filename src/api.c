@@ -100,8 +100,7 @@ const char *rdx_ctx_error(const rdx_ctx *ctx)
     return ctx ? ctx->error : "";
 }
 
-/* [a, a+an) and [b, b+bn) share a byte. */
-static int ranges_overlap(const void *a, size_t an, const void *b, size_t bn)
+int rdx_ranges_overlap(const void *a, size_t an, const void *b, size_t bn)
 {
     uintptr_t pa = (uintptr_t)a, pb = (uintptr_t)b;
     return an && bn && pa < pb + bn && pb < pa + an;
@@ -182,7 +181,7 @@ rdx_status rdx_prepare_job(rdx_ctx *ctx, const char *fn, rdx_job_kind kind, cons
         if (product_overflows(n, value_size))
             return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT,
                             "%s: n = %zu values of %zu bytes do not fit in memory", fn, n, value_size);
-        if (ranges_overlap(keys, n * job->key_size, values, n * value_size))
+        if (rdx_ranges_overlap(keys, n * job->key_size, values, n * value_size))
             return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: keys and values overlap", fn);
         job->values = values;
         job->value_size = value_size;
@@ -199,7 +198,7 @@ rdx_status rdx_prepare_job(rdx_ctx *ctx, const char *fn, rdx_job_kind kind, cons
         if (product_overflows(n, index_size))
             return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT,
                             "%s: n = %zu indices do not fit in memory", fn, n);
-        if (ranges_overlap(keys, n * job->key_size, indices, n * index_size))
+        if (rdx_ranges_overlap(keys, n * job->key_size, indices, n * index_size))
             return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: keys and indices overlap", fn);
         job->indices = indices;
         job->index_type = index_type;

@@ -31,6 +31,11 @@ typedef struct rdx_job {
     int begin_bit;        /* 0 <= begin_bit < end_bit <= 8 * key_size (mapped key bits) */
     int end_bit;
     int radix_bits;       /* 1..8, or 0 for the backend's choice */
+    /* CUDA stream-ordered *_into calls only (rdx_cuda.h): the arrays the sort reads when
+     * they are not `keys` / `values` themselves (the sorted result goes to keys/values).
+     * NULL: the sort reads keys/values (in place). */
+    const void *keys_in;
+    const void *values_in;
 } rdx_job;
 
 struct rdx_cpu_state;     /* defined by src/cpu/ */
@@ -49,6 +54,9 @@ rdx_status rdx_fail(rdx_ctx *ctx, rdx_status s, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+
+/* 1 when the byte ranges [a, a + an) and [b, b + bn) share a byte. */
+int rdx_ranges_overlap(const void *a, size_t an, const void *b, size_t bn);
 
 /* Checks every argument of a sort request as the public entry points do (DESIGN.md
  * section 2) and fills *job; on failure records the message on ctx (non-NULL) and returns

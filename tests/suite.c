@@ -255,8 +255,9 @@ static void fail(suite_run *run, const sort_case *c, const char *fmt, ...)
         return;
     char what[256];
     describe(c, what, sizeof what);
-    printf("FAIL [%s/%s, seed 0x%016" PRIx64 ", case %lu] %s: ",
+    printf("FAIL [%s/%s%s%s, seed 0x%016" PRIx64 ", case %lu] %s: ",
            rdx_ctx_backend(run->ctx) == RDX_BACKEND_CUDA ? "cuda" : "cpu", run->cfg->memory->name,
+           run->cfg->sorter ? "/" : "", run->cfg->sorter ? run->cfg->sorter->name : "",
            run->cfg->seed, run->cases, what);
     va_list ap;
     va_start(ap, fmt);
@@ -343,6 +344,10 @@ static int run_case(suite_run *run, const sort_case *c)
     size_t *perm = (size_t *)malloc((n ? n : 1) * sizeof *perm);
     uint64_t *pos = (uint64_t *)malloc((n ? n : 1) * sizeof *pos);
     void *dkeys = NULL, *daux = NULL;
+    /* An out-of-place sorter: outputs apart from the inputs (dkeys, daux). */
+    const rdx_test_sorter *sorter = run->cfg->sorter;
+    const int apart = sorter && c->kind != KIND_ARGSORT;
+    void *dkeys_out = NULL, *dvals_out = NULL;
     if (!keys || !vals || !out_keys || !out_aux || !expect || !perm || !pos) {
         fail(run, c, "the test could not allocate its host arrays");
         goto done;
@@ -368,26 +373,60 @@ static int run_case(suite_run *run, const sort_case *c)
         mem->upload(dkeys, keys, n * kb);
         if (vs)
             mem->upload(daux, vals, n * vs);
+        if (apart) {
+            /* Outputs start as a pattern, so that a result left unwritten shows. */
+            dkeys_out = mem->alloc(n * kb);
+            dvals_out = vs ? mem->alloc(n * vs) : NULL;
+            if (!dkeys_out || (vs && !dvals_out)) {
+                fail(run, c, "could not allocate %s output arrays", mem->name);
+                goto done;
+            }
+            memset(expect, 0xA5, n * (vs > kb ? vs : kb));
+            mem->upload(dkeys_out, expect, n * kb);
+            if (vs)
+                mem->upload(dvals_out, expect, n * vs);
+        }
     }
     rdx_status s;
     if (c->kind == KIND_KEYS)
-        s = rdx_sort_keys(run->ctx, dkeys, n, c->kt->type, &c->opts);
+        s = sorter ? sorter->sort_keys(run->ctx, dkeys, dkeys_out, n, c->kt->type, &c->opts)
+                   : rdx_sort_keys(run->ctx, dkeys, n, c->kt->type, &c->opts);
     else if (c->kind == KIND_PAIRS)
-        s = rdx_sort_pairs(run->ctx, dkeys, daux, vs, n, c->kt->type, &c->opts);
+        s = sorter ? sorter->sort_pairs(run->ctx, dkeys, dkeys_out, daux, dvals_out, vs, n, c->kt->type,
+                                        &c->opts)
+                   : rdx_sort_pairs(run->ctx, dkeys, daux, vs, n, c->kt->type, &c->opts);
     else
-        s = rdx_argsort(run->ctx, dkeys, n, c->kt->type, daux, c->index_type, &c->opts);
+        s = sorter ? sorter->argsort(run->ctx, dkeys, n, c->kt->type, daux, c->index_type, &c->opts)
+                   : rdx_argsort(run->ctx, dkeys, n, c->kt->type, daux, c->index_type, &c->opts);
     if (s != RDX_OK) {
         fail(run, c, "returned %s: %s", rdx_status_string(s), rdx_ctx_error(run->ctx));
         goto done;
     }
-    if (n > 0) {
+    size_t at;
+    if (n > 0 && apart) {
+        /* The inputs are as they were; the results are in the outputs. */
+        mem->download(out_keys, dkeys, n * kb);
+        if ((at = first_difference(out_keys, keys, n, kb)) < n) {
+            fail(run, c, "the input keys changed (first at index %zu)", at);
+            goto done;
+        }
+        if (vs) {
+            mem->download(out_aux, daux, n * vs);
+            if ((at = first_difference(out_aux, vals, n, vs)) < n) {
+                fail(run, c, "the input values changed (first at index %zu)", at);
+                goto done;
+            }
+        }
+        mem->download(out_keys, dkeys_out, n * kb);
+        if (vs)
+            mem->download(out_aux, dvals_out, n * vs);
+    } else if (n > 0) {
         mem->download(out_keys, dkeys, n * kb);
         if (vs + is)
             mem->download(out_aux, daux, n * (vs + is));
     }
 
     /* Byte for byte against the reference. */
-    size_t at;
     if (c->kind == KIND_ARGSORT) {
         if ((at = first_difference(out_keys, keys, n, kb)) < n) {
             fail(run, c, "argsort changed the keys (first at index %zu)", at);
@@ -439,6 +478,10 @@ done:
         mem->release(dkeys);
     if (daux)
         mem->release(daux);
+    if (dkeys_out)
+        mem->release(dkeys_out);
+    if (dvals_out)
+        mem->release(dvals_out);
     free(keys);
     free(vals);
     free(out_keys);
@@ -644,10 +687,11 @@ int rdx_run_sort_suite(const rdx_suite_config *cfg)
     }
     if (run.printed > MAX_PRINTED)
         printf("  (%lu more failures not shown)\n", run.printed - MAX_PRINTED);
-    printf("suite %s/%s: %lu cases, %lu failed, seed 0x%016" PRIx64
+    printf("suite %s/%s%s%s: %lu cases, %lu failed, seed 0x%016" PRIx64
            " (RDX_TEST_SEED=0x%016" PRIx64 " replays it)\n",
            rdx_ctx_backend(run.ctx) == RDX_BACKEND_CUDA ? "cuda" : "cpu", cfg->memory->name,
-           run.cases, run.failed, cfg->seed, cfg->seed);
+           cfg->sorter ? "/" : "", cfg->sorter ? cfg->sorter->name : "", run.cases, run.failed,
+           cfg->seed, cfg->seed);
     rdx_ctx_destroy(run.ctx);
     return (int)(run.failed > 1000000 ? 1000000 : run.failed);
 }

@@ -21,6 +21,21 @@ typedef struct rdx_test_memory {
 
 extern const rdx_test_memory rdx_test_host_memory;
 
+/* Another way into the library for the suite's cases, e.g. the out-of-place entry points
+ * of rdx_cuda.h. The suite hands it separate input and output arrays (outputs filled with
+ * a pattern first), compares the outputs with the reference, and checks that the inputs
+ * did not change. */
+typedef struct rdx_test_sorter {
+    const char *name;    /* printed with the suite's results */
+    rdx_status (*sort_keys)(rdx_ctx *ctx, const void *keys_in, void *keys_out, size_t n,
+                            rdx_type type, const rdx_opts *opts);
+    rdx_status (*sort_pairs)(rdx_ctx *ctx, const void *keys_in, void *keys_out,
+                             const void *values_in, void *values_out, size_t value_size,
+                             size_t n, rdx_type type, const rdx_opts *opts);
+    rdx_status (*argsort)(rdx_ctx *ctx, const void *keys, size_t n, rdx_type type,
+                          void *indices, rdx_type index_type, const rdx_opts *opts);
+} rdx_test_sorter;
+
 typedef struct rdx_suite_config {
     rdx_backend backend;
     const rdx_test_memory *memory;
@@ -30,6 +45,7 @@ typedef struct rdx_suite_config {
     const size_t *more_sizes; /* NULL, or more sizes ending with 0: each for every type, order
                                  and payload (with the tile sizes); the first also for the bit
                                  ranges and the digit widths */
+    const rdx_test_sorter *sorter; /* NULL: rdx_sort_keys, rdx_sort_pairs, rdx_argsort */
 } rdx_suite_config;
 
 /* Runs the whole matrix; prints one line per failure (with the seed and the case) and a

@@ -77,11 +77,28 @@ def _run(adapter, device, backend, kind, *args):
     if device is None:
         getattr(ctx, kind)(*args)
     elif L.use_async:
-        getattr(ctx, kind + "_async")(*args, temp=lambda nbytes: adapter.temp(device, nbytes),
-                                      stream=adapter.stream(device))
+        _run_async(adapter, device, ctx, kind, *args)
     else:
         adapter.synchronize(device)
         getattr(ctx, kind)(*args)
+
+
+def _run_async(adapter, device, ctx, kind, *args):
+    getattr(ctx, kind + "_async")(*args, temp=lambda nbytes: adapter.temp(device, nbytes),
+                                  stream=adapter.stream(device))
+
+
+def _into_ok(adapter, device, x, align):
+    """True when a GPU array x can be read in place by an out-of-place (*_into) sort: the
+    library has those entry points, x is packed and aligned to `align` bytes."""
+    return (device is not None and L.use_async and L.use_into and adapter.packed(x)
+            and adapter.ptr(x) % align == 0)
+
+
+def _same_or_apart(adapter, x, y, nbytes):
+    """x and y (packed, nbytes each) are one array, or share no byte."""
+    px, py = adapter.ptr(x), adapter.ptr(y)
+    return px == py or px + nbytes <= py or py + nbytes <= px
 
 
 def _keys_request(fn, a, descending, begin_bit, end_bit, radix_bits, backend):
@@ -126,6 +143,15 @@ def sort(a, *, descending=False, out=None, begin_bit=0, end_bit=None, radix_bits
 
 
 def _sort(adapter, x, dest, device, backend, n, key_type, opts):
+    # GPU arrays out of place: the sort reads x and writes the result array, no copy first.
+    itemsize = L.TYPE_BITS[key_type] // 8
+    if dest is not x and _into_ok(adapter, device, x, itemsize):
+        out = adapter.empty_like(x) if dest is None else dest
+        if out is not dest or (adapter.packed(dest) and adapter.ptr(dest) % itemsize == 0
+                               and _same_or_apart(adapter, x, dest, n * itemsize)):
+            _run_async(adapter, device, L.context(backend, device), "sort_keys_into",
+                       adapter.ptr(x), adapter.ptr(out), n, key_type, opts)
+            return out
     if dest is not None and adapter.packed(dest):
         work = dest
         if dest is not x:
@@ -209,6 +235,13 @@ def _sort_pairs(ad, k, v, inplace, device, backend, n, value_size, key_type, opt
         # The GPU kernels move 4- and 8-byte values as words: those need aligned rows.
         aligned = device is None or value_size not in (4, 8) or ad.ptr(v) % value_size == 0
         wv = v if ad.packed(v) and aligned else ad.copy(v)
+    elif (_into_ok(ad, device, k, L.TYPE_BITS[key_type] // 8)
+          and _into_ok(ad, device, v, value_size if value_size in (4, 8) else 1)):
+        # GPU arrays: the sort reads k and v and writes new arrays, no copies first.
+        ok, ov = ad.empty_like(k), ad.empty_like(v)
+        _run_async(ad, device, L.context(backend, device), "sort_pairs_into", ad.ptr(k),
+                   ad.ptr(ok), ad.ptr(v), ad.ptr(ov), value_size, n, key_type, opts)
+        return ok, ov
     else:
         wk, wv = ad.copy(k), ad.copy(v)
     _run(ad, device, backend, "sort_pairs", ad.ptr(wk), ad.ptr(wv), value_size, n, key_type, opts)

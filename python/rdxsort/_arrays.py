@@ -2,7 +2,7 @@
 
 An adapter answers, for arrays of its library: the key type, whether an array can be
 handed to the C library as it is (1-D rows packed in order, native byte order), where its
-memory starts, how to copy it, how to make an index array beside it, which CUDA device it
+memory starts, how to copy it, how to make an index or result array beside it, which CUDA device it
 is on and which stream is current there. Neither CuPy nor PyTorch is imported unless the
 caller passes one of their arrays.
 """
@@ -62,6 +62,11 @@ class NumpyAdapter:
     @staticmethod
     def empty(like, n, dtype_name):
         return np.empty(n, dtype=dtype_name)
+
+    @staticmethod
+    def empty_like(x):
+        dtype = x.dtype if x.dtype.isnative else x.dtype.newbyteorder("=")
+        return np.empty(x.shape, dtype=dtype)
 
     @staticmethod
     def same_place(x, y):
@@ -131,6 +136,10 @@ class TorchAdapter:
         return torch.empty(n, dtype=dtype, device=like.device)
 
     @staticmethod
+    def empty_like(x):
+        return sys.modules["torch"].empty(tuple(x.shape), dtype=x.dtype, device=x.device)
+
+    @staticmethod
     def same_place(x, y):
         torch = sys.modules["torch"]
         return isinstance(y, torch.Tensor) and y.device == x.device
@@ -194,6 +203,10 @@ class CupyAdapter:
     @staticmethod
     def empty(like, n, dtype_name):
         return sys.modules["cupy"].empty(n, dtype=dtype_name)
+
+    @staticmethod
+    def empty_like(x):
+        return sys.modules["cupy"].empty(x.shape, dtype=x.dtype)
 
     @staticmethod
     def same_place(x, y):

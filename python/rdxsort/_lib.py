@@ -116,9 +116,27 @@ if HAS_ASYNC:
         _fn = getattr(_lib, _name)
         _fn.argtypes, _fn.restype = _args, _res
 
+# Their out-of-place variants (input unchanged, result in another array, no extra copy);
+# a librdx from before them has only the in-place calls.
+_into_signatures = {
+    "rdx_cuda_sort_keys_into_async": ([_vp, _vp, _vp, _sz, _int, ctypes.POINTER(Opts), _vp, _sz,
+                                       _stream], _int),
+    "rdx_cuda_sort_pairs_into_async": ([_vp, _vp, _vp, _vp, _vp, _sz, _sz, _int,
+                                        ctypes.POINTER(Opts), _vp, _sz, _stream], _int),
+}
+HAS_INTO = HAS_ASYNC and all(hasattr(_lib, name) for name in _into_signatures)
+if HAS_INTO:
+    for _name, (_args, _res) in _into_signatures.items():
+        _fn = getattr(_lib, _name)
+        _fn.argtypes, _fn.restype = _args, _res
+
 # GPU arrays are sorted with the stream-ordered entry points when the library has them
 # (no host synchronization); False selects the synchronous ones (tests flip it).
 use_async = HAS_ASYNC
+# Out-of-place sorts of GPU arrays (a new result array, or out=) read the input and write
+# the result with the *_into entry points, when the library has them and use_async is on;
+# False: copy the input into the result, then sort that in place (tests flip it).
+use_into = HAS_INTO
 
 
 def status_string(status):
@@ -189,6 +207,22 @@ class Context:
             self.handle, value_size, n, key_type, ctypes.byref(opts), out), temp)
         self.check(_lib.rdx_cuda_sort_pairs_async(self.handle, keys, values, value_size, n,
                                                   key_type, ctypes.byref(opts), ptr, size, stream))
+        del owner
+
+    def sort_keys_into_async(self, keys_in, keys_out, n, key_type, opts, temp, stream):
+        (owner, ptr), size = self._temp(lambda out: _lib.rdx_cuda_sort_keys_temp_size(
+            self.handle, n, key_type, ctypes.byref(opts), out), temp)
+        self.check(_lib.rdx_cuda_sort_keys_into_async(self.handle, keys_in, keys_out, n, key_type,
+                                                      ctypes.byref(opts), ptr, size, stream))
+        del owner
+
+    def sort_pairs_into_async(self, keys_in, keys_out, values_in, values_out, value_size, n,
+                              key_type, opts, temp, stream):
+        (owner, ptr), size = self._temp(lambda out: _lib.rdx_cuda_sort_pairs_temp_size(
+            self.handle, value_size, n, key_type, ctypes.byref(opts), out), temp)
+        self.check(_lib.rdx_cuda_sort_pairs_into_async(self.handle, keys_in, keys_out, values_in,
+                                                       values_out, value_size, n, key_type,
+                                                       ctypes.byref(opts), ptr, size, stream))
         del owner
 
     def argsort_async(self, keys, n, key_type, indices, index_type, opts, temp, stream):

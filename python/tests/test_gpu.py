@@ -81,6 +81,33 @@ def entry_points(request):
     _lib.use_async = saved
 
 
+@pytest.fixture(params=["into", "copy"])
+def out_of_place(request):
+    """Runs a test with out-of-place GPU sorts through the *_into entry points (the
+    default), then through a copy followed by an in-place sort."""
+    from rdxsort import _lib
+    if request.param == "into" and not _lib.HAS_INTO:
+        _missing("this librdx has no rdx_cuda_*_into_async entry points")
+    saved = _lib.use_into
+    _lib.use_into = request.param == "into"
+    yield request.param
+    _lib.use_into = saved
+
+
+def count_calls(monkeypatch, names):
+    """Counts calls of these Context methods (still running them)."""
+    from rdxsort import _lib
+    calls = dict.fromkeys(names, 0)
+    for name in names:
+        original = getattr(_lib.Context, name)
+
+        def counted(self, *args, _name=name, _original=original, **kwargs):
+            calls[_name] += 1
+            return _original(self, *args, **kwargs)
+        monkeypatch.setattr(_lib.Context, name, counted)
+    return calls
+
+
 # ---- CuPy ----
 
 gpu = pytest.mark.gpu
@@ -145,6 +172,42 @@ def test_cupy_on_a_non_default_stream(cupy, rng, entry_points):
         np.testing.assert_array_equal(cupy.asnumpy(b), want)
         np.testing.assert_array_equal(cupy.asnumpy(c), want[::-1])
         assert int(first_b[0]) == want[0] and int(last_c[0]) == want[0]
+
+
+@gpu
+@pytest.mark.parametrize("n", [1, 1000, 4097, 300_001, (1 << 21) + 7])
+def test_cupy_out_of_place(cupy, rng, n, out_of_place, monkeypatch):
+    """sort(a), sort(a, out=...) and sort_pairs(k, v): new results, inputs unchanged; with
+    the *_into entry points and no in-place sort of a copy."""
+    host = random_keys(rng, np.int32, n, "few")
+    values = rng.integers(0, 1 << 62, n, dtype=np.int64)
+    want, perm = expected_sort(host)
+    a, v = cupy.asarray(host), cupy.asarray(values)
+    calls = count_calls(monkeypatch, ["sort_keys_async", "sort_keys_into_async",
+                                      "sort_pairs_async", "sort_pairs_into_async"])
+    got = rdxsort.sort(a)
+    out = cupy.empty_like(a)
+    assert rdxsort.sort(a, out=out) is out
+    gk, gv = rdxsort.sort_pairs(a, v)
+    monkeypatch.undo()
+    into = out_of_place == "into"
+    assert calls == {"sort_keys_async": 0 if into else 2, "sort_keys_into_async": 2 if into else 0,
+                     "sort_pairs_async": 0 if into else 1, "sort_pairs_into_async": 1 if into else 0}
+    for result in (got, out, gk):
+        assert result.data.ptr != a.data.ptr
+        assert_same_bits(cupy.asnumpy(result), want)
+    np.testing.assert_array_equal(cupy.asnumpy(gv), values[perm])
+    assert_same_bits(cupy.asnumpy(a), host, "input keys changed")
+    np.testing.assert_array_equal(cupy.asnumpy(v), values, "input values changed")
+    # out= naming a's own memory through another object sorts in place.
+    view = a[:]
+    assert rdxsort.sort(a, out=view) is view
+    assert_same_bits(cupy.asnumpy(a), want, "out=a[:]")
+    # All keys equal: no pass has anything to do, the result is a copy of the input.
+    same = cupy.full(n, -7, dtype=cupy.int32)
+    assert_same_bits(cupy.asnumpy(rdxsort.sort(same)), np.full(n, -7, np.int32))
+    sk, sv = rdxsort.sort_pairs(same, v)
+    np.testing.assert_array_equal(cupy.asnumpy(sv), values)
 
 
 @gpu
@@ -254,6 +317,24 @@ def test_torch_pairs_and_non_default_stream(torch, rng, entry_points):
         np.testing.assert_array_equal(k.cpu().numpy(), host[perm])
         np.testing.assert_array_equal(v.cpu().numpy(), perm)
         np.testing.assert_array_equal(k2.cpu().numpy(), host[perm][::-1])
+
+
+@gpu
+def test_torch_out_of_place(torch, rng, out_of_place):
+    n = (1 << 20) + 5
+    keys = torch.from_numpy(random_keys(rng, np.float32, n).copy()).cuda()
+    values = torch.randn(n, 3, dtype=torch.float32, device="cuda")  # 12-byte rows: gathered
+    raw, kind = to_bits_and_kind(keys)
+    perm = reference_permutation(raw, kind, descending=True)
+    before_k, before_v = keys.clone(), values.clone()
+    got = rdxsort.sort(keys, descending=True)
+    k, v = rdxsort.sort_pairs(keys, values, descending=True)
+    np.testing.assert_array_equal(to_bits_and_kind(got)[0], raw[perm])
+    np.testing.assert_array_equal(to_bits_and_kind(k)[0], raw[perm])
+    assert torch.equal(v, values[torch.from_numpy(perm).cuda()])
+    assert torch.equal(keys.view(torch.int32), before_k.view(torch.int32))
+    assert torch.equal(values, before_v)
+    assert got.data_ptr() != keys.data_ptr() and v.data_ptr() != values.data_ptr()
 
 
 @gpu

@@ -58,26 +58,84 @@ static rdx_status check_device(rdx_ctx *ctx, const char *fn, const char *name, c
     return RDX_OK;
 }
 
+/* The inputs of an out-of-place (*_into) call; NULL for the in-place calls. */
+typedef struct into_args {
+    const void *keys_in;
+    const void *values_in;
+} into_args;
+
+/* An *_into call's own rules: inputs not NULL, each input either the very array of its
+ * output (in place) or apart from it, and no key array sharing a byte with a value array. */
+static rdx_status check_into(rdx_ctx *ctx, const char *fn, const into_args *in, const rdx_job *job)
+{
+    const size_t kbytes = job->n * job->key_size, vbytes = job->n * job->value_size;
+    const int pairs = job->kind == RDX_JOB_PAIRS;
+    if (rdx_ranges_overlap(in->keys_in, kbytes, job->keys, kbytes) && in->keys_in != job->keys)
+        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT,
+                        "%s: d_keys_in and d_keys_out overlap without being the same array (give the same "
+                        "pointer to sort in place, or arrays that share no byte)",
+                        fn);
+    if (pairs && rdx_ranges_overlap(in->values_in, vbytes, job->values, vbytes) && in->values_in != job->values)
+        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT,
+                        "%s: d_values_in and d_values_out overlap without being the same array (give the same "
+                        "pointer to sort in place, or arrays that share no byte)",
+                        fn);
+    if (pairs && rdx_ranges_overlap(in->keys_in, kbytes, job->values, vbytes))
+        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: d_keys_in and d_values_out overlap", fn);
+    if (pairs && rdx_ranges_overlap(in->values_in, vbytes, job->keys, kbytes))
+        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: d_values_in and d_keys_out overlap", fn);
+    if (pairs && rdx_ranges_overlap(in->keys_in, kbytes, in->values_in, vbytes))
+        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: d_keys_in and d_values_in overlap", fn);
+    return RDX_OK;
+}
+
+/* keys/values are the arrays the result goes to; `into` names separate inputs (the *_into
+ * calls) or is NULL (in place). */
 static rdx_status sort_async(rdx_ctx *ctx, const char *fn, rdx_job_kind kind, const void *keys, void *values,
                              size_t value_size, void *indices, rdx_type index_type, size_t n, rdx_type type,
-                             const rdx_opts *opts, void *d_temp, size_t temp_bytes, cudaStream_t stream)
+                             const rdx_opts *opts, const into_args *into, void *d_temp, size_t temp_bytes,
+                             cudaStream_t stream)
 {
     rdx_status s = check_ctx(ctx, fn);
     if (s != RDX_OK)
         return s;
+    /* NULL arrays are named as the caller knows them. */
+    if (into && n > 0) {
+        const char *null = !into->keys_in                             ? "d_keys_in"
+                           : !keys                                    ? "d_keys_out"
+                           : kind == RDX_JOB_PAIRS && !into->values_in ? "d_values_in"
+                           : kind == RDX_JOB_PAIRS && !values          ? "d_values_out"
+                                                                       : NULL;
+        if (null)
+            return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: %s is NULL but n = %zu", fn, null, n);
+    }
     rdx_job job;
     s = rdx_prepare_job(ctx, fn, kind, keys, values, value_size, indices, index_type, n, type, opts, &job);
     if (s != RDX_OK || n == 0)
         return s;
+    if (into) {
+        s = check_into(ctx, fn, into, &job);
+        if (s != RDX_OK)
+            return s;
+    }
     /* Values of other sizes than 4 and 8 bytes are gathered, at any alignment. */
     const size_t value_align = value_size == 4 || value_size == 8 ? value_size : 1;
-    s = check_device(ctx, fn, "d_keys", keys, job.key_size);
+    s = check_device(ctx, fn, into ? "d_keys_out" : "d_keys", keys, job.key_size);
+    if (s == RDX_OK && into)
+        s = check_device(ctx, fn, "d_keys_in", into->keys_in, job.key_size);
     if (s == RDX_OK && kind == RDX_JOB_PAIRS)
-        s = check_device(ctx, fn, "d_values", values, value_align);
+        s = check_device(ctx, fn, into ? "d_values_out" : "d_values", values, value_align);
+    if (s == RDX_OK && kind == RDX_JOB_PAIRS && into)
+        s = check_device(ctx, fn, "d_values_in", into->values_in, value_align);
     if (s == RDX_OK && kind == RDX_JOB_ARGSORT)
         s = check_device(ctx, fn, "d_indices", indices, rdx_type_bytes(index_type));
     if (s != RDX_OK)
         return s;
+    /* An input that is its output is an in-place sort. */
+    if (into) {
+        job.keys_in = into->keys_in != job.keys ? into->keys_in : NULL;
+        job.values_in = kind == RDX_JOB_PAIRS && into->values_in != job.values ? into->values_in : NULL;
+    }
     rdx_cuda_plan plan;
     rdx_cuda_plan_job(&job, 1, 1, 1, &plan);
     if (temp_bytes < plan.temp_bytes)
@@ -102,7 +160,16 @@ rdx_status rdx_cuda_sort_keys_async(rdx_ctx *ctx, void *d_keys, size_t n, rdx_ty
                                     void *d_temp, size_t temp_bytes, cudaStream_t stream)
 {
     return sort_async(ctx, "rdx_cuda_sort_keys_async", RDX_JOB_KEYS, d_keys, NULL, 0, NULL, RDX_U32, n, type, opts,
-                      d_temp, temp_bytes, stream);
+                      NULL, d_temp, temp_bytes, stream);
+}
+
+rdx_status rdx_cuda_sort_keys_into_async(rdx_ctx *ctx, const void *d_keys_in, void *d_keys_out, size_t n,
+                                         rdx_type type, const rdx_opts *opts, void *d_temp, size_t temp_bytes,
+                                         cudaStream_t stream)
+{
+    const into_args in = {d_keys_in, NULL};
+    return sort_async(ctx, "rdx_cuda_sort_keys_into_async", RDX_JOB_KEYS, d_keys_out, NULL, 0, NULL, RDX_U32, n,
+                      type, opts, &in, d_temp, temp_bytes, stream);
 }
 
 rdx_status rdx_cuda_sort_pairs_temp_size(rdx_ctx *ctx, size_t value_size, size_t n, rdx_type type,
@@ -117,7 +184,17 @@ rdx_status rdx_cuda_sort_pairs_async(rdx_ctx *ctx, void *d_keys, void *d_values,
                                      cudaStream_t stream)
 {
     return sort_async(ctx, "rdx_cuda_sort_pairs_async", RDX_JOB_PAIRS, d_keys, d_values, value_size, NULL, RDX_U32,
-                      n, type, opts, d_temp, temp_bytes, stream);
+                      n, type, opts, NULL, d_temp, temp_bytes, stream);
+}
+
+rdx_status rdx_cuda_sort_pairs_into_async(rdx_ctx *ctx, const void *d_keys_in, void *d_keys_out,
+                                          const void *d_values_in, void *d_values_out, size_t value_size, size_t n,
+                                          rdx_type type, const rdx_opts *opts, void *d_temp, size_t temp_bytes,
+                                          cudaStream_t stream)
+{
+    const into_args in = {d_keys_in, d_values_in};
+    return sort_async(ctx, "rdx_cuda_sort_pairs_into_async", RDX_JOB_PAIRS, d_keys_out, d_values_out, value_size,
+                      NULL, RDX_U32, n, type, opts, &in, d_temp, temp_bytes, stream);
 }
 
 rdx_status rdx_cuda_argsort_temp_size(rdx_ctx *ctx, size_t n, rdx_type type, rdx_type index_type,
@@ -131,5 +208,5 @@ rdx_status rdx_cuda_argsort_async(rdx_ctx *ctx, const void *d_keys, size_t n, rd
                                   cudaStream_t stream)
 {
     return sort_async(ctx, "rdx_cuda_argsort_async", RDX_JOB_ARGSORT, d_keys, NULL, 0, d_indices, index_type, n,
-                      type, opts, d_temp, temp_bytes, stream);
+                      type, opts, NULL, d_temp, temp_bytes, stream);
 }

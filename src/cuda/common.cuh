@@ -82,7 +82,9 @@ static __device__ __forceinline__ void rdx_store_status(uint32_t *p, uint32_t v)
  * and buffer choice, so that the whole sort can be captured in a CUDA graph). */
 #define RDX_PASS_ACTIVE 1u  /* the digit differs between keys: the pass runs */
 #define RDX_PASS_FROM_B 2u  /* the pass reads buffer B and writes buffer A (else A -> B) */
-#define RDX_PASS_FIRST 4u   /* first active pass: encode keys as they are loaded */
+#define RDX_PASS_FIRST 4u   /* first active pass: reads the sort's source instead of the
+                               buffer FROM_B names (the same as A when sorting in place),
+                               and encodes keys as they are loaded */
 #define RDX_PASS_LAST 8u    /* last active pass: decode keys as they are stored */
 
 static __device__ __forceinline__ uint32_t rdx_lane(void) { return threadIdx.x & 31u; }

@@ -1,6 +1,7 @@
 /* Data movement around the passes: the fix-up after the last pass (copy back from the
- * scratch buffer after an odd number of passes, or the identity permutation when no pass
- * ran for an argsort) and the gather of values of other sizes by the sorted indices. */
+ * scratch buffer after an odd number of passes of an in-place sort; when no pass ran, the
+ * copy of a separate input to the output, or the identity permutation for an argsort)
+ * and the gather of values of other sizes by the sorted indices. */
 #include "common.cuh"
 #include "kernels.h"
 
@@ -34,8 +35,10 @@ static __device__ void copy_bytes(void *dst, const void *src, size_t bytes)
 __global__ void __launch_bounds__(RDX_COPY_THREADS) rdx_fixup_kernel(const rdx_fixup_args a)
 {
     const uint32_t active = *a.active;
-    if (active == 0) {
-        if (a.iota) { /* no pass ran: the permutation is the identity */
+    if (active == 0) { /* no pass ran: the input order is the sorted order */
+        if (a.key_bytes && a.keys_src != a.keys_a)
+            copy_bytes(a.keys_a, a.keys_src, a.key_bytes);
+        if (a.iota) { /* the permutation is the identity */
             const size_t stride = (size_t)gridDim.x * blockDim.x;
             for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += stride) {
                 if (a.index_bytes == 4)
@@ -43,10 +46,12 @@ __global__ void __launch_bounds__(RDX_COPY_THREADS) rdx_fixup_kernel(const rdx_f
                 else
                     ((unsigned long long *)a.vals_a)[i] = i;
             }
+        } else if (a.val_bytes && a.vals_src != a.vals_a) {
+            copy_bytes(a.vals_a, a.vals_src, a.val_bytes);
         }
         return;
     }
-    if (active & 1u) { /* the last pass wrote buffer B */
+    if ((active & 1u) && !a.apart) { /* in place: the last pass wrote buffer B */
         if (a.key_bytes)
             copy_bytes(a.keys_a, a.keys_b, a.key_bytes);
         if (a.val_bytes)

@@ -29,12 +29,19 @@ typedef struct rdx_scan_args {
     uint32_t *active;            /* out: number of active passes */
     size_t n, portions;
     int begin_bit, end_bit, radix_bits, passes;
+    int apart;                   /* the first active pass reads a source apart from buffer A
+                                    (keys_src != keys_a, and vals_src != vals_a where values
+                                    are read): the passes are laid out to end in A */
 } rdx_scan_args;
 
 /* One launch of the pass kernel: one pass over one portion. */
 typedef struct rdx_pass_args {
-    void *keys_a, *keys_b;       /* ping-pong buffers, whole arrays */
+    void *keys_a, *keys_b;       /* ping-pong buffers, whole arrays; A holds the result */
     void *vals_a, *vals_b;       /* NULL when no values move */
+    const void *keys_src;        /* what the first active pass reads instead of its input
+                                    buffer: keys_a when sorting in place, else the caller's
+                                    input (never written) */
+    const void *vals_src;        /* the same for the values (vals_a in place; unused with iota) */
     const uint32_t *pass_info;   /* [passes] */
     const unsigned long long *bases; /* [passes][256]: first slot of each digit in this portion */
     unsigned long long *bases_next;  /* the same for the next portion, written by this launch's
@@ -88,16 +95,21 @@ typedef struct rdx_cluster_args {
     int begin_bit, end_bit, radix_bits;
 } rdx_cluster_args;
 
-/* After the passes: copies B back to A after an odd number of active passes, or writes
- * the indices when no pass ran and the values are indices. */
+/* After the passes. Sorting in place (not apart): copies B back to A after an odd number
+ * of active passes. With a source apart from A the last active pass wrote A already.
+ * When no pass ran (every key has the same sorted bits): copies a source that is not A
+ * to A (keys and values), and writes the indices when the values are indices. */
 typedef struct rdx_fixup_args {
     void *keys_a;
     const void *keys_b;
+    const void *keys_src;        /* the sort's input keys (keys_a in place) */
     size_t key_bytes;            /* 0: the keys need no copy */
     void *vals_a;
     const void *vals_b;
+    const void *vals_src;        /* the input values (vals_a in place; unused with iota) */
     size_t val_bytes;            /* 0: no values */
     const uint32_t *active;
+    int apart;                   /* as rdx_scan_args.apart */
     int iota, index_bytes;
     size_t n;
 } rdx_fixup_args;

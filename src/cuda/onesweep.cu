@@ -105,7 +105,9 @@ __global__ void __launch_bounds__(RDX_OS_SHAPE_THREADS(KB, VB, MED), RDX_OS_SHAP
     const size_t left = a.portion_count - tile_begin;
     const uint32_t count = left < (size_t)L::TILE ? (uint32_t)left : (uint32_t)L::TILE;
     const bool from_b = (info & RDX_PASS_FROM_B) != 0;
-    const K *in = (const K *)(from_b ? a.keys_b : a.keys_a) + a.portion_begin + tile_begin;
+    /* The first active pass reads the sort's source (buffer A when sorting in place). */
+    const bool first_pass = (info & RDX_PASS_FIRST) != 0;
+    const K *in = (const K *)(first_pass ? a.keys_src : from_b ? a.keys_b : a.keys_a) + a.portion_begin + tile_begin;
     K *out = (K *)(from_b ? a.keys_a : a.keys_b);
     const int shift = a.shift, bits = a.bits;
     const uint32_t bins = 1u << bits, mask = bins - 1u;
@@ -128,8 +130,9 @@ __global__ void __launch_bounds__(RDX_OS_SHAPE_THREADS(KB, VB, MED), RDX_OS_SHAP
     /* Values are loaded now too: their latency hides behind the counting. */
     V val[L::ITEMS];
     if (VB) {
-        const V *vin = (const V *)(from_b ? a.vals_b : a.vals_a) + a.portion_begin + tile_begin;
-        const bool iota = a.iota && (info & RDX_PASS_FIRST);
+        const V *vin = (const V *)(first_pass ? a.vals_src : from_b ? a.vals_b : a.vals_a) + a.portion_begin +
+                       tile_begin;
+        const bool iota = a.iota && first_pass;
         const size_t index0 = a.portion_begin + tile_begin;
 #pragma unroll
         for (int i = 0; i < L::ITEMS; ++i) {
@@ -137,7 +140,7 @@ __global__ void __launch_bounds__(RDX_OS_SHAPE_THREADS(KB, VB, MED), RDX_OS_SHAP
             val[i] = pos < count ? (iota ? (V)(index0 + pos) : vin[pos]) : (V)0;
         }
     }
-    if (info & RDX_PASS_FIRST) {
+    if (first_pass) {
 #pragma unroll
         for (int i = 0; i < L::ITEMS; ++i)
             key[i] = rdx_enc(key[i], a.cls, a.desc);

@@ -12,9 +12,12 @@ size_t rdx_cuda_grid_max_n = RDX_GRID_MAX_N;
 
 size_t rdx_cuda_cluster_max_n = RDX_CLUSTER_MAX_N;
 
+size_t rdx_cuda_portion_max_n = 0;
+
 void rdx_cuda_set_medium_max_n(size_t n) { rdx_cuda_medium_max_n = n; }
 void rdx_cuda_set_grid_max_n(size_t n) { rdx_cuda_grid_max_n = n; }
 void rdx_cuda_set_cluster_max_n(size_t n) { rdx_cuda_cluster_max_n = n; }
+void rdx_cuda_set_portion_max_n(size_t n) { rdx_cuda_portion_max_n = n; }
 
 /* Reserves bytes at *end (aligned) and returns the slot's offset. */
 static size_t take(size_t *end, size_t bytes)
@@ -64,7 +67,10 @@ void rdx_cuda_plan_job(const rdx_job *job, int keys_dev, int vals_dev, int idx_d
     p->grid_shape = rdx_grid_shape(n);
     p->grid_blocks = (n + rdx_grid_tile(p->grid_shape) - 1) / rdx_grid_tile(p->grid_shape);
     p->tile = rdx_os_tile(p->kb, p->vb, p->medium);
-    p->portion = (size_t)RDX_STATUS_COUNT_MASK / p->tile * p->tile;
+    size_t portion_max = RDX_STATUS_COUNT_MASK;
+    if (rdx_cuda_portion_max_n && rdx_cuda_portion_max_n < portion_max)
+        portion_max = rdx_cuda_portion_max_n;
+    p->portion = portion_max < p->tile ? p->tile : portion_max / p->tile * p->tile;
     p->portions = (n + p->portion - 1) / p->portion;
     p->max_tiles = ((n < p->portion ? n : p->portion) + p->tile - 1) / p->tile;
 
@@ -96,7 +102,8 @@ void rdx_cuda_plan_job(const rdx_job *job, int keys_dev, int vals_dev, int idx_d
         p->grid_counts = take(&end, (size_t)p->passes * p->grid_blocks * RDX_CUDA_MAX_BINS * 4);
         p->grid_clear_bytes = end - p->grid_barrier;
     }
-    /* An argsort's keys must not change, so the passes sort a copy. */
+    /* An argsort's keys must not change: the passes after the first move them between
+     * keys_a and keys_b (the first reads the caller's keys where they are device memory). */
     if (!keys_dev || (argsort && !p->small))
         p->keys_a = take(&end, n * (size_t)p->kb);
     if (p->vb && (gather || (job->kind == RDX_JOB_PAIRS && !p->vals_dev) || (argsort && !p->idx_dev)))
@@ -125,20 +132,27 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
     void *vals_a = NULL;
     if (p->vb)
         vals_a = p->vals_a != RDX_NO_SLOT ? (void *)(t + p->vals_a) : (argsort ? job->indices : job->values);
+    /* Buffer A (keys_a, vals_a) receives the result; the source is what the sort reads:
+     * A itself for an in-place sort, the caller's input for the *_into calls (job->keys_in,
+     * job->values_in) and the caller's device keys for an argsort. Sources are never
+     * written. vals_src is NULL where the moved values start as indices. */
+    const void *keys_src = job->keys_in ? job->keys_in : argsort && p->keys_dev ? (const void *)job->keys : keys_a;
+    const void *vals_src = !p->vb || p->iota ? NULL : job->values_in ? job->values_in : vals_a;
+    /* Values of other sizes are gathered at the end from a copy (the gather cannot read
+     * and write one array), or straight from a separate input. */
+    const void *gsrc = job->values_in ? job->values_in : (const void *)(t + p->gsrc);
 
     const int cluster = p->cluster && rdx_cluster_fits(p->kb, p->vb, n);
     const int grid = !cluster && p->grid && rdx_grid_fits(p->kb, p->vb, p->grid_shape, p->grid_blocks, sms);
-    if (argsort && !p->small && !cluster && !grid && p->keys_dev)
-        RDX_CUDA_TRY(cudaMemcpyAsync(keys_a, job->keys, n * p->kb, cudaMemcpyDeviceToDevice, s));
-    if (p->gather_size && p->vals_dev)
+    if (p->gather_size && p->vals_dev && !job->values_in)
         RDX_CUDA_TRY(cudaMemcpyAsync(t + p->gsrc, job->values, n * p->gather_size, cudaMemcpyDeviceToDevice, s));
 
     if (p->small) {
         rdx_small_args a;
         memset(&a, 0, sizeof a);
-        a.keys_in = argsort && p->keys_dev ? job->keys : keys_a;
+        a.keys_in = keys_src;
         a.keys_out = argsort ? NULL : keys_a;
-        a.vals_in = p->iota ? NULL : vals_a;
+        a.vals_in = vals_src;
         a.vals_out = vals_a;
         a.n = (int)n;
         a.cls = p->cls;
@@ -150,9 +164,9 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
     } else if (cluster) {
         rdx_cluster_args a;
         memset(&a, 0, sizeof a);
-        a.keys_in = argsort && p->keys_dev ? job->keys : keys_a;
+        a.keys_in = keys_src;
         a.keys_out = argsort ? NULL : keys_a;
-        a.vals_in = p->iota ? NULL : vals_a;
+        a.vals_in = vals_src;
         a.vals_out = vals_a;
         a.n = (int)n;
         a.cls = p->cls;
@@ -164,9 +178,9 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
     } else if (grid) {
         rdx_grid_args a;
         memset(&a, 0, sizeof a);
-        a.keys_in = argsort && p->keys_dev ? job->keys : keys_a;
+        a.keys_in = keys_src;
         a.keys_out = argsort ? NULL : keys_a;
-        a.vals_in = p->iota ? NULL : vals_a;
+        a.vals_in = vals_src;
         a.vals_out = vals_a;
         a.keys_tmp = t + p->keys_b;
         a.vals_tmp = p->vb ? (void *)(t + p->vals_b) : NULL;
@@ -192,13 +206,16 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
         void *keys_b = t + p->keys_b;
         void *vals_b = p->vb ? (void *)(t + p->vals_b) : NULL;
         const size_t per_portion = (size_t)p->passes * RDX_CUDA_MAX_BINS;
+        /* Every array the first pass reads lies apart from A: the passes can end in A
+         * (scan.cu), with no copy back. */
+        const int apart = keys_src != keys_a && (!vals_src || vals_src != vals_a);
 
         RDX_CUDA_TRY(cudaMemsetAsync(t, 0, p->ctrl_end, s));
         for (size_t k = 0; k < p->portions; ++k) {
             rdx_hist_args h;
             memset(&h, 0, sizeof h);
             const size_t begin = k * p->portion;
-            h.keys = (const unsigned char *)keys_a + begin * p->kb;
+            h.keys = (const unsigned char *)keys_src + begin * p->kb;
             h.count = n - begin < p->portion ? n - begin : p->portion;
             h.counts = counts + k * per_portion;
             h.zero = k == 0 ? status[0] : NULL;
@@ -224,6 +241,7 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
         sc.end_bit = p->end_bit;
         sc.radix_bits = p->radix_bits;
         sc.passes = p->passes;
+        sc.apart = apart;
         RDX_CUDA_TRY(rdx_launch_scan(&sc, s));
 
         /* Launch j = pass * portions + portion uses status buffer j % 2 and clears the other. */
@@ -236,6 +254,8 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
                 a.keys_b = keys_b;
                 a.vals_a = vals_a;
                 a.vals_b = vals_b;
+                a.keys_src = keys_src;
+                a.vals_src = vals_src ? vals_src : vals_a;
                 a.pass_info = pass_info;
                 a.bases = bases + k * per_portion;
                 a.bases_next = k + 1 < p->portions ? bases + (k + 1) * per_portion : NULL;
@@ -262,11 +282,14 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
         memset(&f, 0, sizeof f);
         f.keys_a = keys_a;
         f.keys_b = keys_b;
+        f.keys_src = keys_src;
         f.key_bytes = argsort ? 0 : n * p->kb;
         f.vals_a = vals_a;
         f.vals_b = vals_b;
+        f.vals_src = vals_src;
         f.val_bytes = p->vb ? n * p->vb : 0;
         f.active = active;
+        f.apart = apart;
         f.iota = p->iota;
         f.index_bytes = p->vb;
         f.n = n;
@@ -275,7 +298,7 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
 
     if (p->gather_size) {
         void *dst = p->vals_dev ? job->values : (void *)(t + p->gdst);
-        RDX_CUDA_TRY(rdx_launch_gather(dst, t + p->gsrc, vals_a, p->vb, n, p->gather_size, sms, s));
+        RDX_CUDA_TRY(rdx_launch_gather(dst, gsrc, vals_a, p->vb, n, p->gather_size, sms, s));
     }
     return RDX_OK;
 }

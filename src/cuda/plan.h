@@ -34,7 +34,8 @@ typedef struct rdx_cuda_plan {
     /* Byte offsets in temporary storage (RDX_NO_SLOT where absent). */
     size_t counts, bases, pass_info, active, counters, ctrl_end; /* control block */
     size_t status, status_words; /* two look-back buffers of status_words each */
-    size_t keys_a;  /* keys sorted in place when the caller's are not usable */
+    size_t keys_a;  /* keys sorted in place when the caller's are not usable (host
+                       arrays), or an argsort's working copy */
     size_t keys_b;  /* ping-pong partner of the keys */
     size_t vals_a;  /* moved values, when not the caller's array */
     size_t vals_b;  /* ping-pong partner of the values */
@@ -54,6 +55,9 @@ extern size_t rdx_cuda_grid_max_n;
 /* Inputs up to this many keys (above the small-n limit) may take the cluster path:
  * RDX_CLUSTER_MAX_N unless a test changed it. */
 extern size_t rdx_cuda_cluster_max_n;
+/* Keys per portion (one launch of the pass kernel) at most: 0 = the look-back count limit
+ * (about 2^30), unless a test lowered it to reach the multi-portion path with small inputs. */
+extern size_t rdx_cuda_portion_max_n;
 
 /* Plans a checked job; *_dev say where the caller's arrays live. Never fails. */
 void rdx_cuda_plan_job(const rdx_job *job, int keys_dev, int vals_dev, int idx_dev, rdx_cuda_plan *plan);
@@ -63,7 +67,10 @@ unsigned char *rdx_cuda_temp_base(void *temp);
 
 /* Enqueues the sort on stream s: no allocation, no synchronization, no read of device
  * data on the host. Host arrays must have been uploaded to their slots (keys_a, vals_a or
- * gsrc) first. temp holds plan->temp_bytes. sms: multiprocessors of the device. */
+ * gsrc) first. temp holds plan->temp_bytes. sms: multiprocessors of the device.
+ * job->keys_in / job->values_in (device memory, apart from job->keys / job->values) make
+ * it an out-of-place sort: they are read and never written, the result goes to
+ * job->keys / job->values, and the temporary storage is the same. */
 rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *plan, const rdx_job *job, void *temp, int sms,
                             cudaStream_t s);
 

@@ -74,7 +74,11 @@ __global__ void __launch_bounds__(RDX_SCAN_THREADS) rdx_scan_kernel(const rdx_sc
                 last = p;
                 ++active;
             }
-        uint32_t from_b = 0, seen = 0;
+        /* In place the first active pass reads A and writes B, and after an odd number of
+         * active passes the result lies in B (the fix-up copies it back). With a source
+         * apart from A, the first active pass reads the source and writes A when the number
+         * of active passes is odd, B when it is even: the last one then writes A. */
+        uint32_t from_b = a.apart ? (active & 1u) : 0u, seen = 0;
         for (int p = 0; p < a.passes; ++p) {
             uint32_t info = 0;
             if (s_active[p]) {

@@ -23,6 +23,11 @@ void rdx_cuda_set_cluster_max_n(size_t n);
  * value_bytes values (0, 4, 8); 0 when the cluster path is off there (before sm_90, or
  * before the first sort on this device prepared it). */
 int rdx_cuda_cluster_max_blocks(size_t key_bytes, size_t value_bytes);
+/* One launch of the pass kernel covers at most n keys (rounded down to whole tiles, at
+ * least one tile) from now on; 0 restores the default (the look-back count limit, about
+ * 2^30), so that small inputs reach the multi-portion path. Change it only between sorts
+ * (the temporary size depends on it). Tests only. */
+void rdx_cuda_set_portion_max_n(size_t n);
 
 #ifdef __cplusplus
 }
