@@ -1013,7 +1013,7 @@ int main(void)
          * RDX_CLUSTER_MAX_N: sizes around multiples of the small-n limit and the more sizes
          * below), then the one-launch grid path, then the onesweep path. */
         static const size_t more[] = {65535, 5000, 32768, 65536, 0};
-        rdx_suite_config cfg = {RDX_BACKEND_CUDA, &device_memory, seed, max_log2, RDX_SMALL_MAX_N, more};
+        rdx_suite_config cfg = {RDX_BACKEND_CUDA, &device_memory, seed, max_log2, RDX_SMALL_MAX_N, more, NULL};
         failures += rdx_run_sort_suite(&cfg);
         /* Device arrays through the stream-ordered out-of-place calls (outputs apart from
          * the inputs), on the onesweep path with the medium tile shape above the small-n
