@@ -16,7 +16,8 @@
  * size (default 20, the 2^20 + 3 case; gpu-check.sh lowers it under compute-sanitizer;
  * RDX_TEST_MAX_LOG2N is read too) and, when set, into_api's sizes (default: up to 2^21 + 7);
  * RDX_TEST_SUITE=device runs the suite on device arrays only (synchronous and out of
- * place), RDX_TEST_SUITE=0 leaves the suite out (into_api still runs);
+ * place), RDX_TEST_SUITE=0 leaves the suite out (into_api still runs; RDX_TEST_SANITIZER=1
+ * thins it to every 8th case);
  * RDX_TEST_REQUIRE_CLUSTER=1 fails the run where the cluster path is off on the device (it
  * is on sm_90 and later when the device can place the cluster). The suite runs five times:
  * on device arrays with the default paths (the cluster path up to RDX_CLUSTER_MAX_N),
@@ -577,9 +578,16 @@ static size_t first_unlike(const unsigned char *got, const unsigned char *src, c
  * API, against the reference. keys_same / vals_same: the output pointer is the input
  * pointer (in place); else the output starts as a pattern and the input must come back
  * unchanged. */
+/* Under compute-sanitizer (RDX_TEST_SANITIZER=1, set by scripts/gpu-check.sh) into_case
+ * runs every INTO_SANITIZER_STRIDE-th case only: each onesweep sort costs seconds there. */
+#define INTO_SANITIZER_STRIDE 8
+static int into_stride = 1, into_turn;
+
 static void into_case(rdx_ctx *ctx, rdx_type type, size_t n, size_t vs, int fill, const rdx_opts *opts,
                       int keys_same, int vals_same, uint64_t *s, const char *what)
 {
+    if (into_turn++ % into_stride != 0)
+        return;
     const size_t kb = rdx_type_size(type);
     char desc[256];
     snprintf(desc, sizeof desc, "%s: %s n=%zu %s%zu %s %s, bits [%d,%d) radix_bits %d, keys %s, values %s", what,
@@ -947,6 +955,8 @@ static void into_graph(rdx_ctx *ctx, size_t limit)
  * in-place sorts through the synchronous API there too; bad input; a graph. */
 static void into_api(rdx_ctx *ctx, int max_log2)
 {
+    const char *san = getenv("RDX_TEST_SANITIZER");
+    into_stride = san && *san && strcmp(san, "0") != 0 ? INTO_SANITIZER_STRIDE : 1;
     uint64_t s = seed ^ 0x6666;
     const size_t limit = ((size_t)1 << (max_log2 < 2 ? 2 : max_log2)) + 7;
     into_matrix(ctx, limit, &s, "into");
