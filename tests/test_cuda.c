@@ -266,6 +266,7 @@ static void cluster_grid_one(rdx_ctx *ctx, rdx_type type, size_t n, size_t vs, r
     rdx_status st[2];
     for (int r = 0; r < 2; r++) {
         rdx_cuda_set_cluster_max_n(r == 0 ? RDX_CLUSTER_MAX_N : 0);
+        rdx_cuda_set_cluster_pairs_max_n(r == 0 ? RDX_CLUSTER_MAX_N : 0); /* the kernel's values path too */
         dev_upload(dk, orig, n * kb);
         if (ab)
             dev_upload(da, ovals, n * ab);
@@ -277,6 +278,7 @@ static void cluster_grid_one(rdx_ctx *ctx, rdx_type type, size_t n, size_t vs, r
             dev_download(out[r][1], da, n * ab);
     }
     rdx_cuda_set_cluster_max_n(RDX_CLUSTER_MAX_N);
+    rdx_cuda_set_cluster_pairs_max_n(RDX_CLUSTER_PAIRS_MAX_N);
     char what[160];
     snprintf(what, sizeof what, "cluster vs grid: type %d n = %zu %s%zu bits [%d,%d) radix %d%s%s", (int)type, n,
              argsort ? "argsort, index bytes " : "value bytes ", ab, opts->begin_bit, opts->end_bit,

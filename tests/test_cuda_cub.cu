@@ -234,10 +234,10 @@ static void check_argsort_u32(const uint32_t *d_idx, const uint32_t *h, size_t n
 static void async_api(rdx_ctx *ctx)
 {
     uint64_t s = seed ^ 0x7777;
-    /* n: keys only take the one-launch grid path (up to RDX_GRID_MAX_N), the argsort with
-     * its indices the onesweep path (above RDX_GRID_PAIRS_MAX_N); n_small one block; n_mid
-     * one cluster (sm_90 and later; else the grid path). */
-    const size_t n = 700001, n_small = 3000, n_mid = 50001;
+    /* n: keys take the one-launch grid path (up to RDX_GRID_MAX_N), the argsort the
+     * onesweep path (the grid path switched off for it); n_small one block; n_mid one
+     * cluster (sm_90 and later; else the grid path). */
+    const size_t n = 700001, n_small = 3000, n_mid = 20001;
     uint32_t *h = (uint32_t *)malloc(n * 4);
     uint32_t *dk, *dk_small, *dk_mid, *didx;
     CUDA_OR_DIE(cudaMalloc(&dk, n * 4));
@@ -248,7 +248,9 @@ static void async_api(rdx_ctx *ctx)
     CHECK(rdx_cuda_sort_keys_temp_size(ctx, n, RDX_U32, NULL, &tb_keys) == RDX_OK, "temp size: %s", rdx_ctx_error(ctx));
     CHECK(rdx_cuda_sort_keys_temp_size(ctx, n_small, RDX_U32, NULL, &tb_small) == RDX_OK, "temp size");
     CHECK(rdx_cuda_sort_keys_temp_size(ctx, n_mid, RDX_U32, NULL, &tb_mid) == RDX_OK, "temp size");
+    rdx_cuda_set_grid_max_n(0); /* the argsort: onesweep path */
     CHECK(rdx_cuda_argsort_temp_size(ctx, n, RDX_U32, RDX_U32, NULL, &tb_arg) == RDX_OK, "temp size");
+    rdx_cuda_set_grid_max_n(RDX_GRID_MAX_N);
     size_t zero = 1;
     CHECK(rdx_cuda_sort_keys_temp_size(ctx, 0, RDX_U32, NULL, &zero) == RDX_OK && zero == 0, "temp size of n = 0");
     CHECK(tb_keys >= n * 4, "temp size %zu below one buffer of keys", tb_keys);
@@ -297,8 +299,10 @@ static void async_api(rdx_ctx *ctx)
     CUDA_OR_DIE(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
     rdx_status c1 = rdx_cuda_sort_keys_async(ctx, dk, n, RDX_U32, NULL, t, tb_keys, stream);
     rdx_status c2 = rdx_cuda_sort_keys_async(ctx, dk_small, n_small, RDX_U32, NULL, t + tb_keys, tb_small, stream);
+    rdx_cuda_set_grid_max_n(0);
     rdx_status c3 = rdx_cuda_argsort_async(ctx, dk, n, RDX_U32, didx, RDX_U32, NULL, t + tb_keys + tb_small, tb_arg,
                                            stream);
+    rdx_cuda_set_grid_max_n(RDX_GRID_MAX_N);
     rdx_status c4 = rdx_cuda_sort_keys_async(ctx, dk_mid, n_mid, RDX_U32, NULL, t + tb_keys + tb_small + tb_arg,
                                              tb_mid, stream);
     const cudaError_t ce = cudaStreamEndCapture(stream, &graph);

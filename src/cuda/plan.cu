@@ -11,12 +11,14 @@ size_t rdx_cuda_medium_max_n = RDX_OS_MEDIUM_MAX_N;
 size_t rdx_cuda_grid_max_n = RDX_GRID_MAX_N;
 
 size_t rdx_cuda_cluster_max_n = RDX_CLUSTER_MAX_N;
+size_t rdx_cuda_cluster_pairs_max_n = RDX_CLUSTER_PAIRS_MAX_N;
 
 size_t rdx_cuda_portion_max_n = 0;
 
 void rdx_cuda_set_medium_max_n(size_t n) { rdx_cuda_medium_max_n = n; }
 void rdx_cuda_set_grid_max_n(size_t n) { rdx_cuda_grid_max_n = n; }
 void rdx_cuda_set_cluster_max_n(size_t n) { rdx_cuda_cluster_max_n = n; }
+void rdx_cuda_set_cluster_pairs_max_n(size_t n) { rdx_cuda_cluster_pairs_max_n = n; }
 void rdx_cuda_set_portion_max_n(size_t n) { rdx_cuda_portion_max_n = n; }
 
 /* Reserves bytes at *end (aligned) and returns the slot's offset. */
@@ -62,8 +64,8 @@ void rdx_cuda_plan_job(const rdx_job *job, int keys_dev, int vals_dev, int idx_d
 
     p->small = n <= RDX_SMALL_MAX_N;
     p->medium = n <= rdx_cuda_medium_max_n;
-    p->cluster = !p->small && n <= rdx_cuda_cluster_max_n;
-    p->grid = !p->small && n <= rdx_cuda_grid_max_n && (p->vb == 0 || n <= RDX_GRID_PAIRS_MAX_N);
+    p->cluster = !p->small && n <= rdx_cuda_cluster_max_n && (p->vb == 0 || n <= rdx_cuda_cluster_pairs_max_n);
+    p->grid = !p->small && n <= rdx_cuda_grid_max_n;
     p->grid_shape = rdx_grid_shape(n);
     p->grid_blocks = (n + rdx_grid_tile(p->grid_shape) - 1) / rdx_grid_tile(p->grid_shape);
     p->tile = rdx_os_tile(p->kb, p->vb, p->medium);

@@ -55,6 +55,8 @@ extern size_t rdx_cuda_grid_max_n;
 /* Inputs up to this many keys (above the small-n limit) may take the cluster path:
  * RDX_CLUSTER_MAX_N unless a test changed it. */
 extern size_t rdx_cuda_cluster_max_n;
+/* The same with values: RDX_CLUSTER_PAIRS_MAX_N unless a test changed it. */
+extern size_t rdx_cuda_cluster_pairs_max_n;
 /* Keys per portion (one launch of the pass kernel) at most: 0 = the look-back count limit
  * (about 2^30), unless a test lowered it to reach the multi-portion path with small inputs. */
 extern size_t rdx_cuda_portion_max_n;

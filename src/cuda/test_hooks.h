@@ -19,6 +19,8 @@ void rdx_cuda_set_grid_max_n(size_t n);
  * the device can place the cluster (default RDX_CLUSTER_MAX_N); 0 turns it off, and the
  * grid path serves them. Tests only. */
 void rdx_cuda_set_cluster_max_n(size_t n);
+/* The same limit for sorts with values (default RDX_CLUSTER_PAIRS_MAX_N). Tests only. */
+void rdx_cuda_set_cluster_pairs_max_n(size_t n);
 /* The most blocks of one cluster the current device can place for key_bytes keys with
  * value_bytes values (0, 4, 8); 0 when the cluster path is off there (before sm_90, or
  * before the first sort on this device prepared it). */

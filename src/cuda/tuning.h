@@ -27,13 +27,14 @@
  * Measured on an H200 (docs/performance.md, "Tile shapes of the pass kernel"; 20 variants,
  * 2^27 and 2^28 keys, each against CUB in the same run): 384 x 23 at 2 blocks/SM for 4-byte
  * keys (384 x 17 at 3 blocks: 0.94x CUB; 384 x 23: 1.07x; other thread counts than 384
- * lost 10-15% for 4-byte keys), 512 x 19 for 8 bytes per key (u64 keys 1.11x -> 1.23x,
- * u32/u32 1.02x -> 1.15x) and 512 x 11 for 16 bytes (u64/u64 0.94x -> 0.97x). */
+ * lost 10-15% for 4-byte keys), 384 x 26 for 8 bytes per key (u64 keys 1.11x -> 1.24x,
+ * u32/u32 1.02x -> 1.14x; 512 x 19 was within 1.5%, slower on u64 in two runs) and
+ * 512 x 11 for 16 bytes (u64/u64 0.94x -> 0.97x). */
 #ifndef RDX_OS_THREADS_4
 #define RDX_OS_THREADS_4 384
 #endif
 #ifndef RDX_OS_THREADS_8
-#define RDX_OS_THREADS_8 512
+#define RDX_OS_THREADS_8 384
 #endif
 #ifndef RDX_OS_THREADS_16
 #define RDX_OS_THREADS_16 512
@@ -42,7 +43,7 @@
 #define RDX_OS_ITEMS_4 23
 #endif
 #ifndef RDX_OS_ITEMS_8
-#define RDX_OS_ITEMS_8 19
+#define RDX_OS_ITEMS_8 26
 #endif
 #ifndef RDX_OS_ITEMS_16
 #define RDX_OS_ITEMS_16 11
@@ -113,7 +114,8 @@
  * memory, two hardware cluster barriers per pass, no global scratch. Used for
  * RDX_SMALL_MAX_N < n <= RDX_CLUSTER_MAX_N when the device can place the cluster (checked
  * once per device, rdx_cluster_init), before the grid path. */
-/* Threads per block (256..1024, a multiple of 32: one thread per digit in the scans). */
+/* Threads per block (256..1024, a multiple of 32: one thread per digit in the scans).
+ * 1024 x 4 measured 1-6 us slower than 512 x 8 from 2^13 to 2^16 on an H200. */
 #ifndef RDX_CLUSTER_THREADS
 #define RDX_CLUSTER_THREADS 512
 #endif
@@ -129,14 +131,23 @@
 #define RDX_CLUSTER_MAX_BLOCKS 16
 #endif
 /* Largest input (keys) for this path; above it, and above what the cluster the device
- * can place holds (blocks x TILE), the grid path. 0 disables the path. */
+ * can place holds (blocks x TILE), the grid path. 0 disables the path. Measured on an H200 against
+ * the grid path (docs/performance.md, sync ms): u32 2^13 0.029/0.033, 2^15 0.032/0.034,
+ * 2^16 0.037/0.035; u64 2^13 0.048/0.053, 2^15 0.057/0.057, 2^16 0.067/0.058. */
 #ifndef RDX_CLUSTER_MAX_N
-#define RDX_CLUSTER_MAX_N ((size_t)1 << 16)
+#define RDX_CLUSTER_MAX_N ((size_t)1 << 15)
+#endif
+/* With values (pairs, argsort) only up to this many keys: 0, the grid path served every
+ * size with values as fast or faster (u32/u32 2^14: 0.036 against 0.038 ms; u64/u64 2^15:
+ * 0.066 against 0.081). The tests raise it to check the kernel's values path. */
+#ifndef RDX_CLUSTER_PAIRS_MAX_N
+#define RDX_CLUSTER_PAIRS_MAX_N 0
 #endif
 /* Dynamic shared memory each block asks for at least (bytes). 116 KB is more than half of
  * a Hopper SM's 228 KB, so that every block of the cluster gets an SM of its own (the u32
  * layout needs ~82 KB, and two blocks of it could share an SM and rank at half speed
- * each). Not measured yet; 0: only what the layout needs. */
+ * each). 0 (only what the layout needs) measured the same or 1-3 us slower from 2^13 to
+ * 2^16 on an H200. */
 #ifndef RDX_CLUSTER_SMEM_FLOOR
 #define RDX_CLUSTER_SMEM_FLOOR (116 * 1024)
 #endif
@@ -172,14 +183,11 @@
 #ifndef RDX_GRID_L_ITEMS
 #define RDX_GRID_L_ITEMS 16
 #endif
+/* Keys and pairs alike: since the count sum takes one or two L2 round trips, the grid
+ * path beat the onesweep path with values up to 2^20 too (H200, u32/u32 2^19: 0.060
+ * against 0.087 ms, u64/u64 2^20: 0.148 against 0.196; docs/performance.md). */
 #ifndef RDX_GRID_MAX_N
 #define RDX_GRID_MAX_N ((size_t)1 << 20)
-#endif
-/* With values (pairs, argsort) only up to this many: above it the large shape lost to the
- * onesweep path on sorted input (u32/u32 2^20: 0.099 against 0.088 ms) and tied on
- * uniform input. */
-#ifndef RDX_GRID_PAIRS_MAX_N
-#define RDX_GRID_PAIRS_MAX_N ((size_t)1 << 18)
 #endif
 /* Blocks per SM the register allocation of each shape must allow (__launch_bounds__). */
 #ifndef RDX_GRID_S_MIN_BLOCKS
