@@ -352,11 +352,14 @@ static void async_api(rdx_ctx *ctx)
         CHECK(at == n, "%s: the argsort of sorted keys is not the identity at %zu", what, at);
         free(idx);
     }
-    /* An argsort of unsorted keys, outside a graph, with u32 indices. */
+    /* An argsort of unsorted keys, outside a graph, with u32 indices (onesweep path, as
+     * tb_arg was sized for it). */
     fill((unsigned char *)h, n, 4, 0, DIST_FEW, &s);
     CUDA_OR_DIE(cudaMemcpy(dk, h, n * 4, cudaMemcpyHostToDevice));
+    rdx_cuda_set_grid_max_n(0);
     CHECK(rdx_cuda_argsort_async(ctx, dk, n, RDX_U32, didx, RDX_U32, NULL, t, tb_arg, stream) == RDX_OK, "argsort: %s",
           rdx_ctx_error(ctx));
+    rdx_cuda_set_grid_max_n(RDX_GRID_MAX_N);
     CUDA_OR_DIE(cudaStreamSynchronize(stream));
     check_argsort_u32(didx, h, n, "stream-ordered argsort, few distinct keys");
 
