@@ -68,30 +68,32 @@ def assert_same_bits(got, want, what=""):
     assert bad.size == 0, "%s: %d keys differ, first at %d" % (what, bad.size, bad[0])
 
 
+def _lib_switch(request, flag, on, has, why):
+    """Sets _lib.<flag> for one test: True for the parameter `on`, False for the other;
+    skips the `on` case where the library lacks `has`."""
+    from rdxsort import _lib
+    if request.param == on and not getattr(_lib, has):
+        _missing(why)
+    saved = getattr(_lib, flag)
+    setattr(_lib, flag, request.param == on)
+    yield request.param
+    setattr(_lib, flag, saved)
+
+
 @pytest.fixture(params=["async", "sync"])
 def entry_points(request):
     """Runs a test with the stream-ordered entry points of rdx_cuda.h (the default), then
     with the synchronous ones that wait for the stream first."""
-    from rdxsort import _lib
-    if request.param == "async" and not _lib.HAS_ASYNC:
-        _missing("this librdx has no rdx_cuda.h entry points")
-    saved = _lib.use_async
-    _lib.use_async = request.param == "async"
-    yield request.param
-    _lib.use_async = saved
+    yield from _lib_switch(request, "use_async", "async", "HAS_ASYNC",
+                           "this librdx has no rdx_cuda.h entry points")
 
 
 @pytest.fixture(params=["into", "copy"])
 def out_of_place(request):
     """Runs a test with out-of-place GPU sorts through the *_into entry points (the
     default), then through a copy followed by an in-place sort."""
-    from rdxsort import _lib
-    if request.param == "into" and not _lib.HAS_INTO:
-        _missing("this librdx has no rdx_cuda_*_into_async entry points")
-    saved = _lib.use_into
-    _lib.use_into = request.param == "into"
-    yield request.param
-    _lib.use_into = saved
+    yield from _lib_switch(request, "use_into", "into", "HAS_INTO",
+                           "this librdx has no rdx_cuda_*_into_async entry points")
 
 
 def count_calls(monkeypatch, names):

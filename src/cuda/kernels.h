@@ -58,7 +58,7 @@ typedef struct rdx_pass_args {
     int narrow;                  /* every output slot is below 2^32 (32-bit offsets) */
 } rdx_pass_args;
 
-/* One block sorts n <= RDX_SMALL_MAX_N keys on chip. */
+/* One block sorts n <= RDX_SMALL_MAX_N keys on chip (small.cu); also the cluster path's. */
 typedef struct rdx_small_args {
     const void *keys_in;
     void *keys_out;              /* may equal keys_in; NULL: keys are not written */
@@ -84,16 +84,8 @@ typedef struct rdx_grid_args {
 } rdx_grid_args;
 
 /* One thread-block cluster sorts RDX_SMALL_MAX_N < n <= RDX_CLUSTER_MAX_N keys in one
- * launch (cluster.cu, sm_90+); no scratch memory. */
-typedef struct rdx_cluster_args {
-    const void *keys_in;
-    void *keys_out;              /* may equal keys_in; NULL: keys are not written */
-    const void *vals_in;         /* NULL with values: the values are the indices (iota) */
-    void *vals_out;              /* NULL when no values move */
-    int n;
-    int cls, desc;
-    int begin_bit, end_bit, radix_bits;
-} rdx_cluster_args;
+ * launch (cluster.cu, sm_90+); no scratch memory: the same arguments as one block. */
+typedef rdx_small_args rdx_cluster_args;
 
 /* After the passes. Sorting in place (not apart): copies B back to A after an odd number
  * of active passes. With a source apart from A the last active pass wrote A already.

@@ -149,7 +149,7 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
     if (p->gather_size && p->vals_dev && !job->values_in)
         RDX_CUDA_TRY(cudaMemcpyAsync(t + p->gsrc, job->values, n * p->gather_size, cudaMemcpyDeviceToDevice, s));
 
-    if (p->small) {
+    if (p->small || cluster) { /* one launch, everything on chip: the same arguments */
         rdx_small_args a;
         memset(&a, 0, sizeof a);
         a.keys_in = keys_src;
@@ -162,21 +162,7 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
         a.begin_bit = p->begin_bit;
         a.end_bit = p->end_bit;
         a.radix_bits = p->radix_bits;
-        RDX_CUDA_TRY(rdx_launch_small(p->kb, p->vb, &a, s));
-    } else if (cluster) {
-        rdx_cluster_args a;
-        memset(&a, 0, sizeof a);
-        a.keys_in = keys_src;
-        a.keys_out = argsort ? NULL : keys_a;
-        a.vals_in = vals_src;
-        a.vals_out = vals_a;
-        a.n = (int)n;
-        a.cls = p->cls;
-        a.desc = p->desc;
-        a.begin_bit = p->begin_bit;
-        a.end_bit = p->end_bit;
-        a.radix_bits = p->radix_bits;
-        RDX_CUDA_TRY(rdx_launch_cluster(p->kb, p->vb, &a, s));
+        RDX_CUDA_TRY(p->small ? rdx_launch_small(p->kb, p->vb, &a, s) : rdx_launch_cluster(p->kb, p->vb, &a, s));
     } else if (grid) {
         rdx_grid_args a;
         memset(&a, 0, sizeof a);
