@@ -24,7 +24,7 @@
  * Each by bytes moved per key (key + value bytes): up to 4 ("_4"), up to 8, up to 16.
  * MIN_BLOCKS is the number of blocks per SM the register allocation must allow
  * (__launch_bounds__): more blocks hide more latency, fewer registers spill.
- * Measured on an H200 (docs/performance.md, "Tile shapes of the pass kernel"; 20 variants,
+ * Measured on an H200 (docs/performance.md, "Tile shapes of the pass kernel": 15 shape sets,
  * 2^27 and 2^28 keys, each against CUB in the same run): 384 x 23 at 2 blocks/SM for 4-byte
  * keys (384 x 17 at 3 blocks: 0.94x CUB; 384 x 23: 1.07x; other thread counts than 384
  * lost 10-15% for 4-byte keys), 384 x 26 for 8 bytes per key (u64 keys 1.11x -> 1.24x,
