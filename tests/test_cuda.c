@@ -35,29 +35,9 @@
 #include "rdx_cuda.h"
 #include "cuda/test_hooks.h"
 #include "cuda/tuning.h"
+#include "check.h"
 #include "reference.h"
 #include "suite.h"
-
-static uint64_t seed;
-static int failures;
-
-#define CHECK(cond, ...)                                                                       \
-    do {                                                                                       \
-        if (!(cond)) {                                                                         \
-            printf("FAIL [seed 0x%016" PRIx64 "] %s:%d: ", seed, __FILE__, __LINE__);          \
-            printf(__VA_ARGS__);                                                               \
-            printf("\n");                                                                      \
-            failures++;                                                                        \
-        }                                                                                      \
-    } while (0)
-
-static uint64_t rnd(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 
 /* A CUDA call in the test itself failed: the run cannot go on meaningfully. */
 static void cuda_or_die(cudaError_t e, const char *what)
