@@ -59,6 +59,29 @@ uint64_t rdx_test_seed(void)
                  ((uint64_t)getpid() << 40));
 }
 
+int rdx_test_max_log2(int dflt)
+{
+    const char *e = getenv("RDX_TEST_MAX_LOG2_N");
+    if (!e || !*e)
+        e = getenv("RDX_TEST_MAX_LOG2N");
+    return e && *e ? atoi(e) : dflt;
+}
+
+rdx_ctx *rdx_test_cuda_context(void)
+{
+    rdx_ctx *ctx = NULL;
+    const rdx_status st = rdx_ctx_create(&ctx, RDX_BACKEND_CUDA);
+    if (st == RDX_ERR_UNSUPPORTED || st == RDX_ERR_NO_DEVICE) {
+        printf("skipped: %s (no usable GPU for the CUDA backend)\n", rdx_status_string(st));
+        exit(77);
+    }
+    if (st != RDX_OK) {
+        printf("FAIL: cannot create a CUDA context: %s\n", rdx_status_string(st));
+        exit(1);
+    }
+    return ctx;
+}
+
 /* ---- key types ---- */
 
 typedef struct key_type {

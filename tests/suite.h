@@ -55,4 +55,12 @@ int rdx_run_sort_suite(const rdx_suite_config *cfg);
 /* Seed from RDX_TEST_SEED if set, else fresh from the clock and pid. */
 uint64_t rdx_test_seed(void);
 
+/* The largest log2 size a test tries: RDX_TEST_MAX_LOG2_N (or RDX_TEST_MAX_LOG2N) if set,
+ * else dflt. */
+int rdx_test_max_log2(int dflt);
+
+/* A context of the CUDA backend for a GPU test. Exits with 77 (skipped) where no GPU is
+ * usable, with 1 when the context cannot be made. */
+rdx_ctx *rdx_test_cuda_context(void);
+
 #endif

@@ -196,8 +196,7 @@ static void beyond_2_pow_32(void)
 int main(void)
 {
     seed = rdx_test_seed();
-    const char *e = getenv("RDX_TEST_MAX_LOG2_N");
-    rdx_suite_config cfg = {RDX_BACKEND_CPU, &rdx_test_host_memory, seed, e ? atoi(e) : 20,
+    rdx_suite_config cfg = {RDX_BACKEND_CPU, &rdx_test_host_memory, seed, rdx_test_max_log2(20),
                             RDX_CPU_MIN_KEYS_PER_THREAD, NULL, NULL};
     printf("test_cpu: seed 0x%016" PRIx64 ", %d threads, max_log2_n %d\n", seed,
            omp_get_max_threads(), cfg.max_log2_n);

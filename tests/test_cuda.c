@@ -969,25 +969,13 @@ static void into_api(rdx_ctx *ctx, int max_log2)
 int main(void)
 {
     seed = rdx_test_seed();
-    rdx_ctx *ctx = NULL;
-    const rdx_status st = rdx_ctx_create(&ctx, RDX_BACKEND_CUDA);
-    if (st == RDX_ERR_UNSUPPORTED || st == RDX_ERR_NO_DEVICE) {
-        printf("skipped: %s (no usable GPU for the CUDA backend)\n", rdx_status_string(st));
-        return 77;
-    }
-    if (st != RDX_OK) {
-        printf("FAIL: cannot create a CUDA context: %s\n", rdx_status_string(st));
-        return 1;
-    }
+    rdx_ctx *ctx = rdx_test_cuda_context();
     struct cudaDeviceProp prop;
     int dev = 0;
     if (cudaGetDevice(&dev) == cudaSuccess && cudaGetDeviceProperties(&prop, dev) == cudaSuccess)
         printf("device: %s (sm_%d%d, %d SMs)\n", prop.name, prop.major, prop.minor, prop.multiProcessorCount);
 
-    const char *e = getenv("RDX_TEST_MAX_LOG2_N");
-    if (!e || !*e)
-        e = getenv("RDX_TEST_MAX_LOG2N");
-    const int max_log2 = e && *e ? atoi(e) : 20;
+    const int max_log2 = rdx_test_max_log2(20);
     /* The cluster path (sm_90 and later, where the device can place the cluster). */
     const int cluster_blocks = rdx_cuda_cluster_max_blocks(4, 0);
     if (cluster_blocks > 0)
@@ -1046,7 +1034,7 @@ int main(void)
     placements(ctx);
     reused_context(ctx);
     bad_input(ctx);
-    into_api(ctx, e && *e ? max_log2 : 21);
+    into_api(ctx, rdx_test_max_log2(21));
     if (into_temp)
         dev_release(into_temp);
     cuda_or_die(cudaStreamDestroy(into_stream), "cudaStreamDestroy");

@@ -436,24 +436,12 @@ static void huge(rdx_ctx *ctx)
 int main(void)
 {
     seed = rdx_test_seed();
-    rdx_ctx *ctx = NULL;
-    const rdx_status st = rdx_ctx_create(&ctx, RDX_BACKEND_CUDA);
-    if (st == RDX_ERR_UNSUPPORTED || st == RDX_ERR_NO_DEVICE) {
-        printf("skipped: %s (no usable GPU for the CUDA backend)\n", rdx_status_string(st));
-        return 77;
-    }
-    if (st != RDX_OK) {
-        printf("FAIL: cannot create a CUDA context: %s\n", rdx_status_string(st));
-        return 1;
-    }
-    const char *lg = getenv("RDX_TEST_MAX_LOG2_N");
-    if (!lg || !*lg)
-        lg = getenv("RDX_TEST_MAX_LOG2N");
-    cub_oracle(ctx, lg && *lg ? atoi(lg) : 22);
+    rdx_ctx *ctx = rdx_test_cuda_context();
+    cub_oracle(ctx, rdx_test_max_log2(22));
     /* Again with the large tile shape at every size (it serves only inputs above
      * RDX_OS_MEDIUM_MAX_N otherwise). */
     rdx_cuda_set_medium_max_n(0);
-    cub_oracle(ctx, lg && *lg ? atoi(lg) : 22);
+    cub_oracle(ctx, rdx_test_max_log2(22));
     rdx_cuda_set_medium_max_n(RDX_OS_MEDIUM_MAX_N);
     async_api(ctx);
     const char *e = getenv("RDX_TEST_HUGE");
