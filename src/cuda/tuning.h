@@ -242,6 +242,67 @@
 #define RDX_HIST_KEYS 16
 #endif
 
+/* ---- MSD hybrid for 64-bit keys (msd.cu; docs/cuda-notes.md "The MSD hybrid") ----
+ * Keys only, 8-byte keys, the full 64 bits with 8-bit digits, one portion: level 1 is the
+ * pass kernel on bits 56-63 (source -> B), level 2 a segmented pass on bits 48-55 within
+ * each level-1 bucket (B -> A), level 3 one block per level-2 bucket (A -> A, on chip).
+ * NOT MEASURED YET: every value below is a first guess, to be swept on a GPU. */
+/* Inputs of at least MIN_N keys (and at most MAX_N) take the route when the skew test
+ * passes; the tests lower MIN_N through rdx_cuda_set_msd_min_n. ON from 2^24 on this
+ * branch so that a GPU session exercises it. */
+#ifndef RDX_MSD_MIN_N
+#define RDX_MSD_MIN_N ((size_t)1 << 24)
+#endif
+/* Above this the level-2 buckets (n / 65536 keys on average) come too close to the
+ * level-3 capacity: uniform keys would fall back every time. */
+#ifndef RDX_MSD_MAX_N
+#define RDX_MSD_MAX_N (((size_t)1 << 28) + ((size_t)1 << 27))
+#endif
+/* Skew: the route is taken only when the largest top-digit bucket holds at most SKEW
+ * times the average (n / 256). Decided on the device by the scan kernel. */
+#ifndef RDX_MSD_SKEW
+#define RDX_MSD_SKEW 8
+#endif
+/* Level 2 (segmented pass) tile shape: the large u64 shape of the pass kernel. */
+#ifndef RDX_MSD_L2_THREADS
+#define RDX_MSD_L2_THREADS 384
+#endif
+#ifndef RDX_MSD_L2_ITEMS
+#define RDX_MSD_L2_ITEMS 26
+#endif
+#ifndef RDX_MSD_L2_MIN_BLOCKS
+#define RDX_MSD_L2_MIN_BLOCKS 2
+#endif
+/* Level-2 histogram of B: keys per block (a contiguous range), and how many level-1
+ * buckets a block counts in shared memory (a range that meets more counts the rest with
+ * global atomics). */
+#ifndef RDX_MSD_HIST_THREADS
+#define RDX_MSD_HIST_THREADS 512
+#endif
+#ifndef RDX_MSD_HIST_RANGE
+#define RDX_MSD_HIST_RANGE 16384
+#endif
+#ifndef RDX_MSD_HIST_WINDOW
+#define RDX_MSD_HIST_WINDOW 8
+#endif
+/* Level 3: THREADS x ITEMS keys is the capacity of one level-2 bucket (8192 u64 keys);
+ * a larger bucket makes the whole sort fall back to the LSD passes before level 2 writes
+ * anything. Each sub-bucket (bits 40-47) of at most RDX_MSD_WARP_SORT keys is sorted by
+ * one warp (bitonic, 2 keys per lane); a block with a larger sub-bucket sorts its bucket
+ * with on-chip LSD passes over bits 0-47 instead. RDX_MSD_WARP_SORT is 64 (fixed by the
+ * warp sort's two keys per lane). */
+#ifndef RDX_MSD_L3_THREADS
+#define RDX_MSD_L3_THREADS 512
+#endif
+#ifndef RDX_MSD_L3_ITEMS
+#define RDX_MSD_L3_ITEMS 16
+#endif
+#ifndef RDX_MSD_L3_MIN_BLOCKS
+#define RDX_MSD_L3_MIN_BLOCKS 2
+#endif
+#define RDX_MSD_L3_CAP (RDX_MSD_L3_THREADS * RDX_MSD_L3_ITEMS)
+#define RDX_MSD_WARP_SORT 64
+
 /* ---- simple grid-stride kernels (copy back, iota, gather) ---- */
 #define RDX_COPY_THREADS 256
 #define RDX_COPY_BLOCKS_PER_SM 8
