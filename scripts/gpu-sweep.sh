@@ -5,7 +5,7 @@
 # variant and case. Builds run in parallel, benchmarks one after another.
 #
 # usage: scripts/gpu-sweep.sh OUTDIR 'NAME=FLAGS' ['NAME=FLAGS' ...]
-#   e.g. scripts/gpu-sweep.sh /tmp/sw 'base=' 'wide=-DRDX_OS_NARROW_OFFSETS=0'
+#   e.g. scripts/gpu-sweep.sh /tmp/sw 'base=' 'i20=-DRDX_OS_ITEMS_4=20 -DRDX_OS_MIN_BLOCKS_4=2'
 # env:   SWEEP_BENCH   benchmark options (default below)
 #        SWEEP_NCU=1   also profile the first variant's pass kernel with ncu (stall reasons)
 set -uo pipefail

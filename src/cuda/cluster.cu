@@ -146,13 +146,7 @@ __global__ void __launch_bounds__(RDX_CLUSTER_THREADS, 1) rdx_cluster_kernel(con
 
     K key[L::ITEMS];
     V val[L::ITEMS];
-#pragma unroll
-    for (int i = 0; i < L::ITEMS; ++i) {
-        const uint32_t pos = first + (uint32_t)i * 32u;
-        key[i] = pos < count ? rdx_enc(kin[chunk + pos], a.cls, a.desc) : (K)0;
-        if (VB)
-            val[i] = pos < count ? (vin ? vin[chunk + pos] : (V)(chunk + pos)) : (V)0;
-    }
+    rdx_load_tile<VB>(kin, vin, chunk, count, first, a.cls, a.desc, key, val);
     rdx_cluster_arrive_relaxed();
 
     bool stored = false; /* the last pass wrote the output */
@@ -238,16 +232,7 @@ __global__ void __launch_bounds__(RDX_CLUSTER_THREADS, 1) rdx_cluster_kernel(con
     }
 
     if (!stored) { /* the last passes were skipped: the tile in registers is in order */
-#pragma unroll
-        for (int i = 0; i < L::ITEMS; ++i) {
-            const uint32_t pos = first + (uint32_t)i * 32u;
-            if (pos < count) {
-                if (kout)
-                    kout[chunk + pos] = rdx_dec(key[i], a.cls, a.desc);
-                if (VB)
-                    vout[chunk + pos] = val[i];
-            }
-        }
+        rdx_store_tile<VB>(kout, vout, chunk, count, first, a.cls, a.desc, key, val);
     }
 #else
     (void)a; /* no clusters before sm_90: never launched there (rdx_cluster_init) */

@@ -129,13 +129,7 @@ __global__ void __launch_bounds__(RDX_GRID_SHAPE_THREADS(SH), RDX_GRID_SHAPE_MIN
 
     K key[L::ITEMS];
     V val[L::ITEMS];
-#pragma unroll
-    for (int i = 0; i < L::ITEMS; ++i) {
-        const uint32_t pos = first + (uint32_t)i * 32u;
-        key[i] = pos < count ? rdx_enc(kin[chunk + pos], a.cls, a.desc) : (K)0;
-        if (VB)
-            val[i] = pos < count ? (vin ? vin[chunk + pos] : (V)(chunk + pos)) : (V)0;
-    }
+    rdx_load_tile<VB>(kin, vin, chunk, count, first, a.cls, a.desc, key, val);
 
     uint32_t arrivals = 0;
     bool counted = false; /* this pass's counts were added up during the last scatter */
@@ -210,16 +204,7 @@ __global__ void __launch_bounds__(RDX_GRID_SHAPE_THREADS(SH), RDX_GRID_SHAPE_MIN
 
     K *kout = (K *)a.keys_out;
     V *vout = (V *)a.vals_out;
-#pragma unroll
-    for (int i = 0; i < L::ITEMS; ++i) {
-        const uint32_t pos = first + (uint32_t)i * 32u;
-        if (pos < count) {
-            if (kout)
-                kout[chunk + pos] = rdx_dec(key[i], a.cls, a.desc);
-            if (VB)
-                vout[chunk + pos] = val[i];
-        }
-    }
+    rdx_store_tile<VB>(kout, vout, chunk, count, first, a.cls, a.desc, key, val);
 }
 
 /* Blocks of each instantiation one SM can hold, per device (0: not known yet). Written

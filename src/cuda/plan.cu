@@ -357,7 +357,7 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
                 a.desc = p->desc;
                 a.iota = p->iota;
                 a.keys_scratch = argsort;
-                a.narrow = RDX_OS_NARROW_OFFSETS && (unsigned long long)n <= 0x100000000ull;
+                a.narrow = (unsigned long long)n <= 0x100000000ull; /* 32-bit slot offsets */
                 const size_t grid = (a.portion_count + p->tile - 1) / p->tile;
                 RDX_CUDA_TRY(rdx_launch_pass(p->kb, p->vb, p->medium, &a, (unsigned)grid, s));
             }

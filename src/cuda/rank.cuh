@@ -76,6 +76,41 @@ template <int KB, int VB, int THREADS, int TILE> struct rdx_rank_layout {
     static constexpr size_t END = SCAN + 32 * 4;
 };
 
+/* The one-launch kernels (small.cu, grid.cu, cluster.cu) hold a tile in registers,
+ * warp-striped: item i of this thread is element chunk + first + 32 i, first =
+ * warp * 32 * ITEMS + lane. rdx_load_tile encodes the keys and takes the values from vin,
+ * or the element's index where vin is NULL; items at or past count are zero. */
+template <int VB, typename K, typename V, int ITEMS>
+static __device__ __forceinline__ void rdx_load_tile(const K *kin, const V *vin, uint32_t chunk, uint32_t count,
+                                                     uint32_t first, int cls, int desc, K (&key)[ITEMS],
+                                                     V (&val)[ITEMS])
+{
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i) {
+        const uint32_t pos = first + (uint32_t)i * 32u;
+        key[i] = pos < count ? rdx_enc(kin[chunk + pos], cls, desc) : (K)0;
+        if (VB)
+            val[i] = pos < count ? (vin ? vin[chunk + pos] : (V)(chunk + pos)) : (V)0;
+    }
+}
+
+/* Stores the tile back decoded: keys to kout (unless NULL), values to vout. */
+template <int VB, typename K, typename V, int ITEMS>
+static __device__ __forceinline__ void rdx_store_tile(K *kout, V *vout, uint32_t chunk, uint32_t count, uint32_t first,
+                                                      int cls, int desc, const K (&key)[ITEMS], const V (&val)[ITEMS])
+{
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i) {
+        const uint32_t pos = first + (uint32_t)i * 32u;
+        if (pos < count) {
+            if (kout)
+                kout[chunk + pos] = rdx_dec(key[i], cls, desc);
+            if (VB)
+                vout[chunk + pos] = val[i];
+        }
+    }
+}
+
 /* Exclusive prefix sum of one value per thread over the block. s_warp holds THREADS/32
  * words; the caller puts a __syncthreads() between two calls that share it. */
 template <int THREADS>

@@ -34,13 +34,7 @@ __global__ void __launch_bounds__(RDX_SMALL_THREADS, 1) rdx_small_kernel(const r
 
     K key[L::ITEMS];
     V val[L::ITEMS];
-#pragma unroll
-    for (int i = 0; i < L::ITEMS; ++i) {
-        const uint32_t pos = first + (uint32_t)i * 32u;
-        key[i] = pos < count ? rdx_enc(kin[pos], a.cls, a.desc) : (K)0;
-        if (VB)
-            val[i] = pos < count ? (vin ? vin[pos] : (V)pos) : (V)0;
-    }
+    rdx_load_tile<VB>(kin, vin, 0u, count, first, a.cls, a.desc, key, val);
 
     const int passes = (a.end_bit - a.begin_bit + a.radix_bits - 1) / a.radix_bits;
     for (int p = 0; p < passes; ++p) {
@@ -67,16 +61,7 @@ __global__ void __launch_bounds__(RDX_SMALL_THREADS, 1) rdx_small_kernel(const r
 
     K *kout = (K *)a.keys_out;
     V *vout = (V *)a.vals_out;
-#pragma unroll
-    for (int i = 0; i < L::ITEMS; ++i) {
-        const uint32_t pos = first + (uint32_t)i * 32u;
-        if (pos < count) {
-            if (kout)
-                kout[pos] = rdx_dec(key[i], a.cls, a.desc);
-            if (VB)
-                vout[pos] = val[i];
-        }
-    }
+    rdx_store_tile<VB>(kout, vout, 0u, count, first, a.cls, a.desc, key, val);
 }
 
 template <int KB, int VB>

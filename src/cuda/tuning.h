@@ -82,11 +82,6 @@
 #define RDX_OS_SHAPE_MIN_BLOCKS(kb, vb, med) \
     ((med) ? RDX_OSM_MIN_BLOCKS : RDX_OS_CLASS(kb, vb, RDX_OS_MIN_BLOCKS_4, RDX_OS_MIN_BLOCKS_8, RDX_OS_MIN_BLOCKS_16))
 
-/* 1: the pass kernel's scatter uses 32-bit slot offsets when n <= 2^32 (64-bit above). */
-#ifndef RDX_OS_NARROW_OFFSETS
-#define RDX_OS_NARROW_OFFSETS 1
-#endif
-
 /* Look-back status word: the low 30 bits hold a count, the top 2 a flag. One launch of
  * the pass kernel may therefore cover at most 2^30 - 1 keys (a "portion"); larger
  * inputs run one launch per portion. */
