@@ -18,6 +18,8 @@ typedef struct rdx_hist_args {
     size_t zero_words;
     int cls, desc;           /* key codec */
     int begin_bit, end_bit, radix_bits, passes;
+    const uint32_t *msd_gate;    /* NULL, or the MSD route's control words: nothing is done
+                                    when the route is on (RDX_MSD_ON) */
 } rdx_hist_args;
 
 /* Turns the histograms into digit offsets and decides, on the device, which passes run. */
@@ -35,6 +37,7 @@ typedef struct rdx_scan_args {
     uint32_t *msd_ctrl;          /* NULL, or the MSD route's control words (msd.cu): the scan
                                     decides from the top digit's counts whether the route is
                                     taken (RDX_MSD_SKEW) and arms level 1 */
+    const uint32_t *msd_gate;    /* as rdx_hist_args.msd_gate */
 } rdx_scan_args;
 
 /* One launch of the pass kernel: one pass over one portion. */
@@ -145,14 +148,17 @@ typedef struct rdx_msd_args {
     size_t zero_rows;            /* its rows */
     size_t n;
     int cls, desc;
+    int l3_bits;                 /* level 3's digit: bits [48 - l3_bits, 48) */
 } rdx_msd_args;
 
 /* Level 2's tile (keys) and the most tiles it launches for n keys. */
 size_t rdx_msd_l2_tile(void);
 size_t rdx_msd_l2_max_tiles(size_t n);
-/* Enqueues level 2's histogram and scan, level 2 and level 3; each returns at once on
- * the device unless the route is on. */
-cudaError_t rdx_launch_msd(const rdx_msd_args *a, int sms, cudaStream_t s);
+/* Enqueue level 2's histogram and scan (which decide between RDX_MSD_ON and
+ * RDX_MSD_FALLBACK), and level 2 and level 3; each kernel returns at once on the device
+ * unless it is its turn. */
+cudaError_t rdx_launch_msd_counts(const rdx_msd_args *a, cudaStream_t s);
+cudaError_t rdx_launch_msd_sort(const rdx_msd_args *a, cudaStream_t s);
 cudaError_t rdx_msd_init(void);
 
 /* Keys per tile of the pass kernel for key bytes kb, value bytes vb (0, 4, 8) and the

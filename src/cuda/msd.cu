@@ -1,5 +1,5 @@
 /* The MSD route for 64-bit keys (docs/cuda-notes.md, "The MSD hybrid for 64-bit keys"):
- * three rankings and a warp sort per key instead of eight LSD passes.
+ * two rankings, a counting step and a few comparisons per key instead of eight LSD passes.
  *
  *   level 1  the pass kernel (onesweep.cu) on the top digit, source -> B, encoding; its
  *            digit offsets come from the up-front histogram, and the scan kernel arms it
@@ -10,12 +10,12 @@
  *            route falls back to the LSD passes, which sort the untouched source. Else
  *            the segmented pass (msd_pass_kernel): tiles are numbered per level-1 bucket,
  *            the look-back stops at the bucket's first tile; B -> A.
- *   level 3  one block per level-2 bucket (msd_block_kernel): load it, rank by bits 40-47
- *            in shared memory, sort each sub-bucket by one warp (bitonic over 64 keys),
- *            write decoded, in place in A. A block with a sub-bucket of more than 64 keys
- *            sorts its bucket by on-chip LSD passes over bits 0-47 instead.
+ *   level 3  one block per level-2 bucket (msd_block_kernel): load it, count it by the
+ *            next 8-12 bits in shared memory, put each run of equal digits (a few keys)
+ *            in order by comparisons, write decoded, in place in A. A block with a run of
+ *            more than RDX_MSD_L3_RUN_MAX keys sorts its bucket by on-chip LSD passes.
  *
- * Keys only: equal keys are indistinguishable, so the warp sort needs no tie-break.
+ * Keys only: equal keys are indistinguishable, so level 3 need not be stable.
  * Every kernel reads the state word first and returns at once unless it is its turn, so
  * the whole route is enqueued unconditionally (CUDA-graph safe, no host read). */
 #include "common.cuh"
@@ -237,114 +237,34 @@ __global__ void __launch_bounds__(RDX_MSD_L2_THREADS, RDX_MSD_L2_MIN_BLOCKS) msd
 /* ---- level 3: one block per level-2 bucket ---- */
 
 typedef rdx_rank_layout<8, 0, RDX_MSD_L3_THREADS, RDX_MSD_L3_CAP> msd_l3_layout;
+/* The fast path's digit counters (one per bin, then the end) live where the slow path's
+ * per-warp counters and s_start go. */
+static_assert((msd_l3_layout::SCAN - msd_l3_layout::WCNT) / 4 >= (1u << RDX_MSD_L3_MAX_BITS) + 1u,
+              "level 3's counters fit in the ranking's counter words");
 
-static __device__ __forceinline__ rdx_msd_key msd_min(rdx_msd_key x, rdx_msd_key y) { return x < y ? x : y; }
-static __device__ __forceinline__ rdx_msd_key msd_max(rdx_msd_key x, rdx_msd_key y) { return x < y ? y : x; }
-
-/* Sorts 64 keys held two per lane (element 2 * lane + r in v[r]) ascending: a bitonic
- * network, shuffles for distances of 2 and more, registers for distance 1. */
-static __device__ __forceinline__ void msd_warp_sort64(rdx_msd_key (&v)[2])
-{
-    const uint32_t lane = rdx_lane();
-#pragma unroll
-    for (uint32_t k = 2; k <= 64; k <<= 1) {
-#pragma unroll
-        for (uint32_t j = k >> 1; j > 0; j >>= 1) {
-            const bool asc = ((2u * lane) & k) == 0; /* the same for both elements: k >= 2 */
-            if (j == 1) {
-                const rdx_msd_key lo = msd_min(v[0], v[1]), hi = msd_max(v[0], v[1]);
-                v[0] = asc ? lo : hi;
-                v[1] = asc ? hi : lo;
-            } else {
-                const bool lower = ((2u * lane) & j) == 0; /* this element is the pair's lower */
-#pragma unroll
-                for (int r = 0; r < 2; ++r) {
-                    const rdx_msd_key o = __shfl_xor_sync(RDX_FULL_WARP, v[r], (int)(j >> 1));
-                    v[r] = lower == asc ? msd_min(v[r], o) : msd_max(v[r], o);
-                }
-            }
-        }
-    }
-}
-
-__global__ void __launch_bounds__(RDX_MSD_L3_THREADS, RDX_MSD_L3_MIN_BLOCKS) msd_block_kernel(const rdx_msd_args a)
+/* Sorts the bucket of keys_a[begin, begin + m) (encoded, bits 48-63 equal) with on-chip
+ * LSD passes over bits 0-47, 8 bits at a time (the slow path, for buckets where many keys
+ * share the level-3 digit). Keys warp-striped, as rank.cuh's stable ranking needs. */
+static __device__ __noinline__ void msd_block_lsd(rdx_msd_key *keys, uint32_t m, int cls, int desc, unsigned char *smem)
 {
     typedef msd_l3_layout R;
     typedef rdx_msd_key K;
-    enum { THREADS = RDX_MSD_L3_THREADS, ITEMS = RDX_MSD_L3_ITEMS, WARPS = RDX_MSD_L3_THREADS / 32 };
-    extern __shared__ __align__(16) unsigned char smem[];
+    enum { THREADS = RDX_MSD_L3_THREADS, ITEMS = RDX_MSD_L3_ITEMS };
     K *s_keys = (K *)(smem + R::KEYS);
     uint32_t *s_wcnt = (uint32_t *)(smem + R::WCNT);
     uint32_t *s_start = (uint32_t *)(smem + R::START);
     uint32_t *s_scan = (uint32_t *)(smem + R::SCAN);
-
-    if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON)
-        return;
-    const uint32_t b = blockIdx.x;
-    const uint32_t begin = a.bases2[b];
-    const uint32_t end = b + 1u < MSD_BUCKETS2 ? a.bases2[b + 1u] : (uint32_t)a.n;
-    const uint32_t m = end - begin;
-    if (m == 0)
-        return;
-    K *keys = (K *)a.keys_a + begin;
-    if (m == 1) {
-        if (threadIdx.x == 0)
-            keys[0] = rdx_dec(keys[0], a.cls, a.desc);
-        return;
-    }
-
-    const uint32_t lane = rdx_lane(), warp = threadIdx.x >> 5;
-    const uint32_t first = warp * 32u * ITEMS + lane;
+    const uint32_t first = (threadIdx.x >> 5) * 32u * ITEMS + rdx_lane();
     K key[ITEMS];
-    uint32_t val[ITEMS];
+    uint32_t val[ITEMS]; /* no values */
 #pragma unroll
     for (int i = 0; i < ITEMS; ++i) {
         const uint32_t pos = first + (uint32_t)i * 32u;
         key[i] = pos < m ? keys[pos] : (K)0;
         val[i] = 0u;
     }
-
-    uint32_t total = rdx_count_tile<K, ITEMS, THREADS>(key, m, 40, 8, s_wcnt);
-    const bool big = __syncthreads_or(threadIdx.x < 256u && total > (uint32_t)RDX_MSD_WARP_SORT) != 0;
-    if (!big) {
-        rdx_offset_tile<THREADS>(total, 8, s_wcnt, s_start, s_scan);
-        rdx_rank_scatter<0, K, uint32_t, ITEMS, THREADS>(key, val, m, 40, 8, s_wcnt, s_keys, (uint32_t *)0);
-        __syncthreads();
-        /* One warp per sub-bucket (bits 40-47 equal), bits 0-39 left to sort. */
-        for (uint32_t d = warp; d < 256u; d += WARPS) {
-            const uint32_t st = s_start[d], en = d < 255u ? s_start[d + 1u] : m;
-            const uint32_t c = en - st; /* warp-uniform */
-            if (c == 0)
-                continue;
-            if (c == 1) {
-                if (lane == 0)
-                    keys[st] = rdx_dec(s_keys[st], a.cls, a.desc);
-                continue;
-            }
-            K v[2];
-#pragma unroll
-            for (int r = 0; r < 2; ++r) {
-                const uint32_t e = 2u * lane + (uint32_t)r;
-                v[r] = e < c ? s_keys[st + e] : ~(K)0; /* padding sorts last */
-            }
-            msd_warp_sort64(v);
-#pragma unroll
-            for (int r = 0; r < 2; ++r) {
-                const uint32_t e = 2u * lane + (uint32_t)r;
-                if (e < c)
-                    keys[st + e] = rdx_dec(v[r], a.cls, a.desc);
-            }
-        }
-        return;
-    }
-
-    /* A sub-bucket too large for one warp: LSD passes over bits 0-47 on chip (bits 48-63
-     * are equal in the bucket), as the small-n kernel does. */
-    if (threadIdx.x == 0)
-        atomicAdd(&a.ctrl[RDX_MSD_SLOW], 1u);
-    __syncthreads(); /* the counts above are read no more */
     for (int shift = 0; shift < 48; shift += 8) {
-        total = rdx_count_tile<K, ITEMS, THREADS>(key, m, shift, 8, s_wcnt);
+        const uint32_t total = rdx_count_tile<K, ITEMS, THREADS>(key, m, shift, 8, s_wcnt);
         if (__syncthreads_or(threadIdx.x < 256u && total == m))
             continue; /* one digit holds every key */
         rdx_offset_tile<THREADS>(total, 8, s_wcnt, s_start, s_scan);
@@ -362,7 +282,104 @@ __global__ void __launch_bounds__(RDX_MSD_L3_THREADS, RDX_MSD_L3_MIN_BLOCKS) msd
     for (int i = 0; i < ITEMS; ++i) {
         const uint32_t pos = first + (uint32_t)i * 32u;
         if (pos < m)
-            keys[pos] = rdx_dec(key[i], a.cls, a.desc);
+            keys[pos] = rdx_dec(key[i], cls, desc);
+    }
+}
+
+/* One block per level-2 bucket (bits 48-63 equal), in place in A:
+ *   1. count the keys by the level-3 digit (a.l3_bits bits below bit 48, about as many
+ *      bins as the average bucket has keys) with shared-memory atomics;
+ *   2. scan the counts, place every key at the next free slot of its digit (another
+ *      atomic);
+ *   3. each key's final place within its run of equal digits (a few keys) is the number
+ *      of keys of the run below it, ties broken by position: write it, decoded.
+ * Keys only, so the order within a digit after step 2 does not matter (equal keys are
+ * indistinguishable): the layout is row-striped so that short buckets keep every warp busy.
+ * A run longer than RDX_MSD_L3_RUN_MAX keys sends the block to msd_block_lsd. */
+__global__ void __launch_bounds__(RDX_MSD_L3_THREADS, RDX_MSD_L3_MIN_BLOCKS) msd_block_kernel(const rdx_msd_args a)
+{
+    typedef msd_l3_layout R;
+    typedef rdx_msd_key K;
+    enum { THREADS = RDX_MSD_L3_THREADS, ITEMS = RDX_MSD_L3_ITEMS, PER = ((1 << RDX_MSD_L3_MAX_BITS) + THREADS - 1) / THREADS };
+    extern __shared__ __align__(16) unsigned char smem[];
+    K *s_keys = (K *)(smem + R::KEYS);
+    uint32_t *s_cnt = (uint32_t *)(smem + R::WCNT);
+    uint32_t *s_scan = (uint32_t *)(smem + R::SCAN);
+
+    if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON)
+        return;
+    const uint32_t b = blockIdx.x;
+    const uint32_t begin = a.bases2[b];
+    const uint32_t end = b + 1u < MSD_BUCKETS2 ? a.bases2[b + 1u] : (uint32_t)a.n;
+    const uint32_t m = end - begin;
+    if (m == 0)
+        return;
+    K *keys = (K *)a.keys_a + begin;
+    if (m == 1) {
+        if (threadIdx.x == 0)
+            keys[0] = rdx_dec(keys[0], a.cls, a.desc);
+        return;
+    }
+    const int shift = 48 - a.l3_bits;
+    const uint32_t bins = 1u << a.l3_bits, mask = bins - 1u;
+    for (uint32_t j = threadIdx.x; j < bins; j += THREADS)
+        s_cnt[j] = 0u;
+    __syncthreads();
+
+    K key[ITEMS];
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i) {
+        const uint32_t pos = (uint32_t)i * THREADS + threadIdx.x;
+        key[i] = pos < m ? keys[pos] : (K)0;
+    }
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i)
+        if ((uint32_t)i * THREADS + threadIdx.x < m)
+            atomicAdd(&s_cnt[rdx_digit(key[i], shift, mask)], 1u);
+    __syncthreads();
+
+    /* Exclusive scan of the bins, PER consecutive bins per thread; a run too long for the
+     * comparisons is noticed here. */
+    uint32_t c[PER], sum = 0;
+    bool long_run = false;
+    const uint32_t lo = threadIdx.x * PER;
+#pragma unroll
+    for (int j = 0; j < PER; ++j) {
+        c[j] = lo + (uint32_t)j < bins ? s_cnt[lo + (uint32_t)j] : 0u;
+        sum += c[j];
+        long_run |= c[j] > (uint32_t)RDX_MSD_L3_RUN_MAX;
+    }
+    uint32_t run = rdx_block_excl_scan<THREADS>(sum, s_scan);
+#pragma unroll
+    for (int j = 0; j < PER; ++j) {
+        if (lo + (uint32_t)j < bins)
+            s_cnt[lo + (uint32_t)j] = run;
+        run += c[j];
+    }
+    if (__syncthreads_or(long_run)) {
+        if (threadIdx.x == 0)
+            atomicAdd(&a.ctrl[RDX_MSD_SLOW], 1u);
+        msd_block_lsd(keys, m, a.cls, a.desc, smem);
+        return;
+    }
+
+    /* Placing a key bumps its digit's start: afterwards s_cnt[d] is where digit d ends. */
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i)
+        if ((uint32_t)i * THREADS + threadIdx.x < m)
+            s_keys[atomicAdd(&s_cnt[rdx_digit(key[i], shift, mask)], 1u)] = key[i];
+    __syncthreads();
+
+    for (uint32_t pos = threadIdx.x; pos < m; pos += THREADS) {
+        const K k = s_keys[pos];
+        const uint32_t d = rdx_digit(k, shift, mask);
+        const uint32_t st = d ? s_cnt[d - 1u] : 0u, en = s_cnt[d];
+        uint32_t r = st;
+        for (uint32_t j = st; j < en; ++j) {
+            const K o = s_keys[j];
+            r += (o < k) | ((o == k) & (j < pos));
+        }
+        keys[r] = rdx_dec(k, a.cls, a.desc);
     }
 }
 
@@ -376,9 +393,8 @@ size_t rdx_msd_l2_max_tiles(size_t n)
     return (n + msd_l2_layout::TILE - 1) / msd_l2_layout::TILE + MSD_BUCKETS1;
 }
 
-cudaError_t rdx_launch_msd(const rdx_msd_args *a, int sms, cudaStream_t s)
+cudaError_t rdx_launch_msd_counts(const rdx_msd_args *a, cudaStream_t s)
 {
-    (void)sms;
     if (a->n == 0 || a->n > 0xffffffffull)
         return cudaErrorInvalidValue;
     const size_t hist_blocks = (a->n + RDX_MSD_HIST_RANGE - 1) / RDX_MSD_HIST_RANGE;
@@ -387,10 +403,16 @@ cudaError_t rdx_launch_msd(const rdx_msd_args *a, int sms, cudaStream_t s)
     if (e != cudaSuccess)
         return e;
     msd_scan_kernel<<<1, MSD_SCAN_THREADS, 0, s>>>(*a);
-    if ((e = cudaGetLastError()) != cudaSuccess)
-        return e;
+    return cudaGetLastError();
+}
+
+cudaError_t rdx_launch_msd_sort(const rdx_msd_args *a, cudaStream_t s)
+{
+    if (a->n == 0 || a->n > 0xffffffffull)
+        return cudaErrorInvalidValue;
     msd_pass_kernel<<<(unsigned)rdx_msd_l2_max_tiles(a->n), RDX_MSD_L2_THREADS, msd_l2_layout::BYTES, s>>>(*a);
-    if ((e = cudaGetLastError()) != cudaSuccess)
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess)
         return e;
     msd_block_kernel<<<MSD_BUCKETS2, RDX_MSD_L3_THREADS, msd_l3_layout::END, s>>>(*a);
     return cudaGetLastError();

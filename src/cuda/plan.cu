@@ -244,6 +244,9 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
         const int apart = keys_src != keys_a && (!vals_src || vals_src != vals_a);
 
         RDX_CUDA_TRY(cudaMemsetAsync(t, 0, p->ctrl_end, s));
+        uint32_t *msd_ctrl = p->msd ? (uint32_t *)(t + p->msd_ctrl) : NULL;
+        /* Where the MSD route is planned this counts the top digit only (all the route
+         * needs); the other digits are counted later if the route is not taken. */
         for (size_t k = 0; k < p->portions; ++k) {
             rdx_hist_args h;
             memset(&h, 0, sizeof h);
@@ -259,6 +262,11 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
             h.end_bit = p->end_bit;
             h.radix_bits = p->radix_bits;
             h.passes = p->passes;
+            if (p->msd) {
+                h.counts += (size_t)(p->passes - 1) * RDX_CUDA_MAX_BINS;
+                h.begin_bit = p->begin_bit + (p->passes - 1) * p->radix_bits;
+                h.passes = 1;
+            }
             RDX_CUDA_TRY(rdx_launch_histogram(p->kb, &h, sms, s));
         }
 
@@ -275,7 +283,6 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
         sc.radix_bits = p->radix_bits;
         sc.passes = p->passes;
         sc.apart = apart;
-        uint32_t *msd_ctrl = p->msd ? (uint32_t *)(t + p->msd_ctrl) : NULL;
         sc.msd_ctrl = msd_ctrl;
         RDX_CUDA_TRY(rdx_launch_scan(&sc, s));
 
@@ -326,7 +333,30 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
             m.n = n;
             m.cls = p->cls;
             m.desc = p->desc;
-            RDX_CUDA_TRY(rdx_launch_msd(&m, sms, s));
+            m.l3_bits = 8; /* about log2 of the average level-2 bucket, n / 2^16 */
+            while (m.l3_bits < RDX_MSD_L3_MAX_BITS && ((size_t)1 << (m.l3_bits + 16)) < n)
+                ++m.l3_bits;
+            RDX_CUDA_TRY(rdx_launch_msd_counts(&m, s));
+
+            /* Unless the route is on now, the LSD passes need the other digits' counts
+             * and the scan of them all. */
+            rdx_hist_args h;
+            memset(&h, 0, sizeof h);
+            h.keys = keys_src;
+            h.count = n;
+            h.counts = counts;
+            h.cls = p->cls;
+            h.desc = p->desc;
+            h.begin_bit = p->begin_bit;
+            h.end_bit = p->begin_bit + top * p->radix_bits;
+            h.radix_bits = p->radix_bits;
+            h.passes = top;
+            h.msd_gate = msd_ctrl;
+            RDX_CUDA_TRY(rdx_launch_histogram(p->kb, &h, sms, s));
+            sc.msd_ctrl = NULL;
+            sc.msd_gate = msd_ctrl;
+            RDX_CUDA_TRY(rdx_launch_scan(&sc, s));
+            RDX_CUDA_TRY(rdx_launch_msd_sort(&m, s));
         }
 
         /* Launch j = pass * portions + portion uses status buffer j % 2 and clears the other. */

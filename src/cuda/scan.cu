@@ -39,6 +39,8 @@ __global__ void __launch_bounds__(RDX_SCAN_THREADS) rdx_scan_kernel(const rdx_sc
     __shared__ unsigned long long s_warp[RDX_SCAN_THREADS / 32];
     __shared__ uint32_t s_active[RDX_MAX_PASSES];
     __shared__ unsigned long long s_total[RDX_HIST_MAX_CELLS];
+    if (a.msd_gate && a.msd_gate[RDX_MSD_STATE] == RDX_MSD_ON)
+        return;
     const uint32_t t = threadIdx.x;
     const size_t stride = (size_t)a.passes * RDX_CUDA_MAX_BINS; /* one portion's counts */
     const uint32_t bins_max = 1u << a.radix_bits;

@@ -282,10 +282,10 @@
 #endif
 /* Level 3: THREADS x ITEMS keys is the capacity of one level-2 bucket (8192 u64 keys);
  * a larger bucket makes the whole sort fall back to the LSD passes before level 2 writes
- * anything. Each sub-bucket (bits 40-47) of at most RDX_MSD_WARP_SORT keys is sorted by
- * one warp (bitonic, 2 keys per lane); a block with a larger sub-bucket sorts its bucket
- * with on-chip LSD passes over bits 0-47 instead. RDX_MSD_WARP_SORT is 64 (fixed by the
- * warp sort's two keys per lane). */
+ * anything. The level-3 digit has about log2(n / 65536) bits (as many bins as an average
+ * bucket has keys), between 8 and MAX_BITS; keys that share it are put in order by
+ * comparing each with the others, so a block where more than RUN_MAX keys share one
+ * sorts its bucket with on-chip LSD passes over bits 0-47 instead. */
 #ifndef RDX_MSD_L3_THREADS
 #define RDX_MSD_L3_THREADS 512
 #endif
@@ -296,7 +296,12 @@
 #define RDX_MSD_L3_MIN_BLOCKS 2
 #endif
 #define RDX_MSD_L3_CAP (RDX_MSD_L3_THREADS * RDX_MSD_L3_ITEMS)
-#define RDX_MSD_WARP_SORT 64
+#ifndef RDX_MSD_L3_MAX_BITS
+#define RDX_MSD_L3_MAX_BITS 12
+#endif
+#ifndef RDX_MSD_L3_RUN_MAX
+#define RDX_MSD_L3_RUN_MAX 32
+#endif
 
 /* ---- simple grid-stride kernels (copy back, iota, gather) ---- */
 #define RDX_COPY_THREADS 256
