@@ -98,10 +98,14 @@ void rdx_cuda_plan_job(const rdx_job *job, int keys_dev, int vals_dev, int idx_d
     p->portion = portion_max < p->tile ? p->tile : portion_max / p->tile * p->tile;
     p->portions = (n + p->portion - 1) / p->portion;
     p->max_tiles = ((n < p->portion ? n : p->portion) + p->tile - 1) / p->tile;
-    /* The MSD route: keys only, 8-byte keys, the whole key with 8-bit digits, one portion
-     * (level 2's look-back counts per bucket), n below 2^32 (32-bit slots). Anything else
-     * takes the LSD passes. It replaces the cluster and grid paths where planned. */
-    p->msd = job->kind == RDX_JOB_KEYS && p->kb == 8 && p->vb == 0 && p->begin_bit == 0 && p->end_bit == 64 &&
+    /* The MSD route: keys only, 8-byte integer keys, the whole key with 8-bit digits, one
+     * portion (level 2's look-back counts per bucket), n below 2^32 (32-bit slots). Anything
+     * else takes the LSD passes. It replaces the cluster and grid paths where planned.
+     * Not for floats: their top digit is the sign and most of the exponent, which puts
+     * nearly all keys of real data (values within a few orders of magnitude) in a few
+     * top-digit buckets; the skew test would decline after an extra read of the keys. */
+    p->msd = job->kind == RDX_JOB_KEYS && p->kb == 8 && p->cls != RDX_CLASS_FLOAT && p->vb == 0 &&
+             p->begin_bit == 0 && p->end_bit == 64 &&
              p->radix_bits == 8 && !p->small && n >= rdx_cuda_msd_min_n && n <= RDX_MSD_MAX_N &&
              (unsigned long long)n < 0x100000000ull && p->portions == 1;
     if (p->msd)

@@ -243,10 +243,9 @@
  * each level-1 bucket (B -> A), level 3 one block per level-2 bucket (A -> A, on chip).
  * NOT MEASURED YET: every value below is a first guess, to be swept on a GPU. */
 /* Inputs of at least MIN_N keys (and at most MAX_N) take the route when the skew test
- * passes; the tests lower MIN_N through rdx_cuda_set_msd_min_n. ON from 2^24 on this
- * branch so that a GPU session exercises it. */
+ * passes; the tests lower MIN_N through rdx_cuda_set_msd_min_n. */
 #ifndef RDX_MSD_MIN_N
-#define RDX_MSD_MIN_N ((size_t)1 << 24)
+#define RDX_MSD_MIN_N ((size_t)1 << 25)
 #endif
 /* Above this the level-2 buckets (n / 65536 keys on average) come too close to the
  * level-3 capacity: uniform keys would fall back every time. */
