@@ -935,6 +935,154 @@ static void into_graph(rdx_ctx *ctx, size_t limit)
 /* The out-of-place entry points: the matrix with the default paths; again on the onesweep
  * path alone cut into portions of a few tiles (one launch per portion per pass), with
  * in-place sorts through the synchronous API there too; bad input; a graph. */
+/* ---- the MSD route for 64-bit keys (src/cuda/msd.cu) ----
+ * rdx_cuda_set_msd_min_n lowers the route's threshold so that moderate sizes take it;
+ * rdx_cuda_last_msd_route says which route each sort took (counted and, where the input
+ * decides it, checked). */
+enum {
+    MSD_UNIFORM,  /* random bits: the route runs */
+    MSD_LOWENT,   /* AND of three random words: top digit skewed */
+    MSD_TOPEQ,    /* the top 8 bits equal: the skew test declines */
+    MSD_SORTED,   /* random, already sorted */
+    MSD_FEW,      /* 16 distinct values */
+    MSD_GIANT,    /* 1/64 of the keys share their top 16 bits: a level-2 bucket above the
+                     level-3 capacity, the route falls back after level 2's histogram */
+    MSD_CAP,      /* n / 256 keys in each level-2 bucket (b, 0): n = 256 * cap fits exactly */
+    MSD_SUBBIG,   /* bits 40-47 equal, 4 values of bits 48-55: sub-buckets above 64 keys,
+                     level 3's on-chip LSD passes */
+    MSD_NFILL
+};
+static const char *const msd_fill_names[MSD_NFILL] = {"uniform", "low entropy", "top bits equal", "sorted",
+                                                      "few distinct", "giant bucket", "capacity", "big sub-buckets"};
+
+static int cmp_u64(const void *x, const void *y)
+{
+    const uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
+{
+    const uint64_t base = rnd(s), low48 = 0x0000FFFFFFFFFFFFull;
+    uint64_t few[16];
+    for (int i = 0; i < 16; i++)
+        few[i] = rnd(s);
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t r = rnd(s);
+        switch (fill) {
+        case MSD_LOWENT: k[i] = r & rnd(s) & rnd(s); break;
+        case MSD_TOPEQ: k[i] = (base & ~(low48 | 0x00FF000000000000ull)) | (r >> 8); break;
+        case MSD_FEW: k[i] = few[r % 16]; break;
+        case MSD_GIANT: k[i] = i < n / 64 ? (r & low48) : r; break;
+        case MSD_CAP: k[i] = ((uint64_t)(i % 256) << 56) | (r & low48); break;
+        case MSD_SUBBIG: k[i] = (r & 0xFF000000000000FFull) | ((uint64_t)(r % 4) << 48) | (0x5Aull << 40) |
+                                (rnd(s) & 0x000000FFFFFFFF00ull); break;
+        default: k[i] = r; break;
+        }
+    }
+    if (fill == MSD_SORTED)
+        qsort(k, n, sizeof *k, cmp_u64);
+}
+
+static int msd_routes[5]; /* -1 (not planned), 0, 1, 2, 3: counted at route + 1 */
+
+/* Sorts n keys of an 8-byte type (device arrays; in place, or out of place through the
+ * stream-ordered call) and compares with the reference. want: the route the input must
+ * take (rdx_cuda_last_msd_route), or -9 for any. */
+static void msd_case(rdx_ctx *ctx, rdx_type type, size_t n, int desc, int fill, int into, int want, uint64_t *s)
+{
+    uint64_t *orig = host_or_die(n * 8), *got = host_or_die(n * 8);
+    size_t *perm = host_or_die(n * sizeof *perm);
+    msd_fill(orig, n, fill, s);
+    const rdx_opts opts = {desc ? RDX_DESCENDING : 0u, 0, 0, 0};
+    unsigned char *in = alloc_at(AT_DEVICE, n * 8), *out = into ? alloc_at(AT_DEVICE, n * 8) : in;
+    dev_upload(in, orig, n * 8);
+    const rdx_status st = into ? into_keys(ctx, in, out, n, type, &opts) : rdx_sort_keys(ctx, in, n, type, &opts);
+    unsigned slow = 0;
+    const int route = rdx_cuda_last_msd_route(&slow);
+    if (route >= -1 && route <= 3)
+        msd_routes[route + 1]++;
+    CHECK(st == RDX_OK, "msd %s %s n=%zu %s%s: status %d (%s)", type_name(type), msd_fill_names[fill], n,
+          desc ? "descending" : "ascending", into ? " into" : "", (int)st, rdx_ctx_error(ctx));
+    if (st == RDX_OK) {
+        dev_download(got, out, n * 8);
+        CHECK(rdx_ref_argsort(orig, n, type, &opts, perm) == 0, "msd: the reference ran out of memory");
+        const size_t bad = first_unlike((const unsigned char *)got, (const unsigned char *)orig, perm, n, 8);
+        CHECK(bad == n, "msd %s %s n=%zu %s%s (route %d, %u slow blocks): first wrong key at %zu of %zu",
+              type_name(type), msd_fill_names[fill], n, desc ? "descending" : "ascending", into ? " into" : "", route,
+              slow, bad, n);
+        if (into) {
+            dev_download(got, in, n * 8);
+            CHECK(memcmp(got, orig, n * 8) == 0, "msd %s %s n=%zu into: the input changed", type_name(type),
+                  msd_fill_names[fill], n);
+        }
+    }
+    CHECK(fill != MSD_SUBBIG || route != 2 || slow > 0, "msd %s n=%zu: no level-3 block took the on-chip LSD passes",
+          msd_fill_names[fill], n);
+    CHECK(want == -9 || route == want, "msd %s %s n=%zu %s: route %d, expected %d", type_name(type),
+          msd_fill_names[fill], n, desc ? "descending" : "ascending", route, want);
+    if (into)
+        free_at(AT_DEVICE, out);
+    free_at(AT_DEVICE, in);
+    free(orig);
+    free(got);
+    free(perm);
+}
+
+static void msd_tests(rdx_ctx *ctx, int max_log2)
+{
+    uint64_t s = seed ^ 0xABCD;
+    const size_t cap = (size_t)RDX_MSD_L3_CAP;
+    rdx_cuda_set_msd_min_n((size_t)1 << 17);
+    if (max_log2 < 17) {
+        /* Under compute-sanitizer (gpu-check.sh lowers the sizes): one sort of each route
+         * and of level 3's on-chip LSD passes, at the smallest size that plans the route. */
+        const size_t n = (size_t)1 << 17;
+        msd_case(ctx, RDX_U64, n, 0, MSD_UNIFORM, 0, 2, &s);
+        msd_case(ctx, RDX_I64, n + 3, 1, MSD_UNIFORM, 1, 2, &s);
+        msd_case(ctx, RDX_U64, n, 0, MSD_SUBBIG, 0, 2, &s);
+        msd_case(ctx, RDX_U64, n, 0, MSD_TOPEQ, 0, 0, &s);
+        msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_GIANT, 0, 3, &s);
+        rdx_cuda_set_msd_min_n(0);
+        CHECK(msd_routes[3] > 0, "msd: the route never ran");
+        return;
+    }
+    static const rdx_type types[3] = {RDX_U64, RDX_I64, RDX_F64};
+    const size_t sizes[] = {((size_t)1 << 17), ((size_t)1 << 17) + 3, ((size_t)1 << 19) + 77, ((size_t)1 << 20)};
+    for (int t = 0; t < 3; t++)
+        for (int desc = 0; desc < 2; desc++)
+            for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+                if (sizes[i] > ((size_t)1 << max_log2) + 100)
+                    continue;
+                /* Uniform bits take the route for both integer types and orders; floats
+                 * never plan it. */
+                const int is_float = types[t] == RDX_F64;
+                msd_case(ctx, types[t], sizes[i], desc, MSD_UNIFORM, (int)(i & 1), is_float ? -1 : 2, &s);
+                for (int f = MSD_LOWENT; f <= MSD_FEW; f++)
+                    msd_case(ctx, types[t], sizes[i], desc, f, 0,
+                             is_float ? -1 : f == MSD_TOPEQ ? 0 : f == MSD_SORTED ? 2 : -9, &s);
+            }
+    /* The capacity of a level-3 block: exactly full, and one key over (the fallback). */
+    if (max_log2 >= 21) {
+        msd_case(ctx, RDX_U64, 256 * cap, 0, MSD_CAP, 0, 2, &s);
+        msd_case(ctx, RDX_U64, 256 * cap, 1, MSD_CAP, 1, 2, &s);
+        msd_case(ctx, RDX_U64, 256 * cap + 1, 0, MSD_CAP, 0, 3, &s);
+        msd_case(ctx, RDX_I64, 256 * cap + 1, 1, MSD_CAP, 1, -9, &s);
+    }
+    msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_GIANT, 0, 3, &s);
+    msd_case(ctx, RDX_I64, (size_t)1 << 20, 1, MSD_GIANT, 1, -9, &s);
+    msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_SUBBIG, 0, 2, &s);
+    msd_case(ctx, RDX_U64, (size_t)1 << 20, 1, MSD_SUBBIG, 1, 2, &s);
+    /* Below the threshold, and pairs: not planned. */
+    msd_case(ctx, RDX_U64, ((size_t)1 << 17) - 1, 0, MSD_UNIFORM, 0, -1, &s);
+    rdx_cuda_set_msd_min_n(0);
+    msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_UNIFORM, 0, (size_t)RDX_MSD_MIN_N <= ((size_t)1 << 20) ? 2 : -1,
+             &s);
+    printf("msd: routes taken: none planned %d, declined (skew) %d, ran %d, fell back %d, inconsistent %d\n",
+           msd_routes[0], msd_routes[1], msd_routes[3], msd_routes[4], msd_routes[2]);
+    CHECK(msd_routes[3] > 0, "msd: the route never ran");
+}
+
 static void into_api(rdx_ctx *ctx, int max_log2)
 {
     const char *san = getenv("RDX_TEST_SANITIZER");
@@ -1035,6 +1183,7 @@ int main(void)
     reused_context(ctx);
     bad_input(ctx);
     into_api(ctx, rdx_test_max_log2(21));
+    msd_tests(ctx, rdx_test_max_log2(21));
     if (into_temp)
         dev_release(into_temp);
     cuda_or_die(cudaStreamDestroy(into_stream), "cudaStreamDestroy");

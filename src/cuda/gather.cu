@@ -34,6 +34,8 @@ static __device__ void copy_bytes(void *dst, const void *src, size_t bytes)
 
 __global__ void __launch_bounds__(RDX_COPY_THREADS) rdx_fixup_kernel(const rdx_fixup_args a)
 {
+    if (a.msd_ctrl && a.msd_ctrl[RDX_MSD_STATE] == RDX_MSD_ON)
+        return; /* the MSD route left the result in A */
     const uint32_t active = *a.active;
     if (active == 0) { /* no pass ran: the input order is the sorted order */
         if (a.key_bytes && a.keys_src != a.keys_a)

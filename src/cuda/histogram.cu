@@ -26,6 +26,8 @@ __global__ void __launch_bounds__(RDX_HIST_THREADS) rdx_histogram_kernel(const r
     typedef typename rdx_uint<KB>::t K;
     enum { VEC = 16 / KB, UNROLL = RDX_HIST_KEYS / VEC > 0 ? RDX_HIST_KEYS / VEC : 1 };
     __shared__ uint32_t s_hist[RDX_HIST_MAX_CELLS];
+    if (a.msd_gate && a.msd_gate[RDX_MSD_STATE] == RDX_MSD_ON)
+        return;
     const uint32_t bins = 1u << a.radix_bits;
     const uint32_t cells = (uint32_t)a.passes * bins;
     for (uint32_t j = threadIdx.x; j < cells; j += RDX_HIST_THREADS)

@@ -18,6 +18,8 @@ typedef struct rdx_hist_args {
     size_t zero_words;
     int cls, desc;           /* key codec */
     int begin_bit, end_bit, radix_bits, passes;
+    const uint32_t *msd_gate;    /* NULL, or the MSD route's control words: nothing is done
+                                    when the route is on (RDX_MSD_ON) */
 } rdx_hist_args;
 
 /* Turns the histograms into digit offsets and decides, on the device, which passes run. */
@@ -32,6 +34,10 @@ typedef struct rdx_scan_args {
     int apart;                   /* the first active pass reads a source apart from buffer A
                                     (keys_src != keys_a, and vals_src != vals_a where values
                                     are read): the passes are laid out to end in A */
+    uint32_t *msd_ctrl;          /* NULL, or the MSD route's control words (msd.cu): the scan
+                                    decides from the top digit's counts whether the route is
+                                    taken (RDX_MSD_SKEW) and arms level 1 */
+    const uint32_t *msd_gate;    /* as rdx_hist_args.msd_gate */
 } rdx_scan_args;
 
 /* One launch of the pass kernel: one pass over one portion. */
@@ -101,10 +107,59 @@ typedef struct rdx_fixup_args {
     const void *vals_src;        /* the input values (vals_a in place; unused with iota) */
     size_t val_bytes;            /* 0: no values */
     const uint32_t *active;
+    const uint32_t *msd_ctrl;    /* NULL, or the MSD route's control words: when the route
+                                    ran, the result is in A already and nothing is done */
     int apart;                   /* as rdx_scan_args.apart */
     int iota, index_bytes;
     size_t n;
 } rdx_fixup_args;
+
+/* The MSD route for 64-bit keys (msd.cu). Control words, u32, RDX_MSD_CTRL_WORDS of them,
+ * zeroed before the sort: */
+#define RDX_MSD_STATE 0       /* RDX_MSD_OFF / _LEVEL1 / _ON / _FALLBACK */
+#define RDX_MSD_SLOW 1        /* level-3 blocks that took the on-chip LSD fallback */
+#define RDX_MSD_L1_COUNTER 2  /* level 1's tile counter (the pass kernel's) */
+#define RDX_MSD_L2_COUNTER 3  /* level 2's tile counter */
+#define RDX_MSD_INFO 8        /* [8] pass_info words for level 1 (the pass kernel reads
+                                 [RDX_MSD_INFO + 7]) */
+#define RDX_MSD_CTRL_WORDS 16
+#define RDX_MSD_OFF 0u        /* not taken (skew), or not decided */
+#define RDX_MSD_LEVEL1 1u     /* the scan armed level 1 */
+#define RDX_MSD_ON 2u         /* level 2's histogram fits level 3: levels 2 and 3 run, the
+                                 LSD passes and the fix-up do nothing */
+#define RDX_MSD_FALLBACK 3u   /* a level-2 bucket exceeds RDX_MSD_L3_CAP: the LSD passes
+                                 sort the untouched source */
+
+/* Levels 2 and 3 of the MSD route (level 1 is rdx_launch_pass with pass_info
+ * ctrl + RDX_MSD_INFO, source -> keys_b, encoding). Keys only, 8-byte keys, n < 2^32. */
+typedef struct rdx_msd_args {
+    void *keys_a;                /* level 2 writes it, level 3 sorts in place and decodes */
+    const void *keys_b;          /* level 1's output: encoded keys partitioned by the top digit */
+    const unsigned long long *top_bases; /* [256] first slot of each top digit (scan's bases of
+                                            pass 7) */
+    uint32_t *ctrl;              /* RDX_MSD_CTRL_WORDS control words */
+    uint32_t *counts2;           /* [256][256] zeroed: level-2 digit counts per level-1 bucket */
+    uint32_t *bases2;            /* [256][256] first slot of each level-2 bucket */
+    uint32_t *first_tile;        /* [257] level 2's first tile number of each level-1 bucket */
+    uint32_t *pass_info;         /* the LSD passes' words, cleared when the route commits */
+    int passes;
+    uint32_t *status;            /* level 2's look-back words, zeroed by level 1 */
+    uint32_t *status_next;       /* cleared by level 2 for the first LSD pass */
+    size_t zero_rows;            /* its rows */
+    size_t n;
+    int cls, desc;
+    int l3_bits;                 /* level 3's digit: bits [48 - l3_bits, 48) */
+} rdx_msd_args;
+
+/* Level 2's tile (keys) and the most tiles it launches for n keys. */
+size_t rdx_msd_l2_tile(void);
+size_t rdx_msd_l2_max_tiles(size_t n);
+/* Enqueue level 2's histogram and scan (which decide between RDX_MSD_ON and
+ * RDX_MSD_FALLBACK), and level 2 and level 3; each kernel returns at once on the device
+ * unless it is its turn. */
+cudaError_t rdx_launch_msd_counts(const rdx_msd_args *a, cudaStream_t s);
+cudaError_t rdx_launch_msd_sort(const rdx_msd_args *a, cudaStream_t s);
+cudaError_t rdx_msd_init(void);
 
 /* Keys per tile of the pass kernel for key bytes kb, value bytes vb (0, 4, 8) and the
  * medium (1) or large (0) tile shape of tuning.h. */

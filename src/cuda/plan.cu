@@ -15,11 +15,34 @@ size_t rdx_cuda_cluster_pairs_max_n = RDX_CLUSTER_PAIRS_MAX_N;
 
 size_t rdx_cuda_portion_max_n = 0;
 
+size_t rdx_cuda_msd_min_n = RDX_MSD_MIN_N;
+
+/* The MSD control words of the last job enqueued with the route planned, for the test hook. */
+static const uint32_t *last_msd_ctrl;
+
 void rdx_cuda_set_medium_max_n(size_t n) { rdx_cuda_medium_max_n = n; }
 void rdx_cuda_set_grid_max_n(size_t n) { rdx_cuda_grid_max_n = n; }
 void rdx_cuda_set_cluster_max_n(size_t n) { rdx_cuda_cluster_max_n = n; }
 void rdx_cuda_set_cluster_pairs_max_n(size_t n) { rdx_cuda_cluster_pairs_max_n = n; }
 void rdx_cuda_set_portion_max_n(size_t n) { rdx_cuda_portion_max_n = n; }
+void rdx_cuda_set_msd_min_n(size_t n) { rdx_cuda_msd_min_n = n ? n : RDX_MSD_MIN_N; }
+
+int rdx_cuda_last_msd_route(unsigned *slow_blocks)
+{
+    if (slow_blocks)
+        *slow_blocks = 0;
+    if (!last_msd_ctrl)
+        return -1;
+    uint32_t w[2] = {0, 0};
+    if (cudaDeviceSynchronize() != cudaSuccess ||
+        cudaMemcpy(w, last_msd_ctrl, sizeof w, cudaMemcpyDeviceToHost) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return -2;
+    }
+    if (slow_blocks)
+        *slow_blocks = w[RDX_MSD_SLOW];
+    return (int)w[RDX_MSD_STATE];
+}
 
 /* Reserves bytes at *end (aligned) and returns the slot's offset. */
 static size_t take(size_t *end, size_t bytes)
@@ -75,6 +98,18 @@ void rdx_cuda_plan_job(const rdx_job *job, int keys_dev, int vals_dev, int idx_d
     p->portion = portion_max < p->tile ? p->tile : portion_max / p->tile * p->tile;
     p->portions = (n + p->portion - 1) / p->portion;
     p->max_tiles = ((n < p->portion ? n : p->portion) + p->tile - 1) / p->tile;
+    /* The MSD route: keys only, 8-byte integer keys, the whole key with 8-bit digits, one
+     * portion (level 2's look-back counts per bucket), n below 2^32 (32-bit slots). Anything
+     * else takes the LSD passes. It replaces the cluster and grid paths where planned.
+     * Not for floats: their top digit is the sign and most of the exponent, which puts
+     * nearly all keys of real data (values within a few orders of magnitude) in a few
+     * top-digit buckets; the skew test would decline after an extra read of the keys. */
+    p->msd = job->kind == RDX_JOB_KEYS && p->kb == 8 && p->cls != RDX_CLASS_FLOAT && p->vb == 0 &&
+             p->begin_bit == 0 && p->end_bit == 64 &&
+             p->radix_bits == 8 && !p->small && n >= rdx_cuda_msd_min_n && n <= RDX_MSD_MAX_N &&
+             (unsigned long long)n < 0x100000000ull && p->portions == 1;
+    if (p->msd)
+        p->cluster = p->grid = 0;
 
     const int argsort = job->kind == RDX_JOB_ARGSORT;
     const int gather = p->gather_size != 0;
@@ -89,8 +124,21 @@ void rdx_cuda_plan_job(const rdx_job *job, int keys_dev, int vals_dev, int idx_d
         p->pass_info = take(&end, (size_t)p->passes * 4);
         p->active = take(&end, 4);
         p->counters = take(&end, (size_t)p->passes * p->portions * 4);
+        p->msd_ctrl = p->msd_counts2 = p->msd_bases2 = p->msd_first_tile = RDX_NO_SLOT;
+        if (p->msd) {
+            p->msd_ctrl = take(&end, RDX_MSD_CTRL_WORDS * 4);
+            p->msd_counts2 = take(&end, (size_t)256 * 256 * 4);
+        }
         p->ctrl_end = end;
-        p->status_words = p->max_tiles * RDX_CUDA_MAX_BINS;
+        if (p->msd) {
+            p->msd_bases2 = take(&end, (size_t)256 * 256 * 4);
+            p->msd_first_tile = take(&end, 257 * 4);
+        }
+        /* Level 2 of the MSD route looks back in the second buffer with its own tiles. */
+        size_t rows = p->max_tiles;
+        if (p->msd && rdx_msd_l2_max_tiles(n) > rows)
+            rows = rdx_msd_l2_max_tiles(n);
+        p->status_words = rows * RDX_CUDA_MAX_BINS;
         p->status = take(&end, 2 * p->status_words * 4);
         p->keys_b = take(&end, n * (size_t)p->kb);
         if (p->vb)
@@ -144,6 +192,7 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
      * and write one array), or straight from a separate input. */
     const void *gsrc = job->values_in ? job->values_in : (const void *)(t + p->gsrc);
 
+    last_msd_ctrl = p->msd ? (const uint32_t *)(t + p->msd_ctrl) : NULL;
     const int cluster = p->cluster && rdx_cluster_fits(p->kb, p->vb, n);
     const int grid = !cluster && p->grid && rdx_grid_fits(p->kb, p->vb, p->grid_shape, p->grid_blocks, sms);
     if (p->gather_size && p->vals_dev && !job->values_in)
@@ -199,6 +248,9 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
         const int apart = keys_src != keys_a && (!vals_src || vals_src != vals_a);
 
         RDX_CUDA_TRY(cudaMemsetAsync(t, 0, p->ctrl_end, s));
+        uint32_t *msd_ctrl = p->msd ? (uint32_t *)(t + p->msd_ctrl) : NULL;
+        /* Where the MSD route is planned this counts the top digit only (all the route
+         * needs); the other digits are counted later if the route is not taken. */
         for (size_t k = 0; k < p->portions; ++k) {
             rdx_hist_args h;
             memset(&h, 0, sizeof h);
@@ -214,6 +266,11 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
             h.end_bit = p->end_bit;
             h.radix_bits = p->radix_bits;
             h.passes = p->passes;
+            if (p->msd) {
+                h.counts += (size_t)(p->passes - 1) * RDX_CUDA_MAX_BINS;
+                h.begin_bit = p->begin_bit + (p->passes - 1) * p->radix_bits;
+                h.passes = 1;
+            }
             RDX_CUDA_TRY(rdx_launch_histogram(p->kb, &h, sms, s));
         }
 
@@ -230,7 +287,81 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
         sc.radix_bits = p->radix_bits;
         sc.passes = p->passes;
         sc.apart = apart;
+        sc.msd_ctrl = msd_ctrl;
         RDX_CUDA_TRY(rdx_launch_scan(&sc, s));
+
+        if (p->msd) {
+            /* The MSD route (msd.cu), enqueued whole; on the device each kernel returns at
+             * once unless the route is on. Level 1: the pass kernel on the top digit,
+             * source -> B, look-back in status buffer 0 (zeroed by the histogram), clearing
+             * buffer 1 for level 2. */
+            const int top = p->passes - 1;
+            rdx_pass_args a;
+            memset(&a, 0, sizeof a);
+            a.keys_a = keys_a;
+            a.keys_b = keys_b;
+            a.keys_src = keys_src;
+            a.pass_info = msd_ctrl + RDX_MSD_INFO;
+            a.bases = bases;
+            a.bases_next = NULL;
+            a.status = status[0];
+            a.status_next = status[1];
+            a.zero_rows = p->status_words / RDX_CUDA_MAX_BINS;
+            a.tile_counter = msd_ctrl + RDX_MSD_L1_COUNTER;
+            a.portion_begin = 0;
+            a.portion_count = n;
+            a.pass = top;
+            a.shift = p->begin_bit + top * p->radix_bits;
+            a.bits = p->radix_bits;
+            a.cls = p->cls;
+            a.desc = p->desc;
+            a.narrow = 1;
+            RDX_CUDA_TRY(rdx_launch_pass(p->kb, 0, p->medium, &a, (unsigned)((n + p->tile - 1) / p->tile), s));
+
+            /* Levels 2 and 3: B -> A -> A. Level 2 looks back in buffer 1 and clears buffer
+             * 0 for the first LSD pass (which runs after a fallback). */
+            rdx_msd_args m;
+            memset(&m, 0, sizeof m);
+            m.keys_a = keys_a;
+            m.keys_b = keys_b;
+            m.top_bases = bases + (size_t)top * RDX_CUDA_MAX_BINS;
+            m.ctrl = msd_ctrl;
+            m.counts2 = (uint32_t *)(t + p->msd_counts2);
+            m.bases2 = (uint32_t *)(t + p->msd_bases2);
+            m.first_tile = (uint32_t *)(t + p->msd_first_tile);
+            m.pass_info = pass_info;
+            m.passes = p->passes;
+            m.status = status[1];
+            m.status_next = status[0];
+            m.zero_rows = p->max_tiles;
+            m.n = n;
+            m.cls = p->cls;
+            m.desc = p->desc;
+            m.l3_bits = 8; /* about log2 of the average level-2 bucket, n / 2^16 */
+            while (m.l3_bits < RDX_MSD_L3_MAX_BITS && ((size_t)1 << (m.l3_bits + 16)) < n)
+                ++m.l3_bits;
+            RDX_CUDA_TRY(rdx_launch_msd_counts(&m, s));
+
+            /* Unless the route is on now, the LSD passes need the other digits' counts
+             * and the scan of them all. */
+            rdx_hist_args h;
+            memset(&h, 0, sizeof h);
+            h.keys = keys_src;
+            h.count = n;
+            h.counts = counts;
+            h.cls = p->cls;
+            h.desc = p->desc;
+            h.begin_bit = p->begin_bit;
+            h.end_bit = p->begin_bit + top * p->radix_bits;
+            h.radix_bits = p->radix_bits;
+            h.passes = top;
+            h.msd_gate = msd_ctrl;
+            RDX_CUDA_TRY(rdx_launch_histogram(p->kb, &h, sms, s));
+            sc.msd_ctrl = NULL;
+            sc.msd_gate = msd_ctrl;
+            RDX_CUDA_TRY(rdx_launch_scan(&sc, s));
+            RDX_CUDA_TRY(rdx_launch_msd_sort(&m, s));
+        }
 
         /* Launch j = pass * portions + portion uses status buffer j % 2 and clears the other. */
         for (int pass = 0; pass < p->passes; ++pass) {
@@ -277,6 +408,7 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
         f.vals_src = vals_src;
         f.val_bytes = p->vb ? n * p->vb : 0;
         f.active = active;
+        f.msd_ctrl = msd_ctrl;
         f.apart = apart;
         f.iota = p->iota;
         f.index_bytes = p->vb;

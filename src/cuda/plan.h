@@ -29,11 +29,16 @@ typedef struct rdx_cuda_plan {
     int grid_shape;        /* its tile shape (tuning.h) */
     size_t grid_blocks;    /* its blocks */
     size_t tile, portion, portions, max_tiles;
+    int msd;               /* the MSD route for 64-bit keys is enqueued (msd.cu); whether it
+                              runs is decided on the device */
     int keys_dev, vals_dev, idx_dev; /* the caller's arrays are device memory */
 
     /* Byte offsets in temporary storage (RDX_NO_SLOT where absent). */
     size_t counts, bases, pass_info, active, counters, ctrl_end; /* control block */
     size_t status, status_words; /* two look-back buffers of status_words each */
+    size_t msd_ctrl, msd_counts2; /* MSD route: control words and level-2 counts (in the
+                                     control block, zeroed), */
+    size_t msd_bases2, msd_first_tile; /* level-2 bases and tile numbers */
     size_t keys_a;  /* keys sorted in place when the caller's are not usable (host
                        arrays), or an argsort's working copy */
     size_t keys_b;  /* ping-pong partner of the keys */
@@ -60,6 +65,10 @@ extern size_t rdx_cuda_cluster_pairs_max_n;
 /* Keys per portion (one launch of the pass kernel) at most: 0 = the look-back count limit
  * (about 2^30), unless a test lowered it to reach the multi-portion path with small inputs. */
 extern size_t rdx_cuda_portion_max_n;
+
+/* Inputs of at least this many keys may take the MSD route (8-byte keys only, default
+ * radix and bit range): RDX_MSD_MIN_N unless a test changed it. */
+extern size_t rdx_cuda_msd_min_n;
 
 /* Plans a checked job; *_dev say where the caller's arrays live. Never fails. */
 void rdx_cuda_plan_job(const rdx_job *job, int keys_dev, int vals_dev, int idx_dev, rdx_cuda_plan *plan);

@@ -39,6 +39,8 @@ __global__ void __launch_bounds__(RDX_SCAN_THREADS) rdx_scan_kernel(const rdx_sc
     __shared__ unsigned long long s_warp[RDX_SCAN_THREADS / 32];
     __shared__ uint32_t s_active[RDX_MAX_PASSES];
     __shared__ unsigned long long s_total[RDX_HIST_MAX_CELLS];
+    if (a.msd_gate && a.msd_gate[RDX_MSD_STATE] == RDX_MSD_ON)
+        return;
     const uint32_t t = threadIdx.x;
     const size_t stride = (size_t)a.passes * RDX_CUDA_MAX_BINS; /* one portion's counts */
     const uint32_t bins_max = 1u << a.radix_bits;
@@ -90,6 +92,19 @@ __global__ void __launch_bounds__(RDX_SCAN_THREADS) rdx_scan_kernel(const rdx_sc
             a.pass_info[p] = info;
         }
         *a.active = active;
+        /* The MSD route (msd.cu): taken when the largest top-digit bucket holds at most
+         * RDX_MSD_SKEW times the average; level 1 (the pass kernel on the top digit) reads
+         * its word at ctrl[RDX_MSD_INFO + pass]. A top digit shared by every key fails the
+         * test (the LSD passes skip it). */
+        if (a.msd_ctrl) {
+            const int top = a.passes - 1;
+            unsigned long long most = 0;
+            for (uint32_t d = 0; d < bins_max; ++d)
+                most = s_total[top * bins_max + d] > most ? s_total[top * bins_max + d] : most;
+            const int on = most * bins_max <= (unsigned long long)RDX_MSD_SKEW * a.n;
+            a.msd_ctrl[RDX_MSD_STATE] = on ? RDX_MSD_LEVEL1 : RDX_MSD_OFF;
+            a.msd_ctrl[RDX_MSD_INFO + top] = on ? RDX_PASS_ACTIVE | RDX_PASS_FIRST : 0u;
+        }
     }
 }
 

@@ -237,6 +237,80 @@
 #define RDX_HIST_KEYS 16
 #endif
 
+/* ---- MSD hybrid for 64-bit keys (msd.cu; docs/cuda-notes.md "The MSD hybrid") ----
+ * Keys only, 8-byte keys, the full 64 bits with 8-bit digits, one portion: level 1 is the
+ * pass kernel on bits 56-63 (source -> B), level 2 a segmented pass on bits 48-55 within
+ * each level-1 bucket (B -> A), level 3 one block per level-2 bucket (A -> A, on chip).
+ * Measured on an H200 (docs/performance.md, "The MSD route"): MIN_N, MAX_N and the level-3
+ * constants by sweeps of u64 uniform keys from 2^24 to 5 x 2^26; the level-2 and histogram
+ * constants are first choices (level 2 runs at the LSD pass kernel's speed). */
+/* Inputs of at least MIN_N keys (and at most MAX_N) take the route when the skew test
+ * passes; the tests lower MIN_N through rdx_cuda_set_msd_min_n. At 2^24 the route took
+ * 1.034 ms against the LSD passes' 0.997; at 2^25 1.318 against 1.819. */
+#ifndef RDX_MSD_MIN_N
+#define RDX_MSD_MIN_N ((size_t)1 << 25)
+#endif
+/* Above this the level-2 buckets (n / 65536 keys on average, 5120 here) come too close to
+ * the level-3 capacity (6144): uniform keys would fall back. */
+#ifndef RDX_MSD_MAX_N
+#define RDX_MSD_MAX_N (((size_t)1 << 28) + ((size_t)1 << 26))
+#endif
+/* Skew: the route is taken only when the largest top-digit bucket holds at most SKEW
+ * times the average (n / 256). Decided on the device by the scan kernel. */
+#ifndef RDX_MSD_SKEW
+#define RDX_MSD_SKEW 8
+#endif
+/* Level 2 (segmented pass) tile shape: the large u64 shape of the pass kernel. */
+#ifndef RDX_MSD_L2_THREADS
+#define RDX_MSD_L2_THREADS 384
+#endif
+#ifndef RDX_MSD_L2_ITEMS
+#define RDX_MSD_L2_ITEMS 26
+#endif
+#ifndef RDX_MSD_L2_MIN_BLOCKS
+#define RDX_MSD_L2_MIN_BLOCKS 2
+#endif
+/* Level-2 histogram of B: keys per block (a contiguous range), and how many level-1
+ * buckets a block counts in shared memory (a range that meets more counts the rest with
+ * global atomics). */
+#ifndef RDX_MSD_HIST_THREADS
+#define RDX_MSD_HIST_THREADS 512
+#endif
+#ifndef RDX_MSD_HIST_RANGE
+#define RDX_MSD_HIST_RANGE 16384
+#endif
+#ifndef RDX_MSD_HIST_WINDOW
+#define RDX_MSD_HIST_WINDOW 8
+#endif
+/* Level 3: THREADS x ITEMS keys is the capacity of one level-2 bucket (6144 u64 keys);
+ * a larger bucket makes the whole sort fall back to the LSD passes before level 2 writes
+ * anything. The level-3 digit has about log2(n / 65536) bits (as many bins as an average
+ * bucket has keys), between 8 and MAX_BITS; keys that share it are put in order by
+ * comparing each with the others, so a block where more than RUN_MAX keys share one
+ * sorts its bucket with on-chip LSD passes over bits 0-47 instead.
+ * Sweep (u64 uniform, ms at 2^25 / 2^26 / 2^27 / 2^28): 512 x 16 at 2 blocks/SM with up
+ * to 12 bits 1.627 / 2.378 / 3.944 / 7.060, 11 bits 1.557 / 2.280 / 3.770 / 6.739;
+ * 512 x 12 at 3 blocks/SM with 11 bits 1.396 / 2.107 / 3.558 / 6.691, with 10 bits
+ * (chosen) 1.318 / 2.019 / 3.497 / 6.698; 256 x 24 at 3 blocks/SM, 11 bits 1.392 /
+ * 2.156 / 3.716 / 6.734; 1024 x 8 at 1 block/SM, 12 bits: slower than 512 x 16 at every
+ * size (2.114 ms at 2^25). */
+#ifndef RDX_MSD_L3_THREADS
+#define RDX_MSD_L3_THREADS 512
+#endif
+#ifndef RDX_MSD_L3_ITEMS
+#define RDX_MSD_L3_ITEMS 12
+#endif
+#ifndef RDX_MSD_L3_MIN_BLOCKS
+#define RDX_MSD_L3_MIN_BLOCKS 3
+#endif
+#define RDX_MSD_L3_CAP (RDX_MSD_L3_THREADS * RDX_MSD_L3_ITEMS)
+#ifndef RDX_MSD_L3_MAX_BITS
+#define RDX_MSD_L3_MAX_BITS 10
+#endif
+#ifndef RDX_MSD_L3_RUN_MAX
+#define RDX_MSD_L3_RUN_MAX 32
+#endif
+
 /* ---- simple grid-stride kernels (copy back, iota, gather) ---- */
 #define RDX_COPY_THREADS 256
 #define RDX_COPY_BLOCKS_PER_SM 8

@@ -1,0 +1,429 @@
+/* The MSD route for 64-bit keys (docs/cuda-notes.md, "The MSD hybrid for 64-bit keys"):
+ * two rankings, a counting step and a few comparisons per key instead of eight LSD passes.
+ *
+ *   level 1  the pass kernel (onesweep.cu) on the top digit, source -> B, encoding; its
+ *            digit offsets come from the up-front histogram, and the scan kernel arms it
+ *            (ctrl[RDX_MSD_INFO + 7]) only when the top digit is not too skewed.
+ *   level 2  histogram of B per (level-1 bucket, bits 48-55) (msd_hist_kernel), then one
+ *            block turns it into bases and level-2 tile numbers and decides whether every
+ *            level-2 bucket fits a level-3 block (msd_scan_kernel); if one does not, the
+ *            route falls back to the LSD passes, which sort the untouched source. Else
+ *            the segmented pass (msd_pass_kernel): tiles are numbered per level-1 bucket,
+ *            the look-back stops at the bucket's first tile; B -> A.
+ *   level 3  one block per level-2 bucket (msd_block_kernel): load it, count it by the
+ *            next 8-12 bits in shared memory, put each run of equal digits (a few keys)
+ *            in order by comparisons, write decoded, in place in A. A block with a run of
+ *            more than RDX_MSD_L3_RUN_MAX keys sorts its bucket by on-chip LSD passes.
+ *
+ * Keys only: equal keys are indistinguishable, so level 3 need not be stable.
+ * Every kernel reads the state word first and returns at once unless it is its turn, so
+ * the whole route is enqueued unconditionally (CUDA-graph safe, no host read). */
+#include "common.cuh"
+#include "kernels.h"
+#include "rank.cuh"
+
+typedef unsigned long long rdx_msd_key;
+
+#define MSD_BUCKETS1 256u
+#define MSD_BUCKETS2 (256u * 256u)
+
+/* ---- level 2: histogram of B ---- */
+
+/* Each block counts one contiguous range of B. B is partitioned by the top digit, so the
+ * range meets few level-1 buckets: the first RDX_MSD_HIST_WINDOW of them from the range's
+ * first key's are counted in shared memory, any later one with global atomics. */
+__global__ void __launch_bounds__(RDX_MSD_HIST_THREADS) msd_hist_kernel(const rdx_msd_args a)
+{
+    __shared__ uint32_t s_hist[RDX_MSD_HIST_WINDOW * 256];
+    if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_LEVEL1)
+        return;
+    const rdx_msd_key *keys = (const rdx_msd_key *)a.keys_b;
+    const size_t begin = (size_t)blockIdx.x * RDX_MSD_HIST_RANGE;
+    const size_t end = a.n - begin < (size_t)RDX_MSD_HIST_RANGE ? a.n : begin + RDX_MSD_HIST_RANGE;
+    for (uint32_t j = threadIdx.x; j < RDX_MSD_HIST_WINDOW * 256; j += RDX_MSD_HIST_THREADS)
+        s_hist[j] = 0u;
+    const uint32_t b_lo = (uint32_t)(keys[begin] >> 56);
+    __syncthreads();
+    for (size_t i = begin + threadIdx.x; i < end; i += RDX_MSD_HIST_THREADS) {
+        const rdx_msd_key k = keys[i];
+        const uint32_t b1 = (uint32_t)(k >> 56), d2 = (uint32_t)(k >> 48) & 255u;
+        const uint32_t rel = b1 - b_lo; /* B is partitioned: b1 >= b_lo */
+        if (rel < RDX_MSD_HIST_WINDOW)
+            atomicAdd(&s_hist[rel * 256u + d2], 1u);
+        else
+            atomicAdd(&a.counts2[b1 * 256u + d2], 1u);
+    }
+    __syncthreads();
+    for (uint32_t j = threadIdx.x; j < RDX_MSD_HIST_WINDOW * 256; j += RDX_MSD_HIST_THREADS) {
+        const uint32_t c = s_hist[j];
+        if (c && b_lo * 256u + j < MSD_BUCKETS2)
+            atomicAdd(&a.counts2[b_lo * 256u + j], c);
+    }
+}
+
+/* ---- level 2: bases, tile numbers, and the decision (one block) ---- */
+
+#define MSD_SCAN_THREADS 1024
+
+__global__ void __launch_bounds__(MSD_SCAN_THREADS) msd_scan_kernel(const rdx_msd_args a)
+{
+    __shared__ uint32_t s_tiles[MSD_BUCKETS1];
+    if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_LEVEL1)
+        return;
+    const uint32_t lane = rdx_lane(), warp = threadIdx.x >> 5;
+    const uint32_t tile = (uint32_t)(RDX_MSD_L2_THREADS * RDX_MSD_L2_ITEMS);
+    bool big = false;
+    /* One warp per level-1 bucket at a time, eight digits per lane. */
+    for (uint32_t b1 = warp; b1 < MSD_BUCKETS1; b1 += MSD_SCAN_THREADS / 32) {
+        uint32_t c[8], sum = 0;
+#pragma unroll
+        for (int j = 0; j < 8; ++j) {
+            c[j] = a.counts2[b1 * 256u + lane * 8u + (uint32_t)j];
+            sum += c[j];
+            big |= c[j] > (uint32_t)RDX_MSD_L3_CAP;
+        }
+        uint32_t inc = sum;
+#pragma unroll
+        for (int o = 1; o < 32; o <<= 1) {
+            const uint32_t y = __shfl_up_sync(RDX_FULL_WARP, inc, o);
+            if (lane >= (uint32_t)o)
+                inc += y;
+        }
+        uint32_t run = (uint32_t)a.top_bases[b1] + inc - sum;
+#pragma unroll
+        for (int j = 0; j < 8; ++j) {
+            a.bases2[b1 * 256u + lane * 8u + (uint32_t)j] = run;
+            run += c[j];
+        }
+        if (lane == 31)
+            s_tiles[b1] = (inc + tile - 1u) / tile;
+    }
+    big = __syncthreads_or(big) != 0;
+    if (threadIdx.x == 0) {
+        uint32_t t = 0;
+        for (uint32_t b1 = 0; b1 < MSD_BUCKETS1; ++b1) {
+            a.first_tile[b1] = t;
+            t += s_tiles[b1];
+        }
+        a.first_tile[MSD_BUCKETS1] = t;
+        if (big) {
+            a.ctrl[RDX_MSD_STATE] = RDX_MSD_FALLBACK;
+        } else {
+            a.ctrl[RDX_MSD_STATE] = RDX_MSD_ON;
+            for (int p = 0; p < a.passes; ++p)
+                a.pass_info[p] = 0u; /* the LSD passes return at once */
+        }
+    }
+}
+
+/* ---- level 2: the segmented pass ---- */
+
+struct msd_l2_layout {
+    static constexpr int THREADS = RDX_MSD_L2_THREADS;
+    static constexpr int ITEMS = RDX_MSD_L2_ITEMS;
+    static constexpr int TILE = THREADS * ITEMS;
+    static constexpr int WARPS = THREADS / 32;
+    static constexpr size_t KEYS = 0;
+    static constexpr size_t GOFS = (size_t)TILE * 8;
+    static constexpr size_t WCNT = GOFS + RDX_CUDA_MAX_BINS * 4;
+    static constexpr size_t START = WCNT + (size_t)WARPS * RDX_CUDA_MAX_BINS * 4;
+    static constexpr size_t SCAN = START + RDX_CUDA_MAX_BINS * 4;
+    static constexpr size_t MISC = SCAN + 32 * 4;
+    static constexpr size_t BYTES = MISC + 16;
+};
+
+/* Like the pass kernel (onesweep.cu) on bits 48-55, with tiles numbered per level-1
+ * bucket: tile t belongs to the last bucket whose first tile is <= t, that bucket's first
+ * tile publishes its counts as a prefix, and slots come from bases2 of the bucket. */
+__global__ void __launch_bounds__(RDX_MSD_L2_THREADS, RDX_MSD_L2_MIN_BLOCKS) msd_pass_kernel(const rdx_msd_args a)
+{
+    typedef msd_l2_layout L;
+    typedef rdx_msd_key K;
+    extern __shared__ __align__(16) unsigned char smem[];
+    K *s_keys = (K *)(smem + L::KEYS);
+    uint32_t *s_gofs = (uint32_t *)(smem + L::GOFS);
+    uint32_t *s_wcnt = (uint32_t *)(smem + L::WCNT);
+    uint32_t *s_start = (uint32_t *)(smem + L::START);
+    uint32_t *s_scan = (uint32_t *)(smem + L::SCAN);
+    uint32_t *s_misc = (uint32_t *)(smem + L::MISC);
+
+    /* The first LSD pass expects zeroed look-back words in its buffer (which level 1
+     * used); cleared whether or not the route runs. */
+    for (size_t r = blockIdx.x; r < a.zero_rows; r += gridDim.x)
+        for (uint32_t c = threadIdx.x; c < RDX_CUDA_MAX_BINS; c += L::THREADS)
+            a.status_next[r * RDX_CUDA_MAX_BINS + c] = 0u;
+    if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON)
+        return;
+
+    if (threadIdx.x == 0)
+        s_misc[0] = atomicAdd(&a.ctrl[RDX_MSD_L2_COUNTER], 1u);
+    __syncthreads();
+    const uint32_t tile = s_misc[0];
+    if (tile >= a.first_tile[MSD_BUCKETS1])
+        return; /* the grid is sized for the most tiles any split can need */
+    /* The last level-1 bucket whose first tile is <= tile (empty buckets share their
+     * first tile with the next one, so the last is the non-empty one). */
+    uint32_t lo = 0, hi = MSD_BUCKETS1 - 1u;
+    while (lo < hi) {
+        const uint32_t mid = (lo + hi + 1u) >> 1;
+        if (a.first_tile[mid] <= tile)
+            lo = mid;
+        else
+            hi = mid - 1u;
+    }
+    const uint32_t b1 = lo, ft = a.first_tile[b1];
+    const size_t bucket_end = b1 + 1u < MSD_BUCKETS1 ? (size_t)a.top_bases[b1 + 1u] : a.n;
+    const size_t tile_begin = (size_t)a.top_bases[b1] + (size_t)(tile - ft) * L::TILE;
+    const size_t left = bucket_end - tile_begin;
+    const uint32_t count = left < (size_t)L::TILE ? (uint32_t)left : (uint32_t)L::TILE;
+    const K *in = (const K *)a.keys_b + tile_begin;
+    K *out = (K *)a.keys_a;
+    const int shift = 48, bits = 8;
+    const uint32_t lane = rdx_lane(), warp = threadIdx.x >> 5;
+    const uint32_t first = warp * 32u * L::ITEMS + lane;
+
+    K key[L::ITEMS];
+    uint32_t val[L::ITEMS]; /* no values: unused by the ranking with VB = 0 */
+#pragma unroll
+    for (int i = 0; i < L::ITEMS; ++i) {
+        const uint32_t pos = first + (uint32_t)i * 32u;
+        key[i] = pos < count ? in[pos] : (K)0;
+        val[i] = 0u;
+    }
+
+    const uint32_t total = rdx_count_tile<K, L::ITEMS, L::THREADS>(key, count, shift, bits, s_wcnt);
+    uint32_t *row = a.status + (size_t)tile * RDX_CUDA_MAX_BINS;
+    if (threadIdx.x < 256u)
+        rdx_store_status(row + threadIdx.x, (tile == ft ? RDX_STATUS_PREFIX : RDX_STATUS_AGGREGATE) | total);
+    rdx_offset_tile<L::THREADS>(total, bits, s_wcnt, s_start, s_scan);
+    rdx_rank_scatter<0, K, uint32_t, L::ITEMS, L::THREADS>(key, val, count, shift, bits, s_wcnt, s_keys,
+                                                           (uint32_t *)0);
+
+    /* Look-back within the bucket (as in onesweep.cu: whole warps poll). */
+    if (threadIdx.x < 256u) {
+        uint32_t excl = 0;
+        if (tile > ft) {
+            uint32_t j = tile - 1u;
+            bool done = false;
+            while (__any_sync(RDX_FULL_WARP, !done)) {
+                if (!done) {
+                    const uint32_t st = rdx_load_status(a.status + (size_t)j * RDX_CUDA_MAX_BINS + threadIdx.x);
+                    if (st & ~RDX_STATUS_COUNT_MASK) {
+                        excl += st & RDX_STATUS_COUNT_MASK;
+                        if (st & RDX_STATUS_PREFIX)
+                            done = true;
+                        else
+                            --j;
+                    }
+                }
+            }
+            rdx_store_status(row + threadIdx.x, RDX_STATUS_PREFIX | (excl + total));
+        }
+        s_gofs[threadIdx.x] = a.bases2[b1 * 256u + threadIdx.x] + excl - s_start[threadIdx.x];
+        __syncwarp();
+    }
+    __syncthreads();
+
+#pragma unroll 4
+    for (int j = 0; j < L::ITEMS; ++j) {
+        const uint32_t idx = (uint32_t)j * L::THREADS + threadIdx.x;
+        if (idx < count) {
+            const K k = s_keys[idx];
+            out[s_gofs[rdx_digit(k, shift, 255u)] + idx] = k;
+        }
+    }
+}
+
+/* ---- level 3: one block per level-2 bucket ---- */
+
+typedef rdx_rank_layout<8, 0, RDX_MSD_L3_THREADS, RDX_MSD_L3_CAP> msd_l3_layout;
+/* The fast path's digit counters (one per bin, then the end) live where the slow path's
+ * per-warp counters and s_start go. */
+static_assert((msd_l3_layout::SCAN - msd_l3_layout::WCNT) / 4 >= (1u << RDX_MSD_L3_MAX_BITS) + 1u,
+              "level 3's counters fit in the ranking's counter words");
+
+/* Sorts the bucket of keys_a[begin, begin + m) (encoded, bits 48-63 equal) with on-chip
+ * LSD passes over bits 0-47, 8 bits at a time (the slow path, for buckets where many keys
+ * share the level-3 digit). Keys warp-striped, as rank.cuh's stable ranking needs. */
+static __device__ __noinline__ void msd_block_lsd(rdx_msd_key *keys, uint32_t m, int cls, int desc, unsigned char *smem)
+{
+    typedef msd_l3_layout R;
+    typedef rdx_msd_key K;
+    enum { THREADS = RDX_MSD_L3_THREADS, ITEMS = RDX_MSD_L3_ITEMS };
+    K *s_keys = (K *)(smem + R::KEYS);
+    uint32_t *s_wcnt = (uint32_t *)(smem + R::WCNT);
+    uint32_t *s_start = (uint32_t *)(smem + R::START);
+    uint32_t *s_scan = (uint32_t *)(smem + R::SCAN);
+    const uint32_t first = (threadIdx.x >> 5) * 32u * ITEMS + rdx_lane();
+    K key[ITEMS];
+    uint32_t val[ITEMS]; /* no values */
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i) {
+        const uint32_t pos = first + (uint32_t)i * 32u;
+        key[i] = pos < m ? keys[pos] : (K)0;
+        val[i] = 0u;
+    }
+    for (int shift = 0; shift < 48; shift += 8) {
+        const uint32_t total = rdx_count_tile<K, ITEMS, THREADS>(key, m, shift, 8, s_wcnt);
+        if (__syncthreads_or(threadIdx.x < 256u && total == m))
+            continue; /* one digit holds every key */
+        rdx_offset_tile<THREADS>(total, 8, s_wcnt, s_start, s_scan);
+        rdx_rank_scatter<0, K, uint32_t, ITEMS, THREADS>(key, val, m, shift, 8, s_wcnt, s_keys, (uint32_t *)0);
+        __syncthreads();
+#pragma unroll
+        for (int i = 0; i < ITEMS; ++i) {
+            const uint32_t pos = first + (uint32_t)i * 32u;
+            if (pos < m)
+                key[i] = s_keys[pos];
+        }
+        __syncthreads();
+    }
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i) {
+        const uint32_t pos = first + (uint32_t)i * 32u;
+        if (pos < m)
+            keys[pos] = rdx_dec(key[i], cls, desc);
+    }
+}
+
+/* One block per level-2 bucket (bits 48-63 equal), in place in A:
+ *   1. count the keys by the level-3 digit (a.l3_bits bits below bit 48, about as many
+ *      bins as the average bucket has keys) with shared-memory atomics;
+ *   2. scan the counts, place every key at the next free slot of its digit (another
+ *      atomic);
+ *   3. each key's final place within its run of equal digits (a few keys) is the number
+ *      of keys of the run below it, ties broken by position: write it, decoded.
+ * Keys only, so the order within a digit after step 2 does not matter (equal keys are
+ * indistinguishable): the layout is row-striped so that short buckets keep every warp busy.
+ * A run longer than RDX_MSD_L3_RUN_MAX keys sends the block to msd_block_lsd. */
+__global__ void __launch_bounds__(RDX_MSD_L3_THREADS, RDX_MSD_L3_MIN_BLOCKS) msd_block_kernel(const rdx_msd_args a)
+{
+    typedef msd_l3_layout R;
+    typedef rdx_msd_key K;
+    enum { THREADS = RDX_MSD_L3_THREADS, ITEMS = RDX_MSD_L3_ITEMS, PER = ((1 << RDX_MSD_L3_MAX_BITS) + THREADS - 1) / THREADS };
+    extern __shared__ __align__(16) unsigned char smem[];
+    K *s_keys = (K *)(smem + R::KEYS);
+    uint32_t *s_cnt = (uint32_t *)(smem + R::WCNT);
+    uint32_t *s_scan = (uint32_t *)(smem + R::SCAN);
+
+    if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON)
+        return;
+    const uint32_t b = blockIdx.x;
+    const uint32_t begin = a.bases2[b];
+    const uint32_t end = b + 1u < MSD_BUCKETS2 ? a.bases2[b + 1u] : (uint32_t)a.n;
+    const uint32_t m = end - begin;
+    if (m == 0)
+        return;
+    K *keys = (K *)a.keys_a + begin;
+    if (m == 1) {
+        if (threadIdx.x == 0)
+            keys[0] = rdx_dec(keys[0], a.cls, a.desc);
+        return;
+    }
+    const int shift = 48 - a.l3_bits;
+    const uint32_t bins = 1u << a.l3_bits, mask = bins - 1u;
+    for (uint32_t j = threadIdx.x; j < bins; j += THREADS)
+        s_cnt[j] = 0u;
+    __syncthreads();
+
+    K key[ITEMS];
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i) {
+        const uint32_t pos = (uint32_t)i * THREADS + threadIdx.x;
+        key[i] = pos < m ? keys[pos] : (K)0;
+    }
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i)
+        if ((uint32_t)i * THREADS + threadIdx.x < m)
+            atomicAdd(&s_cnt[rdx_digit(key[i], shift, mask)], 1u);
+    __syncthreads();
+
+    /* Exclusive scan of the bins, PER consecutive bins per thread; a run too long for the
+     * comparisons is noticed here. */
+    uint32_t c[PER], sum = 0;
+    bool long_run = false;
+    const uint32_t lo = threadIdx.x * PER;
+#pragma unroll
+    for (int j = 0; j < PER; ++j) {
+        c[j] = lo + (uint32_t)j < bins ? s_cnt[lo + (uint32_t)j] : 0u;
+        sum += c[j];
+        long_run |= c[j] > (uint32_t)RDX_MSD_L3_RUN_MAX;
+    }
+    uint32_t run = rdx_block_excl_scan<THREADS>(sum, s_scan);
+#pragma unroll
+    for (int j = 0; j < PER; ++j) {
+        if (lo + (uint32_t)j < bins)
+            s_cnt[lo + (uint32_t)j] = run;
+        run += c[j];
+    }
+    if (__syncthreads_or(long_run)) {
+        if (threadIdx.x == 0)
+            atomicAdd(&a.ctrl[RDX_MSD_SLOW], 1u);
+        msd_block_lsd(keys, m, a.cls, a.desc, smem);
+        return;
+    }
+
+    /* Placing a key bumps its digit's start: afterwards s_cnt[d] is where digit d ends. */
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i)
+        if ((uint32_t)i * THREADS + threadIdx.x < m)
+            s_keys[atomicAdd(&s_cnt[rdx_digit(key[i], shift, mask)], 1u)] = key[i];
+    __syncthreads();
+
+    for (uint32_t pos = threadIdx.x; pos < m; pos += THREADS) {
+        const K k = s_keys[pos];
+        const uint32_t d = rdx_digit(k, shift, mask);
+        const uint32_t st = d ? s_cnt[d - 1u] : 0u, en = s_cnt[d];
+        uint32_t r = st;
+        for (uint32_t j = st; j < en; ++j) {
+            const K o = s_keys[j];
+            r += (o < k) | ((o == k) & (j < pos));
+        }
+        keys[r] = rdx_dec(k, a.cls, a.desc);
+    }
+}
+
+/* ---- host side ---- */
+
+size_t rdx_msd_l2_tile(void) { return (size_t)msd_l2_layout::TILE; }
+
+size_t rdx_msd_l2_max_tiles(size_t n)
+{
+    /* Each level-1 bucket's last tile may be partial: at most one more tile per bucket. */
+    return (n + msd_l2_layout::TILE - 1) / msd_l2_layout::TILE + MSD_BUCKETS1;
+}
+
+cudaError_t rdx_launch_msd_counts(const rdx_msd_args *a, cudaStream_t s)
+{
+    if (a->n == 0 || a->n > 0xffffffffull)
+        return cudaErrorInvalidValue;
+    const size_t hist_blocks = (a->n + RDX_MSD_HIST_RANGE - 1) / RDX_MSD_HIST_RANGE;
+    msd_hist_kernel<<<(unsigned)hist_blocks, RDX_MSD_HIST_THREADS, 0, s>>>(*a);
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess)
+        return e;
+    msd_scan_kernel<<<1, MSD_SCAN_THREADS, 0, s>>>(*a);
+    return cudaGetLastError();
+}
+
+cudaError_t rdx_launch_msd_sort(const rdx_msd_args *a, cudaStream_t s)
+{
+    if (a->n == 0 || a->n > 0xffffffffull)
+        return cudaErrorInvalidValue;
+    msd_pass_kernel<<<(unsigned)rdx_msd_l2_max_tiles(a->n), RDX_MSD_L2_THREADS, msd_l2_layout::BYTES, s>>>(*a);
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess)
+        return e;
+    msd_block_kernel<<<MSD_BUCKETS2, RDX_MSD_L3_THREADS, msd_l3_layout::END, s>>>(*a);
+    return cudaGetLastError();
+}
+
+cudaError_t rdx_msd_init(void)
+{
+    cudaError_t e = cudaFuncSetAttribute((const void *)msd_pass_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         (int)msd_l2_layout::BYTES);
+    if (e == cudaSuccess)
+        e = cudaFuncSetAttribute((const void *)msd_block_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 (int)msd_l3_layout::END);
+    return e;
+}
