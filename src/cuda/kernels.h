@@ -127,11 +127,13 @@ typedef struct rdx_fixup_args {
 #define RDX_MSD_LEVEL1 1u     /* the scan armed level 1 */
 #define RDX_MSD_ON 2u         /* level 2's histogram fits level 3: levels 2 and 3 run, the
                                  LSD passes and the fix-up do nothing */
-#define RDX_MSD_FALLBACK 3u   /* a level-2 bucket exceeds RDX_MSD_L3_CAP: the LSD passes
-                                 sort the untouched source */
+#define RDX_MSD_FALLBACK 3u   /* a level-2 bucket exceeds level 3's capacity
+                                 (RDX_MSD_L3_CAP, RDX_MSD_L3_CAP_PAIRS with values): the
+                                 LSD passes sort the untouched source */
 
 /* Levels 2 and 3 of the MSD route (level 1 is rdx_launch_pass with pass_info
- * ctrl + RDX_MSD_INFO, source -> keys_b, encoding). Keys only, 8-byte keys, n < 2^32. */
+ * ctrl + RDX_MSD_INFO, source -> keys_b / vals_b, encoding). 8-byte keys, keys only or
+ * with 4- or 8-byte values (vb of the launchers), n < 2^32. */
 typedef struct rdx_msd_args {
     void *keys_a;                /* level 2 writes it, level 3 sorts in place and decodes */
     const void *keys_b;          /* level 1's output: encoded keys partitioned by the top digit */
@@ -141,24 +143,34 @@ typedef struct rdx_msd_args {
     uint32_t *counts2;           /* [256][256] zeroed: level-2 digit counts per level-1 bucket */
     uint32_t *bases2;            /* [256][256] first slot of each level-2 bucket */
     uint32_t *first_tile;        /* [257] level 2's first tile number of each level-1 bucket */
-    uint32_t *pass_info;         /* the LSD passes' words, cleared when the route commits */
-    int passes;
+    uint32_t *pass_info;         /* the LSD passes' words, cleared when the route commits
+                                    (passes of them) */
     uint32_t *status;            /* level 2's look-back words, zeroed by level 1 */
     uint32_t *status_next;       /* cleared by level 2 for the first LSD pass */
     size_t zero_rows;            /* its rows */
     size_t n;
     int cls, desc;
     int l3_bits;                 /* level 3's digit: bits [48 - l3_bits, 48) */
+    int passes;                  /* here, not after pass_info: the struct stays 128 bytes
+                                    with the two value pointers (one more byte changed the
+                                    keys-only kernels' register allocation) */
+    void *vals_a;                /* values (pairs), moved with the keys as keys_a; NULL:
+                                    keys only */
+    const void *vals_b;          /* level 1's output values, as keys_b; NULL: keys only */
 } rdx_msd_args;
 
-/* Level 2's tile (keys) and the most tiles it launches for n keys. */
-size_t rdx_msd_l2_tile(void);
-size_t rdx_msd_l2_max_tiles(size_t n);
+/* Level 2's tile (keys) and the most tiles it launches for n keys, with value bytes vb
+ * (0: keys only, 4, 8: each has its own tile shape). */
+size_t rdx_msd_l2_tile(int vb);
+size_t rdx_msd_l2_max_tiles(size_t n, int vb);
+/* Level 3's capacity (keys of one level-2 bucket) with value bytes vb. */
+size_t rdx_msd_l3_cap(int vb);
 /* Enqueue level 2's histogram and scan (which decide between RDX_MSD_ON and
- * RDX_MSD_FALLBACK), and level 2 and level 3; each kernel returns at once on the device
- * unless it is its turn. */
-cudaError_t rdx_launch_msd_counts(const rdx_msd_args *a, cudaStream_t s);
-cudaError_t rdx_launch_msd_sort(const rdx_msd_args *a, cudaStream_t s);
+ * RDX_MSD_FALLBACK), and level 2 and level 3, for value bytes vb (0, 4, 8; the args'
+ * vals_a / vals_b set when vb > 0); each kernel returns at once on the device unless it
+ * is its turn. */
+cudaError_t rdx_launch_msd_counts(int vb, const rdx_msd_args *a, cudaStream_t s);
+cudaError_t rdx_launch_msd_sort(int vb, const rdx_msd_args *a, cudaStream_t s);
 cudaError_t rdx_msd_init(void);
 
 /* Keys per tile of the pass kernel for key bytes kb, value bytes vb (0, 4, 8) and the

@@ -15,7 +15,14 @@
  *            in order by comparisons, write decoded, in place in A. A block with a run of
  *            more than RDX_MSD_L3_RUN_MAX keys sorts its bucket by on-chip LSD passes.
  *
- * Keys only: equal keys are indistinguishable, so level 3 need not be stable.
+ * Keys only (VB = 0): equal keys are indistinguishable, so level 3 need not be stable.
+ * Pairs (VB = 4 or 8 bytes of value per key): levels 1 and 2 move the values with the keys
+ * (both are stable passes), level 2 with the pass kernel's 16-byte tile shape; level 3
+ * keeps each key's value and its index within the bucket (its input order among equal
+ * keys, levels 1 and 2 being stable) in shared memory next to it, and breaks ties among
+ * equal keys by that index, so the sort is stable; its on-chip LSD passes move the values
+ * too. Level 3 reads all of its bucket's values before it writes any (in place). The
+ * pairs instantiations are compiled, not yet run on a GPU.
  * Every kernel reads the state word first and returns at once unless it is its turn, so
  * the whole route is enqueued unconditionally (CUDA-graph safe, no host read). */
 #include "common.cuh"
@@ -65,13 +72,26 @@ __global__ void __launch_bounds__(RDX_MSD_HIST_THREADS) msd_hist_kernel(const rd
 
 #define MSD_SCAN_THREADS 1024
 
-__global__ void __launch_bounds__(MSD_SCAN_THREADS) msd_scan_kernel(const rdx_msd_args a)
+/* Level 2's tile shape and level 3's capacity for value bytes VB (0: keys only). */
+template <int VB> struct msd_shape {
+    static constexpr int L2_THREADS = VB ? RDX_MSD_L2_THREADS_PAIRS : RDX_MSD_L2_THREADS;
+    static constexpr int L2_ITEMS = VB ? RDX_MSD_L2_ITEMS_PAIRS : RDX_MSD_L2_ITEMS;
+    static constexpr int L2_MIN_BLOCKS = VB ? RDX_MSD_L2_MIN_BLOCKS_PAIRS : RDX_MSD_L2_MIN_BLOCKS;
+    static constexpr int L3_THREADS = VB ? RDX_MSD_L3_THREADS_PAIRS : RDX_MSD_L3_THREADS;
+    static constexpr int L3_ITEMS = VB ? RDX_MSD_L3_ITEMS_PAIRS : RDX_MSD_L3_ITEMS;
+    static constexpr int L3_MIN_BLOCKS = VB ? RDX_MSD_L3_MIN_BLOCKS_PAIRS : RDX_MSD_L3_MIN_BLOCKS;
+    static constexpr int L3_CAP = L3_THREADS * L3_ITEMS;
+};
+static_assert(msd_shape<8>::L3_CAP <= 65535, "level 3's key indices fit 16 bits");
+
+template <int VB> __global__ void __launch_bounds__(MSD_SCAN_THREADS) msd_scan_kernel(const rdx_msd_args a)
 {
+    typedef msd_shape<VB> S;
     __shared__ uint32_t s_tiles[MSD_BUCKETS1];
     if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_LEVEL1)
         return;
     const uint32_t lane = rdx_lane(), warp = threadIdx.x >> 5;
-    const uint32_t tile = (uint32_t)(RDX_MSD_L2_THREADS * RDX_MSD_L2_ITEMS);
+    const uint32_t tile = (uint32_t)(S::L2_THREADS * S::L2_ITEMS);
     bool big = false;
     /* One warp per level-1 bucket at a time, eight digits per lane. */
     for (uint32_t b1 = warp; b1 < MSD_BUCKETS1; b1 += MSD_SCAN_THREADS / 32) {
@@ -80,7 +100,7 @@ __global__ void __launch_bounds__(MSD_SCAN_THREADS) msd_scan_kernel(const rdx_ms
         for (int j = 0; j < 8; ++j) {
             c[j] = a.counts2[b1 * 256u + lane * 8u + (uint32_t)j];
             sum += c[j];
-            big |= c[j] > (uint32_t)RDX_MSD_L3_CAP;
+            big |= c[j] > (uint32_t)S::L3_CAP;
         }
         uint32_t inc = sum;
 #pragma unroll
@@ -118,13 +138,14 @@ __global__ void __launch_bounds__(MSD_SCAN_THREADS) msd_scan_kernel(const rdx_ms
 
 /* ---- level 2: the segmented pass ---- */
 
-struct msd_l2_layout {
-    static constexpr int THREADS = RDX_MSD_L2_THREADS;
-    static constexpr int ITEMS = RDX_MSD_L2_ITEMS;
+template <int VB> struct msd_l2_layout {
+    static constexpr int THREADS = msd_shape<VB>::L2_THREADS;
+    static constexpr int ITEMS = msd_shape<VB>::L2_ITEMS;
     static constexpr int TILE = THREADS * ITEMS;
     static constexpr int WARPS = THREADS / 32;
     static constexpr size_t KEYS = 0;
-    static constexpr size_t GOFS = (size_t)TILE * 8;
+    static constexpr size_t VALS = (size_t)TILE * 8; /* a multiple of 16 */
+    static constexpr size_t GOFS = VALS + ((size_t)TILE * VB + 15) / 16 * 16;
     static constexpr size_t WCNT = GOFS + RDX_CUDA_MAX_BINS * 4;
     static constexpr size_t START = WCNT + (size_t)WARPS * RDX_CUDA_MAX_BINS * 4;
     static constexpr size_t SCAN = START + RDX_CUDA_MAX_BINS * 4;
@@ -134,13 +155,18 @@ struct msd_l2_layout {
 
 /* Like the pass kernel (onesweep.cu) on bits 48-55, with tiles numbered per level-1
  * bucket: tile t belongs to the last bucket whose first tile is <= t, that bucket's first
- * tile publishes its counts as a prefix, and slots come from bases2 of the bucket. */
-__global__ void __launch_bounds__(RDX_MSD_L2_THREADS, RDX_MSD_L2_MIN_BLOCKS) msd_pass_kernel(const rdx_msd_args a)
+ * tile publishes its counts as a prefix, and slots come from bases2 of the bucket. With
+ * VB > 0 each key's value goes to the key's slot. */
+template <int VB>
+__global__ void __launch_bounds__(msd_shape<VB>::L2_THREADS, msd_shape<VB>::L2_MIN_BLOCKS)
+    msd_pass_kernel(const rdx_msd_args a)
 {
-    typedef msd_l2_layout L;
+    typedef msd_l2_layout<VB> L;
     typedef rdx_msd_key K;
+    typedef typename rdx_uint<(VB ? VB : 4)>::t V;
     extern __shared__ __align__(16) unsigned char smem[];
     K *s_keys = (K *)(smem + L::KEYS);
+    V *s_vals = (V *)(smem + L::VALS);
     uint32_t *s_gofs = (uint32_t *)(smem + L::GOFS);
     uint32_t *s_wcnt = (uint32_t *)(smem + L::WCNT);
     uint32_t *s_start = (uint32_t *)(smem + L::START);
@@ -178,17 +204,19 @@ __global__ void __launch_bounds__(RDX_MSD_L2_THREADS, RDX_MSD_L2_MIN_BLOCKS) msd
     const uint32_t count = left < (size_t)L::TILE ? (uint32_t)left : (uint32_t)L::TILE;
     const K *in = (const K *)a.keys_b + tile_begin;
     K *out = (K *)a.keys_a;
+    V *vout = (V *)a.vals_a;
     const int shift = 48, bits = 8;
     const uint32_t lane = rdx_lane(), warp = threadIdx.x >> 5;
     const uint32_t first = warp * 32u * L::ITEMS + lane;
 
     K key[L::ITEMS];
-    uint32_t val[L::ITEMS]; /* no values: unused by the ranking with VB = 0 */
+    V val[L::ITEMS]; /* keys only: unused by the ranking with VB = 0 */
+    const V *vin = (const V *)a.vals_b + tile_begin;
 #pragma unroll
     for (int i = 0; i < L::ITEMS; ++i) {
         const uint32_t pos = first + (uint32_t)i * 32u;
         key[i] = pos < count ? in[pos] : (K)0;
-        val[i] = 0u;
+        val[i] = VB && pos < count ? vin[pos] : (V)0;
     }
 
     const uint32_t total = rdx_count_tile<K, L::ITEMS, L::THREADS>(key, count, shift, bits, s_wcnt);
@@ -196,8 +224,7 @@ __global__ void __launch_bounds__(RDX_MSD_L2_THREADS, RDX_MSD_L2_MIN_BLOCKS) msd
     if (threadIdx.x < 256u)
         rdx_store_status(row + threadIdx.x, (tile == ft ? RDX_STATUS_PREFIX : RDX_STATUS_AGGREGATE) | total);
     rdx_offset_tile<L::THREADS>(total, bits, s_wcnt, s_start, s_scan);
-    rdx_rank_scatter<0, K, uint32_t, L::ITEMS, L::THREADS>(key, val, count, shift, bits, s_wcnt, s_keys,
-                                                           (uint32_t *)0);
+    rdx_rank_scatter<VB, K, V, L::ITEMS, L::THREADS>(key, val, count, shift, bits, s_wcnt, s_keys, s_vals);
 
     /* Look-back within the bucket (as in onesweep.cu: whole warps poll). */
     if (threadIdx.x < 256u) {
@@ -229,80 +256,128 @@ __global__ void __launch_bounds__(RDX_MSD_L2_THREADS, RDX_MSD_L2_MIN_BLOCKS) msd
         const uint32_t idx = (uint32_t)j * L::THREADS + threadIdx.x;
         if (idx < count) {
             const K k = s_keys[idx];
-            out[s_gofs[rdx_digit(k, shift, 255u)] + idx] = k;
+            const uint32_t o = s_gofs[rdx_digit(k, shift, 255u)] + idx;
+            out[o] = k;
+            if (VB)
+                vout[o] = s_vals[idx];
         }
     }
 }
 
 /* ---- level 3: one block per level-2 bucket ---- */
 
-typedef rdx_rank_layout<8, 0, RDX_MSD_L3_THREADS, RDX_MSD_L3_CAP> msd_l3_layout;
+/* Level 3's shared memory: rank.cuh's layout for the bucket (keys, values), then, with
+ * values, each placed key's index within the bucket (16 bits). */
+template <int VB> struct msd_l3_layout : rdx_rank_layout<8, VB, msd_shape<VB>::L3_THREADS, msd_shape<VB>::L3_CAP> {
+    typedef rdx_rank_layout<8, VB, msd_shape<VB>::L3_THREADS, msd_shape<VB>::L3_CAP> R;
+    static constexpr size_t IDX = R::END;
+    static constexpr size_t BYTES = VB ? IDX + (size_t)msd_shape<VB>::L3_CAP * 2 : R::END;
+};
 /* The fast path's digit counters (one per bin, then the end) live where the slow path's
  * per-warp counters and s_start go. */
-static_assert((msd_l3_layout::SCAN - msd_l3_layout::WCNT) / 4 >= (1u << RDX_MSD_L3_MAX_BITS) + 1u,
+static_assert((msd_l3_layout<0>::SCAN - msd_l3_layout<0>::WCNT) / 4 >= (1u << RDX_MSD_L3_MAX_BITS) + 1u,
               "level 3's counters fit in the ranking's counter words");
+static_assert((msd_l3_layout<8>::SCAN - msd_l3_layout<8>::WCNT) / 4 >= (1u << RDX_MSD_L3_MAX_BITS) + 1u,
+              "level 3's counters fit in the ranking's counter words (pairs)");
 
-/* Sorts the bucket of keys_a[begin, begin + m) (encoded, bits 48-63 equal) with on-chip
- * LSD passes over bits 0-47, 8 bits at a time (the slow path, for buckets where many keys
- * share the level-3 digit). Keys warp-striped, as rank.cuh's stable ranking needs. */
-static __device__ __noinline__ void msd_block_lsd(rdx_msd_key *keys, uint32_t m, int cls, int desc, unsigned char *smem)
+/* Sorts the bucket of keys_a[begin, begin + m) (encoded, bits 48-63 equal), and its
+ * values with VB > 0, with on-chip LSD passes over bits 0-47, 8 bits at a time (the slow
+ * path, for buckets where many keys share the level-3 digit). Keys warp-striped, as
+ * rank.cuh's stable ranking needs. Every value is read before the first barrier, and
+ * written after the last. */
+template <int VB>
+static __device__ __forceinline__ void msd_block_lsd_body(rdx_msd_key *keys, void *vals_p, uint32_t m, int cls,
+                                                          int desc, unsigned char *smem)
 {
-    typedef msd_l3_layout R;
+    typedef msd_l3_layout<VB> R;
     typedef rdx_msd_key K;
-    enum { THREADS = RDX_MSD_L3_THREADS, ITEMS = RDX_MSD_L3_ITEMS };
+    typedef typename rdx_uint<(VB ? VB : 4)>::t V;
+    enum { THREADS = msd_shape<VB>::L3_THREADS, ITEMS = msd_shape<VB>::L3_ITEMS };
     K *s_keys = (K *)(smem + R::KEYS);
+    V *s_vals = (V *)(smem + R::VALS);
+    V *vals = (V *)vals_p;
     uint32_t *s_wcnt = (uint32_t *)(smem + R::WCNT);
     uint32_t *s_start = (uint32_t *)(smem + R::START);
     uint32_t *s_scan = (uint32_t *)(smem + R::SCAN);
     const uint32_t first = (threadIdx.x >> 5) * 32u * ITEMS + rdx_lane();
     K key[ITEMS];
-    uint32_t val[ITEMS]; /* no values */
+    V val[ITEMS]; /* keys only: unused */
 #pragma unroll
     for (int i = 0; i < ITEMS; ++i) {
         const uint32_t pos = first + (uint32_t)i * 32u;
         key[i] = pos < m ? keys[pos] : (K)0;
-        val[i] = 0u;
+        val[i] = VB && pos < m ? vals[pos] : (V)0;
     }
     for (int shift = 0; shift < 48; shift += 8) {
         const uint32_t total = rdx_count_tile<K, ITEMS, THREADS>(key, m, shift, 8, s_wcnt);
         if (__syncthreads_or(threadIdx.x < 256u && total == m))
             continue; /* one digit holds every key */
         rdx_offset_tile<THREADS>(total, 8, s_wcnt, s_start, s_scan);
-        rdx_rank_scatter<0, K, uint32_t, ITEMS, THREADS>(key, val, m, shift, 8, s_wcnt, s_keys, (uint32_t *)0);
+        rdx_rank_scatter<VB, K, V, ITEMS, THREADS>(key, val, m, shift, 8, s_wcnt, s_keys, s_vals);
         __syncthreads();
 #pragma unroll
         for (int i = 0; i < ITEMS; ++i) {
             const uint32_t pos = first + (uint32_t)i * 32u;
-            if (pos < m)
+            if (pos < m) {
                 key[i] = s_keys[pos];
+                if (VB)
+                    val[i] = s_vals[pos];
+            }
         }
         __syncthreads();
     }
 #pragma unroll
     for (int i = 0; i < ITEMS; ++i) {
         const uint32_t pos = first + (uint32_t)i * 32u;
-        if (pos < m)
+        if (pos < m) {
             keys[pos] = rdx_dec(key[i], cls, desc);
+            if (VB)
+                vals[pos] = val[i];
+        }
     }
+}
+
+/* Out of line, so that the fast path keeps its registers; keys only with the signature
+ * (and so the code) it had before values were added. */
+static __device__ __noinline__ void msd_block_lsd(rdx_msd_key *keys, uint32_t m, int cls, int desc, unsigned char *smem)
+{
+    msd_block_lsd_body<0>(keys, (void *)0, m, cls, desc, smem);
+}
+template <int VB>
+static __device__ __noinline__ void msd_block_lsd_pairs(rdx_msd_key *keys, void *vals, uint32_t m, int cls, int desc,
+                                                        unsigned char *smem)
+{
+    msd_block_lsd_body<VB>(keys, vals, m, cls, desc, smem);
 }
 
 /* One block per level-2 bucket (bits 48-63 equal), in place in A:
  *   1. count the keys by the level-3 digit (a.l3_bits bits below bit 48, about as many
  *      bins as the average bucket has keys) with shared-memory atomics;
  *   2. scan the counts, place every key at the next free slot of its digit (another
- *      atomic);
+ *      atomic), with VB > 0 its value and its index within the bucket next to it;
  *   3. each key's final place within its run of equal digits (a few keys) is the number
- *      of keys of the run below it, ties broken by position: write it, decoded.
- * Keys only, so the order within a digit after step 2 does not matter (equal keys are
- * indistinguishable): the layout is row-striped so that short buckets keep every warp busy.
+ *      of keys of the run below it, ties broken by position (keys only) or by the index
+ *      within the bucket (pairs): write it, decoded, and its value.
+ * Keys only, the order within a digit after step 2 does not matter (equal keys are
+ * indistinguishable); with values the index makes the result stable whatever that order.
+ * The layout is row-striped so that short buckets keep every warp busy.
  * A run longer than RDX_MSD_L3_RUN_MAX keys sends the block to msd_block_lsd. */
-__global__ void __launch_bounds__(RDX_MSD_L3_THREADS, RDX_MSD_L3_MIN_BLOCKS) msd_block_kernel(const rdx_msd_args a)
+template <int VB>
+__global__ void __launch_bounds__(msd_shape<VB>::L3_THREADS, msd_shape<VB>::L3_MIN_BLOCKS)
+    msd_block_kernel(const rdx_msd_args a)
 {
-    typedef msd_l3_layout R;
+    typedef msd_l3_layout<VB> R;
     typedef rdx_msd_key K;
-    enum { THREADS = RDX_MSD_L3_THREADS, ITEMS = RDX_MSD_L3_ITEMS, PER = ((1 << RDX_MSD_L3_MAX_BITS) + THREADS - 1) / THREADS };
+    typedef typename rdx_uint<(VB ? VB : 4)>::t V;
+    enum {
+        THREADS = msd_shape<VB>::L3_THREADS,
+        ITEMS = msd_shape<VB>::L3_ITEMS,
+        PER = ((1 << RDX_MSD_L3_MAX_BITS) + THREADS - 1) / THREADS
+    };
     extern __shared__ __align__(16) unsigned char smem[];
     K *s_keys = (K *)(smem + R::KEYS);
+    V *s_vals = (V *)(smem + R::VALS);
+    uint16_t *s_idx = (uint16_t *)(smem + R::IDX);
     uint32_t *s_cnt = (uint32_t *)(smem + R::WCNT);
     uint32_t *s_scan = (uint32_t *)(smem + R::SCAN);
 
@@ -315,9 +390,10 @@ __global__ void __launch_bounds__(RDX_MSD_L3_THREADS, RDX_MSD_L3_MIN_BLOCKS) msd
     if (m == 0)
         return;
     K *keys = (K *)a.keys_a + begin;
+    V *vals = (V *)a.vals_a + begin; /* keys only: unused */
     if (m == 1) {
         if (threadIdx.x == 0)
-            keys[0] = rdx_dec(keys[0], a.cls, a.desc);
+            keys[0] = rdx_dec(keys[0], a.cls, a.desc); /* its value is in place */
         return;
     }
     const int shift = 48 - a.l3_bits;
@@ -327,10 +403,13 @@ __global__ void __launch_bounds__(RDX_MSD_L3_THREADS, RDX_MSD_L3_MIN_BLOCKS) msd
     __syncthreads();
 
     K key[ITEMS];
+    V val[ITEMS]; /* keys only: unused */
 #pragma unroll
     for (int i = 0; i < ITEMS; ++i) {
         const uint32_t pos = (uint32_t)i * THREADS + threadIdx.x;
         key[i] = pos < m ? keys[pos] : (K)0;
+        if (VB)
+            val[i] = pos < m ? vals[pos] : (V)0;
     }
 #pragma unroll
     for (int i = 0; i < ITEMS; ++i)
@@ -359,15 +438,28 @@ __global__ void __launch_bounds__(RDX_MSD_L3_THREADS, RDX_MSD_L3_MIN_BLOCKS) msd
     if (__syncthreads_or(long_run)) {
         if (threadIdx.x == 0)
             atomicAdd(&a.ctrl[RDX_MSD_SLOW], 1u);
-        msd_block_lsd(keys, m, a.cls, a.desc, smem);
+        /* This block's loads of values are done (the barrier above), but the slow path
+         * reads them again, warp-striped: nothing has been written yet. */
+        if (VB)
+            msd_block_lsd_pairs<VB>(keys, (void *)vals, m, a.cls, a.desc, smem);
+        else
+            msd_block_lsd(keys, m, a.cls, a.desc, smem);
         return;
     }
 
     /* Placing a key bumps its digit's start: afterwards s_cnt[d] is where digit d ends. */
 #pragma unroll
-    for (int i = 0; i < ITEMS; ++i)
-        if ((uint32_t)i * THREADS + threadIdx.x < m)
-            s_keys[atomicAdd(&s_cnt[rdx_digit(key[i], shift, mask)], 1u)] = key[i];
+    for (int i = 0; i < ITEMS; ++i) {
+        const uint32_t pos = (uint32_t)i * THREADS + threadIdx.x;
+        if (pos < m) {
+            const uint32_t slot = atomicAdd(&s_cnt[rdx_digit(key[i], shift, mask)], 1u);
+            s_keys[slot] = key[i];
+            if (VB) {
+                s_vals[slot] = val[i];
+                s_idx[slot] = (uint16_t)pos;
+            }
+        }
+    }
     __syncthreads();
 
     for (uint32_t pos = threadIdx.x; pos < m; pos += THREADS) {
@@ -375,55 +467,99 @@ __global__ void __launch_bounds__(RDX_MSD_L3_THREADS, RDX_MSD_L3_MIN_BLOCKS) msd
         const uint32_t d = rdx_digit(k, shift, mask);
         const uint32_t st = d ? s_cnt[d - 1u] : 0u, en = s_cnt[d];
         uint32_t r = st;
-        for (uint32_t j = st; j < en; ++j) {
-            const K o = s_keys[j];
-            r += (o < k) | ((o == k) & (j < pos));
+        if (VB) {
+            const uint32_t me = s_idx[pos];
+            for (uint32_t j = st; j < en; ++j) {
+                const K o = s_keys[j];
+                r += (o < k) | ((o == k) & ((uint32_t)s_idx[j] < me));
+            }
+            keys[r] = rdx_dec(k, a.cls, a.desc);
+            vals[r] = s_vals[pos];
+        } else {
+            for (uint32_t j = st; j < en; ++j) {
+                const K o = s_keys[j];
+                r += (o < k) | ((o == k) & (j < pos));
+            }
+            keys[r] = rdx_dec(k, a.cls, a.desc);
         }
-        keys[r] = rdx_dec(k, a.cls, a.desc);
     }
 }
 
 /* ---- host side ---- */
 
-size_t rdx_msd_l2_tile(void) { return (size_t)msd_l2_layout::TILE; }
+size_t rdx_msd_l2_tile(int vb) { return vb ? (size_t)msd_l2_layout<8>::TILE : (size_t)msd_l2_layout<0>::TILE; }
 
-size_t rdx_msd_l2_max_tiles(size_t n)
+size_t rdx_msd_l2_max_tiles(size_t n, int vb)
 {
     /* Each level-1 bucket's last tile may be partial: at most one more tile per bucket. */
-    return (n + msd_l2_layout::TILE - 1) / msd_l2_layout::TILE + MSD_BUCKETS1;
+    const size_t tile = rdx_msd_l2_tile(vb);
+    return (n + tile - 1) / tile + MSD_BUCKETS1;
 }
 
-cudaError_t rdx_launch_msd_counts(const rdx_msd_args *a, cudaStream_t s)
+size_t rdx_msd_l3_cap(int vb) { return vb ? (size_t)msd_shape<8>::L3_CAP : (size_t)msd_shape<0>::L3_CAP; }
+
+template <int VB> static cudaError_t launch_counts(const rdx_msd_args *a, cudaStream_t s)
 {
-    if (a->n == 0 || a->n > 0xffffffffull)
-        return cudaErrorInvalidValue;
     const size_t hist_blocks = (a->n + RDX_MSD_HIST_RANGE - 1) / RDX_MSD_HIST_RANGE;
     msd_hist_kernel<<<(unsigned)hist_blocks, RDX_MSD_HIST_THREADS, 0, s>>>(*a);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return e;
-    msd_scan_kernel<<<1, MSD_SCAN_THREADS, 0, s>>>(*a);
+    msd_scan_kernel<VB><<<1, MSD_SCAN_THREADS, 0, s>>>(*a);
     return cudaGetLastError();
 }
 
-cudaError_t rdx_launch_msd_sort(const rdx_msd_args *a, cudaStream_t s)
+template <int VB> static cudaError_t launch_sort(const rdx_msd_args *a, cudaStream_t s)
 {
-    if (a->n == 0 || a->n > 0xffffffffull)
-        return cudaErrorInvalidValue;
-    msd_pass_kernel<<<(unsigned)rdx_msd_l2_max_tiles(a->n), RDX_MSD_L2_THREADS, msd_l2_layout::BYTES, s>>>(*a);
+    msd_pass_kernel<VB><<<(unsigned)rdx_msd_l2_max_tiles(a->n, VB), msd_l2_layout<VB>::THREADS,
+                          msd_l2_layout<VB>::BYTES, s>>>(*a);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return e;
-    msd_block_kernel<<<MSD_BUCKETS2, RDX_MSD_L3_THREADS, msd_l3_layout::END, s>>>(*a);
+    msd_block_kernel<VB><<<MSD_BUCKETS2, msd_shape<VB>::L3_THREADS, msd_l3_layout<VB>::BYTES, s>>>(*a);
     return cudaGetLastError();
+}
+
+/* Keys only, or values of 4 or 8 bytes (which need vals_a and vals_b). */
+static int msd_args_ok(int vb, const rdx_msd_args *a)
+{
+    if (a->n == 0 || a->n > 0xffffffffull)
+        return 0;
+    if (vb == 0)
+        return 1;
+    return (vb == 4 || vb == 8) && a->vals_a && a->vals_b;
+}
+
+cudaError_t rdx_launch_msd_counts(int vb, const rdx_msd_args *a, cudaStream_t s)
+{
+    if (!msd_args_ok(vb, a))
+        return cudaErrorInvalidValue;
+    return vb == 0 ? launch_counts<0>(a, s) : vb == 4 ? launch_counts<4>(a, s) : launch_counts<8>(a, s);
+}
+
+cudaError_t rdx_launch_msd_sort(int vb, const rdx_msd_args *a, cudaStream_t s)
+{
+    if (!msd_args_ok(vb, a))
+        return cudaErrorInvalidValue;
+    return vb == 0 ? launch_sort<0>(a, s) : vb == 4 ? launch_sort<4>(a, s) : launch_sort<8>(a, s);
+}
+
+template <int VB> static cudaError_t init_vb(void)
+{
+    cudaError_t e = cudaFuncSetAttribute((const void *)msd_pass_kernel<VB>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize, (int)msd_l2_layout<VB>::BYTES);
+    if (e == cudaSuccess)
+        e = cudaFuncSetAttribute((const void *)msd_block_kernel<VB>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 (int)msd_l3_layout<VB>::BYTES);
+    return e;
 }
 
 cudaError_t rdx_msd_init(void)
 {
-    cudaError_t e = cudaFuncSetAttribute((const void *)msd_pass_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         (int)msd_l2_layout::BYTES);
+    cudaError_t e = init_vb<0>();
     if (e == cudaSuccess)
-        e = cudaFuncSetAttribute((const void *)msd_block_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 (int)msd_l3_layout::END);
+        e = init_vb<4>();
+    if (e == cudaSuccess)
+        e = init_vb<8>();
     return e;
 }

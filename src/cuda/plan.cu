@@ -98,15 +98,20 @@ void rdx_cuda_plan_job(const rdx_job *job, int keys_dev, int vals_dev, int idx_d
     p->portion = portion_max < p->tile ? p->tile : portion_max / p->tile * p->tile;
     p->portions = (n + p->portion - 1) / p->portion;
     p->max_tiles = ((n < p->portion ? n : p->portion) + p->tile - 1) / p->tile;
-    /* The MSD route: keys only, 8-byte integer keys, the whole key with 8-bit digits, one
-     * portion (level 2's look-back counts per bucket), n below 2^32 (32-bit slots). Anything
-     * else takes the LSD passes. It replaces the cluster and grid paths where planned.
+    /* The MSD route: 8-byte integer keys, keys only or pairs whose 4- or 8-byte values
+     * move with the keys (not argsort, not values gathered by index at the end), the whole
+     * key with 8-bit digits, one portion (level 2's look-back counts per bucket), n below
+     * 2^32 (32-bit slots), pairs up to RDX_MSD_PAIRS_MAX_N (their level-3 capacity is
+     * smaller). Anything else takes the LSD passes. It replaces the cluster and grid paths
+     * where planned.
      * Not for floats: their top digit is the sign and most of the exponent, which puts
      * nearly all keys of real data (values within a few orders of magnitude) in a few
      * top-digit buckets; the skew test would decline after an extra read of the keys. */
-    p->msd = job->kind == RDX_JOB_KEYS && p->kb == 8 && p->cls != RDX_CLASS_FLOAT && p->vb == 0 &&
-             p->begin_bit == 0 && p->end_bit == 64 &&
-             p->radix_bits == 8 && !p->small && n >= rdx_cuda_msd_min_n && n <= RDX_MSD_MAX_N &&
+    const int msd_keys = job->kind == RDX_JOB_KEYS && p->vb == 0 && n <= RDX_MSD_MAX_N;
+    const int msd_pairs = job->kind == RDX_JOB_PAIRS && !p->iota && (p->vb == 4 || p->vb == 8) &&
+                          n <= RDX_MSD_PAIRS_MAX_N;
+    p->msd = (msd_keys || msd_pairs) && p->kb == 8 && p->cls != RDX_CLASS_FLOAT && p->begin_bit == 0 &&
+             p->end_bit == 64 && p->radix_bits == 8 && !p->small && n >= rdx_cuda_msd_min_n &&
              (unsigned long long)n < 0x100000000ull && p->portions == 1;
     if (p->msd)
         p->cluster = p->grid = 0;
@@ -136,8 +141,8 @@ void rdx_cuda_plan_job(const rdx_job *job, int keys_dev, int vals_dev, int idx_d
         }
         /* Level 2 of the MSD route looks back in the second buffer with its own tiles. */
         size_t rows = p->max_tiles;
-        if (p->msd && rdx_msd_l2_max_tiles(n) > rows)
-            rows = rdx_msd_l2_max_tiles(n);
+        if (p->msd && rdx_msd_l2_max_tiles(n, p->vb) > rows)
+            rows = rdx_msd_l2_max_tiles(n, p->vb);
         p->status_words = rows * RDX_CUDA_MAX_BINS;
         p->status = take(&end, 2 * p->status_words * 4);
         p->keys_b = take(&end, n * (size_t)p->kb);
@@ -293,14 +298,18 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
         if (p->msd) {
             /* The MSD route (msd.cu), enqueued whole; on the device each kernel returns at
              * once unless the route is on. Level 1: the pass kernel on the top digit,
-             * source -> B, look-back in status buffer 0 (zeroed by the histogram), clearing
-             * buffer 1 for level 2. */
+             * source -> B (keys and values; its pass word is ACTIVE | FIRST: it reads
+             * keys_src / vals_src, in place or not, and writes B), look-back in status
+             * buffer 0 (zeroed by the histogram), clearing buffer 1 for level 2. */
             const int top = p->passes - 1;
             rdx_pass_args a;
             memset(&a, 0, sizeof a);
             a.keys_a = keys_a;
             a.keys_b = keys_b;
+            a.vals_a = vals_a;
+            a.vals_b = vals_b;
             a.keys_src = keys_src;
+            a.vals_src = vals_src ? vals_src : vals_a;
             a.pass_info = msd_ctrl + RDX_MSD_INFO;
             a.bases = bases;
             a.bases_next = NULL;
@@ -316,7 +325,7 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
             a.cls = p->cls;
             a.desc = p->desc;
             a.narrow = 1;
-            RDX_CUDA_TRY(rdx_launch_pass(p->kb, 0, p->medium, &a, (unsigned)((n + p->tile - 1) / p->tile), s));
+            RDX_CUDA_TRY(rdx_launch_pass(p->kb, p->vb, p->medium, &a, (unsigned)((n + p->tile - 1) / p->tile), s));
 
             /* Levels 2 and 3: B -> A -> A. Level 2 looks back in buffer 1 and clears buffer
              * 0 for the first LSD pass (which runs after a fallback). */
@@ -324,6 +333,8 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
             memset(&m, 0, sizeof m);
             m.keys_a = keys_a;
             m.keys_b = keys_b;
+            m.vals_a = vals_a; /* NULL for keys only */
+            m.vals_b = vals_b;
             m.top_bases = bases + (size_t)top * RDX_CUDA_MAX_BINS;
             m.ctrl = msd_ctrl;
             m.counts2 = (uint32_t *)(t + p->msd_counts2);
@@ -340,7 +351,7 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
             m.l3_bits = 8; /* about log2 of the average level-2 bucket, n / 2^16 */
             while (m.l3_bits < RDX_MSD_L3_MAX_BITS && ((size_t)1 << (m.l3_bits + 16)) < n)
                 ++m.l3_bits;
-            RDX_CUDA_TRY(rdx_launch_msd_counts(&m, s));
+            RDX_CUDA_TRY(rdx_launch_msd_counts(p->vb, &m, s));
 
             /* Unless the route is on now, the LSD passes need the other digits' counts
              * and the scan of them all. */
@@ -360,7 +371,7 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
             sc.msd_ctrl = NULL;
             sc.msd_gate = msd_ctrl;
             RDX_CUDA_TRY(rdx_launch_scan(&sc, s));
-            RDX_CUDA_TRY(rdx_launch_msd_sort(&m, s));
+            RDX_CUDA_TRY(rdx_launch_msd_sort(p->vb, &m, s));
         }
 
         /* Launch j = pass * portions + portion uses status buffer j % 2 and clears the other. */

@@ -31,8 +31,9 @@ int rdx_cuda_cluster_max_blocks(size_t key_bytes, size_t value_bytes);
  * (the temporary size depends on it). Tests only. */
 void rdx_cuda_set_portion_max_n(size_t n);
 
-/* 8-byte key sorts (keys only, the whole key, default digits) of at least n keys take
- * the MSD route (msd.cu) when the device's skew test lets them (default RDX_MSD_MIN_N;
+/* 8-byte integer key sorts (keys only, or pairs with 4- or 8-byte values; the whole
+ * key, default digits) of at least n keys take the MSD route (msd.cu) when the device's
+ * skew test lets them (default RDX_MSD_MIN_N;
  * 0 restores it). Change it only between sorts (the temporary size depends on it). Tests
  * only. */
 void rdx_cuda_set_msd_min_n(size_t n);
@@ -40,7 +41,8 @@ void rdx_cuda_set_msd_min_n(size_t n);
  * after a device-wide synchronization (so: after that sort finished, before the next
  * sort): -1 none was planned (the LSD passes or another path ran), 0 the skew test
  * declined it (LSD), 2 MSD ran, 3 it fell back to LSD after level 2's histogram (a level-2
- * bucket above RDX_MSD_L3_CAP), 1 an inconsistent state, -2 the read failed.
+ * bucket above level 3's capacity, RDX_MSD_L3_CAP or RDX_MSD_L3_CAP_PAIRS), 1 an
+ * inconsistent state, -2 the read failed.
  * *slow_blocks (if not NULL): level-3 blocks that sorted their bucket by on-chip LSD
  * passes (a sub-bucket above 64 keys). Tests only. */
 int rdx_cuda_last_msd_route(unsigned *slow_blocks);

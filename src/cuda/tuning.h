@@ -238,12 +238,15 @@
 #endif
 
 /* ---- MSD hybrid for 64-bit keys (msd.cu; docs/cuda-notes.md "The MSD hybrid") ----
- * Keys only, 8-byte keys, the full 64 bits with 8-bit digits, one portion: level 1 is the
- * pass kernel on bits 56-63 (source -> B), level 2 a segmented pass on bits 48-55 within
- * each level-1 bucket (B -> A), level 3 one block per level-2 bucket (A -> A, on chip).
- * Measured on an H200 (docs/performance.md, "The MSD route"): MIN_N, MAX_N and the level-3
- * constants by sweeps of u64 uniform keys from 2^24 to 5 x 2^26; the level-2 and histogram
- * constants are first choices (level 2 runs at the LSD pass kernel's speed). */
+ * 8-byte integer keys, keys only or pairs with 4- or 8-byte values (not argsort, not
+ * values gathered by index), the full 64 bits with 8-bit digits, one portion: level 1 is
+ * the pass kernel on bits 56-63 (source -> B), level 2 a segmented pass on bits 48-55
+ * within each level-1 bucket (B -> A), level 3 one block per level-2 bucket (A -> A, on
+ * chip). Pairs have their own level-2 and level-3 shapes (the *_PAIRS constants below).
+ * Measured on an H200 (docs/performance.md, "The MSD route"), keys only: MIN_N, MAX_N and
+ * the level-3 constants by sweeps of u64 uniform keys from 2^24 to 5 x 2^26; the level-2
+ * and histogram constants are first choices (level 2 runs at the LSD pass kernel's speed).
+ * The pairs constants are NOT measured: compiled only, never run on a GPU yet. */
 /* Inputs of at least MIN_N keys (and at most MAX_N) take the route when the skew test
  * passes; the tests lower MIN_N through rdx_cuda_set_msd_min_n. At 2^24 the route took
  * 1.034 ms against the LSD passes' 0.997; at 2^25 1.318 against 1.819. */
@@ -269,6 +272,18 @@
 #endif
 #ifndef RDX_MSD_L2_MIN_BLOCKS
 #define RDX_MSD_L2_MIN_BLOCKS 2
+#endif
+/* Level 2 with values (4 or 8 bytes): the pass kernel's 16-bytes-per-key shape
+ * (RDX_OS_*_16, 512 x 11 at 2 blocks/SM); 4-byte values use it too (12 bytes per key is
+ * in the pass kernel's 16-byte class). */
+#ifndef RDX_MSD_L2_THREADS_PAIRS
+#define RDX_MSD_L2_THREADS_PAIRS RDX_OS_THREADS_16
+#endif
+#ifndef RDX_MSD_L2_ITEMS_PAIRS
+#define RDX_MSD_L2_ITEMS_PAIRS RDX_OS_ITEMS_16
+#endif
+#ifndef RDX_MSD_L2_MIN_BLOCKS_PAIRS
+#define RDX_MSD_L2_MIN_BLOCKS_PAIRS RDX_OS_MIN_BLOCKS_16
 #endif
 /* Level-2 histogram of B: keys per block (a contiguous range), and how many level-1
  * buckets a block counts in shared memory (a range that meets more counts the rest with
@@ -309,6 +324,26 @@
 #endif
 #ifndef RDX_MSD_L3_RUN_MAX
 #define RDX_MSD_L3_RUN_MAX 32
+#endif
+/* Level 3 with values: a block holds its bucket's keys, values and each key's index
+ * within the bucket (16 bits, for stability) in shared memory, CAP x (8 + VB + 2) bytes
+ * plus the ranking's counters (17.5 KB). 512 x 10 (5120 keys, 107 KB with 8-byte values)
+ * lets 2 blocks share a 228 KB SM; 512 x 12 (6144, 125 KB) would allow only one. With
+ * uniform keys the buckets average n / 65536 keys: at 2^28 4096 (the largest of 65536
+ * about 4400), so pairs take the route up to PAIRS_MAX_N = 2^28; above that uniform
+ * keys would come close to the capacity and fall back. Not measured (see above). */
+#ifndef RDX_MSD_L3_THREADS_PAIRS
+#define RDX_MSD_L3_THREADS_PAIRS 512
+#endif
+#ifndef RDX_MSD_L3_ITEMS_PAIRS
+#define RDX_MSD_L3_ITEMS_PAIRS 10
+#endif
+#ifndef RDX_MSD_L3_MIN_BLOCKS_PAIRS
+#define RDX_MSD_L3_MIN_BLOCKS_PAIRS 2
+#endif
+#define RDX_MSD_L3_CAP_PAIRS (RDX_MSD_L3_THREADS_PAIRS * RDX_MSD_L3_ITEMS_PAIRS)
+#ifndef RDX_MSD_PAIRS_MAX_N
+#define RDX_MSD_PAIRS_MAX_N ((size_t)1 << 28)
 #endif
 
 /* ---- simple grid-stride kernels (copy back, iota, gather) ---- */
