@@ -177,6 +177,24 @@ unsigned char *rdx_cuda_temp_base(void *temp)
     return (unsigned char *)((t + RDX_TEMP_ALIGN - 1) / RDX_TEMP_ALIGN * RDX_TEMP_ALIGN);
 }
 
+/* The buffers and codec of a pass launch (level 1 of the MSD route or an LSD pass); the
+ * caller fills in the rest. vals_src NULL: the values start in vals_a (or as indices). */
+static rdx_pass_args pass_buffers(void *keys_a, void *keys_b, void *vals_a, void *vals_b, const void *keys_src,
+                                  const void *vals_src, const rdx_cuda_plan *p)
+{
+    rdx_pass_args a;
+    memset(&a, 0, sizeof a);
+    a.keys_a = keys_a;
+    a.keys_b = keys_b;
+    a.vals_a = vals_a;
+    a.vals_b = vals_b;
+    a.keys_src = keys_src;
+    a.vals_src = vals_src ? vals_src : vals_a;
+    a.cls = p->cls;
+    a.desc = p->desc;
+    return a;
+}
+
 rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job *job, void *temp, int sms,
                             cudaStream_t s)
 {
@@ -302,14 +320,7 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
              * keys_src / vals_src, in place or not, and writes B), look-back in status
              * buffer 0 (zeroed by the histogram), clearing buffer 1 for level 2. */
             const int top = p->passes - 1;
-            rdx_pass_args a;
-            memset(&a, 0, sizeof a);
-            a.keys_a = keys_a;
-            a.keys_b = keys_b;
-            a.vals_a = vals_a;
-            a.vals_b = vals_b;
-            a.keys_src = keys_src;
-            a.vals_src = vals_src ? vals_src : vals_a;
+            rdx_pass_args a = pass_buffers(keys_a, keys_b, vals_a, vals_b, keys_src, vals_src, p);
             a.pass_info = msd_ctrl + RDX_MSD_INFO;
             a.bases = bases;
             a.bases_next = NULL;
@@ -322,8 +333,6 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
             a.pass = top;
             a.shift = p->begin_bit + top * p->radix_bits;
             a.bits = p->radix_bits;
-            a.cls = p->cls;
-            a.desc = p->desc;
             a.narrow = 1;
             RDX_CUDA_TRY(rdx_launch_pass(p->kb, p->vb, p->medium, &a, (unsigned)((n + p->tile - 1) / p->tile), s));
 
@@ -378,14 +387,7 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
         for (int pass = 0; pass < p->passes; ++pass) {
             for (size_t k = 0; k < p->portions; ++k) {
                 const size_t j = (size_t)pass * p->portions + k;
-                rdx_pass_args a;
-                memset(&a, 0, sizeof a);
-                a.keys_a = keys_a;
-                a.keys_b = keys_b;
-                a.vals_a = vals_a;
-                a.vals_b = vals_b;
-                a.keys_src = keys_src;
-                a.vals_src = vals_src ? vals_src : vals_a;
+                rdx_pass_args a = pass_buffers(keys_a, keys_b, vals_a, vals_b, keys_src, vals_src, p);
                 a.pass_info = pass_info;
                 a.bases = bases + k * per_portion;
                 a.bases_next = k + 1 < p->portions ? bases + (k + 1) * per_portion : NULL;
@@ -398,8 +400,6 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
                 a.pass = pass;
                 a.shift = p->begin_bit + pass * p->radix_bits;
                 a.bits = p->end_bit - a.shift < p->radix_bits ? p->end_bit - a.shift : p->radix_bits;
-                a.cls = p->cls;
-                a.desc = p->desc;
                 a.iota = p->iota;
                 a.keys_scratch = argsort;
                 a.narrow = (unsigned long long)n <= 0x100000000ull; /* 32-bit slot offsets */
