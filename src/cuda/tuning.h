@@ -246,7 +246,7 @@
  * Measured on an H200 (docs/performance.md, "The MSD route"), keys only: MIN_N, MAX_N and
  * the level-3 constants by sweeps of u64 uniform keys from 2^24 to 5 x 2^26; the level-2
  * and histogram constants are first choices (level 2 runs at the LSD pass kernel's speed).
- * The pairs constants are NOT measured: compiled only, never run on a GPU yet. */
+ * The pairs constants are first choices: run on an H200 (u64/u64 2^27: 2.05x CUB), not swept. */
 /* Inputs of at least MIN_N keys (and at most MAX_N) take the route when the skew test
  * passes; the tests lower MIN_N through rdx_cuda_set_msd_min_n. At 2^24 the route took
  * 1.034 ms against the LSD passes' 0.997; at 2^25 1.318 against 1.819. */
@@ -331,7 +331,7 @@
  * lets 2 blocks share a 228 KB SM; 512 x 12 (6144, 125 KB) would allow only one. With
  * uniform keys the buckets average n / 65536 keys: at 2^28 4096 (the largest of 65536
  * about 4400), so pairs take the route up to PAIRS_MAX_N = 2^28; above that uniform
- * keys would come close to the capacity and fall back. Not measured (see above). */
+ * keys would come close to the capacity and fall back. Not swept (see above). */
 #ifndef RDX_MSD_L3_THREADS_PAIRS
 #define RDX_MSD_L3_THREADS_PAIRS 512
 #endif
