@@ -65,6 +65,18 @@ static __device__ __forceinline__ uint32_t rdx_digit(K k, int shift, uint32_t ma
 #define RDX_STATUS_PREFIX (2u << RDX_OS_COUNT_BITS)
 #define RDX_STATUS_COUNT_MASK ((1u << RDX_OS_COUNT_BITS) - 1u)
 
+/* Zeroes `rows` rows of look-back words (RDX_CUDA_MAX_BINS each), rows spread over the
+ * grid's blocks, words over a block's THREADS threads. The arguments are references to
+ * kernel parameters: taken by value, the pass kernel compiled to other machine code (by
+ * reference its cubin is byte-identical to the loop written inline). */
+template <int THREADS>
+static __device__ __forceinline__ void rdx_clear_status_rows(uint32_t *const &words, const size_t &rows)
+{
+    for (size_t r = blockIdx.x; r < rows; r += gridDim.x)
+        for (uint32_t c = threadIdx.x; c < RDX_CUDA_MAX_BINS; c += THREADS)
+            words[r * RDX_CUDA_MAX_BINS + c] = 0u;
+}
+
 /* Status words are written and polled by different blocks while they run: the loads and
  * stores must reach L2 (never a stale L1 line), hence relaxed gpu-scope accesses. */
 static __device__ __forceinline__ uint32_t rdx_load_status(const uint32_t *p)
@@ -76,6 +88,38 @@ static __device__ __forceinline__ uint32_t rdx_load_status(const uint32_t *p)
 static __device__ __forceinline__ void rdx_store_status(uint32_t *p, uint32_t v)
 {
     asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+/* Decoupled look-back for this thread's digit: the counts of tiles j, j - 1, ... (rows of
+ * `status`, RDX_CUDA_MAX_BINS words each, this thread's word in each) until one that
+ * holds its inclusive prefix; their sum. Whole warps poll (a vote decides when all their
+ * lanes are done): a warp that reached a barrier with some lanes still spinning was seen
+ * to let other threads pass it. done: this lane has nothing to look for. status is a
+ * reference to the kernel parameter, as in rdx_clear_status_rows. */
+static __device__ __forceinline__ uint32_t rdx_look_back(const uint32_t *const &status, uint32_t j, bool done)
+{
+    uint32_t excl = 0;
+#ifdef RDX_PROBE_SKIP_LOOKBACK /* diagnosis only: wrong results, timing without the wait */
+    done = true;
+#endif
+    while (__any_sync(0xffffffffu, !done)) {
+        if (!done) {
+            const uint32_t st = rdx_load_status(status + (size_t)j * RDX_CUDA_MAX_BINS + threadIdx.x);
+            if (st & ~RDX_STATUS_COUNT_MASK) {
+                excl += st & RDX_STATUS_COUNT_MASK;
+                if (st & RDX_STATUS_PREFIX)
+                    done = true;
+                else
+                    --j;
+            }
+#if RDX_LOOKBACK_BACKOFF_NS > 0
+            else {
+                __nanosleep(RDX_LOOKBACK_BACKOFF_NS);
+            }
+#endif
+        }
+    }
+    return excl;
 }
 
 /* Per-pass word written by the scan kernel, read by the pass kernels (device-side skip

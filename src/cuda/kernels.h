@@ -150,7 +150,8 @@ typedef struct rdx_msd_args {
     size_t zero_rows;            /* its rows */
     size_t n;
     int cls, desc;
-    int l3_bits;                 /* level 3's digit: bits [48 - l3_bits, 48) */
+    int l3_bits;                 /* level 3's digit: bits [48 - l3_bits, 48); set by
+                                    rdx_launch_msd_sort from n */
     int passes;                  /* here, not after pass_info: the struct stays 128 bytes
                                     with the two value pointers (one more byte changed the
                                     keys-only kernels' register allocation) */

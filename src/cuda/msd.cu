@@ -21,8 +21,7 @@
  * keeps each key's value and its index within the bucket (its input order among equal
  * keys, levels 1 and 2 being stable) in shared memory next to it, and breaks ties among
  * equal keys by that index, so the sort is stable; its on-chip LSD passes move the values
- * too. Level 3 reads all of its bucket's values before it writes any (in place). The
- * pairs instantiations are compiled, not yet run on a GPU.
+ * too. Level 3 reads all of its bucket's values before it writes any (in place).
  * Every kernel reads the state word first and returns at once unless it is its turn, so
  * the whole route is enqueued unconditionally (CUDA-graph safe, no host read). */
 #include "common.cuh"
@@ -102,13 +101,7 @@ template <int VB> __global__ void __launch_bounds__(MSD_SCAN_THREADS) msd_scan_k
             sum += c[j];
             big |= c[j] > (uint32_t)S::L3_CAP;
         }
-        uint32_t inc = sum;
-#pragma unroll
-        for (int o = 1; o < 32; o <<= 1) {
-            const uint32_t y = __shfl_up_sync(RDX_FULL_WARP, inc, o);
-            if (lane >= (uint32_t)o)
-                inc += y;
-        }
+        const uint32_t inc = rdx_warp_incl_scan(sum, lane);
         uint32_t run = (uint32_t)a.top_bases[b1] + inc - sum;
 #pragma unroll
         for (int j = 0; j < 8; ++j) {
@@ -175,9 +168,7 @@ __global__ void __launch_bounds__(msd_shape<VB>::L2_THREADS, msd_shape<VB>::L2_M
 
     /* The first LSD pass expects zeroed look-back words in its buffer (which level 1
      * used); cleared whether or not the route runs. */
-    for (size_t r = blockIdx.x; r < a.zero_rows; r += gridDim.x)
-        for (uint32_t c = threadIdx.x; c < RDX_CUDA_MAX_BINS; c += L::THREADS)
-            a.status_next[r * RDX_CUDA_MAX_BINS + c] = 0u;
+    rdx_clear_status_rows<L::THREADS>(a.status_next, a.zero_rows);
     if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON)
         return;
 
@@ -226,24 +217,11 @@ __global__ void __launch_bounds__(msd_shape<VB>::L2_THREADS, msd_shape<VB>::L2_M
     rdx_offset_tile<L::THREADS>(total, bits, s_wcnt, s_start, s_scan);
     rdx_rank_scatter<VB, K, V, L::ITEMS, L::THREADS>(key, val, count, shift, bits, s_wcnt, s_keys, s_vals);
 
-    /* Look-back within the bucket (as in onesweep.cu: whole warps poll). */
+    /* Look-back within the bucket: it ends at the bucket's first tile, which published a prefix. */
     if (threadIdx.x < 256u) {
         uint32_t excl = 0;
         if (tile > ft) {
-            uint32_t j = tile - 1u;
-            bool done = false;
-            while (__any_sync(RDX_FULL_WARP, !done)) {
-                if (!done) {
-                    const uint32_t st = rdx_load_status(a.status + (size_t)j * RDX_CUDA_MAX_BINS + threadIdx.x);
-                    if (st & ~RDX_STATUS_COUNT_MASK) {
-                        excl += st & RDX_STATUS_COUNT_MASK;
-                        if (st & RDX_STATUS_PREFIX)
-                            done = true;
-                        else
-                            --j;
-                    }
-                }
-            }
+            excl = rdx_look_back(a.status, tile - 1u, false);
             rdx_store_status(row + threadIdx.x, RDX_STATUS_PREFIX | (excl + total));
         }
         s_gofs[threadIdx.x] = a.bases2[b1 * 256u + threadIdx.x] + excl - s_start[threadIdx.x];
@@ -509,6 +487,16 @@ template <int VB> static cudaError_t launch_counts(const rdx_msd_args *a, cudaSt
     return cudaGetLastError();
 }
 
+/* Level 3's digit width for n keys: about log2 of the average level-2 bucket (n / 2^16),
+ * from 8 to RDX_MSD_L3_MAX_BITS. */
+static int l3_bits(size_t n)
+{
+    int bits = 8;
+    while (bits < RDX_MSD_L3_MAX_BITS && ((size_t)1 << (bits + 16)) < n)
+        ++bits;
+    return bits;
+}
+
 template <int VB> static cudaError_t launch_sort(const rdx_msd_args *a, cudaStream_t s)
 {
     msd_pass_kernel<VB><<<(unsigned)rdx_msd_l2_max_tiles(a->n, VB), msd_l2_layout<VB>::THREADS,
@@ -516,7 +504,9 @@ template <int VB> static cudaError_t launch_sort(const rdx_msd_args *a, cudaStre
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return e;
-    msd_block_kernel<VB><<<MSD_BUCKETS2, msd_shape<VB>::L3_THREADS, msd_l3_layout<VB>::BYTES, s>>>(*a);
+    rdx_msd_args b = *a;
+    b.l3_bits = l3_bits(a->n);
+    msd_block_kernel<VB><<<MSD_BUCKETS2, msd_shape<VB>::L3_THREADS, msd_l3_layout<VB>::BYTES, s>>>(b);
     return cudaGetLastError();
 }
 

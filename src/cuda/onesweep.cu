@@ -89,9 +89,7 @@ __global__ void __launch_bounds__(RDX_OS_SHAPE_THREADS(KB, VB, MED), RDX_OS_SHAP
 
     /* The next launch's status words must be zero; this launch clears them (it is the only
      * one running, and the previous user of that buffer has finished). */
-    for (size_t r = blockIdx.x; r < a.zero_rows; r += gridDim.x)
-        for (uint32_t c = threadIdx.x; c < RDX_CUDA_MAX_BINS; c += L::THREADS)
-            a.status_next[r * RDX_CUDA_MAX_BINS + c] = 0u;
+    rdx_clear_status_rows<L::THREADS>(a.status_next, a.zero_rows);
 
     const uint32_t info = a.pass_info[a.pass];
     if (!(info & RDX_PASS_ACTIVE))
@@ -156,36 +154,12 @@ __global__ void __launch_bounds__(RDX_OS_SHAPE_THREADS(KB, VB, MED), RDX_OS_SHAP
     /* Rank, and reorder the tile by digit in shared memory while earlier tiles publish. */
     rdx_rank_scatter<VB, K, V, L::ITEMS, L::THREADS>(key, val, count, shift, bits, s_wcnt, s_keys, s_vals);
 
-    /* Decoupled look-back, one thread per digit: add the counts of earlier tiles until one
-     * that already holds its inclusive prefix. The warps holding digits poll as whole warps
-     * (a vote decides when all their lanes are done): a warp that reached the barrier below
-     * with some lanes still spinning was seen to let other threads pass it. */
+    /* Decoupled look-back, one thread per digit (whole warps of them). */
     if (threadIdx.x < ((bins + 31u) & ~31u)) {
         const bool mine = threadIdx.x < bins;
         uint32_t excl = 0;
         if (tile > 0) {
-            uint32_t j = tile - 1;
-            bool done = !mine;
-#ifdef RDX_PROBE_SKIP_LOOKBACK /* diagnosis only: wrong results, timing without the wait */
-            done = true;
-#endif
-            while (__any_sync(RDX_FULL_WARP, !done)) {
-                if (!done) {
-                    const uint32_t st = rdx_load_status(a.status + (size_t)j * RDX_CUDA_MAX_BINS + threadIdx.x);
-                    if (st & ~RDX_STATUS_COUNT_MASK) {
-                        excl += st & RDX_STATUS_COUNT_MASK;
-                        if (st & RDX_STATUS_PREFIX)
-                            done = true;
-                        else
-                            --j;
-                    }
-#if RDX_LOOKBACK_BACKOFF_NS > 0
-                    else {
-                        __nanosleep(RDX_LOOKBACK_BACKOFF_NS);
-                    }
-#endif
-                }
-            }
+            excl = rdx_look_back(a.status, tile - 1, !mine);
             if (mine)
                 rdx_store_status(row + threadIdx.x, RDX_STATUS_PREFIX | (excl + total));
         }

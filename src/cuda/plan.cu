@@ -177,6 +177,24 @@ unsigned char *rdx_cuda_temp_base(void *temp)
     return (unsigned char *)((t + RDX_TEMP_ALIGN - 1) / RDX_TEMP_ALIGN * RDX_TEMP_ALIGN);
 }
 
+/* A histogram launch over `count` keys from `keys`, every pass of the plan; the caller
+ * narrows it (the MSD route counts the top digit, then the others). */
+static rdx_hist_args hist_args(const void *keys, size_t count, uint32_t *counts, const rdx_cuda_plan *p)
+{
+    rdx_hist_args h;
+    memset(&h, 0, sizeof h);
+    h.keys = keys;
+    h.count = count;
+    h.counts = counts;
+    h.cls = p->cls;
+    h.desc = p->desc;
+    h.begin_bit = p->begin_bit;
+    h.end_bit = p->end_bit;
+    h.radix_bits = p->radix_bits;
+    h.passes = p->passes;
+    return h;
+}
+
 /* The buffers and codec of a pass launch (level 1 of the MSD route or an LSD pass); the
  * caller fills in the rest. vals_src NULL: the values start in vals_a (or as indices). */
 static rdx_pass_args pass_buffers(void *keys_a, void *keys_b, void *vals_a, void *vals_b, const void *keys_src,
@@ -275,20 +293,11 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
         /* Where the MSD route is planned this counts the top digit only (all the route
          * needs); the other digits are counted later if the route is not taken. */
         for (size_t k = 0; k < p->portions; ++k) {
-            rdx_hist_args h;
-            memset(&h, 0, sizeof h);
             const size_t begin = k * p->portion;
-            h.keys = (const unsigned char *)keys_src + begin * p->kb;
-            h.count = n - begin < p->portion ? n - begin : p->portion;
-            h.counts = counts + k * per_portion;
+            rdx_hist_args h = hist_args((const unsigned char *)keys_src + begin * p->kb,
+                                        n - begin < p->portion ? n - begin : p->portion, counts + k * per_portion, p);
             h.zero = k == 0 ? status[0] : NULL;
             h.zero_words = k == 0 ? p->status_words : 0;
-            h.cls = p->cls;
-            h.desc = p->desc;
-            h.begin_bit = p->begin_bit;
-            h.end_bit = p->end_bit;
-            h.radix_bits = p->radix_bits;
-            h.passes = p->passes;
             if (p->msd) {
                 h.counts += (size_t)(p->passes - 1) * RDX_CUDA_MAX_BINS;
                 h.begin_bit = p->begin_bit + (p->passes - 1) * p->radix_bits;
@@ -357,23 +366,12 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
             m.n = n;
             m.cls = p->cls;
             m.desc = p->desc;
-            m.l3_bits = 8; /* about log2 of the average level-2 bucket, n / 2^16 */
-            while (m.l3_bits < RDX_MSD_L3_MAX_BITS && ((size_t)1 << (m.l3_bits + 16)) < n)
-                ++m.l3_bits;
             RDX_CUDA_TRY(rdx_launch_msd_counts(p->vb, &m, s));
 
             /* Unless the route is on now, the LSD passes need the other digits' counts
              * and the scan of them all. */
-            rdx_hist_args h;
-            memset(&h, 0, sizeof h);
-            h.keys = keys_src;
-            h.count = n;
-            h.counts = counts;
-            h.cls = p->cls;
-            h.desc = p->desc;
-            h.begin_bit = p->begin_bit;
+            rdx_hist_args h = hist_args(keys_src, n, counts, p);
             h.end_bit = p->begin_bit + top * p->radix_bits;
-            h.radix_bits = p->radix_bits;
             h.passes = top;
             h.msd_gate = msd_ctrl;
             RDX_CUDA_TRY(rdx_launch_histogram(p->kb, &h, sms, s));

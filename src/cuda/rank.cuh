@@ -111,6 +111,18 @@ static __device__ __forceinline__ void rdx_store_tile(K *kout, V *vout, uint32_t
     }
 }
 
+/* Inclusive prefix sum over the warp's lanes (lane: this thread's lane). */
+template <typename T> static __device__ __forceinline__ T rdx_warp_incl_scan(T x, uint32_t lane)
+{
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+        const T y = __shfl_up_sync(RDX_FULL_WARP, x, o);
+        if (lane >= (uint32_t)o)
+            x += y;
+    }
+    return x;
+}
+
 /* Exclusive prefix sum of one value per thread over the block. s_warp holds THREADS/32
  * words; the caller puts a __syncthreads() between two calls that share it. */
 template <int THREADS>
@@ -118,25 +130,13 @@ static __device__ __forceinline__ uint32_t rdx_block_excl_scan(uint32_t v, uint3
 {
     enum { WARPS = THREADS / 32 };
     const uint32_t lane = rdx_lane(), warp = threadIdx.x >> 5;
-    uint32_t x = v;
-#pragma unroll
-    for (int o = 1; o < 32; o <<= 1) {
-        const uint32_t y = __shfl_up_sync(RDX_FULL_WARP, x, o);
-        if (lane >= (uint32_t)o)
-            x += y;
-    }
+    const uint32_t x = rdx_warp_incl_scan(v, lane);
     if (lane == 31)
         s_warp[warp] = x;
     __syncthreads();
     if (warp == 0) {
         const uint32_t w = lane < WARPS ? s_warp[lane] : 0u;
-        uint32_t inc = w;
-#pragma unroll
-        for (int o = 1; o < 32; o <<= 1) {
-            const uint32_t y = __shfl_up_sync(RDX_FULL_WARP, inc, o);
-            if (lane >= (uint32_t)o)
-                inc += y;
-        }
+        const uint32_t inc = rdx_warp_incl_scan(w, lane);
         if (lane < WARPS)
             s_warp[lane] = inc - w;
     }

@@ -17,13 +17,7 @@ static __device__ __forceinline__ unsigned long long block_excl_scan_u64(unsigne
 {
     enum { WARPS = RDX_SCAN_THREADS / 32 };
     const uint32_t lane = rdx_lane(), warp = threadIdx.x >> 5;
-    unsigned long long x = v;
-#pragma unroll
-    for (int o = 1; o < 32; o <<= 1) {
-        const unsigned long long y = __shfl_up_sync(RDX_FULL_WARP, x, o);
-        if (lane >= (uint32_t)o)
-            x += y;
-    }
+    const unsigned long long x = rdx_warp_incl_scan(v, lane);
     if (lane == 31)
         s_warp[warp] = x;
     __syncthreads();
