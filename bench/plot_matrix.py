@@ -45,6 +45,8 @@ def plot_case(case, rows, gpu, outdir):
             ax.plot(bad, [1.0] * len(bad), linestyle="none", marker="x", markersize=9,
                     color=style["color"], label=f"{dist}: FAILED")
     ax.axhline(1.0, color="black", linewidth=0.8, linestyle="--")
+    xs = sorted({int(r["log2n"]) for r in rows})
+    ax.set_xticks(range(xs[0] - xs[0] % 2, xs[-1] + 1, 2))
     ax.set_xlabel("log2 n")
     ax.set_ylabel("rdxsort / CUB throughput")
     ax.set_title(f"{case}: rdxsort over CUB DeviceRadixSort, same run\n{gpu}", fontsize=10)
