@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "rdx.h"
 #include "rdx_cuda.h"
 #include "gpu_bench.h"
@@ -66,6 +67,7 @@ typedef struct gm_env {
     size_t flush_bytes;
     rdx_ctx *query;             /* for rdxsort's temporary-storage sizes */
     char gpu[320];
+    time_t started;             /* for the run's wall time in the report */
 } gm_env;
 
 typedef int (*gm_step)(gm_env *e, gm_job *j);
@@ -373,7 +375,7 @@ static size_t gm_case_sizes(gm_env *e, const rdx_gm_case *c, size_t avail, size_
     if (fit < top) {
         rdx_gpu_matrix_case_name(c, name, sizeof name);
         fprintf(stderr, "rdx-gpu-bench: matrix: %s: 2^%d keys and more do not fit beside CUB (%.1f GiB "
-                        "free): skipped\n", name, fit + 1, avail / 1073741824.0);
+                        "free): skipped\n", name, fit < o->min_log2 ? o->min_log2 : fit + 1, avail / 1073741824.0);
     }
     return m;
 }
@@ -478,6 +480,7 @@ static void gm_report(const gm_env *e, const gm_row *rows, size_t nrows)
         for (i = 0; i < below; i++) gm_print_row(f, order[i]);
     }
     free(order);
+    fprintf(f, "%zu rows in %.0f s of wall time\n", nrows, difftime(time(NULL), e->started));
     if (worst_big) {
         char name[32], nn[24];
         gm_row_names(worst_big, name, sizeof name, nn, sizeof nn);
@@ -545,6 +548,7 @@ extern "C" int rdx_gpu_matrix_run(const rdx_gpu_matrix_opts *given, FILE *out, F
     e.o = o;
     e.out = out;
     e.csv = csv;
+    e.started = time(NULL);
     if (gm_start(&e)) {
         fprintf(out, "GPU matrix: could not start (device properties, events, %zu MB for the L2 flush, or an "
                      "rdxsort CUDA context)\n", e.flush_bytes >> 20);
@@ -579,9 +583,9 @@ extern "C" int rdx_gpu_matrix_run(const rdx_gpu_matrix_opts *given, FILE *out, F
                 r->n = sizes[c][s];
                 gm_measure(&e, r);
                 gm_row_names(r, name, sizeof name, nn, sizeof nn);
-                fprintf(stderr, "[%zu/%zu] %-11s %-10s %6s  rdx %9.3f ms  CUB %9.3f ms  %5.2fx  %s\n", nrows, cap,
-                        name, rdx_gpu_matrix_dist_name(r->dist), nn, r->rdx_ms, r->cub_ms, gm_ratio(r),
-                        gm_check_word(r));
+                fprintf(stderr, "[%zu/%zu %4.0f s] %-11s %-10s %6s  rdx %9.3f ms  CUB %9.3f ms  %5.2fx  %s\n",
+                        nrows, cap, difftime(time(NULL), e.started), name, rdx_gpu_matrix_dist_name(r->dist), nn,
+                        r->rdx_ms, r->cub_ms, gm_ratio(r), gm_check_word(r));
                 if (r->failed || r->skipped)
                     fprintf(out, "*** %s %s %s n=%s: %s (seed %llu)\n", gm_check_word(r), name,
                             rdx_gpu_matrix_dist_name(r->dist), nn, r->note, (unsigned long long)o->seed);
