@@ -95,8 +95,14 @@ void rdx_cuda_plan_job(const rdx_job *job, int keys_dev, int vals_dev, int idx_d
     size_t portion_max = RDX_STATUS_COUNT_MASK;
     if (rdx_cuda_portion_max_n && rdx_cuda_portion_max_n < portion_max)
         portion_max = rdx_cuda_portion_max_n;
-    p->portion = portion_max < p->tile ? p->tile : portion_max / p->tile * p->tile;
-    p->portions = (n + p->portion - 1) / p->portion;
+    /* Portions of equal size (whole tiles): each launch of the pass kernel clears the next
+     * launch's look-back rows with its own blocks (rdx_clear_status_rows), so a launch of a
+     * few tiles after a full one (2^30 keys cut as 2^30 - 1 and a remainder) left one block
+     * clearing ~120 MB: that was the 2.6x cliff from 2^30 to 2^32 keys. */
+    const size_t portion_cap = portion_max < p->tile ? p->tile : portion_max / p->tile * p->tile;
+    p->portions = n ? (n + portion_cap - 1) / portion_cap : 1;
+    const size_t per_portion = (n + p->portions - 1) / p->portions;
+    p->portion = per_portion ? (per_portion + p->tile - 1) / p->tile * p->tile : p->tile;
     p->max_tiles = ((n < p->portion ? n : p->portion) + p->tile - 1) / p->tile;
     /* The MSD route: 8-byte integer keys, keys only or pairs whose 4- or 8-byte values
      * move with the keys (not argsort, not values gathered by index at the end), the whole
