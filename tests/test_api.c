@@ -158,7 +158,7 @@ static const common_rule common_rules[] = {
     {RDX_U32, {0, 0, -1, 0}, "end_bit", "end_bit < 0"},
     {RDX_U32, {0, 0, 0, -1}, "radix_bits", "radix_bits -1"},
     {RDX_U32, {0, 0, 0, 9}, "radix_bits", "radix_bits 9"},
-    {RDX_U32, {2u, 0, 0, 0}, "flags", "flag bit 2"},
+    {RDX_U32, {8u, 0, 0, 0}, "flags", "flag bit 3"},
     {RDX_U32, {RDX_DESCENDING | 0x80000000u, 0, 0, 0}, "flags", "flag bit 31"},
 };
 
