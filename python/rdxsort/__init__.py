@@ -13,7 +13,7 @@ from ._api import argsort, sort, sort_pairs
 from ._lib import (LIBRARY_PATH, RdxArgumentError, RdxError, RdxMemoryError,
                    cuda_available, release_contexts as release_memory, version)
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = ["sort", "argsort", "sort_pairs", "RdxError", "RdxArgumentError", "RdxMemoryError",
            "cuda_available", "release_memory", "version", "LIBRARY_PATH", "__version__"]
