@@ -402,21 +402,23 @@ static void bad_input(uint64_t *s)
 /* Scratch that cannot be had: RDX_ERR_OUT_OF_MEMORY and nothing changed. */
 static void out_of_memory(uint64_t *s)
 {
-    dk_ = malloc(sizeof hk);
-    dv_ = malloc(sizeof hv);
-    di_ = malloc(sizeof hi_);
-    if (!dk_ || !dv_ || !di_) {
-        CHECK(0, "no memory");
-        return;
-    }
-    fill_bad(s);
+    /* Values right after keys in memory, so that the huge values do not overlap them. */
+    static unsigned char block[2 * NB * 8];
+    unsigned char *keys = block, *values = block + NB * 8;
+    for (size_t i = 0; i < sizeof block; i++)
+        block[i] = (unsigned char)rnd(s);
+    unsigned char copy[sizeof block];
+    memcpy(copy, block, sizeof block);
     /* Values of SIZE_MAX / 256 bytes: no row buffer can hold 16 of them. */
     const size_t off[] = {0, 16};
-    expect_bad(rdx_segmented_sort_pairs(ctx, dk_, dv_, SIZE_MAX / 256, 16, RDX_U8, off, 1, NULL),
-               RDX_ERR_OUT_OF_MEMORY, "scratch", "pairs: 16 huge values");
-    free(dk_);
-    free(dv_);
-    free(di_);
+    const rdx_status st = rdx_segmented_sort_pairs(ctx, keys, values, SIZE_MAX / 256, 16, RDX_U8, off, 1, NULL);
+    CHECK(st == RDX_ERR_OUT_OF_MEMORY, "pairs: 16 huge values: returned %s (\"%s\")", rdx_status_string(st),
+          rdx_ctx_error(ctx));
+    CHECK(strstr(rdx_ctx_error(ctx), "scratch") != NULL, "pairs: 16 huge values: message \"%s\"",
+          rdx_ctx_error(ctx));
+    CHECK(memcmp(copy, block, sizeof block) == 0, "pairs: 16 huge values: an array changed");
+    CHECK(rdx_segmented_sort_keys(ctx, keys, 16, RDX_U8, off, 1, NULL) == RDX_OK,
+          "the context failed after an allocation failure: %s", rdx_ctx_error(ctx));
 }
 #endif
 

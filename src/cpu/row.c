@@ -41,8 +41,13 @@ size_t rdx_cpu_row_bytes(const rdx_cpu_rowjob *rj, size_t max_len)
     const size_t m = max_len;
     size_t bytes = 2 * m * sizeof(uint64_t) + m * sizeof(uint64_t) + 2 * m * sizeof(uint32_t) +
                    (size_t)rj->npasses * (size_t)rj->bins * sizeof(size_t);
-    if (rj->kind == RDX_JOB_PAIRS)
-        bytes += m * rj->value_size;
+    if (rj->kind == RDX_JOB_PAIRS) {
+        /* m * value_size fits (it is at most n * value_size); the sum might not. */
+        const size_t v = m * rj->value_size;
+        if (v > SIZE_MAX / 2 - bytes)
+            return SIZE_MAX / 2;
+        bytes += v;
+    }
     return bytes + 4 * RDX_CPU_CACHE_LINE;
 }
 
