@@ -62,4 +62,18 @@
  * write to the same cache line. */
 #define RDX_CPU_CACHE_LINE 64
 
+/* Segmented sorts (segmented.c, row.c). A segment of at most RDX_CPU_SEG_ROW_MAX keys is
+ * sorted by one thread in its own buffers (segments spread over the threads); a longer
+ * one goes through the whole-array sort above, all threads on it. 2^16 keys keep a row's
+ * buffers (about 28 bytes per key) within a core's L2 share. */
+#define RDX_CPU_SEG_ROW_MAX (1u << 16)
+
+/* A row of at most this many keys is sorted by insertion; longer rows by an LSD radix
+ * sort (one histogram read for all digits, passes whose digit is constant skipped). */
+#define RDX_CPU_SEG_INSERTION 24
+
+/* Segments handed to a thread at a time (OpenMP dynamic schedule): enough to keep the
+ * scheduling cost off millions of tiny segments, few enough to balance mixed lengths. */
+#define RDX_CPU_SEG_CHUNK 16
+
 #endif
