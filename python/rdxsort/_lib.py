@@ -29,6 +29,7 @@ TYPE_BITS = {U8: 8, U16: 16, U32: 32, U64: 64, I8: 8, I16: 16, I32: 32, I64: 64,
 BACKEND_AUTO, BACKEND_CPU, BACKEND_CUDA = 0, 1, 2
 BACKEND_NAMES = {BACKEND_AUTO: "auto", BACKEND_CPU: "cpu", BACKEND_CUDA: "cuda"}
 RDX_DESCENDING = 1
+RDX_NUMPY_ORDER = 2  # floats as NumPy and PyTorch order them (every NaN last, -0.0 == +0.0)
 
 
 class RdxError(RuntimeError):
@@ -93,6 +94,12 @@ _signatures = {
     "rdx_sort_keys": ([_vp, _vp, _sz, _int, ctypes.POINTER(Opts)], _int),
     "rdx_sort_pairs": ([_vp, _vp, _vp, _sz, _sz, _int, ctypes.POINTER(Opts)], _int),
     "rdx_argsort": ([_vp, _vp, _sz, _int, _vp, _int, ctypes.POINTER(Opts)], _int),
+    # Version 0.2: segmented sorts (here always equal rows: offsets NULL).
+    "rdx_segmented_sort_keys": ([_vp, _vp, _sz, _int, _vp, _sz, ctypes.POINTER(Opts)], _int),
+    "rdx_segmented_sort_pairs": ([_vp, _vp, _vp, _sz, _sz, _int, _vp, _sz,
+                                  ctypes.POINTER(Opts)], _int),
+    "rdx_segmented_argsort": ([_vp, _vp, _sz, _int, _vp, _sz, _vp, _int,
+                               ctypes.POINTER(Opts)], _int),
 }
 for _name, (_args, _res) in _signatures.items():
     _fn = getattr(_lib, _name)
@@ -185,6 +192,19 @@ class Context:
     def argsort(self, keys, n, key_type, indices, index_type, opts):
         self.check(_lib.rdx_argsort(self.handle, keys, n, key_type, indices, index_type,
                                     ctypes.byref(opts)))
+
+    # Segmented sorts of `rows` equal rows of n / rows keys each (a C-contiguous matrix).
+    def rows_sort_keys(self, keys, n, key_type, rows, opts):
+        self.check(_lib.rdx_segmented_sort_keys(self.handle, keys, n, key_type, None, rows,
+                                                ctypes.byref(opts)))
+
+    def rows_sort_pairs(self, keys, values, value_size, n, key_type, rows, opts):
+        self.check(_lib.rdx_segmented_sort_pairs(self.handle, keys, values, value_size, n,
+                                                 key_type, None, rows, ctypes.byref(opts)))
+
+    def rows_argsort(self, keys, n, key_type, rows, indices, index_type, opts):
+        self.check(_lib.rdx_segmented_argsort(self.handle, keys, n, key_type, None, rows,
+                                              indices, index_type, ctypes.byref(opts)))
 
     # The stream-ordered variants: temp(nbytes) gives (owner, device pointer) of temporary
     # storage from the array library's allocator on the current stream; the owner is held
