@@ -22,6 +22,7 @@
 
 #ifdef RDX_TEST_SEG_CUDA
 #include <cuda_runtime_api.h>
+#include "rdx_cuda.h"
 static void *dev_alloc(size_t bytes)
 {
     void *p = NULL;
@@ -54,6 +55,59 @@ static rdx_ctx *ctx;
 static const rdx_test_memory *mem;  /* where keys, values and indices live */
 #ifdef RDX_TEST_SEG_CUDA
 static int offsets_on_device;       /* offsets in device memory too */
+static int use_async;               /* the stream-ordered calls of rdx_cuda.h (1), captured
+                                       in a CUDA graph and launched (2) */
+
+/* The call through rdx_cuda.h: temp size, temp, a stream (or a graph of the call). */
+static rdx_status async_call(int kind, void *dk, void *dp, size_t vs, size_t n, rdx_type type,
+                             const size_t *d_off, size_t nseg, rdx_type itype, const rdx_opts *o)
+{
+    size_t tb = 0;
+    rdx_status st = kind == 0   ? rdx_cuda_segmented_sort_keys_temp_size(ctx, n, type, nseg, o, &tb)
+                    : kind == 1 ? rdx_cuda_segmented_sort_pairs_temp_size(ctx, vs, n, type, nseg, o, &tb)
+                                : rdx_cuda_segmented_argsort_temp_size(ctx, n, type, nseg, itype, o, &tb);
+    if (st != RDX_OK)
+        return st;
+    void *temp = dev_alloc(tb);
+    cudaStream_t stream;
+    if (!temp || cudaStreamCreate(&stream) != cudaSuccess) {
+        printf("FAIL [seed 0x%016" PRIx64 "] no temporary storage or stream\n", seed);
+        exit(1);
+    }
+    /* One byte short: refused, nothing enqueued. */
+    if (tb > 0) {
+        const rdx_status small = kind == 0 ? rdx_cuda_segmented_sort_keys_async(ctx, dk, n, type, d_off, nseg, o,
+                                                                                 temp, tb - 1, stream)
+                                           : RDX_ERR_TEMP_TOO_SMALL;
+        CHECK(small == RDX_ERR_TEMP_TOO_SMALL, "async: %zu - 1 temporary bytes accepted", tb);
+    }
+    cudaGraph_t graph = NULL;
+    if (use_async == 2 && cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal) != cudaSuccess) {
+        printf("FAIL [seed 0x%016" PRIx64 "] cannot capture\n", seed);
+        exit(1);
+    }
+    st = kind == 0   ? rdx_cuda_segmented_sort_keys_async(ctx, dk, n, type, d_off, nseg, o, temp, tb, stream)
+         : kind == 1 ? rdx_cuda_segmented_sort_pairs_async(ctx, dk, dp, vs, n, type, d_off, nseg, o, temp, tb, stream)
+                     : rdx_cuda_segmented_argsort_async(ctx, dk, n, type, d_off, nseg, dp, itype, o, temp, tb, stream);
+    if (use_async == 2) {
+        cudaGraphExec_t exec;
+        if (cudaStreamEndCapture(stream, &graph) != cudaSuccess || cudaGraphInstantiate(&exec, graph, 0) != cudaSuccess ||
+            (st == RDX_OK && cudaGraphLaunch(exec, stream) != cudaSuccess)) {
+            printf("FAIL [seed 0x%016" PRIx64 "] the captured segmented sort failed\n", seed);
+            exit(1);
+        }
+        (void)cudaStreamSynchronize(stream);
+        (void)cudaGraphExecDestroy(exec);
+        (void)cudaGraphDestroy(graph);
+    }
+    if (cudaStreamSynchronize(stream) != cudaSuccess) {
+        printf("FAIL [seed 0x%016" PRIx64 "] the stream failed\n", seed);
+        exit(1);
+    }
+    (void)cudaStreamDestroy(stream);
+    dev_release(temp);
+    return st;
+}
 #endif
 
 static const rdx_type all_types[] = {RDX_U8,  RDX_U16, RDX_U32,  RDX_U64,  RDX_I8,  RDX_I16,
@@ -196,6 +250,11 @@ static void run_case(const layout *L, int which, rdx_type type, unsigned flags, 
 #endif
     const rdx_opts opts = {flags, 0, 0, 0};
     rdx_status st;
+#ifdef RDX_TEST_SEG_CUDA
+    if (use_async)
+        st = async_call(kind, dk, dp, vs, n, type, offsets, L->nseg, itype, &opts);
+    else
+#endif
     if (kind == K_KEYS)
         st = rdx_segmented_sort_keys(ctx, dk, n, type, offsets, L->nseg, &opts);
     else if (kind == K_PAIRS)
@@ -428,14 +487,36 @@ int main(void)
     uint64_t s = seed;
 #ifdef RDX_TEST_SEG_CUDA
     ctx = rdx_test_cuda_context();
-    for (int pass = 0; pass < 3; pass++) {
-        /* device arrays with device offsets, device arrays with host offsets, host arrays */
-        mem = pass < 2 ? &device_memory : &rdx_test_host_memory;
-        offsets_on_device = pass == 0;
+    for (int pass = 0; pass < 5; pass++) {
+        /* device arrays with device offsets, device arrays with host offsets, host arrays;
+         * then the stream-ordered calls (device offsets), and the same captured in a graph */
+        mem = pass != 2 ? &device_memory : &rdx_test_host_memory;
+        offsets_on_device = pass == 0 || pass >= 3;
+        use_async = pass < 3 ? 0 : pass - 2;
+        printf("pass %d: %s arrays, %s offsets%s\n", pass, mem->name, offsets_on_device ? "device" : "host",
+               use_async == 1 ? ", rdx_cuda.h" : use_async == 2 ? ", rdx_cuda.h in a CUDA graph" : "");
+        fflush(stdout);
         all_cases(&s);
         if (pass < 2)
             bad_input(&s);
     }
+    /* Device offsets handed to the CPU backend: refused, keys unchanged. */
+    rdx_ctx *cpu = NULL;
+    size_t *doff = (size_t *)dev_alloc(2 * sizeof(size_t));
+    if (rdx_ctx_create(&cpu, RDX_BACKEND_CPU) == RDX_OK && doff) {
+        const size_t two[] = {0, 8};
+        unsigned char k[32], k0[32];
+        for (int i = 0; i < 32; i++)
+            k[i] = k0[i] = (unsigned char)rnd(&s);
+        dev_upload(doff, two, sizeof two);
+        const rdx_status st = rdx_segmented_sort_keys(cpu, k, 8, RDX_U32, doff, 1, NULL);
+        CHECK(st == RDX_ERR_INVALID_ARGUMENT && strstr(rdx_ctx_error(cpu), "offsets") != NULL,
+              "CPU backend with device offsets: %s (\"%s\")", rdx_status_string(st), rdx_ctx_error(cpu));
+        CHECK(memcmp(k, k0, sizeof k) == 0, "CPU backend with device offsets: keys changed");
+    }
+    rdx_ctx_destroy(cpu);
+    if (doff)
+        dev_release(doff);
 #else
     if (rdx_ctx_create(&ctx, RDX_BACKEND_CPU) != RDX_OK) {
         printf("FAIL: no CPU context\n");
