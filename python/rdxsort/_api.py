@@ -102,14 +102,13 @@ def _run(adapter, device, backend, kind, *args):
 
     Host arrays: the synchronous entry point. GPU arrays: the stream-ordered entry point on
     the array library's current stream, with temporary storage from that library's
-    allocator; or, in a library without it (and for the segmented sorts, which have no
-    stream-ordered binding yet), the synchronous entry point after waiting for the current
-    stream (it returns when the sort is done).
+    allocator; or, in a library without it, the synchronous entry point after waiting for
+    the current stream (it returns when the sort is done).
     """
     ctx = L.context(backend, device)
     if device is None:
         getattr(ctx, kind)(*args)
-    elif L.use_async and hasattr(ctx, kind + "_async"):
+    elif L.use_async and kind in L.ASYNC_KINDS:
         _run_async(adapter, device, ctx, kind, *args)
     else:
         adapter.synchronize(device)

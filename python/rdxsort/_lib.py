@@ -137,6 +137,32 @@ if HAS_INTO:
         _fn = getattr(_lib, _name)
         _fn.argtypes, _fn.restype = _args, _res
 
+# The stream-ordered segmented sorts (version 0.2; offsets NULL here: equal rows).
+_segmented_async_signatures = {
+    "rdx_cuda_segmented_sort_keys_temp_size": ([_vp, _sz, _int, _sz, ctypes.POINTER(Opts), _szp],
+                                               _int),
+    "rdx_cuda_segmented_sort_keys_async": ([_vp, _vp, _sz, _int, _vp, _sz, ctypes.POINTER(Opts),
+                                           _vp, _sz, _stream], _int),
+    "rdx_cuda_segmented_sort_pairs_temp_size": ([_vp, _sz, _sz, _int, _sz, ctypes.POINTER(Opts),
+                                                 _szp], _int),
+    "rdx_cuda_segmented_sort_pairs_async": ([_vp, _vp, _vp, _sz, _sz, _int, _vp, _sz,
+                                            ctypes.POINTER(Opts), _vp, _sz, _stream], _int),
+    "rdx_cuda_segmented_argsort_temp_size": ([_vp, _sz, _int, _sz, _int, ctypes.POINTER(Opts),
+                                              _szp], _int),
+    "rdx_cuda_segmented_argsort_async": ([_vp, _vp, _sz, _int, _vp, _sz, _vp, _int,
+                                         ctypes.POINTER(Opts), _vp, _sz, _stream], _int),
+}
+HAS_SEGMENTED_ASYNC = all(hasattr(_lib, name) for name in _segmented_async_signatures)
+if HAS_SEGMENTED_ASYNC:
+    for _name, (_args, _res) in _segmented_async_signatures.items():
+        _fn = getattr(_lib, _name)
+        _fn.argtypes, _fn.restype = _args, _res
+
+# The Context methods that have a stream-ordered variant (<name>_async) in this library.
+ASYNC_KINDS = (({"sort_keys", "sort_pairs", "argsort"} if HAS_ASYNC else set())
+               | ({"rows_sort_keys", "rows_sort_pairs", "rows_argsort"}
+                  if HAS_SEGMENTED_ASYNC else set()))
+
 # GPU arrays are sorted with the stream-ordered entry points when the library has them
 # (no host synchronization); False selects the synchronous ones (tests flip it).
 use_async = HAS_ASYNC
@@ -250,6 +276,31 @@ class Context:
             self.handle, n, key_type, index_type, ctypes.byref(opts), out), temp)
         self.check(_lib.rdx_cuda_argsort_async(self.handle, keys, n, key_type, indices,
                                                index_type, ctypes.byref(opts), ptr, size, stream))
+        del owner
+
+    def rows_sort_keys_async(self, keys, n, key_type, rows, opts, temp, stream):
+        (owner, ptr), size = self._temp(lambda out: _lib.rdx_cuda_segmented_sort_keys_temp_size(
+            self.handle, n, key_type, rows, ctypes.byref(opts), out), temp)
+        self.check(_lib.rdx_cuda_segmented_sort_keys_async(
+            self.handle, keys, n, key_type, None, rows, ctypes.byref(opts), ptr, size, stream))
+        del owner
+
+    def rows_sort_pairs_async(self, keys, values, value_size, n, key_type, rows, opts, temp,
+                              stream):
+        (owner, ptr), size = self._temp(lambda out: _lib.rdx_cuda_segmented_sort_pairs_temp_size(
+            self.handle, value_size, n, key_type, rows, ctypes.byref(opts), out), temp)
+        self.check(_lib.rdx_cuda_segmented_sort_pairs_async(
+            self.handle, keys, values, value_size, n, key_type, None, rows, ctypes.byref(opts),
+            ptr, size, stream))
+        del owner
+
+    def rows_argsort_async(self, keys, n, key_type, rows, indices, index_type, opts, temp,
+                           stream):
+        (owner, ptr), size = self._temp(lambda out: _lib.rdx_cuda_segmented_argsort_temp_size(
+            self.handle, n, key_type, rows, index_type, ctypes.byref(opts), out), temp)
+        self.check(_lib.rdx_cuda_segmented_argsort_async(
+            self.handle, keys, n, key_type, None, rows, indices, index_type, ctypes.byref(opts),
+            ptr, size, stream))
         del owner
 
     def __del__(self):
