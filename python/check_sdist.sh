@@ -51,6 +51,11 @@ rng = np.random.default_rng()
 a = rng.integers(-1000, 1000, 10_000, dtype=np.int32)
 assert np.array_equal(rdxsort.sort(a), np.sort(a, kind="stable"))
 assert np.array_equal(rdxsort.argsort(a), np.argsort(a, kind="stable"))
+m = rng.standard_normal((100, 300)).astype(np.float32)
+m[::7, ::5] = np.nan
+m[1::9, ::3] = -np.nan
+for axis in (-1, 0):  # the segmented sort, in NumPy's float order
+    assert np.array_equal(rdxsort.argsort(m, axis), np.argsort(m, axis, kind="stable"))
 print("python/check_sdist.sh: the wheel built from the sdist sorts (rdxsort %s, %s)"
       % (rdxsort.__version__, rdxsort.LIBRARY_PATH))
 EOF
