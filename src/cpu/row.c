@@ -1,6 +1,6 @@
 /* One segment ("row") of a segmented sort, sorted by one thread in its own buffers:
- * the keys' codes (key_codec.h) are loaded once, sorted stably (insertion sort for short
- * rows, LSD radix for longer ones), and written back. Keys alone on their full bit range
+ * the keys' codes (key_codec.h) are loaded once, sorted stably (ranks counted for short
+ * rows, merge sort for medium ones, LSD radix for longer ones), and written back. Keys alone on their full bit range
  * sort their codes directly; otherwise the value ordered by (the code, canonicalised under
  * RDX_NUMPY_ORDER, cut to [begin_bit, end_bit)) is sorted with each key's position in the
  * row, and keys, values and indices are then placed by that position, so no key's bits
@@ -72,22 +72,67 @@ RDX_CPU_INLINE uint64_t sort_value(const rdx_cpu_rowjob *rj, uint64_t c)
     return (c >> rj->begin_bit) & rj->range;
 }
 
-/* Stable insertion sort of a[0..m) (with ia, when not NULL). */
-static void insertion(uint64_t *a, uint32_t *ia, size_t m)
+/* A short run src[0..m) written in order to dst (with isrc -> idst when isrc is not
+ * NULL): each key's place is counted, the keys before it that are not greater plus the
+ * keys after it that are smaller, so equal keys keep their order. The m^2 comparisons
+ * carry no branches; an insertion sort's unpredictable loop exits cost more on random
+ * short rows. */
+static void rank_run(const uint64_t *src, const uint32_t *isrc, uint64_t *dst, uint32_t *idst, size_t m)
 {
-    for (size_t i = 1; i < m; i++) {
-        const uint64_t k = a[i];
-        const uint32_t x = ia ? ia[i] : 0;
-        size_t j = i;
-        for (; j > 0 && a[j - 1] > k; j--) {
-            a[j] = a[j - 1];
-            if (ia)
-                ia[j] = ia[j - 1];
-        }
-        a[j] = k;
-        if (ia)
-            ia[j] = x;
+    for (size_t i = 0; i < m; i++) {
+        const uint64_t x = src[i];
+        size_t r = 0;
+        for (size_t j = 0; j < i; j++)
+            r += src[j] <= x;
+        for (size_t j = i + 1; j < m; j++)
+            r += src[j] < x;
+        dst[r] = x;
+        if (isrc)
+            idst[r] = isrc[i];
     }
+}
+
+/* Stable bottom-up merge sort of b->sk[0][0..m) (with b->idx[0] when with_index): runs of
+ * RDX_CPU_SEG_MERGE_RUN keys ranked into b->sk[1], then merges (ties from the left run
+ * first); returns which buffer holds the result. */
+static int merge(rdx_cpu_rowbuf *b, size_t m, int with_index)
+{
+    const size_t run = RDX_CPU_SEG_MERGE_RUN;
+    for (size_t lo = 0; lo < m; lo += run)
+        rank_run(b->sk[0] + lo, with_index ? b->idx[0] + lo : NULL, b->sk[1] + lo, b->idx[1] + lo,
+                 m - lo < run ? m - lo : run);
+    int cur = 1;
+    for (size_t w = run; w < m; w *= 2, cur = 1 - cur) {
+        const uint64_t *src = b->sk[cur];
+        uint64_t *dst = b->sk[1 - cur];
+        const uint32_t *isrc = b->idx[cur];
+        uint32_t *idst = b->idx[1 - cur];
+        for (size_t lo = 0; lo < m; lo += 2 * w) {
+            const size_t mid = lo + w < m ? lo + w : m, hi = lo + 2 * w < m ? lo + 2 * w : m;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) {
+                const int right = src[j] < src[i];
+                const size_t from = right ? j : i;
+                dst[k] = src[from];
+                if (with_index)
+                    idst[k] = isrc[from];
+                k++;
+                i += !right;
+                j += right;
+            }
+            for (; i < mid; i++, k++) {
+                dst[k] = src[i];
+                if (with_index)
+                    idst[k] = isrc[i];
+            }
+            for (; j < hi; j++, k++) {
+                dst[k] = src[j];
+                if (with_index)
+                    idst[k] = isrc[j];
+            }
+        }
+    }
+    return cur;
 }
 
 /* Stable LSD radix sort of a[0..m) (with ia, when not NULL) over the row job's digits;
@@ -158,9 +203,11 @@ void rdx_cpu_sort_row(const rdx_cpu_rowjob *rj, rdx_cpu_rowbuf *b, unsigned char
         uint64_t *a = b->sk[0];
         for (size_t i = 0; i < m; i++)
             a[i] = rdx_cpu_load_mapped(keys + i * kb, kb, rj->cls, rj->desc);
-        int cur = 0;
-        if (m <= RDX_CPU_SEG_INSERTION)
-            insertion(a, NULL, m);
+        int cur = 1;
+        if (m <= RDX_CPU_SEG_RANK_MAX)
+            rank_run(a, NULL, b->sk[1], NULL, m);
+        else if (m <= RDX_CPU_SEG_MERGE_MAX)
+            cur = merge(b, m, 0);
         else
             cur = radix(rj, b, m, 0);
         const uint64_t *r = b->sk[cur];
@@ -177,9 +224,11 @@ void rdx_cpu_sort_row(const rdx_cpu_rowjob *rj, rdx_cpu_rowbuf *b, unsigned char
         a[i] = sort_value(rj, c);
         ia[i] = (uint32_t)i;
     }
-    int cur = 0;
-    if (m <= RDX_CPU_SEG_INSERTION)
-        insertion(a, ia, m);
+    int cur = 1;
+    if (m <= RDX_CPU_SEG_RANK_MAX)
+        rank_run(a, ia, b->sk[1], b->idx[1], m);
+    else if (m <= RDX_CPU_SEG_MERGE_MAX)
+        cur = merge(b, m, 1);
     else
         cur = radix(rj, b, m, 1);
     const uint32_t *perm = b->idx[cur];

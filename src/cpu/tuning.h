@@ -68,9 +68,19 @@
  * buffers (about 28 bytes per key) within a core's L2 share. */
 #define RDX_CPU_SEG_ROW_MAX (1u << 16)
 
-/* A row of at most this many keys is sorted by insertion; longer rows by an LSD radix
- * sort (one histogram read for all digits, passes whose digit is constant skipped). */
-#define RDX_CPU_SEG_INSERTION 24
+/* A row of at most RDX_CPU_SEG_RANK_MAX keys is sorted by counting each key's rank
+ * (branch-free m^2 comparisons); up to RDX_CPU_SEG_MERGE_MAX by a merge sort (ranked runs
+ * of RDX_CPU_SEG_MERGE_RUN, then branch-free merges); longer rows by an LSD radix sort
+ * (one histogram read for all digits, constant digits skipped), whose fixed cost per row
+ * (clearing and scanning bins x digits counters) pays off from about a hundred keys.
+ * Measured with one thread, CPU time, random i32 rows (bench/seg_cpu.py's shapes):
+ * ranks instead of an insertion sort: 262144 x 8 20.1 -> 10.9 ms, 65536 x 32 29.2 ->
+ * 17.1 ms; rank 16 / run 8 and rank 32 / run 16 were no better. Merge against radix:
+ * 65536 x 64 10.7 / 17.1 ns per key, 16384 x 128 12.7 / 11.3, 16384 x 256 14.9 / 9.4,
+ * 8192 x 512 17.5 / 8.1. */
+#define RDX_CPU_SEG_RANK_MAX 24
+#define RDX_CPU_SEG_MERGE_RUN 16
+#define RDX_CPU_SEG_MERGE_MAX 96
 
 /* Segments handed to a thread at a time (OpenMP dynamic schedule): enough to keep the
  * scheduling cost off millions of tiny segments, few enough to balance mixed lengths. */
