@@ -157,3 +157,29 @@ def test_bad_input(rng, device):
         with pytest.raises(TypeError, match="Tensor"):
             fn(np.zeros(3))
     assert_same(t, before, "the input changed")
+
+
+def test_generic_calls_on_tensors(rng, device):
+    """rdxsort.sort/argsort/sort_pairs/lexsort (not the custom ops) on N-D tensors: the
+    results of torch.sort(dim, stable=True) and numpy.lexsort, as tensors on the device."""
+    t = random_tensor(rng, torch.float32, (30, 70), device)
+    v = torch.arange(t.numel(), device=device).reshape(t.shape)
+    for dim in (-1, 0, 1):
+        want = torch.sort(t, dim=dim, stable=True)
+        assert_same(rdxsort.sort(t, axis=dim), want.values, "sort dim=%d" % dim)
+        assert_same(rdxsort.argsort(t, axis=dim), want.indices, "argsort dim=%d" % dim)
+        k, moved = rdxsort.sort_pairs(t, v, axis=dim)
+        assert_same(k, want.values, "sort_pairs keys")
+        assert torch.equal(moved, torch.take_along_dim(v, want.indices, dim))
+        inplace = t.clone()
+        assert rdxsort.sort(inplace, axis=dim, inplace=True) is inplace
+        assert_same(inplace, want.values, "in place dim=%d" % dim)
+    keys = [random_tensor(rng, dt, (12, 300), device) for dt in (torch.int16, torch.uint8)]
+    keys = [k % 3 if not k.is_floating_point() else k for k in keys] + [t[:12, :1].expand(12, 300)]
+    host = [k.cpu().numpy() for k in keys]
+    for axis in (-1, 0):
+        got = rdxsort.lexsort(keys, axis=axis)
+        assert got.device == t.device and got.dtype == torch.int64
+        np.testing.assert_array_equal(got.cpu().numpy(), np.lexsort(host, axis=axis))
+    with pytest.raises(TypeError, match="same library"):
+        rdxsort.lexsort([keys[0], host[1]])
