@@ -70,6 +70,8 @@ def _backend(adapter, device, backend, fn):
 
 
 def _int_arg(value, name, fn):
+    if type(value) is int:  # the common case, without operator.index's exception machinery
+        return value
     try:
         return operator.index(value)
     except TypeError:

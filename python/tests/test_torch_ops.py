@@ -7,6 +7,9 @@ import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
+if not hasattr(torch.library, "register_autograd"):  # rdxsort.torch needs PyTorch >= 2.4
+    pytest.skip("PyTorch %s has no torch.library.register_autograd" % torch.__version__,
+                allow_module_level=True)
 import rdxsort  # noqa: E402
 import rdxsort.torch as rt  # noqa: E402
 from test_gpu import _missing  # noqa: E402
