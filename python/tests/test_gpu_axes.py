@@ -35,9 +35,11 @@ def test_cupy_axes_equal_cupy_and_numpy(cupy, rng, dtype, entry_points):  # noqa
             assert isinstance(got, cupy.ndarray) and got.flags.c_contiguous, what
             want = np.sort(host, axis=axis, kind="stable")
             assert_same_bits(cupy.asnumpy(got), want, "sort " + what)
-            # cupy.sort (not stable): the same values, NaNs last (zeros equal whatever sign).
-            np.testing.assert_array_equal(cupy.asnumpy(cupy.sort(a, axis=axis)),
-                                          cupy.asnumpy(got), err_msg="cupy.sort " + what)
+            # cupy.sort (not stable): the same values, NaNs last (zeros equal whatever sign);
+            # float16 left to NumPy, whose order for it is the documented one.
+            if dtype != np.float16:
+                np.testing.assert_array_equal(cupy.asnumpy(cupy.sort(a, axis=axis)),
+                                              cupy.asnumpy(got), err_msg="cupy.sort " + what)
             idx = rdxsort.argsort(a, axis=axis)
             np.testing.assert_array_equal(cupy.asnumpy(idx),
                                           np.argsort(host, axis=axis, kind="stable"),
@@ -85,8 +87,10 @@ def test_torch_sort_dims_equal_torch_sort(torch, rng, entry_points):  # noqa: F8
     """rdxsort.torch.sort and rdxsort.sort on CUDA tensors: torch.sort(dim, stable=True)'s
     values (bit for bit) and indices, every dtype, NaNs of both signs and both zeros."""
     import rdxsort.torch as rt
-    from test_torch_ops import bits, random_tensor
+    from test_torch_ops import bits, random_tensor, torch_sorts
     for dtype in torch_dtypes(torch):
+        if not torch_sorts(dtype, "cuda"):
+            continue
         for shape in [(7, 13), (3, 4, 50), (4096, 33), (16, 5000), (2, 1 << 17)]:
             t = random_tensor(rng, dtype, shape, "cuda")
             for dim in range(-len(shape), len(shape)):

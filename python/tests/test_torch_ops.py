@@ -59,6 +59,16 @@ def random_tensor(rng, dtype, shape, device):
     return t.reshape(shape).to(device)
 
 
+def torch_sorts(dtype, device):
+    """Whether this PyTorch's own sort takes dtype on device (some builds lack the unsigned
+    types on CUDA): without it there is nothing to compare with."""
+    try:
+        torch.sort(torch.zeros(2, dtype=dtype, device=device), stable=True)
+        return True
+    except (RuntimeError, NotImplementedError, TypeError):
+        return False
+
+
 def bits(t):
     t = t.contiguous()
     return (t.view(torch.uint8) if t.dtype == torch.bool else t.view(SIGNED[t.element_size()])).cpu()
@@ -72,6 +82,8 @@ def assert_same(got, want, what):
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: str(d).replace("torch.", ""))
 def test_sort_equals_torch_sort(rng, device, dtype):
+    if not torch_sorts(dtype, device):
+        pytest.skip("torch.sort does not take %s on %s in this PyTorch" % (dtype, device))
     for shape in SHAPES:
         t = random_tensor(rng, dtype, shape, device)
         before = t.clone()
