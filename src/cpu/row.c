@@ -64,175 +64,13 @@ void rdx_cpu_rowbuf_init(rdx_cpu_rowbuf *b, const rdx_cpu_rowjob *rj, void *mem,
     b->vcopy = (unsigned char *)(b->idx[1] + m);
 }
 
-/* The value a key with code c is ordered by. */
-RDX_CPU_INLINE uint64_t sort_value(const rdx_cpu_rowjob *rj, uint64_t c)
-{
-    if (rj->numpy)
-        c = rdx_numpy_canon(c, rj->kb, rj->inf, rj->desc);
-    return (c >> rj->begin_bit) & rj->range;
-}
-
-/* A short run src[0..m) written in order to dst (with isrc -> idst when isrc is not
- * NULL): each key's place is counted, the keys before it that are not greater plus the
- * keys after it that are smaller, so equal keys keep their order. The m^2 comparisons
- * carry no branches; an insertion sort's unpredictable loop exits cost more on random
- * short rows. */
-static void rank_run(const uint64_t *src, const uint32_t *isrc, uint64_t *dst, uint32_t *idst, size_t m)
-{
-    for (size_t i = 0; i < m; i++) {
-        const uint64_t x = src[i];
-        size_t r = 0;
-        for (size_t j = 0; j < i; j++)
-            r += src[j] <= x;
-        for (size_t j = i + 1; j < m; j++)
-            r += src[j] < x;
-        dst[r] = x;
-        if (isrc)
-            idst[r] = isrc[i];
-    }
-}
-
-/* Stable bottom-up merge sort of b->sk[0][0..m) (with b->idx[0] when with_index): runs of
- * RDX_CPU_SEG_MERGE_RUN keys ranked into b->sk[1], then merges (ties from the left run
- * first); returns which buffer holds the result. */
-static int merge(rdx_cpu_rowbuf *b, size_t m, int with_index)
-{
-    const size_t run = RDX_CPU_SEG_MERGE_RUN;
-    for (size_t lo = 0; lo < m; lo += run)
-        rank_run(b->sk[0] + lo, with_index ? b->idx[0] + lo : NULL, b->sk[1] + lo, b->idx[1] + lo,
-                 m - lo < run ? m - lo : run);
-    int cur = 1;
-    for (size_t w = run; w < m; w *= 2, cur = 1 - cur) {
-        const uint64_t *src = b->sk[cur];
-        uint64_t *dst = b->sk[1 - cur];
-        const uint32_t *isrc = b->idx[cur];
-        uint32_t *idst = b->idx[1 - cur];
-        for (size_t lo = 0; lo < m; lo += 2 * w) {
-            const size_t mid = lo + w < m ? lo + w : m, hi = lo + 2 * w < m ? lo + 2 * w : m;
-            size_t i = lo, j = mid, k = lo;
-            while (i < mid && j < hi) {
-                const int right = src[j] < src[i];
-                const size_t from = right ? j : i;
-                dst[k] = src[from];
-                if (with_index)
-                    idst[k] = isrc[from];
-                k++;
-                i += !right;
-                j += right;
-            }
-            for (; i < mid; i++, k++) {
-                dst[k] = src[i];
-                if (with_index)
-                    idst[k] = isrc[i];
-            }
-            for (; j < hi; j++, k++) {
-                dst[k] = src[j];
-                if (with_index)
-                    idst[k] = isrc[j];
-            }
-        }
-    }
-    return cur;
-}
-
-/* Stable LSD radix sort of a[0..m) (with ia, when not NULL) over the row job's digits;
- * the result lands in b->sk[0] / b->idx[0] or b->sk[1] / b->idx[1]: returns which. */
-static int radix(const rdx_cpu_rowjob *rj, rdx_cpu_rowbuf *b, size_t m, int with_index)
-{
-    const int bins = rj->bins, np = rj->npasses;
-    size_t *h = b->hist;
-    memset(h, 0, (size_t)np * (size_t)bins * sizeof *h);
-    const uint64_t *a0 = b->sk[0];
-    for (size_t i = 0; i < m; i++) {
-        const uint64_t k = a0[i];
-        for (int p = 0; p < np; p++)
-            h[(size_t)p * bins + ((k >> rj->shift[p]) & rj->mask[p])]++;
-    }
-    int cur = 0;
-    for (int p = 0; p < np; p++) {
-        size_t *hp = h + (size_t)p * bins;
-        size_t at = 0;
-        int moves = 1;
-        for (int d = 0; d < bins; d++) {
-            const size_t c = hp[d];
-            if (c == m)
-                moves = 0;
-            hp[d] = at;
-            at += c;
-        }
-        if (!moves)
-            continue;
-        const uint64_t *src = b->sk[cur];
-        uint64_t *dst = b->sk[1 - cur];
-        const int shift = rj->shift[p];
-        const uint64_t mask = rj->mask[p];
-        if (with_index) {
-            const uint32_t *isrc = b->idx[cur];
-            uint32_t *idst = b->idx[1 - cur];
-            for (size_t i = 0; i < m; i++) {
-                const uint64_t k = src[i];
-                const size_t o = hp[(k >> shift) & mask]++;
-                dst[o] = k;
-                idst[o] = isrc[i];
-            }
-        } else {
-            for (size_t i = 0; i < m; i++) {
-                const uint64_t k = src[i];
-                dst[hp[(k >> shift) & mask]++] = k;
-            }
-        }
-        cur = 1 - cur;
-    }
-    return cur;
-}
-
-void rdx_cpu_sort_row(const rdx_cpu_rowjob *rj, rdx_cpu_rowbuf *b, unsigned char *keys,
-                      unsigned char *values, unsigned char *indices, size_t m)
+/* The row's keys, values or indices written in the order perm gives (positions in the
+ * row), from the row's codes and a copy of its values. */
+static void rdx_cpu_place_row(const rdx_cpu_rowjob *rj, rdx_cpu_rowbuf *b, const uint32_t *perm,
+                              unsigned char *keys, unsigned char *values, unsigned char *indices,
+                              size_t m)
 {
     const unsigned kb = rj->kb;
-    if (m <= 1) {
-        if (m == 1 && rj->kind == RDX_JOB_ARGSORT) {
-            if (rj->index_bytes == 4)
-                rdx_st32(indices, 0);
-            else
-                rdx_st64(indices, 0);
-        }
-        return;
-    }
-    if (rj->codes_only) {
-        uint64_t *a = b->sk[0];
-        for (size_t i = 0; i < m; i++)
-            a[i] = rdx_cpu_load_mapped(keys + i * kb, kb, rj->cls, rj->desc);
-        int cur = 1;
-        if (m <= RDX_CPU_SEG_RANK_MAX)
-            rank_run(a, NULL, b->sk[1], NULL, m);
-        else if (m <= RDX_CPU_SEG_MERGE_MAX)
-            cur = merge(b, m, 0);
-        else
-            cur = radix(rj, b, m, 0);
-        const uint64_t *r = b->sk[cur];
-        for (size_t i = 0; i < m; i++)
-            rdx_cpu_store_key(keys + i * kb, kb, rdx_cpu_unmap(r[i], kb, rj->cls, rj->desc));
-        return;
-    }
-
-    uint64_t *a = b->sk[0];
-    uint32_t *ia = b->idx[0];
-    for (size_t i = 0; i < m; i++) {
-        const uint64_t c = rdx_cpu_load_mapped(keys + i * kb, kb, rj->cls, rj->desc);
-        b->code[i] = c;
-        a[i] = sort_value(rj, c);
-        ia[i] = (uint32_t)i;
-    }
-    int cur = 1;
-    if (m <= RDX_CPU_SEG_RANK_MAX)
-        rank_run(a, ia, b->sk[1], b->idx[1], m);
-    else if (m <= RDX_CPU_SEG_MERGE_MAX)
-        cur = merge(b, m, 1);
-    else
-        cur = radix(rj, b, m, 1);
-    const uint32_t *perm = b->idx[cur];
-
     if (rj->kind == RDX_JOB_ARGSORT) {
         if (rj->index_bytes == 4)
             for (size_t i = 0; i < m; i++)
@@ -256,5 +94,50 @@ void rdx_cpu_sort_row(const rdx_cpu_rowjob *rj, rdx_cpu_rowbuf *b, unsigned char
         else
             for (size_t i = 0; i < m; i++)
                 memcpy(values + i * vs, b->vcopy + (size_t)perm[i] * vs, vs);
+    }
+}
+
+#define T uint32_t
+#define RDX_ROW_KB 1
+#define RDX_ROW_SFX k1
+#include "row_impl.h"
+#undef RDX_ROW_KB
+#undef RDX_ROW_SFX
+#define RDX_ROW_KB 2
+#define RDX_ROW_SFX k2
+#include "row_impl.h"
+#undef RDX_ROW_KB
+#undef RDX_ROW_SFX
+#define RDX_ROW_KB 4
+#define RDX_ROW_SFX k4
+#include "row_impl.h"
+#undef RDX_ROW_KB
+#undef RDX_ROW_SFX
+#undef T
+#define T uint64_t
+#define RDX_ROW_KB 8
+#define RDX_ROW_SFX k8
+#include "row_impl.h"
+#undef RDX_ROW_KB
+#undef RDX_ROW_SFX
+#undef T
+
+void rdx_cpu_sort_row(const rdx_cpu_rowjob *rj, rdx_cpu_rowbuf *b, unsigned char *keys,
+                      unsigned char *values, unsigned char *indices, size_t m)
+{
+    if (m <= 1) {
+        if (m == 1 && rj->kind == RDX_JOB_ARGSORT) {
+            if (rj->index_bytes == 4)
+                rdx_st32(indices, 0);
+            else
+                rdx_st64(indices, 0);
+        }
+        return;
+    }
+    switch (rj->kb) {
+    case 1: sort_row_k1(rj, b, keys, values, indices, m); break;
+    case 2: sort_row_k2(rj, b, keys, values, indices, m); break;
+    case 4: sort_row_k4(rj, b, keys, values, indices, m); break;
+    default: sort_row_k8(rj, b, keys, values, indices, m); break;
     }
 }

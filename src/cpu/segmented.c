@@ -1,7 +1,8 @@
-/* Segmented sorts on the CPU backend. Segments are binned by length in one pass over the
- * offsets: those of up to RDX_CPU_SEG_ROW_MAX keys are shared among the threads (OpenMP
- * dynamic schedule), each sorted by one thread in its own buffers (row.c); longer ones go,
- * one after the other, through the whole-array sort with every thread on it (sort.c).
+/* Segmented sorts on the CPU backend. Segments are binned by length in two passes over the
+ * offsets: short ones (tuning.h: up to RDX_CPU_SEG_ROW_MAX keys, or a small share of all
+ * keys) are shared among the threads (OpenMP dynamic schedule), each sorted by one thread
+ * in its own buffers (row.c); long ones go, one after the other, through the whole-array
+ * sort with every thread on it (sort.c).
  * Every buffer is taken before the first write: the row buffers first, then the longest
  * segment's sort takes the scratch that every shorter one reuses. */
 #include <omp.h>
@@ -37,15 +38,28 @@ static rdx_status sort_long(rdx_ctx *ctx, const rdx_job *job, size_t lo, size_t 
     return rdx_cpu_sort(ctx, &sub);
 }
 
+/* Whether a segment of m keys is long: sorted by all threads together. */
+static int is_long(size_t m, size_t limit) { return m > RDX_CPU_SEG_ROW_MAX && m > limit; }
+
 rdx_status rdx_cpu_segmented_sort(rdx_ctx *ctx, const rdx_job *job)
 {
     const size_t S = job->num_segments;
+    size_t all_keys = 0;
+    for (size_t s = 0; s < S; s++) {
+        size_t lo, hi;
+        segment(job, s, &lo, &hi);
+        all_keys += hi - lo;
+    }
+    /* Rows up to this length are sorted one per thread. */
+    size_t limit = all_keys / (2 * (size_t)omp_get_max_threads());
+    if (limit > RDX_CPU_SEG_ROW_CAP)
+        limit = RDX_CPU_SEG_ROW_CAP;
     size_t longest_short = 0, short_keys = 0, nlong = 0, longest = 0, longest_at = 0;
     for (size_t s = 0; s < S; s++) {
         size_t lo, hi;
         segment(job, s, &lo, &hi);
         const size_t m = hi - lo;
-        if (m > RDX_CPU_SEG_ROW_MAX) {
+        if (is_long(m, limit)) {
             nlong++;
             if (m > longest) {
                 longest = m;
@@ -85,7 +99,7 @@ rdx_status rdx_cpu_segmented_sort(rdx_ctx *ctx, const rdx_job *job)
             return st;
         for (size_t s = 0; s < S; s++) {
             segment(job, s, &lo, &hi);
-            if (hi - lo > RDX_CPU_SEG_ROW_MAX && s != longest_at) {
+            if (is_long(hi - lo, limit) && s != longest_at) {
                 st = sort_long(ctx, job, lo, hi);
                 if (st != RDX_OK) /* cannot happen: the scratch is already there */
                     return st;
@@ -107,7 +121,7 @@ rdx_status rdx_cpu_segmented_sort(rdx_ctx *ctx, const rdx_job *job)
         for (size_t s = 0; s < S; s++) {
             size_t lo, hi;
             segment(job, s, &lo, &hi);
-            if (hi - lo > RDX_CPU_SEG_ROW_MAX)
+            if (is_long(hi - lo, limit))
                 continue;
             rdx_cpu_sort_row(&rj, &b, keys + lo * kb, values ? values + lo * vs : NULL,
                              indices ? indices + lo * ib : NULL, hi - lo);

@@ -62,11 +62,16 @@
  * write to the same cache line. */
 #define RDX_CPU_CACHE_LINE 64
 
-/* Segmented sorts (segmented.c, row.c). A segment of at most RDX_CPU_SEG_ROW_MAX keys is
- * sorted by one thread in its own buffers (segments spread over the threads); a longer
- * one goes through the whole-array sort above, all threads on it. 2^16 keys keep a row's
- * buffers (about 28 bytes per key) within a core's L2 share. */
+/* Segmented sorts (segmented.c, row.c). A segment is sorted by one thread in its own
+ * buffers (segments spread over the threads) when it holds at most RDX_CPU_SEG_ROW_MAX
+ * keys, or at most RDX_CPU_SEG_ROW_CAP keys and no more than 1/(2 x threads) of all the
+ * keys in segments; a longer one goes through the whole-array sort above, all threads on
+ * it. A row's buffers take about 28 bytes per key. Many long rows are better one per
+ * thread: 64 x 2^18 i32, 2 threads on this (loaded) machine, 1.5 s through the parallel
+ * sort one row after the other (its barriers wait on descheduled threads) against the
+ * same CPU time per key (10.6 / 10.8 ns, one thread) as rows. */
 #define RDX_CPU_SEG_ROW_MAX (1u << 16)
+#define RDX_CPU_SEG_ROW_CAP (1u << 22)
 
 /* A row of at most RDX_CPU_SEG_RANK_MAX keys is sorted by counting each key's rank
  * (branch-free m^2 comparisons); up to RDX_CPU_SEG_MERGE_MAX by a merge sort (ranked runs
