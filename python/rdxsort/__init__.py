@@ -16,7 +16,8 @@ torch.compile traces.
 """
 import importlib
 
-from ._api import argsort, lexsort, sort, sort_pairs
+from ._api import argsort, sort, sort_pairs
+from ._lexsort import lexsort
 from ._lib import (LIBRARY_PATH, RdxArgumentError, RdxError, RdxMemoryError,
                    cuda_available, release_contexts as release_memory, version)
 
