@@ -98,6 +98,34 @@ rdx_status rdx_cuda_argsort_async(rdx_ctx *ctx, const void *d_keys, size_t n, rd
                                   rdx_type index_type, const rdx_opts *opts, void *d_temp, size_t temp_bytes,
                                   cudaStream_t stream);
 
+/* ---- Segmented sorts (version 0.2) ----
+ *
+ * As rdx_segmented_sort_keys / _pairs / rdx_segmented_argsort of rdx.h, stream-ordered:
+ * d_offsets (num_segments + 1 entries) is device memory, or NULL for num_segments equal
+ * rows. These calls never read device memory on the host, so they do not check the
+ * offsets' values: offsets that decrease or pass n give an unspecified order of the
+ * keys in [0, n) (never an access outside the arrays); every other rule is checked as
+ * in rdx.h (n a multiple of the rows, d_offsets device memory aligned to 8 bytes, ...).
+ * RDX_U32 indices need n <= 2^32 here (the segments' lengths are not known on the host).
+ * The temporary storage depends on n, num_segments, the types, sizes and options only. */
+rdx_status rdx_cuda_segmented_sort_keys_temp_size(rdx_ctx *ctx, size_t n, rdx_type type, size_t num_segments,
+                                                  const rdx_opts *opts, size_t *temp_bytes);
+rdx_status rdx_cuda_segmented_sort_keys_async(rdx_ctx *ctx, void *d_keys, size_t n, rdx_type type,
+                                              const size_t *d_offsets, size_t num_segments, const rdx_opts *opts,
+                                              void *d_temp, size_t temp_bytes, cudaStream_t stream);
+rdx_status rdx_cuda_segmented_sort_pairs_temp_size(rdx_ctx *ctx, size_t value_size, size_t n, rdx_type type,
+                                                   size_t num_segments, const rdx_opts *opts, size_t *temp_bytes);
+rdx_status rdx_cuda_segmented_sort_pairs_async(rdx_ctx *ctx, void *d_keys, void *d_values, size_t value_size,
+                                               size_t n, rdx_type type, const size_t *d_offsets,
+                                               size_t num_segments, const rdx_opts *opts, void *d_temp,
+                                               size_t temp_bytes, cudaStream_t stream);
+rdx_status rdx_cuda_segmented_argsort_temp_size(rdx_ctx *ctx, size_t n, rdx_type type, size_t num_segments,
+                                                rdx_type index_type, const rdx_opts *opts, size_t *temp_bytes);
+rdx_status rdx_cuda_segmented_argsort_async(rdx_ctx *ctx, const void *d_keys, size_t n, rdx_type type,
+                                            const size_t *d_offsets, size_t num_segments, void *d_indices,
+                                            rdx_type index_type, const rdx_opts *opts, void *d_temp,
+                                            size_t temp_bytes, cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

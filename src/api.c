@@ -126,9 +126,10 @@ static rdx_status check_common(rdx_ctx *ctx, const char *fn, const void *keys, s
         return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: keys is NULL but n = %zu", fn, n);
     if (product_overflows(n, (size_t)width / 8))
         return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: n = %zu keys do not fit in memory", fn, n);
-    if (opts->flags & ~RDX_DESCENDING)
+    const unsigned known = RDX_DESCENDING | RDX_NUMPY_ORDER | RDX_LOW_MEMORY;
+    if (opts->flags & ~known)
         return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: opts->flags has unknown bits 0x%x",
-                        fn, opts->flags & ~RDX_DESCENDING);
+                        fn, opts->flags & ~known);
     const int end_bit = opts->end_bit == 0 ? width : opts->end_bit;
     if (opts->begin_bit < 0)
         return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: opts->begin_bit = %d is negative",
@@ -149,6 +150,8 @@ static rdx_status check_common(rdx_ctx *ctx, const char *fn, const void *keys, s
     job->n = n;
     job->keys = (void *)(uintptr_t)keys;
     job->descending = (opts->flags & RDX_DESCENDING) != 0;
+    job->numpy_order = (opts->flags & RDX_NUMPY_ORDER) != 0 && rdx_type_class(type) == RDX_CLASS_FLOAT;
+    job->low_memory = (opts->flags & RDX_LOW_MEMORY) != 0;
     job->begin_bit = opts->begin_bit;
     job->end_bit = end_bit;
     job->radix_bits = opts->radix_bits;
@@ -164,9 +167,12 @@ static rdx_status check_host_pointer(rdx_ctx *ctx, const char *fn, const char *n
     return RDX_OK;
 }
 
-rdx_status rdx_prepare_job(rdx_ctx *ctx, const char *fn, rdx_job_kind kind, const void *keys,
-                           void *values, size_t value_size, void *indices, rdx_type index_type,
-                           size_t n, rdx_type type, const rdx_opts *opts, rdx_job *job)
+/* rdx_prepare_job; segmented: RDX_U32 indices are bounded by the segments' lengths, which
+ * the segment checks look at, rather than by n. */
+static rdx_status prepare(rdx_ctx *ctx, const char *fn, rdx_job_kind kind, const void *keys,
+                          void *values, size_t value_size, void *indices, rdx_type index_type,
+                          size_t n, rdx_type type, const rdx_opts *opts, int segmented,
+                          rdx_job *job)
 {
     ctx->error[0] = '\0';
     rdx_status s = check_common(ctx, fn, keys, n, type, opts, job);
@@ -189,7 +195,7 @@ rdx_status rdx_prepare_job(rdx_ctx *ctx, const char *fn, rdx_job_kind kind, cons
         if (index_type != RDX_U32 && index_type != RDX_U64)
             return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT,
                             "%s: index_type %d is neither RDX_U32 nor RDX_U64", fn, (int)index_type);
-        if (index_type == RDX_U32 && (uint64_t)n > (uint64_t)UINT32_MAX + 1)
+        if (!segmented && index_type == RDX_U32 && (uint64_t)n > (uint64_t)UINT32_MAX + 1)
             return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT,
                             "%s: n = %zu does not fit RDX_U32 indices (at most 2^32)", fn, n);
         if (n > 0 && !indices)
@@ -204,6 +210,14 @@ rdx_status rdx_prepare_job(rdx_ctx *ctx, const char *fn, rdx_job_kind kind, cons
         job->index_type = index_type;
     }
     return RDX_OK;
+}
+
+rdx_status rdx_prepare_job(rdx_ctx *ctx, const char *fn, rdx_job_kind kind, const void *keys,
+                           void *values, size_t value_size, void *indices, rdx_type index_type,
+                           size_t n, rdx_type type, const rdx_opts *opts, rdx_job *job)
+{
+    return prepare(ctx, fn, kind, keys, values, value_size, indices, index_type, n, type, opts, 0,
+                   job);
 }
 
 /* Checks, then runs the job on the context's backend. */
@@ -244,4 +258,113 @@ rdx_status rdx_argsort(rdx_ctx *ctx, const void *keys, size_t n, rdx_type type, 
 {
     return sort_entry(ctx, "rdx_argsort", RDX_JOB_ARGSORT, keys, NULL, 0, indices, index_type, n,
                       type, opts);
+}
+
+/* ---- segmented sorts ---- */
+
+rdx_status rdx_check_offsets(rdx_ctx *ctx, const char *fn, const size_t *offsets,
+                             size_t num_segments, size_t n, int index_type)
+{
+    for (size_t s = 0; s <= num_segments; s++) {
+        if (offsets[s] > n)
+            return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT,
+                            "%s: offsets[%zu] = %zu is past n = %zu", fn, s, offsets[s], n);
+        if (s > 0 && offsets[s] < offsets[s - 1])
+            return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT,
+                            "%s: offsets decrease: offsets[%zu] = %zu < offsets[%zu] = %zu", fn, s,
+                            offsets[s], s - 1, offsets[s - 1]);
+        if (s > 0 && index_type == RDX_U32 &&
+            (uint64_t)(offsets[s] - offsets[s - 1]) > (uint64_t)UINT32_MAX + 1)
+            return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT,
+                            "%s: segment %zu holds %zu keys, too many for RDX_U32 indices "
+                            "(at most 2^32)", fn, s - 1, offsets[s] - offsets[s - 1]);
+    }
+    return RDX_OK;
+}
+
+/* Checks the segment arguments of a prepared job and fills its segment fields. */
+static rdx_status check_segments(rdx_ctx *ctx, const char *fn, const size_t *offsets,
+                                 size_t num_segments, rdx_job *job)
+{
+    const size_t n = job->n;
+    const int u32 = job->kind == RDX_JOB_ARGSORT && job->index_type == RDX_U32 ? RDX_U32 : 0;
+    job->segmented = 1;
+    job->num_segments = num_segments;
+    if (!offsets) {
+        if (num_segments == 0 && n > 0)
+            return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT,
+                            "%s: offsets is NULL and num_segments is 0, but n = %zu", fn, n);
+        if (num_segments > 0 && n % num_segments != 0)
+            return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT,
+                            "%s: n = %zu is not a multiple of num_segments = %zu (offsets is NULL: "
+                            "equal rows)", fn, n, num_segments);
+        job->segment_size = num_segments ? n / num_segments : 0;
+        if (u32 && (uint64_t)job->segment_size > (uint64_t)UINT32_MAX + 1)
+            return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT,
+                            "%s: rows of %zu keys are too long for RDX_U32 indices (at most 2^32)",
+                            fn, job->segment_size);
+        return RDX_OK;
+    }
+    if (num_segments == SIZE_MAX)
+        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT,
+                        "%s: num_segments = %zu leaves no room for num_segments + 1 offsets", fn,
+                        num_segments);
+    job->offsets = offsets;
+    if (rdx_cuda_is_device_pointer(offsets)) {
+        if (ctx->backend == RDX_BACKEND_CPU)
+            return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT,
+                            "%s: offsets is device memory, which the CPU backend cannot read", fn);
+        job->offsets_on_device = 1; /* the CUDA backend reads them back and checks them */
+        return RDX_OK;
+    }
+    return rdx_check_offsets(ctx, fn, offsets, num_segments, n, u32);
+}
+
+static rdx_status segmented_entry(rdx_ctx *ctx, const char *fn, rdx_job_kind kind,
+                                  const void *keys, void *values, size_t value_size,
+                                  void *indices, rdx_type index_type, size_t n, rdx_type type,
+                                  const size_t *offsets, size_t num_segments,
+                                  const rdx_opts *opts)
+{
+    if (!ctx)
+        return RDX_ERR_INVALID_ARGUMENT;
+    rdx_job job;
+    rdx_status s = prepare(ctx, fn, kind, keys, values, value_size, indices, index_type, n, type,
+                           opts, 1, &job);
+    if (s == RDX_OK)
+        s = check_host_pointer(ctx, fn, "keys", keys);
+    if (s == RDX_OK)
+        s = check_host_pointer(ctx, fn, "values", values);
+    if (s == RDX_OK)
+        s = check_host_pointer(ctx, fn, "indices", indices);
+    if (s == RDX_OK)
+        s = check_segments(ctx, fn, offsets, num_segments, &job);
+    if (s != RDX_OK || n == 0 || num_segments == 0)
+        return s;
+    return ctx->backend == RDX_BACKEND_CUDA ? rdx_cuda_segmented_sort(ctx, &job)
+                                            : rdx_cpu_segmented_sort(ctx, &job);
+}
+
+rdx_status rdx_segmented_sort_keys(rdx_ctx *ctx, void *keys, size_t n, rdx_type type,
+                                   const size_t *offsets, size_t num_segments,
+                                   const rdx_opts *opts)
+{
+    return segmented_entry(ctx, "rdx_segmented_sort_keys", RDX_JOB_KEYS, keys, NULL, 0, NULL,
+                           RDX_U32, n, type, offsets, num_segments, opts);
+}
+
+rdx_status rdx_segmented_sort_pairs(rdx_ctx *ctx, void *keys, void *values, size_t value_size,
+                                    size_t n, rdx_type type, const size_t *offsets,
+                                    size_t num_segments, const rdx_opts *opts)
+{
+    return segmented_entry(ctx, "rdx_segmented_sort_pairs", RDX_JOB_PAIRS, keys, values,
+                           value_size, NULL, RDX_U32, n, type, offsets, num_segments, opts);
+}
+
+rdx_status rdx_segmented_argsort(rdx_ctx *ctx, const void *keys, size_t n, rdx_type type,
+                                 const size_t *offsets, size_t num_segments, void *indices,
+                                 rdx_type index_type, const rdx_opts *opts)
+{
+    return segmented_entry(ctx, "rdx_segmented_argsort", RDX_JOB_ARGSORT, keys, NULL, 0, indices,
+                           index_type, n, type, offsets, num_segments, opts);
 }

@@ -7,6 +7,7 @@
 #include "common.cuh"
 #include "device.h"
 #include "plan.h"
+#include "segmented.h"
 
 static rdx_status check_ctx(rdx_ctx *ctx, const char *fn)
 {
@@ -41,6 +42,8 @@ static rdx_status temp_size(rdx_ctx *ctx, const char *fn, rdx_job_kind kind, siz
         return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: n = %zu does not fit RDX_U32 indices (at most 2^32)",
                         fn, n);
     job.n = n;
+    if (job.numpy_order) /* by composition: segmented.cu */
+        return rdx_cuda_numpy_temp_size(ctx, &job, temp_bytes);
     rdx_cuda_plan plan;
     rdx_cuda_plan_job(&job, 1, 1, 1, &plan);
     *temp_bytes = plan.temp_bytes;
@@ -136,6 +139,8 @@ static rdx_status sort_async(rdx_ctx *ctx, const char *fn, rdx_job_kind kind, co
         job.keys_in = into->keys_in != job.keys ? into->keys_in : NULL;
         job.values_in = kind == RDX_JOB_PAIRS && into->values_in != job.values ? into->values_in : NULL;
     }
+    if (job.numpy_order) /* by composition: segmented.cu */
+        return rdx_cuda_numpy_enqueue(ctx, fn, &job, d_temp, temp_bytes, stream);
     rdx_cuda_plan plan;
     rdx_cuda_plan_job(&job, 1, 1, 1, &plan);
     if (temp_bytes < plan.temp_bytes)

@@ -8,6 +8,7 @@
 #include "common.cuh"
 #include "device.h"
 #include "plan.h"
+#include "segmented.h"
 
 struct rdx_cuda_state {
     cudaStream_t stream;      /* the context's own stream, synchronized before returning */
@@ -171,6 +172,8 @@ static rdx_status download(rdx_ctx *ctx, struct rdx_cuda_state *st, void *dst, c
 
 rdx_status rdx_cuda_sort(rdx_ctx *ctx, const rdx_job *job)
 {
+    if (job->numpy_order) /* by composition: segmented.cu */
+        return rdx_cuda_numpy_sort(ctx, job);
     struct rdx_cuda_state *st = NULL;
     int sms = 0;
     rdx_status s = get_state(ctx, &st);
