@@ -1,0 +1,125 @@
+/* The local work of one rank on host memory (dist.h): histograms, select and the stable
+ * partition as plain loops (each rank is already a thread of its own), the local sort by
+ * the CPU backend's rdx_sort_keys / rdx_sort_pairs. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dist/dist.h"
+#include "dist/keyspec.h"
+
+static uint64_t sort_key_at(const rdx_dist_job *job, const void *keys, size_t i)
+{
+    return rdx_dist_sort_key(rdx_dist_load(keys, i, job->key_size), (int)job->type, job->key_size,
+                             job->cls, job->desc, job->numpy, job->begin_bit, job->end_bit);
+}
+
+static rdx_status cpu_histogram(const rdx_dist_engine *e, const rdx_dist_job *job, int depth,
+                                int digit_bits, const uint64_t *prefixes, int nprefix,
+                                uint64_t *counts)
+{
+    (void)e;
+    const int w = job->end_bit - job->begin_bit;
+    const size_t bins = (size_t)1 << digit_bits;
+    const uint64_t dmask = bins - 1;
+    memset(counts, 0, (size_t)nprefix * bins * sizeof *counts);
+    for (size_t i = 0; i < job->n; i++) {
+        const uint64_t sk = sort_key_at(job, job->keys, i);
+        const uint64_t q = rdx_dist_prefix(sk, w, depth);
+        int lo = 0, hi = nprefix; /* binary search among the ascending prefixes */
+        while (lo < hi) {
+            const int mid = (lo + hi) / 2;
+            if (prefixes[mid] < q)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo < nprefix && prefixes[lo] == q)
+            counts[(size_t)lo * bins + ((sk >> (w - depth - digit_bits)) & dmask)]++;
+    }
+    return RDX_OK;
+}
+
+static rdx_status cpu_select(const rdx_dist_engine *e, const rdx_dist_job *job, int depth,
+                             uint64_t prefix, uint64_t q, size_t *pos)
+{
+    const int w = job->end_bit - job->begin_bit;
+    uint64_t seen = 0;
+    for (size_t i = 0; i < job->n; i++)
+        if (rdx_dist_prefix(sort_key_at(job, job->keys, i), w, depth) == prefix && seen++ == q) {
+            *pos = i;
+            return RDX_OK;
+        }
+    return rdx_fail(e->ctx, RDX_ERR_INTERNAL, "rdx_dist: select found %llu keys, not %llu",
+                    (unsigned long long)seen, (unsigned long long)q + 1);
+}
+
+/* The destination of key i: the number of split points it comes at or after (they are
+ * ordered, so a binary search finds the first it comes before). */
+static int destination(const rdx_dist_job *job, const rdx_dist_split *sp, int ns, uint64_t sk, size_t i)
+{
+    const int w = job->end_bit - job->begin_bit;
+    int lo = 0, hi = ns;
+    while (lo < hi) {
+        const int mid = (lo + hi) / 2;
+        const uint64_t q = rdx_dist_prefix(sk, w, sp[mid].depth);
+        if (q > sp[mid].prefix || (q == sp[mid].prefix && i >= sp[mid].pos))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static rdx_status cpu_partition(const rdx_dist_engine *e, const rdx_dist_job *job,
+                                const rdx_dist_split *splits, int nsplits, uint64_t *send_counts)
+{
+    const int P = nsplits + 1;
+    unsigned char *dest = malloc(job->n ? job->n * sizeof(int) : 1);
+    size_t *next = malloc((size_t)P * sizeof *next);
+    if (!dest || !next) {
+        free(dest);
+        free(next);
+        return rdx_fail(e->ctx, RDX_ERR_OUT_OF_MEMORY, "rdx_dist: no host memory to partition %zu keys",
+                        job->n);
+    }
+    int *d = (int *)(void *)dest;
+    memset(send_counts, 0, (size_t)P * sizeof *send_counts);
+    for (size_t i = 0; i < job->n; i++) {
+        d[i] = destination(job, splits, nsplits, sort_key_at(job, job->keys, i), i);
+        send_counts[d[i]]++;
+    }
+    size_t off = 0;
+    for (int k = 0; k < P; k++) {
+        next[k] = off;
+        off += send_counts[k];
+    }
+    const size_t ks = job->key_size, vs = job->value_size;
+    for (size_t i = 0; i < job->n; i++) {
+        const size_t to = next[d[i]]++;
+        memcpy((unsigned char *)job->send_keys + to * ks, (const unsigned char *)job->keys + i * ks, ks);
+        if (vs)
+            memcpy((unsigned char *)job->send_values + to * vs,
+                   (const unsigned char *)job->values + i * vs, vs);
+    }
+    free(dest);
+    free(next);
+    return RDX_OK;
+}
+
+static rdx_status cpu_local_sort(const rdx_dist_engine *e, const rdx_dist_job *job, size_t m)
+{
+    const rdx_opts opts = {job->flags, job->begin_bit, job->end_bit, job->radix_bits};
+    return job->value_size
+               ? rdx_sort_pairs(e->ctx, job->out_keys, job->out_values, job->value_size, m, job->type, &opts)
+               : rdx_sort_keys(e->ctx, job->out_keys, m, job->type, &opts);
+}
+
+void rdx_dist_cpu_engine(rdx_ctx *ctx, rdx_dist_engine *out)
+{
+    memset(out, 0, sizeof *out);
+    out->ctx = ctx;
+    out->histogram = cpu_histogram;
+    out->select = cpu_select;
+    out->partition = cpu_partition;
+    out->local_sort = cpu_local_sort;
+}
