@@ -53,23 +53,6 @@ static rdx_status cpu_select(const rdx_dist_engine *e, const rdx_dist_job *job, 
                     (unsigned long long)seen, (unsigned long long)q + 1);
 }
 
-/* The destination of key i: the number of split points it comes at or after (they are
- * ordered, so a binary search finds the first it comes before). */
-static int destination(const rdx_dist_job *job, const rdx_dist_split *sp, int ns, uint64_t sk, size_t i)
-{
-    const int w = job->end_bit - job->begin_bit;
-    int lo = 0, hi = ns;
-    while (lo < hi) {
-        const int mid = (lo + hi) / 2;
-        const uint64_t q = rdx_dist_prefix(sk, w, sp[mid].depth);
-        if (q > sp[mid].prefix || (q == sp[mid].prefix && i >= sp[mid].pos))
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 static rdx_status cpu_partition(const rdx_dist_engine *e, const rdx_dist_job *job,
                                 const rdx_dist_split *splits, int nsplits, uint64_t *send_counts)
 {
@@ -85,7 +68,8 @@ static rdx_status cpu_partition(const rdx_dist_engine *e, const rdx_dist_job *jo
     int *d = (int *)(void *)dest;
     memset(send_counts, 0, (size_t)P * sizeof *send_counts);
     for (size_t i = 0; i < job->n; i++) {
-        d[i] = destination(job, splits, nsplits, sort_key_at(job, job->keys, i), i);
+        d[i] = rdx_dist_destination(splits, nsplits, sort_key_at(job, job->keys, i), i,
+                                    job->end_bit - job->begin_bit);
         send_counts[d[i]]++;
     }
     size_t off = 0;

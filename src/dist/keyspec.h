@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "key_codec.h"
+#include "dist/dist.h"
 
 /* The raw bits of key i of width key_size (1, 2, 4, 8 bytes). */
 static RDX_HD uint64_t rdx_dist_load(const void *keys, size_t i, unsigned key_size)
@@ -61,6 +62,22 @@ static RDX_HD uint64_t rdx_dist_sort_key(uint64_t x, int type, unsigned key_size
 static RDX_HD uint64_t rdx_dist_prefix(uint64_t sk, int w, int depth)
 {
     return depth == 0 ? 0 : sk >> (w - depth);
+}
+
+/* The destination rank of the key with sort key sk at local index i: the number of
+ * split points (ordered, dist.h) it comes at or after, found by a binary search. */
+static RDX_HD int rdx_dist_destination(const rdx_dist_split *sp, int ns, uint64_t sk, size_t i, int w)
+{
+    int lo = 0, hi = ns;
+    while (lo < hi) {
+        const int mid = (lo + hi) / 2;
+        const uint64_t q = rdx_dist_prefix(sk, w, sp[mid].depth);
+        if (q > sp[mid].prefix || (q == sp[mid].prefix && i >= sp[mid].pos))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
 #endif
