@@ -160,8 +160,9 @@ int main(int argc, char **argv)
     fails += one_case(comm, ctx, stream, rank, size, (size_t)1 << 21, RDX_U64, desc);
     fails += one_case(comm, ctx, stream, rank, size, (size_t)1 << 21, RDX_U64, range);
     fails += one_case(comm, ctx, stream, rank, size, (size_t)1 << 20, RDX_F32, asc);
+    failures = fails;
     if (rank == 0)
-        printf("%s: %d failing case(s), %d ranks, seed 0x%016llx\n", fails ? "FAIL" : "ok", fails, size,
+        printf("%s: %d failing case(s), %d ranks, seed 0x%016llx\n", failures ? "FAIL" : "ok", failures, size,
                (unsigned long long)seed);
     rdx_dist_comm_destroy(comm);
     rdx_ctx_destroy(ctx);
