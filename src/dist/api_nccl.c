@@ -53,15 +53,24 @@ static int device_memory(const void *p)
     return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged;
 }
 
-/* The local sort's temporary storage for a part of out_capacity keys. */
+/* The local sort's temporary storage for a part of at most out_capacity keys. The part's
+ * size is only known during the call, and the single-GPU sort's scratch is not monotone
+ * in n (its routes differ by size), so this is the largest need over cap, cap/2, cap/4,
+ * ... (engine_cuda.cu checks the actual part's need again before sorting). */
 static rdx_status sort_temp(rdx_ctx *ctx, size_t value_size, size_t cap, rdx_type type, const rdx_opts *opts,
                             size_t *bytes)
 {
     *bytes = 0;
-    if (cap == 0)
-        return RDX_OK;
-    return value_size ? rdx_cuda_sort_pairs_temp_size(ctx, value_size, cap, type, opts, bytes)
-                      : rdx_cuda_sort_keys_temp_size(ctx, cap, type, opts, bytes);
+    for (size_t x = cap; x > 0; x /= 2) {
+        size_t b = 0;
+        rdx_status s = value_size ? rdx_cuda_sort_pairs_temp_size(ctx, value_size, x, type, opts, &b)
+                                  : rdx_cuda_sort_keys_temp_size(ctx, x, type, opts, &b);
+        if (s != RDX_OK)
+            return s;
+        if (b > *bytes)
+            *bytes = b;
+    }
+    return RDX_OK;
 }
 
 static rdx_status temp_size(rdx_ctx *ctx, const char *fn, int nranks, size_t value_size, size_t n_local,

@@ -379,6 +379,15 @@ static rdx_status cuda_local_sort(const rdx_dist_engine *e, const rdx_dist_job *
 {
     rdx_dist_cuda_engine_state *st = state_of(e);
     const rdx_opts opts = {job->flags, job->begin_bit, job->end_bit, job->radix_bits};
+    size_t need = 0;
+    rdx_status s = job->value_size
+                       ? rdx_cuda_sort_pairs_temp_size(e->ctx, job->value_size, m, job->type, &opts, &need)
+                       : rdx_cuda_sort_keys_temp_size(e->ctx, m, job->type, &opts, &need);
+    if (s != RDX_OK)
+        return s;
+    if (need > st->sort_bytes)
+        return rdx_fail(e->ctx, RDX_ERR_INTERNAL, "rdx_dist: the local sort of %zu keys needs %zu bytes of "
+                        "temporary storage, the size query planned %zu", m, need, st->sort_bytes);
     return job->value_size
                ? rdx_cuda_sort_pairs_async(e->ctx, job->out_keys, job->out_values, job->value_size, m, job->type,
                                            &opts, st->sort_temp, st->sort_bytes, st->stream)
