@@ -223,6 +223,10 @@ rdx_status rdx_multi_cuda_sort(rdx_ctx *ctx, struct rdx_multi_cuda *m, const rdx
             x->dst_vals = (unsigned char *)(argsort ? job->indices : job->values) + lo * vs;
         }
         rdx_ctx *rc = m->ctxs[r];
+        if (cudaSetDevice(m->devices[r]) != cudaSuccess) { /* the query plans for that GPU */
+            s = rdx_fail(ctx, RDX_ERR_DEVICE, "rdx_sort: cannot use GPU %d", m->devices[r]);
+            break;
+        }
         s = vs ? rdx_dist_sort_pairs_temp_size(rc, P, vs, x->n, x->n, job->type, &x->opts, &x->temp_bytes)
                : rdx_dist_sort_keys_temp_size(rc, P, x->n, x->n, job->type, &x->opts, &x->temp_bytes);
         if (s != RDX_OK) {
@@ -230,7 +234,7 @@ rdx_status rdx_multi_cuda_sort(rdx_ctx *ctx, struct rdx_multi_cuda *m, const rdx
             break;
         }
         const size_t nb = x->n ? x->n : 1;
-        if (cudaSetDevice(m->devices[r]) != cudaSuccess || cudaMalloc(&x->d_in, nb * ks) != cudaSuccess ||
+        if (cudaMalloc(&x->d_in, nb * ks) != cudaSuccess ||
             cudaMalloc(&x->d_out, nb * ks) != cudaSuccess || cudaMalloc(&x->d_temp, x->temp_bytes) != cudaSuccess ||
             (vs && (cudaMalloc(&x->d_in_v, nb * vs) != cudaSuccess || cudaMalloc(&x->d_out_v, nb * vs) != cudaSuccess)))
             s = rdx_fail(ctx, RDX_ERR_OUT_OF_MEMORY, "rdx_sort: no room for the shard of %zu keys on GPU %d", x->n,
