@@ -115,6 +115,10 @@ static void run_case(rdx_ctx **ctxs, int P, const size_t *n, rdx_type type, dist
         t->job.out_values = pairs ? outv + ooff : NULL;
         t->job.send_keys = send + off * kb;
         t->job.send_values = pairs ? send + N * kb + off * vb : NULL;
+        if (n[r] == 0) /* an empty shard may come with NULL arrays */
+            t->job.keys = t->job.values = t->job.send_keys = t->job.send_values = NULL;
+        if (t->job.capacity == 0)
+            t->job.out_keys = t->job.out_values = NULL;
         off += n[r];
         ooff += t->job.capacity;
     }
