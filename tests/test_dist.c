@@ -21,6 +21,10 @@
 
 #define MAX_RANKS 8
 
+/* Ranks whose engine narrowed its view (compact) during the splitter search, and ranks
+ * that kept reading their whole shard: both paths must be taken. */
+static int compacted_ranks, full_ranks;
+
 typedef enum dist_kind {
     D_UNIFORM, D_EQUAL, D_SORTED, D_GIANT, D_FEW, D_SKEWED_SHARDS, D_NKINDS
 } dist_kind;
@@ -42,8 +46,9 @@ static void *rank_main(void *p)
     rank_task *t = p;
     rdx_dist_comm comm;
     rdx_dist_engine eng;
+    rdx_dist_cpu_view view = {NULL, NULL, 0};
     rdx_dist_threads_comm(t->group, t->rank, &comm);
-    rdx_dist_cpu_engine(t->ctx, &eng);
+    rdx_dist_cpu_engine(t->ctx, &view, &eng);
     t->status = rdx_dist_run(&comm, &eng, &t->job, 0, &t->res);
     snprintf(t->error, sizeof t->error, "%s", rdx_ctx_error(t->ctx));
     return NULL;
@@ -131,6 +136,8 @@ static void run_case(rdx_ctx **ctxs, int P, const size_t *n, rdx_type type, dist
         CHECK(t->status == RDX_OK, "%s: rank %d of %d: %s", what, r, P, t->error);
         if (t->status != RDX_OK)
             continue;
+        if (t->res.levels > 1 && t->job.n > 0)
+            *(t->res.compacted_at >= 0 ? &compacted_ranks : &full_ranks) += 1;
         const size_t lo = rdx_dist_bound(N, r, P), hi = rdx_dist_bound(N, r + 1, P);
         CHECK(t->res.n_out == hi - lo, "%s: rank %d of %d holds %zu keys, not %zu", what, r, P,
               t->res.n_out, hi - lo);
@@ -341,10 +348,15 @@ int main(void)
             return 1;
         }
     algorithm_cases(ctxs, &s);
+    CHECK(compacted_ranks > 0 && full_ranks > 0,
+          "the splitter search narrowed its view on %d ranks and read whole shards on %d: "
+          "both must happen", compacted_ranks, full_ranks);
     collective_errors(ctxs, &s);
     public_cases(&s);
     for (int r = 0; r < MAX_RANKS; r++)
         rdx_ctx_destroy(ctxs[r]);
+    printf("splitter search: %d ranks narrowed their view, %d read whole shards\n", compacted_ranks,
+           full_ranks);
     printf("%s: %d failure(s), seed 0x%016llx\n", failures ? "FAIL" : "ok", failures,
            (unsigned long long)seed);
     return failures ? 1 : 0;

@@ -180,8 +180,9 @@ static rdx_status agree(rdx_dist_comm *c, const rdx_dist_job *job, rdx_ctx *ctx,
 /* Step 2: the distributed radix select. Fills x->splits[0..P-1). Every failure is agreed
  * (allreduce_agreed), so every rank makes the same collectives. */
 static rdx_status find_splits(rdx_dist_comm *c, const rdx_dist_engine *eng, const rdx_dist_job *job,
-                              uint64_t total, scratch *x, int *levels)
+                              uint64_t total, scratch *x, int *levels, int *compacted_at)
 {
+    int compacted = 0;
     const int P = c->size, ns = P - 1, w = job->end_bit - job->begin_bit;
     rdx_ctx *ctx = eng->ctx;
     rdx_dist_split *splits = x->splits;
@@ -193,10 +194,10 @@ static rdx_status find_splits(rdx_dist_comm *c, const rdx_dist_engine *eng, cons
         st[j].c = rdx_dist_bound(total, j + 1, P);
         st[j].e = job->n;
     }
-    rdx_status s = RDX_OK;
+    rdx_status s = RDX_OK, local = RDX_OK; /* local: this rank's, told at the next all-reduce */
     int depth = 0;
     *levels = 0;
-    while (s == RDX_OK && depth < w) {
+    while (depth < w) {
         /* The active split points (not yet at a bucket edge) share `depth`; their
          * prefixes are non-decreasing in j. The same on every rank. */
         int nu = 0;
@@ -207,10 +208,11 @@ static rdx_status find_splits(rdx_dist_comm *c, const rdx_dist_engine *eng, cons
             break;
         const int db = w - depth < RDX_DIST_DIGIT_BITS ? w - depth : RDX_DIST_DIGIT_BITS;
         const size_t bins = (size_t)1 << db;
-        s = eng->histogram(eng, job, depth, db, x->prefixes, nu, x->local);
-        if (s == RDX_OK)
+        if (local == RDX_OK)
+            local = eng->histogram(eng, job, depth, db, x->prefixes, nu, x->local);
+        if (local == RDX_OK)
             memcpy(x->global, x->local, (size_t)nu * bins * sizeof *x->global);
-        s = allreduce_agreed(c, ctx, x->global, (size_t)nu * bins, s);
+        s = allreduce_agreed(c, ctx, x->global, (size_t)nu * bins, local);
         if (s != RDX_OK)
             break;
         (*levels)++;
@@ -231,6 +233,24 @@ static rdx_status find_splits(rdx_dist_comm *c, const rdx_dist_engine *eng, cons
             splits[j].depth = depth + db;
         }
         depth += db;
+        /* Narrow the engine's view to the buckets still searched (their local counts are
+         * known: a prefix shared by several split points counts once). Local only. */
+        if (eng->compact && !compacted && depth < w) {
+            uint64_t count = 0, last = 0;
+            int any = 0, nu2 = 0;
+            for (int j = 0; j < ns; j++)
+                if (st[j].c > 0 && (!any || splits[j].prefix != last)) {
+                    count += st[j].e;
+                    last = splits[j].prefix;
+                    x->prefixes[nu2++] = last;
+                    any = 1;
+                }
+            if (nu2 > 0) { /* nu2 > 0: there is a next round, whose all-reduce tells a failure */
+                local = eng->compact(eng, job, depth, x->prefixes, nu2, count, &compacted);
+                if (compacted)
+                    *compacted_at = *levels;
+            }
+        }
     }
     if (s != RDX_OK)
         return s;
@@ -326,7 +346,8 @@ rdx_status rdx_dist_run(rdx_dist_comm *comm, const rdx_dist_engine *eng, const r
     s = agree(comm, job, eng->ctx, x.v, s, &total);
     res->n_total = total;
     if (s == RDX_OK && total > 0) {
-        s = find_splits(comm, eng, job, total, &x, &res->levels);
+        res->compacted_at = -1;
+        s = find_splits(comm, eng, job, total, &x, &res->levels, &res->compacted_at);
         const double t1 = now_ms();
         res->ms[0] = t1 - t0;
         size_t got = 0;
@@ -342,6 +363,8 @@ rdx_status rdx_dist_run(rdx_dist_comm *comm, const rdx_dist_engine *eng, const r
         res->ms[2] = now_ms() - t2;
         res->n_out = got;
     }
+    if (eng->finish)
+        eng->finish(eng);
     scratch_free(&x);
     return s;
 }

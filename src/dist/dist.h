@@ -82,6 +82,15 @@ struct rdx_dist_engine {
     rdx_status (*local_sort)(const rdx_dist_engine *e, const rdx_dist_job *job, size_t m);
     /* Waits for the rank's queued work (for phase timing); NULL when nothing is queued. */
     rdx_status (*sync)(const rdx_dist_engine *e);
+    /* Optional (NULL: never). Narrows what the histogram and select calls that follow look
+     * at to the `count` local keys whose top `depth` bits equal one of prefixes[] (kept
+     * with their sort keys and positions, in position order), when the engine has room for
+     * `count` of them: *kept = 1; else *kept = 0 and nothing changes. The partition
+     * always reads the whole shard. */
+    rdx_status (*compact)(const rdx_dist_engine *e, const rdx_dist_job *job, int depth,
+                          const uint64_t *prefixes, int nprefix, uint64_t count, int *kept);
+    /* Optional: frees what compact kept; called at the end of every rdx_dist_run. */
+    void (*finish)(const rdx_dist_engine *e);
 };
 
 /* What rdx_dist_run found, for tests and benchmarks. */
@@ -89,6 +98,7 @@ typedef struct rdx_dist_result {
     size_t n_out;           /* keys now in out_keys */
     uint64_t n_total;       /* N */
     int levels;             /* rounds of the radix select */
+    int compacted_at;       /* the level before which the engine narrowed its view; -1 never */
     double ms[3];           /* splitters, exchange, local sort (host clock) */
 } rdx_dist_result;
 
@@ -114,7 +124,13 @@ void rdx_dist_threads_destroy(rdx_dist_threads *g);
 void rdx_dist_threads_comm(rdx_dist_threads *g, int rank, rdx_dist_comm *out);
 
 /* ---- host memory (engine_cpu.c): the local sort is rdx_sort_* on ctx (CPU backend) ---- */
-void rdx_dist_cpu_engine(rdx_ctx *ctx, rdx_dist_engine *out);
+typedef struct rdx_dist_cpu_view {
+    uint64_t *sk;      /* sort keys of the kept keys, NULL: the whole shard */
+    size_t *pos;       /* their positions */
+    size_t count;
+} rdx_dist_cpu_view;
+/* An engine on host memory; view (the caller's, zeroed) holds what compact keeps. */
+void rdx_dist_cpu_engine(rdx_ctx *ctx, rdx_dist_cpu_view *view, rdx_dist_engine *out);
 
 /* The last phase times of a context (rdx_dist_set_timing). */
 struct rdx_dist_times {

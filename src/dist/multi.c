@@ -109,8 +109,9 @@ static void *rank_main(void *p)
     rdx_dist_comm comm;
     rdx_dist_engine eng;
     rdx_dist_result res;
+    rdx_dist_cpu_view view = {NULL, NULL, 0};
     rdx_dist_threads_comm(a->group, a->rank, &comm);
-    rdx_dist_cpu_engine(a->ctx, &eng);
+    rdx_dist_cpu_engine(a->ctx, &view, &eng);
     a->status = rdx_dist_run(&comm, &eng, &a->job, 0, &res);
     return NULL;
 }

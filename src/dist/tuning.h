@@ -8,6 +8,13 @@
  * but larger all-reduces and histograms. */
 #define RDX_DIST_DIGIT_BITS 8
 
+/* After a select level, the splitters' later levels look only at the keys in the buckets
+ * that hold a split point, copied once with their positions (16 bytes each), when they
+ * are at most 1/RDX_DIST_COMPACT_DIV of the shard (uniform keys: (P-1)/256 of it after the
+ * first level). Skewed shards (one giant bucket, all equal) keep reading the whole shard.
+ * On a GPU the copy's room is part of the temporary storage: 16 n / DIV bytes. */
+#define RDX_DIST_COMPACT_DIV 8
+
 /* CUDA: threads per block and keys per thread of the histogram, select and partition
  * kernels (src/dist/engine_cuda.cu). A tile is THREADS * ITEMS keys. */
 #define RDX_DIST_CUDA_THREADS 256
