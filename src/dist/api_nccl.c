@@ -192,7 +192,8 @@ static rdx_status dist_sort(rdx_ctx *ctx, const char *fn, struct ncclComm *comm,
     job.send_keys = t + l.send_keys_off;
     job.send_values = vs ? t + l.send_values_off : NULL;
     rdx_dist_cuda_engine_state es = {stream, P, (uint64_t *)(t + l.words_off), (uint64_t *)(t + l.tiles_off),
-                                     l.words, l.ntiles, t + l.sort_off, l.sort_bytes};
+                                     l.words, l.ntiles, t + l.sort_off, l.sort_bytes,
+                                     (uint64_t *)(t + l.view_off), l.view_cap, 0, 0};
     rdx_dist_nccl_state ns = {comm, stream, (uint64_t *)(t + l.words_off), l.words, ctx};
     rdx_dist_engine eng;
     rdx_dist_comm c;

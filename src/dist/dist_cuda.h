@@ -16,6 +16,7 @@ typedef struct rdx_dist_layout {
     size_t words_off, words;    /* u64 words: histograms, prefixes, split points, all-reduces */
     size_t tiles_off, ntiles;   /* u64 [P + 1][ntiles]: per-tile counts by destination */
     size_t send_keys_off, send_values_off;
+    size_t view_off, view_cap;  /* compact's room: view_cap sort keys, then view_cap positions */
     size_t sort_off, sort_bytes; /* the local sort's temporary storage */
     size_t total;
 } rdx_dist_layout;
@@ -34,6 +35,10 @@ typedef struct rdx_dist_cuda_engine_state {
     size_t words, ntiles;
     void *sort_temp;
     size_t sort_bytes;
+    uint64_t *d_view;           /* layout.view_cap sort keys, then as many positions */
+    size_t view_cap;
+    size_t view_count;          /* keys in the view; meaningful while viewing */
+    int viewing;                /* compact narrowed the view (reset by finish) */
 } rdx_dist_cuda_engine_state;
 
 /* An engine on the calling thread's current GPU; ctx (CUDA backend) gets the errors and

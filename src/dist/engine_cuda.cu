@@ -36,6 +36,9 @@ extern "C" void rdx_dist_cuda_layout(int nranks, size_t n_local, size_t key_size
     off = align256(off + n_local * key_size);
     out->send_values_off = off;
     off = align256(off + n_local * value_size);
+    out->view_off = off;
+    out->view_cap = n_local / RDX_DIST_COMPACT_DIV;
+    off = align256(off + out->view_cap * 16);
     out->sort_off = off;
     out->sort_bytes = sort_bytes;
     out->total = off + sort_bytes;
@@ -60,8 +63,8 @@ static __device__ __forceinline__ uint64_t dsort_key(const void *keys, size_t i,
 }
 
 /* counts[p][d] += keys with prefix prefixes[p] at `depth` and next digit d. */
-__global__ void dist_histogram_kernel(const void *keys, size_t n, dkey k, int depth, int db,
-                                      const uint64_t *prefixes, int nprefix, unsigned long long *counts)
+__global__ void dist_histogram_kernel(const void *keys, const uint64_t *view_sk, size_t n, dkey k, int depth,
+                                      int db, const uint64_t *prefixes, int nprefix, unsigned long long *counts)
 {
     __shared__ unsigned int hist[SMEM_BINS];
     const size_t bins = (size_t)1 << db, cells = bins * (size_t)nprefix;
@@ -71,7 +74,7 @@ __global__ void dist_histogram_kernel(const void *keys, size_t n, dkey k, int de
             hist[c] = 0;
     __syncthreads();
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-        const uint64_t sk = dsort_key(keys, i, k);
+        const uint64_t sk = view_sk ? view_sk[i] : dsort_key(keys, i, k);
         const uint64_t q = rdx_dist_prefix(sk, k.w, depth);
         int lo = 0, hi = nprefix;
         while (lo < hi) {
@@ -97,14 +100,14 @@ __global__ void dist_histogram_kernel(const void *keys, size_t n, dkey k, int de
 }
 
 /* tile_counts[t] = keys of tile t with this prefix at `depth`. */
-__global__ void dist_select_count_kernel(const void *keys, size_t n, dkey k, int depth, uint64_t prefix,
-                                         unsigned long long *tile_counts)
+__global__ void dist_select_count_kernel(const void *keys, const uint64_t *view_sk, size_t n, dkey k, int depth,
+                                         uint64_t prefix, unsigned long long *tile_counts)
 {
     const size_t start = (size_t)blockIdx.x * TILE;
     unsigned int count = 0;
     for (int r = 0; r < RDX_DIST_CUDA_ITEMS; r++) {
         const size_t i = start + (size_t)r * RDX_DIST_CUDA_THREADS + threadIdx.x;
-        const int hit = i < n && rdx_dist_prefix(dsort_key(keys, i, k), k.w, depth) == prefix;
+        const int hit = i < n && rdx_dist_prefix(view_sk ? view_sk[i] : dsort_key(keys, i, k), k.w, depth) == prefix;
         count += (unsigned int)__syncthreads_count(hit);
     }
     if (threadIdx.x == 0)
@@ -178,6 +181,79 @@ __global__ void dist_scan_rows_kernel(unsigned long long *tiles, size_t ntiles, 
     }
     if (threadIdx.x == 0)
         totals[blockIdx.x] = carry;
+}
+
+/* Whether sort key sk has one of the ascending prefixes at `depth`. */
+static __device__ __forceinline__ int in_prefixes(uint64_t sk, int w, int depth, const uint64_t *prefixes,
+                                                  int nprefix)
+{
+    const uint64_t q = rdx_dist_prefix(sk, w, depth);
+    int lo = 0, hi = nprefix;
+    while (lo < hi) {
+        const int mid = (lo + hi) / 2;
+        if (prefixes[mid] < q)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < nprefix && prefixes[lo] == q;
+}
+
+/* tile_counts[t] = keys of tile t with one of the prefixes (for compact). */
+__global__ void dist_compact_count_kernel(const void *keys, size_t n, dkey k, int depth, const uint64_t *prefixes,
+                                          int nprefix, unsigned long long *tile_counts)
+{
+    const size_t start = (size_t)blockIdx.x * TILE;
+    unsigned int count = 0;
+    for (int r = 0; r < RDX_DIST_CUDA_ITEMS; r++) {
+        const size_t i = start + (size_t)r * RDX_DIST_CUDA_THREADS + threadIdx.x;
+        const int hit = i < n && in_prefixes(dsort_key(keys, i, k), k.w, depth, prefixes, nprefix);
+        count += (unsigned int)__syncthreads_count(hit);
+    }
+    if (threadIdx.x == 0)
+        tile_counts[blockIdx.x] = count;
+}
+
+/* The stable copy of the matching keys' sort keys and positions: after the earlier tiles'
+ * (tile_offsets, scanned), in position order inside a tile (ballots per warp, per-warp
+ * counts across the block). */
+__global__ void dist_compact_scatter_kernel(const void *keys, size_t n, dkey k, int depth, const uint64_t *prefixes,
+                                            int nprefix, const unsigned long long *tile_offsets, uint64_t *view_sk,
+                                            uint64_t *view_pos)
+{
+    __shared__ unsigned int wcnt[WARPS];
+    __shared__ unsigned long long base;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const unsigned int lt = (1u << lane) - 1;
+    if (threadIdx.x == 0)
+        base = tile_offsets[blockIdx.x];
+    const size_t start = (size_t)blockIdx.x * TILE;
+    for (int r = 0; r < RDX_DIST_CUDA_ITEMS; r++) {
+        const size_t i = start + (size_t)r * RDX_DIST_CUDA_THREADS + threadIdx.x;
+        uint64_t sk = 0;
+        int hit = 0;
+        if (i < n) {
+            sk = dsort_key(keys, i, k);
+            hit = in_prefixes(sk, k.w, depth, prefixes, nprefix);
+        }
+        const unsigned int ballot = __ballot_sync(0xffffffffu, hit);
+        if (lane == 0)
+            wcnt[warp] = __popc(ballot);
+        __syncthreads();
+        unsigned long long at = base;
+        for (int w = 0; w < warp; w++)
+            at += wcnt[w];
+        if (hit) {
+            at += __popc(ballot & lt);
+            view_sk[at] = sk;
+            view_pos[at] = i;
+        }
+        __syncthreads();
+        if (threadIdx.x == 0)
+            for (int w = 0; w < WARPS; w++)
+                base += wcnt[w];
+        __syncthreads();
+    }
 }
 
 static __device__ __forceinline__ void copy_elem(void *dst, const void *src, size_t size)
@@ -273,9 +349,10 @@ static rdx_status cuda_histogram(const rdx_dist_engine *e, const rdx_dist_job *j
     uint64_t *d_prefixes = st->d_words, *d_counts = st->d_words + st->nranks;
     RDX_CUDA_TRY(cudaMemcpyAsync(d_prefixes, prefixes, (size_t)nprefix * 8, cudaMemcpyHostToDevice, st->stream));
     RDX_CUDA_TRY(cudaMemsetAsync(d_counts, 0, cells * 8, st->stream));
-    if (job->n > 0) {
-        dist_histogram_kernel<<<histogram_blocks(job->n), RDX_DIST_CUDA_THREADS, 0, st->stream>>>(
-            job->keys, job->n, make_dkey(job), depth, digit_bits, d_prefixes, nprefix,
+    const size_t m = st->viewing ? st->view_count : job->n;
+    if (m > 0) {
+        dist_histogram_kernel<<<histogram_blocks(m), RDX_DIST_CUDA_THREADS, 0, st->stream>>>(
+            job->keys, st->viewing ? st->d_view : NULL, m, make_dkey(job), depth, digit_bits, d_prefixes, nprefix,
             (unsigned long long *)d_counts);
         RDX_CUDA_TRY(cudaGetLastError());
     }
@@ -289,19 +366,24 @@ static rdx_status cuda_select(const rdx_dist_engine *e, const rdx_dist_job *job,
 {
     rdx_ctx *ctx = e->ctx;
     rdx_dist_cuda_engine_state *st = state_of(e);
-    const size_t ntiles = (job->n + TILE - 1) / TILE;
+    const int viewing = st->viewing;
+    const size_t m = viewing ? st->view_count : job->n;
+    const size_t ntiles = (m + TILE - 1) / TILE;
+    const size_t item = viewing ? 16 : job->key_size; /* host copy per key: (sort key, position) or the key */
     uint64_t *h = (uint64_t *)malloc((ntiles ? ntiles : 1) * 8);
-    unsigned char *tile_keys = (unsigned char *)malloc((size_t)TILE * job->key_size);
-    if (!h || !tile_keys) {
+    unsigned char *tile = (unsigned char *)malloc((size_t)TILE * item);
+    if (!h || !tile) {
         free(h);
-        free(tile_keys);
+        free(tile);
         return rdx_fail(ctx, RDX_ERR_OUT_OF_MEMORY, "rdx_dist: no host memory for the select");
     }
     rdx_status s = RDX_OK;
     cudaError_t ce = cudaSuccess;
-    dist_select_count_kernel<<<(unsigned)ntiles, RDX_DIST_CUDA_THREADS, 0, st->stream>>>(
-        job->keys, job->n, make_dkey(job), depth, prefix, (unsigned long long *)st->d_tiles);
-    ce = cudaGetLastError();
+    if (ntiles > 0) {
+        dist_select_count_kernel<<<(unsigned)ntiles, RDX_DIST_CUDA_THREADS, 0, st->stream>>>(
+            job->keys, viewing ? st->d_view : NULL, m, make_dkey(job), depth, prefix, (unsigned long long *)st->d_tiles);
+        ce = cudaGetLastError();
+    }
     if (ce == cudaSuccess)
         ce = cudaMemcpyAsync(h, st->d_tiles, ntiles * 8, cudaMemcpyDeviceToHost, st->stream);
     if (ce == cudaSuccess)
@@ -315,17 +397,25 @@ static rdx_status cuda_select(const rdx_dist_engine *e, const rdx_dist_job *job,
                      (unsigned long long)seen, (unsigned long long)q + 1);
     if (ce == cudaSuccess && s == RDX_OK) {
         /* The tile that holds it, on the host: at most TILE keys. */
-        const size_t lo = t * TILE, cnt = job->n - lo < TILE ? job->n - lo : TILE;
-        ce = cudaMemcpy(tile_keys, (const unsigned char *)job->keys + lo * job->key_size, cnt * job->key_size,
-                        cudaMemcpyDeviceToHost);
+        const size_t lo = t * TILE, cnt = m - lo < TILE ? m - lo : TILE;
+        uint64_t *tsk = (uint64_t *)(void *)tile, *tpos = tsk + TILE;
+        if (viewing) {
+            ce = cudaMemcpy(tsk, st->d_view + lo, cnt * 8, cudaMemcpyDeviceToHost);
+            if (ce == cudaSuccess)
+                ce = cudaMemcpy(tpos, st->d_view + st->view_cap + lo, cnt * 8, cudaMemcpyDeviceToHost);
+        } else {
+            ce = cudaMemcpy(tile, (const unsigned char *)job->keys + lo * job->key_size, cnt * job->key_size,
+                            cudaMemcpyDeviceToHost);
+        }
         const int w = job->end_bit - job->begin_bit;
         s = RDX_ERR_INTERNAL;
         for (size_t i = 0; ce == cudaSuccess && i < cnt; i++) {
-            const uint64_t sk = rdx_dist_sort_key(rdx_dist_load(tile_keys, i, job->key_size), (int)job->type,
-                                                  job->key_size, job->cls, job->desc, job->numpy,
-                                                  job->begin_bit, job->end_bit);
+            const uint64_t sk = viewing ? tsk[i]
+                                        : rdx_dist_sort_key(rdx_dist_load(tile, i, job->key_size), (int)job->type,
+                                                            job->key_size, job->cls, job->desc, job->numpy,
+                                                            job->begin_bit, job->end_bit);
             if (rdx_dist_prefix(sk, w, depth) == prefix && seen++ == q) {
-                *pos = lo + i;
+                *pos = viewing ? (size_t)tpos[i] : lo + i;
                 s = RDX_OK;
                 break;
             }
@@ -334,10 +424,51 @@ static rdx_status cuda_select(const rdx_dist_engine *e, const rdx_dist_job *job,
             s = rdx_fail(ctx, RDX_ERR_INTERNAL, "rdx_dist: select lost its key in tile %zu", t);
     }
     free(h);
-    free(tile_keys);
+    free(tile);
     if (ce != cudaSuccess)
         return rdx_cuda_fail(ctx, ce, "the select of a tie's position", __FILE__, __LINE__);
     return s;
+}
+
+static rdx_status cuda_compact(const rdx_dist_engine *e, const rdx_dist_job *job, int depth,
+                               const uint64_t *prefixes, int nprefix, uint64_t count, int *kept)
+{
+    rdx_ctx *ctx = e->ctx;
+    rdx_dist_cuda_engine_state *st = state_of(e);
+    *kept = 0;
+    if (st->viewing || count > st->view_cap || job->n == 0)
+        return RDX_OK;
+    const size_t ntiles = (job->n + TILE - 1) / TILE;
+    uint64_t *d_prefixes = st->d_words;
+    unsigned long long *d_tiles = (unsigned long long *)st->d_tiles;
+    unsigned long long *d_total = d_tiles + (size_t)st->nranks * ntiles;
+    const dkey k = make_dkey(job);
+    RDX_CUDA_TRY(cudaMemcpyAsync(d_prefixes, prefixes, (size_t)nprefix * 8, cudaMemcpyHostToDevice, st->stream));
+    dist_compact_count_kernel<<<(unsigned)ntiles, RDX_DIST_CUDA_THREADS, 0, st->stream>>>(
+        job->keys, job->n, k, depth, d_prefixes, nprefix, d_tiles);
+    RDX_CUDA_TRY(cudaGetLastError());
+    dist_scan_rows_kernel<<<1, 1024, 0, st->stream>>>(d_tiles, ntiles, d_total);
+    RDX_CUDA_TRY(cudaGetLastError());
+    dist_compact_scatter_kernel<<<(unsigned)ntiles, RDX_DIST_CUDA_THREADS, 0, st->stream>>>(
+        job->keys, job->n, k, depth, d_prefixes, nprefix, d_tiles, st->d_view, st->d_view + st->view_cap);
+    RDX_CUDA_TRY(cudaGetLastError());
+    unsigned long long total = 0;
+    RDX_CUDA_TRY(cudaMemcpyAsync(&total, d_total, 8, cudaMemcpyDeviceToHost, st->stream));
+    RDX_CUDA_TRY(cudaStreamSynchronize(st->stream));
+    if (total != count)
+        return rdx_fail(ctx, RDX_ERR_INTERNAL, "rdx_dist: compact found %llu keys, not %llu", total,
+                        (unsigned long long)count);
+    st->viewing = 1;
+    st->view_count = (size_t)count;
+    *kept = 1;
+    return RDX_OK;
+}
+
+static void cuda_finish(const rdx_dist_engine *e)
+{
+    rdx_dist_cuda_engine_state *st = state_of(e);
+    st->viewing = 0;
+    st->view_count = 0;
 }
 
 static rdx_status cuda_partition(const rdx_dist_engine *e, const rdx_dist_job *job, const rdx_dist_split *splits,
@@ -412,4 +543,6 @@ extern "C" void rdx_dist_cuda_engine(rdx_ctx *ctx, rdx_dist_cuda_engine_state *s
     out->partition = cuda_partition;
     out->local_sort = cuda_local_sort;
     out->sync = cuda_sync;
+    out->compact = cuda_compact;
+    out->finish = cuda_finish;
 }
