@@ -73,23 +73,32 @@ __global__ void dist_histogram_kernel(const void *keys, const uint64_t *view_sk,
         for (size_t c = threadIdx.x; c < cells; c += blockDim.x)
             hist[c] = 0;
     __syncthreads();
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-        const uint64_t sk = view_sk ? view_sk[i] : dsort_key(keys, i, k);
-        const uint64_t q = rdx_dist_prefix(sk, k.w, depth);
-        int lo = 0, hi = nprefix;
-        while (lo < hi) {
-            const int mid = (lo + hi) / 2;
-            if (prefixes[mid] < q)
-                lo = mid + 1;
-            else
-                hi = mid;
+    /* Every lane runs every round (valid or not), so that a warp can add equal cells once:
+     * skewed keys (all in one cell) would otherwise serialize on one counter. */
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t b = (size_t)blockIdx.x * blockDim.x; b < n; b += stride) {
+        const size_t i = b + threadIdx.x;
+        size_t cell = SIZE_MAX;
+        if (i < n) {
+            const uint64_t sk = view_sk ? view_sk[i] : dsort_key(keys, i, k);
+            const uint64_t q = rdx_dist_prefix(sk, k.w, depth);
+            int lo = 0, hi = nprefix;
+            while (lo < hi) {
+                const int mid = (lo + hi) / 2;
+                if (prefixes[mid] < q)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            if (lo < nprefix && prefixes[lo] == q)
+                cell = (size_t)lo * bins + ((sk >> (k.w - depth - db)) & (bins - 1));
         }
-        if (lo < nprefix && prefixes[lo] == q) {
-            const size_t cell = (size_t)lo * bins + ((sk >> (k.w - depth - db)) & (bins - 1));
+        const unsigned int peers = __match_any_sync(0xffffffffu, (unsigned long long)cell);
+        if (cell != SIZE_MAX && (__ffs(peers) - 1) == (int)(threadIdx.x & 31)) {
             if (in_smem)
-                atomicAdd(&hist[cell], 1u);
+                atomicAdd(&hist[cell], (unsigned int)__popc(peers));
             else
-                atomicAdd(&counts[cell], 1ull);
+                atomicAdd(&counts[cell], (unsigned long long)__popc(peers));
         }
     }
     __syncthreads();
@@ -129,8 +138,10 @@ __global__ void dist_partition_count_kernel(const void *keys, size_t n, dkey k, 
     const size_t start = (size_t)blockIdx.x * TILE;
     for (int r = 0; r < RDX_DIST_CUDA_ITEMS; r++) {
         const size_t i = start + (size_t)r * RDX_DIST_CUDA_THREADS + threadIdx.x;
-        if (i < n)
-            atomicAdd(&cnt[rdx_dist_destination(sp, ns, dsort_key(keys, i, k), i, k.w)], 1u);
+        const int d = i < n ? rdx_dist_destination(sp, ns, dsort_key(keys, i, k), i, k.w) : -1;
+        const unsigned int peers = __match_any_sync(0xffffffffu, d); /* one add per destination per warp */
+        if (d >= 0 && (__ffs(peers) - 1) == (int)(threadIdx.x & 31))
+            atomicAdd(&cnt[d], (unsigned int)__popc(peers));
     }
     __syncthreads();
     for (int d = threadIdx.x; d <= ns; d += blockDim.x)
