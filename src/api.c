@@ -85,6 +85,7 @@ void rdx_ctx_destroy(rdx_ctx *ctx)
 {
     if (!ctx)
         return;
+    rdx_multi_release(ctx);
     rdx_cpu_release(ctx);
     rdx_cuda_release(ctx);
     free(ctx);
@@ -238,6 +239,8 @@ static rdx_status sort_entry(rdx_ctx *ctx, const char *fn, rdx_job_kind kind, co
         s = check_host_pointer(ctx, fn, "indices", indices);
     if (s != RDX_OK || n == 0)
         return s;
+    if (ctx->multi)
+        return rdx_multi_sort(ctx, &job);
     return ctx->backend == RDX_BACKEND_CUDA ? rdx_cuda_sort(ctx, &job) : rdx_cpu_sort(ctx, &job);
 }
 

@@ -51,13 +51,23 @@ typedef struct rdx_job {
 
 struct rdx_cpu_state;     /* defined by src/cpu/ */
 struct rdx_cuda_state;    /* defined by src/cuda/ */
+struct rdx_multi;         /* defined by src/dist/multi.c: several devices as one */
 
 struct rdx_ctx {
     rdx_backend backend;           /* RDX_BACKEND_CPU or RDX_BACKEND_CUDA */
     char error[512];               /* detail of the last failure, "" if none */
     struct rdx_cpu_state *cpu;     /* CPU scratch, created on first use */
     struct rdx_cuda_state *cuda;   /* CUDA scratch and streams, created on first use */
+    struct rdx_multi *multi;       /* rdx_ctx_create_devices: the ranks; NULL otherwise */
+    struct rdx_dist_times *dist_times; /* rdx_dist_set_timing: the last phase times */
 };
+
+/* ---- several devices as one (src/dist/multi.c) ---- */
+
+/* Sorts one checked job with every device of ctx->multi. */
+rdx_status rdx_multi_sort(rdx_ctx *ctx, const rdx_job *job);
+/* Frees ctx->multi and ctx->dist_times (NULL is fine). */
+void rdx_multi_release(rdx_ctx *ctx);
 
 /* Records a failure on ctx (printf-style detail) and returns s. Never prints. */
 rdx_status rdx_fail(rdx_ctx *ctx, rdx_status s, const char *fmt, ...)
