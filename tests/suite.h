@@ -46,6 +46,10 @@ typedef struct rdx_suite_config {
                                  and payload (with the tile sizes); the first also for the bit
                                  ranges and the digit widths */
     const rdx_test_sorter *sorter; /* NULL: rdx_sort_keys, rdx_sort_pairs, rdx_argsort */
+    /* NULL, or called with prepare_arg on the suite's own context once it is made (a GPU
+     * test sets that context's tuning there). */
+    void (*prepare)(rdx_ctx *ctx, const void *prepare_arg);
+    const void *prepare_arg;
 } rdx_suite_config;
 
 /* Runs the whole matrix; prints one line per failure (with the seed and the case) and a

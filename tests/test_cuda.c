@@ -48,6 +48,12 @@ static void cuda_or_die(cudaError_t e, const char *what)
     }
 }
 
+/* The suite's own context takes the tuning given (a copy of a context's, changed). */
+static void use_tuning(rdx_ctx *ctx, const void *tuning)
+{
+    *rdx_cuda_ctx_tuning(ctx) = *(const rdx_cuda_tuning *)tuning;
+}
+
 /* ---- device memory for the suite ---- */
 
 static void *dev_alloc(size_t bytes)
@@ -245,8 +251,8 @@ static void cluster_grid_one(rdx_ctx *ctx, rdx_type type, size_t n, size_t vs, r
     unsigned char *dk = alloc_at(AT_DEVICE, n * kb), *da = ab ? alloc_at(AT_DEVICE, n * ab) : NULL;
     rdx_status st[2];
     for (int r = 0; r < 2; r++) {
-        rdx_cuda_set_cluster_max_n(r == 0 ? RDX_CLUSTER_MAX_N : 0);
-        rdx_cuda_set_cluster_pairs_max_n(r == 0 ? RDX_CLUSTER_MAX_N : 0); /* the kernel's values path too */
+        rdx_cuda_ctx_tuning(ctx)->cluster_max_n = r == 0 ? RDX_CLUSTER_MAX_N : 0;
+        rdx_cuda_ctx_tuning(ctx)->cluster_pairs_max_n = r == 0 ? RDX_CLUSTER_MAX_N : 0; /* the kernel's values path too */
         dev_upload(dk, orig, n * kb);
         if (ab)
             dev_upload(da, ovals, n * ab);
@@ -257,8 +263,8 @@ static void cluster_grid_one(rdx_ctx *ctx, rdx_type type, size_t n, size_t vs, r
         if (ab)
             dev_download(out[r][1], da, n * ab);
     }
-    rdx_cuda_set_cluster_max_n(RDX_CLUSTER_MAX_N);
-    rdx_cuda_set_cluster_pairs_max_n(RDX_CLUSTER_PAIRS_MAX_N);
+    rdx_cuda_ctx_tuning(ctx)->cluster_max_n = RDX_CLUSTER_MAX_N;
+    rdx_cuda_ctx_tuning(ctx)->cluster_pairs_max_n = RDX_CLUSTER_PAIRS_MAX_N;
     char what[160];
     snprintf(what, sizeof what, "cluster vs grid: type %d n = %zu %s%zu bits [%d,%d) radix %d%s%s", (int)type, n,
              argsort ? "argsort, index bytes " : "value bytes ", ab, opts->begin_bit, opts->end_bit,
@@ -1015,7 +1021,7 @@ static void msd_case(rdx_ctx *ctx, rdx_type type, size_t n, int desc, int fill, 
     dev_upload(in, orig, n * 8);
     const rdx_status st = into ? into_keys(ctx, in, out, n, type, &opts) : rdx_sort_keys(ctx, in, n, type, &opts);
     unsigned slow = 0;
-    const int route = rdx_cuda_last_msd_route(&slow);
+    const int route = rdx_cuda_ctx_msd_state(ctx, &slow);
     if (route >= -1 && route <= 3)
         msd_routes[route + 1]++;
     CHECK(st == RDX_OK, "msd %s %s n=%zu %s%s: status %d (%s)", type_name(type), msd_fill_names[fill], n,
@@ -1069,7 +1075,7 @@ static void msd_pairs_case(rdx_ctx *ctx, rdx_type type, size_t n, size_t vs, int
     const rdx_status st = into ? into_pairs(ctx, kin, kout, vin, vout, vs, n, type, &opts)
                                : rdx_sort_pairs(ctx, kin, vin, vs, n, type, &opts);
     unsigned slow = 0;
-    const int route = rdx_cuda_last_msd_route(&slow);
+    const int route = rdx_cuda_ctx_msd_state(ctx, &slow);
     if (route >= -1 && route <= 3)
         msd_routes[route + 1]++;
     char desc_text[160];
@@ -1158,7 +1164,7 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
 {
     uint64_t s = seed ^ 0xABCD;
     const size_t cap = (size_t)RDX_MSD_L3_CAP;
-    rdx_cuda_set_msd_min_n((size_t)1 << 17);
+    rdx_cuda_ctx_tuning(ctx)->msd_min_n = (size_t)1 << 17;
     if (max_log2 < 17) {
         /* Under compute-sanitizer (gpu-check.sh lowers the sizes): one sort of each route
          * and of level 3's on-chip LSD passes, at the smallest size that plans the route. */
@@ -1170,7 +1176,7 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_GIANT, 0, 3, &s);
         msd_pairs_case(ctx, RDX_U64, n, 8, 0, MSD_UNIFORM, 0, 2, &s);
         msd_pairs_case(ctx, RDX_I64, n + 3, 8, 1, MSD_DUPS, 1, 2, &s);
-        rdx_cuda_set_msd_min_n(0);
+        rdx_cuda_ctx_tuning(ctx)->msd_min_n = RDX_MSD_MIN_N;
         CHECK(msd_routes[3] > 0, "msd: the route never ran");
         return;
     }
@@ -1204,7 +1210,7 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
     /* Below the threshold (keys and pairs): not planned. */
     msd_case(ctx, RDX_U64, ((size_t)1 << 17) - 1, 0, MSD_UNIFORM, 0, -1, &s);
     msd_pairs_case(ctx, RDX_U64, ((size_t)1 << 17) - 1, 8, 0, MSD_UNIFORM, 1, -1, &s);
-    rdx_cuda_set_msd_min_n(0);
+    rdx_cuda_ctx_tuning(ctx)->msd_min_n = RDX_MSD_MIN_N;
     msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_UNIFORM, 0, (size_t)RDX_MSD_MIN_N <= ((size_t)1 << 20) ? 2 : -1,
              &s);
     printf("msd: routes taken: none planned %d, declined (skew) %d, ran %d, fell back %d, inconsistent %d\n",
@@ -1222,8 +1228,8 @@ static void into_api(rdx_ctx *ctx, int max_log2)
 
     /* Portions of 9216 keys at most: 3 tiles of the medium shape, 1 or 2 of the large. */
     const size_t portion_limit = limit < ((size_t)1 << 20) + 5 ? limit : ((size_t)1 << 20) + 5;
-    rdx_cuda_set_grid_max_n(0);
-    rdx_cuda_set_portion_max_n(3 * (size_t)RDX_OSM_THREADS * RDX_OSM_ITEMS);
+    rdx_cuda_ctx_tuning(ctx)->grid_max_n = 0;
+    rdx_cuda_ctx_tuning(ctx)->portion_max_n = 3 * (size_t)RDX_OSM_THREADS * RDX_OSM_ITEMS;
     into_matrix(ctx, portion_limit, &s, "into, portions");
     static const size_t sizes[] = {10007, ((size_t)1 << 18) + 1, ((size_t)1 << 20) + 5};
     for (size_t i = 0; i < 3; i++) {
@@ -1236,8 +1242,8 @@ static void into_api(rdx_ctx *ctx, int max_log2)
         sort_and_compare(ctx, RDX_U8, sizes[i], 0, 1, 0, AT_DEVICE, AT_DEVICE, 0, &s, "portions, argsort");
         sort_and_compare(ctx, RDX_U64, sizes[i], 8, 0, 0, AT_HOST, AT_HOST, 0, &s, "portions, host pairs");
     }
-    rdx_cuda_set_portion_max_n(0);
-    rdx_cuda_set_grid_max_n(RDX_GRID_MAX_N);
+    rdx_cuda_ctx_tuning(ctx)->portion_max_n = 0;
+    rdx_cuda_ctx_tuning(ctx)->grid_max_n = RDX_GRID_MAX_N;
 
     into_bad_input(ctx);
     into_graph(ctx, limit);
@@ -1270,41 +1276,40 @@ int main(void)
          * RDX_CLUSTER_MAX_N: sizes around multiples of the small-n limit and the more sizes
          * below), then the one-launch grid path, then the onesweep path. */
         static const size_t more[] = {65535, 5000, 32768, 65536, 0};
-        rdx_suite_config cfg = {RDX_BACKEND_CUDA, &device_memory, seed, max_log2, RDX_SMALL_MAX_N, more, NULL};
+        rdx_cuda_tuning tuning = *rdx_cuda_ctx_tuning(ctx);
+        rdx_suite_config cfg = {RDX_BACKEND_CUDA, &device_memory, seed, max_log2, RDX_SMALL_MAX_N, more, NULL,
+                                use_tuning, &tuning};
         failures += rdx_run_sort_suite(&cfg);
         /* Device arrays through the stream-ordered out-of-place calls (outputs apart from
-         * the inputs), on the onesweep path with the medium tile shape above the small-n
-         * limit (into_api covers the grid path). */
-        rdx_cuda_set_grid_max_n(0);
+         * the inputs), on the onesweep route with the medium tile shape above the small-n
+         * limit (into_api covers the grid route). */
+        tuning.grid_max_n = 0;
         cfg.seed = seed ^ 0x3333;
         cfg.tile = RDX_OS_SHAPE_THREADS(4, 0, 1) * RDX_OS_SHAPE_ITEMS(4, 0, 1);
         cfg.sorter = &into_sorter;
         failures += rdx_run_sort_suite(&cfg);
         cfg.sorter = NULL;
         cfg.tile = RDX_SMALL_MAX_N;
-        rdx_cuda_set_grid_max_n(RDX_GRID_MAX_N);
+        tuning.grid_max_n = RDX_GRID_MAX_N;
         if (!suite || strcmp(suite, "device") != 0) {
-            /* The same sizes with the cluster path off: the one-launch grid path. */
-            rdx_cuda_set_cluster_max_n(0);
+            /* The same sizes with the cluster route off: the grid route. */
+            tuning.cluster_max_n = 0;
             cfg.seed = seed ^ 0x1111;
             failures += rdx_run_sort_suite(&cfg);
-            /* The sizes above the small-n limit that the one-launch paths serve by default,
-             * through the onesweep path's medium tile shape instead. */
-            rdx_cuda_set_grid_max_n(0);
+            /* The sizes above the small-n limit that the one-launch routes serve by
+             * default, through the onesweep route's medium tile shape instead. */
+            tuning.grid_max_n = 0;
             cfg.seed = seed ^ 0x5555;
             cfg.tile = RDX_OS_SHAPE_THREADS(4, 0, 1) * RDX_OS_SHAPE_ITEMS(4, 0, 1);
             cfg.more_sizes = NULL;
             failures += rdx_run_sort_suite(&cfg);
             /* Host arrays, with the large tile shape for every size above the small-n
              * limit (it serves only inputs above RDX_OS_MEDIUM_MAX_N otherwise). */
-            rdx_cuda_set_medium_max_n(0);
+            tuning.medium_max_n = 0;
             cfg.memory = &rdx_test_host_memory;
             cfg.seed = seed ^ 0x9999;
             cfg.tile = RDX_OS_SHAPE_THREADS(4, 0, 0) * RDX_OS_SHAPE_ITEMS(4, 0, 0);
             failures += rdx_run_sort_suite(&cfg);
-            rdx_cuda_set_medium_max_n(RDX_OS_MEDIUM_MAX_N);
-            rdx_cuda_set_grid_max_n(RDX_GRID_MAX_N);
-            rdx_cuda_set_cluster_max_n(RDX_CLUSTER_MAX_N);
         }
     }
     cluster_vs_grid(ctx, max_log2);

@@ -228,9 +228,9 @@ static void async_api(rdx_ctx *ctx)
     CHECK(rdx_cuda_sort_keys_temp_size(ctx, n, RDX_U32, NULL, &tb_keys) == RDX_OK, "temp size: %s", rdx_ctx_error(ctx));
     CHECK(rdx_cuda_sort_keys_temp_size(ctx, n_small, RDX_U32, NULL, &tb_small) == RDX_OK, "temp size");
     CHECK(rdx_cuda_sort_keys_temp_size(ctx, n_mid, RDX_U32, NULL, &tb_mid) == RDX_OK, "temp size");
-    rdx_cuda_set_grid_max_n(0); /* the argsort: onesweep path */
+    rdx_cuda_ctx_tuning(ctx)->grid_max_n = 0; /* the argsort: onesweep path */
     CHECK(rdx_cuda_argsort_temp_size(ctx, n, RDX_U32, RDX_U32, NULL, &tb_arg) == RDX_OK, "temp size");
-    rdx_cuda_set_grid_max_n(RDX_GRID_MAX_N);
+    rdx_cuda_ctx_tuning(ctx)->grid_max_n = RDX_GRID_MAX_N;
     size_t zero = 1;
     CHECK(rdx_cuda_sort_keys_temp_size(ctx, 0, RDX_U32, NULL, &zero) == RDX_OK && zero == 0, "temp size of n = 0");
     CHECK(tb_keys >= n * 4, "temp size %zu below one buffer of keys", tb_keys);
@@ -279,10 +279,10 @@ static void async_api(rdx_ctx *ctx)
     CUDA_OR_DIE(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
     rdx_status c1 = rdx_cuda_sort_keys_async(ctx, dk, n, RDX_U32, NULL, t, tb_keys, stream);
     rdx_status c2 = rdx_cuda_sort_keys_async(ctx, dk_small, n_small, RDX_U32, NULL, t + tb_keys, tb_small, stream);
-    rdx_cuda_set_grid_max_n(0);
+    rdx_cuda_ctx_tuning(ctx)->grid_max_n = 0;
     rdx_status c3 = rdx_cuda_argsort_async(ctx, dk, n, RDX_U32, didx, RDX_U32, NULL, t + tb_keys + tb_small, tb_arg,
                                            stream);
-    rdx_cuda_set_grid_max_n(RDX_GRID_MAX_N);
+    rdx_cuda_ctx_tuning(ctx)->grid_max_n = RDX_GRID_MAX_N;
     rdx_status c4 = rdx_cuda_sort_keys_async(ctx, dk_mid, n_mid, RDX_U32, NULL, t + tb_keys + tb_small + tb_arg,
                                              tb_mid, stream);
     const cudaError_t ce = cudaStreamEndCapture(stream, &graph);
@@ -336,10 +336,10 @@ static void async_api(rdx_ctx *ctx)
      * tb_arg was sized for it). */
     fill((unsigned char *)h, n, 4, 0, DIST_FEW, &s);
     CUDA_OR_DIE(cudaMemcpy(dk, h, n * 4, cudaMemcpyHostToDevice));
-    rdx_cuda_set_grid_max_n(0);
+    rdx_cuda_ctx_tuning(ctx)->grid_max_n = 0;
     CHECK(rdx_cuda_argsort_async(ctx, dk, n, RDX_U32, didx, RDX_U32, NULL, t, tb_arg, stream) == RDX_OK, "argsort: %s",
           rdx_ctx_error(ctx));
-    rdx_cuda_set_grid_max_n(RDX_GRID_MAX_N);
+    rdx_cuda_ctx_tuning(ctx)->grid_max_n = RDX_GRID_MAX_N;
     CUDA_OR_DIE(cudaStreamSynchronize(stream));
     check_argsort_u32(didx, h, n, "stream-ordered argsort, few distinct keys");
 
@@ -440,9 +440,9 @@ int main(void)
     cub_oracle(ctx, rdx_test_max_log2(22));
     /* Again with the large tile shape at every size (it serves only inputs above
      * RDX_OS_MEDIUM_MAX_N otherwise). */
-    rdx_cuda_set_medium_max_n(0);
+    rdx_cuda_ctx_tuning(ctx)->medium_max_n = 0;
     cub_oracle(ctx, rdx_test_max_log2(22));
-    rdx_cuda_set_medium_max_n(RDX_OS_MEDIUM_MAX_N);
+    rdx_cuda_ctx_tuning(ctx)->medium_max_n = RDX_OS_MEDIUM_MAX_N;
     async_api(ctx);
     const char *e = getenv("RDX_TEST_HUGE");
     if (e && strcmp(e, "1") == 0)
