@@ -1,7 +1,7 @@
 /* The shared correctness suite (DESIGN.md section 4): every backend and every memory
  * placement runs the same matrix against the same stable reference sort.
  * tests/suite.c implements it; test_cpu.c runs it on the CPU backend with host memory,
- * test_cuda.c on the CUDA backend with device memory and with host memory. */
+ * test_cuda_suite.c on the CUDA backend with device memory and with host memory. */
 #ifndef RDX_TEST_SUITE_H
 #define RDX_TEST_SUITE_H
 
