@@ -335,18 +335,8 @@ cudaError_t rdx_cluster_init(void)
         return e;
     }
     const int usable = RDX_CLUSTER_MAX_N > 0 && major >= 9 && cluster_launch;
-    init_cluster<1, 0>(dev, usable);
-    init_cluster<1, 4>(dev, usable);
-    init_cluster<1, 8>(dev, usable);
-    init_cluster<2, 0>(dev, usable);
-    init_cluster<2, 4>(dev, usable);
-    init_cluster<2, 8>(dev, usable);
-    init_cluster<4, 0>(dev, usable);
-    init_cluster<4, 4>(dev, usable);
-    init_cluster<4, 8>(dev, usable);
-    init_cluster<8, 0>(dev, usable);
-    init_cluster<8, 4>(dev, usable);
-    init_cluster<8, 8>(dev, usable);
+#define RDX_CLUSTER_INIT(KB, VB) init_cluster<KB, VB>(dev, usable);
+    RDX_FOR_EACH_KV(RDX_CLUSTER_INIT)
     return cudaSuccess;
 }
 
@@ -373,19 +363,10 @@ int rdx_cuda_cluster_max_blocks(size_t key_bytes, size_t value_bytes)
 
 cudaError_t rdx_launch_cluster(int kb, int vb, const rdx_cluster_args *a, cudaStream_t s)
 {
+#define RDX_CLUSTER_CASE(KB, VB) \
+    case KB * 16 + VB: return launch_cluster<KB, VB>(a, s);
     switch (kb * 16 + vb) {
-    case 0x10: return launch_cluster<1, 0>(a, s);
-    case 0x14: return launch_cluster<1, 4>(a, s);
-    case 0x18: return launch_cluster<1, 8>(a, s);
-    case 0x20: return launch_cluster<2, 0>(a, s);
-    case 0x24: return launch_cluster<2, 4>(a, s);
-    case 0x28: return launch_cluster<2, 8>(a, s);
-    case 0x40: return launch_cluster<4, 0>(a, s);
-    case 0x44: return launch_cluster<4, 4>(a, s);
-    case 0x48: return launch_cluster<4, 8>(a, s);
-    case 0x80: return launch_cluster<8, 0>(a, s);
-    case 0x84: return launch_cluster<8, 4>(a, s);
-    case 0x88: return launch_cluster<8, 8>(a, s);
+        RDX_FOR_EACH_KV(RDX_CLUSTER_CASE)
     default: return cudaErrorInvalidValue;
     }
 }

@@ -278,10 +278,8 @@ cudaError_t rdx_grid_init(void)
     cudaError_t e = cudaGetDevice(&dev);
     if (e != cudaSuccess)
         return e;
-    const cudaError_t r[12] = {init_kv<1, 0>(dev), init_kv<1, 4>(dev), init_kv<1, 8>(dev),
-                               init_kv<2, 0>(dev), init_kv<2, 4>(dev), init_kv<2, 8>(dev),
-                               init_kv<4, 0>(dev), init_kv<4, 4>(dev), init_kv<4, 8>(dev),
-                               init_kv<8, 0>(dev), init_kv<8, 4>(dev), init_kv<8, 8>(dev)};
+#define RDX_GRID_INIT(KB, VB) init_kv<KB, VB>(dev),
+    const cudaError_t r[12] = {RDX_FOR_EACH_KV(RDX_GRID_INIT)};
     for (int i = 0; i < 12; ++i)
         if (r[i] != cudaSuccess && e == cudaSuccess)
             e = r[i];
@@ -305,19 +303,10 @@ int rdx_grid_fits(int kb, int vb, int shape, size_t blocks, int sms)
 
 cudaError_t rdx_launch_grid(int kb, int vb, int shape, const rdx_grid_args *a, unsigned grid, cudaStream_t s)
 {
+#define RDX_GRID_CASE(KB, VB) \
+    case KB * 16 + VB: return launch_kv<KB, VB>(shape, a, grid, s);
     switch (kb * 16 + vb) {
-    case 0x10: return launch_kv<1, 0>(shape, a, grid, s);
-    case 0x14: return launch_kv<1, 4>(shape, a, grid, s);
-    case 0x18: return launch_kv<1, 8>(shape, a, grid, s);
-    case 0x20: return launch_kv<2, 0>(shape, a, grid, s);
-    case 0x24: return launch_kv<2, 4>(shape, a, grid, s);
-    case 0x28: return launch_kv<2, 8>(shape, a, grid, s);
-    case 0x40: return launch_kv<4, 0>(shape, a, grid, s);
-    case 0x44: return launch_kv<4, 4>(shape, a, grid, s);
-    case 0x48: return launch_kv<4, 8>(shape, a, grid, s);
-    case 0x80: return launch_kv<8, 0>(shape, a, grid, s);
-    case 0x84: return launch_kv<8, 4>(shape, a, grid, s);
-    case 0x88: return launch_kv<8, 8>(shape, a, grid, s);
+        RDX_FOR_EACH_KV(RDX_GRID_CASE)
     default: return cudaErrorInvalidValue;
     }
 }

@@ -81,19 +81,10 @@ static cudaError_t init_small(void)
 
 cudaError_t rdx_launch_small(int kb, int vb, const rdx_small_args *a, cudaStream_t s)
 {
+#define RDX_SMALL_CASE(KB, VB) \
+    case KB * 16 + VB: return launch_small<KB, VB>(a, s);
     switch (kb * 16 + vb) {
-    case 0x10: return launch_small<1, 0>(a, s);
-    case 0x14: return launch_small<1, 4>(a, s);
-    case 0x18: return launch_small<1, 8>(a, s);
-    case 0x20: return launch_small<2, 0>(a, s);
-    case 0x24: return launch_small<2, 4>(a, s);
-    case 0x28: return launch_small<2, 8>(a, s);
-    case 0x40: return launch_small<4, 0>(a, s);
-    case 0x44: return launch_small<4, 4>(a, s);
-    case 0x48: return launch_small<4, 8>(a, s);
-    case 0x80: return launch_small<8, 0>(a, s);
-    case 0x84: return launch_small<8, 4>(a, s);
-    case 0x88: return launch_small<8, 8>(a, s);
+        RDX_FOR_EACH_KV(RDX_SMALL_CASE)
     default: return cudaErrorInvalidValue;
     }
 }
@@ -101,10 +92,8 @@ cudaError_t rdx_launch_small(int kb, int vb, const rdx_small_args *a, cudaStream
 cudaError_t rdx_small_init(void)
 {
     cudaError_t e = cudaSuccess;
-    const cudaError_t r[12] = {init_small<1, 0>(), init_small<1, 4>(), init_small<1, 8>(),
-                               init_small<2, 0>(), init_small<2, 4>(), init_small<2, 8>(),
-                               init_small<4, 0>(), init_small<4, 4>(), init_small<4, 8>(),
-                               init_small<8, 0>(), init_small<8, 4>(), init_small<8, 8>()};
+#define RDX_SMALL_INIT(KB, VB) init_small<KB, VB>(),
+    const cudaError_t r[12] = {RDX_FOR_EACH_KV(RDX_SMALL_INIT)};
     for (int i = 0; i < 12; ++i)
         if (r[i] != cudaSuccess && e == cudaSuccess)
             e = r[i];
