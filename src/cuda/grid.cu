@@ -108,13 +108,8 @@ __global__ void __launch_bounds__(RDX_GRID_SHAPE_THREADS(SH), RDX_GRID_SHAPE_MIN
     typedef rdx_grid_layout<KB, VB, SH> L;
     typedef typename rdx_uint<KB>::t K;
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
-    extern __shared__ __align__(16) unsigned char smem[];
-    K *s_keys = (K *)(smem + L::R::KEYS);
-    V *s_vals = (V *)(smem + L::R::VALS);
-    uint32_t *s_wcnt = (uint32_t *)(smem + L::R::WCNT);
-    uint32_t *s_start = (uint32_t *)(smem + L::R::START);
+    RDX_RANK_SMEM(L::R, K, V);
     uint32_t *s_base = (uint32_t *)(smem + L::BASE);
-    uint32_t *s_scan = (uint32_t *)(smem + L::R::SCAN);
     volatile uint32_t *s_skip = (volatile uint32_t *)(smem + L::FLAG);
 
     const uint32_t blocks = gridDim.x, block = blockIdx.x;
@@ -156,20 +151,10 @@ __global__ void __launch_bounds__(RDX_GRID_SHAPE_THREADS(SH), RDX_GRID_SHAPE_MIN
 
         uint32_t all, before;
         sum_counts<L::THREADS>(counts, blocks, block, bins, s_start, s_base, &all, &before);
-        /* One digit holds every key: nothing moves (the same decision in every block).
-         * A flag in shared memory, not __syncthreads_or: ptxas 13.0 failed on that here. */
-        if (threadIdx.x < bins && all == n)
-            s_skip[p & 1] = 1;
-        __syncthreads();
-        if (s_skip[p & 1])
-            continue;
-        const uint32_t digit_start = rdx_block_excl_scan<L::THREADS>(threadIdx.x < bins ? all : 0u, s_scan);
-        if (threadIdx.x < bins)
-            s_base[threadIdx.x] = digit_start + before;
-        __syncthreads();
-        rdx_offset_tile<L::THREADS>(total, bits, s_wcnt, s_start, s_scan);
-        rdx_rank_scatter<VB, K, V, L::ITEMS, L::THREADS>(key, val, count, shift, bits, s_wcnt, s_keys, s_vals);
-        __syncthreads();
+        if (!rdx_rank_place<VB, K, V, L::ITEMS, L::THREADS>(key, val, count, n, shift, bits, total, all, before,
+                                                            &s_skip[p & 1], s_base, s_wcnt, s_start, s_scan,
+                                                            s_keys, s_vals))
+            continue; /* one digit holds every key */
         const uint32_t mask = bins - 1u;
         /* RDX_GRID_ONE_BARRIER: each key also counts itself, by the next pass's digit, in
          * the row of the block that will hold it (counts zeroed before the launch), so

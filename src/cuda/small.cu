@@ -20,12 +20,7 @@ __global__ void __launch_bounds__(RDX_SMALL_THREADS, 1) rdx_small_kernel(const r
     typedef rdx_small_layout<KB, VB> L;
     typedef typename rdx_uint<KB>::t K;
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
-    extern __shared__ __align__(16) unsigned char smem[];
-    K *s_keys = (K *)(smem + L::R::KEYS);
-    V *s_vals = (V *)(smem + L::R::VALS);
-    uint32_t *s_wcnt = (uint32_t *)(smem + L::R::WCNT);
-    uint32_t *s_start = (uint32_t *)(smem + L::R::START);
-    uint32_t *s_scan = (uint32_t *)(smem + L::R::SCAN);
+    RDX_RANK_SMEM(L::R, K, V);
 
     const uint32_t count = (uint32_t)a.n;
     const uint32_t first = (threadIdx.x >> 5) * 32u * L::ITEMS + rdx_lane();
