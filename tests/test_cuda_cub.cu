@@ -22,16 +22,7 @@ extern "C" {
 #include "check.h"
 #include "suite.h"
 }
-
-#define CUDA_OR_DIE(call)                                                                      \
-    do {                                                                                       \
-        cudaError_t e_ = (call);                                                               \
-        if (e_ != cudaSuccess) {                                                               \
-            printf("FAIL [seed 0x%016" PRIx64 "] %s:%d: %s: %s\n", seed, __FILE__, __LINE__, #call, \
-                   cudaGetErrorString(e_));                                                    \
-            exit(1);                                                                           \
-        }                                                                                      \
-    } while (0)
+#include "cuda_die.h"
 
 enum { DIST_UNIFORM, DIST_LOW_ENTROPY, DIST_FEW, DIST_SORTED, NDIST };
 static const char *dist_name[] = {"uniform", "low-entropy", "few", "sorted"};

@@ -13,16 +13,7 @@ extern "C" {
 #include "check.h"
 #include "suite.h"
 }
-
-#define CUDA_OR_DIE(call)                                                                      \
-    do {                                                                                       \
-        cudaError_t e_ = (call);                                                               \
-        if (e_ != cudaSuccess) {                                                               \
-            printf("FAIL [seed 0x%016" PRIx64 "] %s:%d: %s: %s\n", seed, __FILE__, __LINE__, #call, \
-                   cudaGetErrorString(e_));                                                    \
-            exit(1);                                                                           \
-        }                                                                                      \
-    } while (0)
+#include "cuda_die.h"
 
 /* ---- more than 2^32 keys ---- */
 

@@ -95,7 +95,7 @@ static void check_route_name(rdx_ctx *ctx, int route, int into, const char *what
 
 /* Sorts n keys of an 8-byte type (device arrays; in place, or out of place through the
  * stream-ordered call) and compares with the reference. want: the route the input must
- * take (rdx_cuda_last_msd_route), or -9 for any. */
+ * take (rdx_cuda_ctx_msd_state), or -9 for any. */
 static void msd_case(rdx_ctx *ctx, rdx_type type, size_t n, int desc, int fill, int into, int want, uint64_t *s)
 {
     uint64_t *orig = host_or_die(n * 8), *got = host_or_die(n * 8);

@@ -51,8 +51,13 @@ extern const rdx_cuda_route rdx_route_onesweep; /* route_onesweep.cu */
 /* Reserves bytes at *end (aligned to RDX_TEMP_ALIGN) and returns the slot's offset. */
 size_t rdx_cuda_take(size_t *end, size_t bytes);
 
-/* The one-block kernels' arguments (small and cluster routes). */
-void rdx_cuda_small_args(const rdx_cuda_plan *p, const rdx_cuda_bufs *b, rdx_small_args *a);
+/* The routes that sort on chip in one launch (small, cluster): no scratch, and the
+ * launcher of their kernel (rdx_launch_small or rdx_launch_cluster) called with the
+ * arguments of the plan and the buffers. */
+void rdx_cuda_no_scratch(rdx_cuda_plan *p, size_t *end);
+rdx_status rdx_cuda_enqueue_on_chip(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_cuda_bufs *b,
+                                    cudaError_t (*launch)(int kb, int vb, const rdx_small_args *a, cudaStream_t s),
+                                    cudaStream_t s);
 
 /* The LSD passes (route_onesweep.cu), shared with the MSD route, which runs them after its
  * device-side decision declines or falls back: the scratch layout (with the MSD route's

@@ -14,20 +14,11 @@ static const char *accepts(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
     return NULL;
 }
 
-static void layout(rdx_cuda_plan *p, size_t *end)
-{
-    (void)p;
-    (void)end;
-}
-
 static rdx_status enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job *job, const rdx_cuda_bufs *b,
                           cudaStream_t s)
 {
     (void)job;
-    rdx_small_args a;
-    rdx_cuda_small_args(p, b, &a);
-    RDX_CUDA_TRY(rdx_launch_cluster(p->kb, p->vb, &a, s));
-    return RDX_OK;
+    return rdx_cuda_enqueue_on_chip(ctx, p, b, rdx_launch_cluster, s);
 }
 
-const rdx_cuda_route rdx_route_cluster = {"cluster", accepts, layout, enqueue, 0};
+const rdx_cuda_route rdx_route_cluster = {"cluster", accepts, rdx_cuda_no_scratch, enqueue, 0};
