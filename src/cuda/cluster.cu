@@ -172,10 +172,8 @@ __global__ void __launch_bounds__(RDX_CLUSTER_THREADS, 1) rdx_cluster_kernel(con
                 before += t < rank ? c : 0u;
             }
         }
-        if (!rdx_rank_place<VB, K, V, L::ITEMS, L::THREADS>(key, val, count, n, shift, bits, total, all, before,
-                                                            &s_skip[p & 1], s_base, s_wcnt, s_start, s_scan,
-                                                            s_keys, s_vals))
-            continue; /* one digit holds every key */
+        RDX_RANK_PLACE_OR_CONTINUE(VB, K, V, L::ITEMS, L::THREADS, key, val, count, n, shift, bits, bins, total, all,
+                                   before, s_skip[p & 1], s_base, s_wcnt, s_start, s_scan, s_keys, s_vals);
         const uint32_t mask = bins - 1u;
 
         if (p + 1 == passes) {

@@ -151,10 +151,8 @@ __global__ void __launch_bounds__(RDX_GRID_SHAPE_THREADS(SH), RDX_GRID_SHAPE_MIN
 
         uint32_t all, before;
         sum_counts<L::THREADS>(counts, blocks, block, bins, s_start, s_base, &all, &before);
-        if (!rdx_rank_place<VB, K, V, L::ITEMS, L::THREADS>(key, val, count, n, shift, bits, total, all, before,
-                                                            &s_skip[p & 1], s_base, s_wcnt, s_start, s_scan,
-                                                            s_keys, s_vals))
-            continue; /* one digit holds every key */
+        RDX_RANK_PLACE_OR_CONTINUE(VB, K, V, L::ITEMS, L::THREADS, key, val, count, n, shift, bits, bins, total, all,
+                                   before, s_skip[p & 1], s_base, s_wcnt, s_start, s_scan, s_keys, s_vals);
         const uint32_t mask = bins - 1u;
         /* RDX_GRID_ONE_BARRIER: each key also counts itself, by the next pass's digit, in
          * the row of the block that will hold it (counts zeroed before the launch), so
