@@ -30,7 +30,7 @@
  * before a barrier that the block passes, so a block may exit as soon as it is done. */
 #include "common.cuh"
 #include "kernels.h"
-#include "rank.cuh"
+#include "one_launch.cuh" /* and rank.cuh */
 #include "test_hooks.h"
 
 static_assert(RDX_CLUSTER_MAX_BLOCKS >= 1 && RDX_CLUSTER_MAX_BLOCKS <= 16, "a cluster holds at most 16 blocks");

@@ -133,10 +133,4 @@ static __device__ __forceinline__ uint32_t rdx_look_back(const uint32_t *const &
 
 static __device__ __forceinline__ uint32_t rdx_lane(void) { return threadIdx.x & 31u; }
 
-/* The (key bytes, value bytes) pairs the kernels are instantiated for, in one list:
- * RDX_FOR_EACH_KV(X) is X(KB, VB) for each pair, in this order (the launchers' switch on
- * kb * 16 + vb, the preparation of each instantiation). */
-#define RDX_FOR_EACH_KV(X) \
-    X(1, 0) X(1, 4) X(1, 8) X(2, 0) X(2, 4) X(2, 8) X(4, 0) X(4, 4) X(4, 8) X(8, 0) X(8, 4) X(8, 8)
-
 #endif /* RDX_CUDA_COMMON_CUH */

@@ -19,7 +19,7 @@
  * L2-coherent loads (__ldcg): another block wrote them during this launch. */
 #include "common.cuh"
 #include "kernels.h"
-#include "rank.cuh"
+#include "one_launch.cuh" /* and rank.cuh */
 #if RDX_GRID_CG_SYNC
 #include <cooperative_groups.h>
 #endif

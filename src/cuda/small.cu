@@ -4,7 +4,7 @@
  * overhead is the whole cost of a sort, so one launch is what matters. */
 #include "common.cuh"
 #include "kernels.h"
-#include "rank.cuh"
+#include "one_launch.cuh" /* and rank.cuh */
 
 /* Shared memory: the ranking's (rank.cuh) for a tile of RDX_SMALL_MAX_N keys, nothing else. */
 template <int KB, int VB> struct rdx_small_layout {
