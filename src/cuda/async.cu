@@ -20,6 +20,19 @@ static rdx_status check_ctx(rdx_ctx *ctx, const char *fn)
     return RDX_OK;
 }
 
+/* Plans a job whose arrays are all device memory with the context's tuning (its device
+ * facts current); *sms: the device's multiprocessors. */
+static rdx_status plan_device_job(rdx_ctx *ctx, const rdx_job *job, rdx_cuda_plan *plan, int *sms)
+{
+    rdx_cuda_tuning *tuning = NULL;
+    const rdx_status s = rdx_cuda_tuning_ready(ctx, &tuning);
+    if (s != RDX_OK)
+        return s;
+    rdx_cuda_plan_job(tuning, job, 1, 1, 1, plan);
+    *sms = tuning->sms;
+    return RDX_OK;
+}
+
 /* The temporary bytes of a job with device arrays; checks as the sort would, without
  * pointers (n = 0 makes rdx_prepare_job skip the array checks; the n-dependent ones follow). */
 static rdx_status temp_size(rdx_ctx *ctx, const char *fn, rdx_job_kind kind, size_t value_size, rdx_type index_type,
@@ -43,14 +56,12 @@ static rdx_status temp_size(rdx_ctx *ctx, const char *fn, rdx_job_kind kind, siz
         return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: n = %zu does not fit RDX_U32 indices (at most 2^32)",
                         fn, n);
     job.n = n;
-    rdx_cuda_tuning *tuning = NULL;
-    s = rdx_cuda_tuning_ready(ctx, &tuning);
-    if (s != RDX_OK)
-        return s;
     rdx_cuda_plan plan;
-    rdx_cuda_plan_job(tuning, &job, 1, 1, 1, &plan);
-    *temp_bytes = plan.temp_bytes;
-    return RDX_OK;
+    int sms = 0;
+    s = plan_device_job(ctx, &job, &plan, &sms);
+    if (s == RDX_OK)
+        *temp_bytes = plan.temp_bytes;
+    return s;
 }
 
 /* Checks that a non-NULL array is memory the kernels can use in place. */
@@ -142,18 +153,17 @@ static rdx_status sort_async(rdx_ctx *ctx, const char *fn, rdx_job_kind kind, co
         job.keys_in = into->keys_in != job.keys ? into->keys_in : NULL;
         job.values_in = kind == RDX_JOB_PAIRS && into->values_in != job.values ? into->values_in : NULL;
     }
-    rdx_cuda_tuning *tuning = NULL;
-    s = rdx_cuda_tuning_ready(ctx, &tuning);
+    rdx_cuda_plan plan;
+    int sms = 0;
+    s = plan_device_job(ctx, &job, &plan, &sms);
     if (s != RDX_OK)
         return s;
-    rdx_cuda_plan plan;
-    rdx_cuda_plan_job(tuning, &job, 1, 1, 1, &plan);
     if (temp_bytes < plan.temp_bytes)
         return rdx_fail(ctx, RDX_ERR_TEMP_TOO_SMALL, "%s: temporary storage of %zu bytes is below the %zu needed",
                         fn, temp_bytes, plan.temp_bytes);
     if (!d_temp)
         return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: d_temp is NULL", fn);
-    s = rdx_cuda_enqueue(ctx, &plan, &job, d_temp, tuning->sms, stream);
+    s = rdx_cuda_enqueue(ctx, &plan, &job, d_temp, sms, stream);
     if (s == RDX_OK) /* the route as planned: the sort has not run yet */
         snprintf(ctx->route, sizeof ctx->route, "%s", rdx_cuda_plan_route_name(&plan));
     return s;
