@@ -13,7 +13,6 @@
 #include "route.h"
 #include "state.h"
 
-
 void rdx_cuda_release(rdx_ctx *ctx)
 {
     if (!ctx || !ctx->cuda)
