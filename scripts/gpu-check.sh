@@ -22,7 +22,8 @@ SAN_TOOLS=(memcheck racecheck synccheck)
 SAN_SIZE_ENV=RDX_TEST_MAX_LOG2_N
 # Under the sanitizers test_cuda_suite leaves out the shared suite (its ~23000 sorts take far
 # longer than the time limits there; ctest runs it without them): RDX_TEST_SUITE=0; and
-# test_cuda_stream runs every 8th case of its out-of-place matrix: RDX_TEST_SANITIZER=1.
+# test_cuda_stream runs every 8th case of its out-of-place matrix and test_cuda_threads two
+# rounds: RDX_TEST_SANITIZER=1.
 SAN_EXTRA_ENV=(RDX_TEST_SUITE=0 RDX_TEST_SANITIZER=1)
 declare -A SAN_LOG2N=([memcheck]=14 [racecheck]=12 [synccheck]=14)
 declare -A SAN_TIMEOUT=([memcheck]=180 [racecheck]=240 [synccheck]=180)   # seconds; the runs go in parallel

@@ -4,12 +4,16 @@
  * that neither context's tuning leaks into the other. Then a fresh context must have
  * tuning.h's limits.
  *
- * Exits 77 where no GPU is usable. RDX_TEST_SEED replays a run. */
+ * Exits 77 where no GPU is usable. RDX_TEST_SEED replays a run; RDX_TEST_SANITIZER=1
+ * (gpu-check.sh, under compute-sanitizer) sorts fewer rounds. */
 #include <pthread.h>
 
 #include "cuda_check.h"
 
+/* Sorts per thread; under compute-sanitizer (RDX_TEST_SANITIZER=1) a few. */
 #define ROUNDS 12
+#define SANITIZER_ROUNDS 2
+static int rounds = ROUNDS;
 
 typedef struct worker {
     rdx_ctx *ctx;
@@ -42,7 +46,7 @@ static void *work(void *arg)
         snprintf(w->first, sizeof w->first, "no host memory");
         w->bad++;
     }
-    for (int r = 0; r < ROUNDS && keys && want; r++) {
+    for (int r = 0; r < rounds && keys && want; r++) {
         for (size_t i = 0; i < w->n; i++) {
             const uint64_t x = rnd(&w->s);
             memcpy(keys + i * kb, &x, kb);
@@ -67,6 +71,9 @@ static void *work(void *arg)
 int main(void)
 {
     seed = rdx_test_seed();
+    const char *san = getenv("RDX_TEST_SANITIZER");
+    if (san && *san && strcmp(san, "0") != 0)
+        rounds = SANITIZER_ROUNDS;
     rdx_ctx *a = rdx_test_cuda_context(), *b = rdx_test_cuda_context();
     /* a: the MSD route from 2^17 keys on (random 8-byte keys: the device runs it); b: the
      * cluster and grid routes off, so 20000 keys take the onesweep route. */
@@ -80,7 +87,7 @@ int main(void)
         CHECK(pthread_create(&th[i], NULL, work, &w[i]) == 0, "cannot start thread %d", i);
     for (int i = 0; i < 2; i++) {
         pthread_join(th[i], NULL);
-        CHECK(w[i].bad == 0, "thread %d (%s): %d of %d sorts failed; first: %s", i, w[i].route, w[i].bad, ROUNDS,
+        CHECK(w[i].bad == 0, "thread %d (%s): %d of %d sorts failed; first: %s", i, w[i].route, w[i].bad, rounds,
               w[i].first);
     }
     /* Each context kept its own tuning; a new one has tuning.h's. */
