@@ -68,7 +68,8 @@ typedef struct rdx_ctx rdx_ctx;
 /* Creates a context on *out. Errors: RDX_ERR_INVALID_ARGUMENT (out is NULL or backend
  * is no rdx_backend), RDX_ERR_NO_DEVICE (RDX_BACKEND_CUDA and no usable GPU),
  * RDX_ERR_UNSUPPORTED (RDX_BACKEND_CUDA in a build without the CUDA backend),
- * RDX_ERR_OUT_OF_MEMORY. On failure *out is set to NULL. */
+ * RDX_ERR_OUT_OF_MEMORY, RDX_ERR_DEVICE (the GPU's properties could not be read). On
+ * failure *out is set to NULL. */
 rdx_status  rdx_ctx_create(rdx_ctx **out, rdx_backend backend);
 
 /* Frees the context and its scratch memory. NULL is allowed. */
@@ -80,6 +81,17 @@ rdx_backend rdx_ctx_backend(const rdx_ctx *ctx);
 /* The detail of the last failure on this context, "" if the last call succeeded.
  * Never NULL, also for a NULL context. */
 const char *rdx_ctx_error(const rdx_ctx *ctx);
+
+/* The route the last successful sort of one or more keys on this context took: "cpu" on
+ * the CPU backend; on the CUDA backend "small" (one block), "cluster" (one thread-block
+ * cluster, sm_90+), "grid" (one launch of co-resident blocks), "onesweep" (histograms and
+ * LSD passes) or "msd" (most significant digit first, 8-byte integer keys). The MSD route
+ * is chosen on the device: after a synchronous sort "msd", "onesweep (msd declined:
+ * skew)" or "onesweep (msd fell back: bucket too large)"; after a stream-ordered call of
+ * rdx_cuda.h the route as planned, "msd (decided on the device)". "" before any sort;
+ * failed calls and sorts of 0 keys leave it as it was. Never NULL, also for a NULL
+ * context. For reports and tests: the names may grow with new routes. */
+const char *rdx_ctx_route(const rdx_ctx *ctx);
 
 #define RDX_DESCENDING 1u
 /* Floats as NumPy and PyTorch order them: every NaN (either sign) greater than +inf and

@@ -1,8 +1,9 @@
 /* rdxsort for CUDA programmers: stream-ordered sorts of device buffers that allocate
  * nothing and never synchronize, so they can be captured in a CUDA graph.
  *
- * Usage: ask for the temporary storage once (it depends on n, the key type, the options
- * and the value or index size, never on the data), allocate it, then enqueue as many
+ * Usage: ask for the temporary storage once (it depends on n, the key type, the options,
+ * the value or index size and the GPU the context sorts on, never on the data), allocate
+ * it, then enqueue as many
  * sorts as you like on your stream:
  *
  *     size_t bytes;
@@ -13,8 +14,9 @@
  * The *_into variants sort out of place (inputs unchanged, results in other arrays) with
  * the same temporary storage and no extra copy.
  *
- * ctx must be a context of the CUDA backend; it only receives error details (so it is
- * not to be used by two threads at once). Every array is device memory (cudaMalloc or
+ * ctx must be a context of the CUDA backend; it only receives error details and the
+ * planned route (rdx_ctx_route: "msd (decided on the device)" where the MSD route's
+ * choice is made when the sort runs), so it is not to be used by two threads at once. Every array is device memory (cudaMalloc or
  * managed) aligned to its element size (values of other sizes than 4 and 8 bytes: any
  * alignment); anything else is refused with RDX_ERR_INVALID_ARGUMENT. Arguments are checked
  * as the synchronous functions of rdx.h check them, and the same key order, stability

@@ -12,15 +12,19 @@ set -uo pipefail
 
 # ---- settings: adjust here ----
 BUILD_DIR=${RDX_BUILD_DIR:-build}                 # relative to the repository root
-GPU_TESTS=(tests/test_cuda tests/test_cuda_cub)  # GPU test executables (in BUILD_DIR); must exist
+# GPU test executables (in BUILD_DIR) run under the sanitizers; must exist. test_cuda_huge
+# is left out: it runs only with RDX_TEST_HUGE=1 (the ctest step).
+GPU_TESTS=(tests/test_cuda_suite tests/test_cuda_stream tests/test_cuda_routes tests/test_cuda_msd
+           tests/test_cuda_bad tests/test_cuda_threads tests/test_cuda_cub)
 GPU_TESTS_OPTIONAL=()                             # run under the sanitizers too, when built
 SAN_TOOLS=(memcheck racecheck synccheck)
-# Largest log2 size the GPU tests try under each tool, through this variable (tests/test_cuda.c
+# Largest log2 size the GPU tests try under each tool, through this variable (every GPU test
 # reads it). racecheck tracks every shared-memory access, so it gets the smallest.
 SAN_SIZE_ENV=RDX_TEST_MAX_LOG2_N
-# Under the sanitizers test_cuda leaves out the shared suite (its ~23000 sorts take far longer
-# than the time limits there; ctest runs it without them): RDX_TEST_SUITE=0; and runs every
-# 8th case of its out-of-place matrix: RDX_TEST_SANITIZER=1.
+# Under the sanitizers test_cuda_suite leaves out the shared suite (its ~23000 sorts take far
+# longer than the time limits there; ctest runs it without them): RDX_TEST_SUITE=0; and
+# test_cuda_stream runs every 8th case of its out-of-place matrix and test_cuda_threads two
+# rounds: RDX_TEST_SANITIZER=1.
 SAN_EXTRA_ENV=(RDX_TEST_SUITE=0 RDX_TEST_SANITIZER=1)
 declare -A SAN_LOG2N=([memcheck]=14 [racecheck]=12 [synccheck]=14)
 declare -A SAN_TIMEOUT=([memcheck]=180 [racecheck]=240 [synccheck]=180)   # seconds; the runs go in parallel

@@ -77,6 +77,13 @@ rdx_status rdx_ctx_create(rdx_ctx **out, rdx_backend backend)
     if (!ctx)
         return RDX_ERR_OUT_OF_MEMORY;
     ctx->backend = chosen;
+    /* A CUDA context gets its tuning and the device's facts now. */
+    const rdx_status s = chosen == RDX_BACKEND_CUDA ? rdx_cuda_ctx_init(ctx) : RDX_OK;
+    if (s != RDX_OK) {
+        rdx_cuda_release(ctx);
+        free(ctx);
+        return s;
+    }
     *out = ctx;
     return RDX_OK;
 }
@@ -94,6 +101,11 @@ void rdx_ctx_destroy(rdx_ctx *ctx)
 rdx_backend rdx_ctx_backend(const rdx_ctx *ctx)
 {
     return ctx ? ctx->backend : RDX_BACKEND_AUTO;
+}
+
+const char *rdx_ctx_route(const rdx_ctx *ctx)
+{
+    return ctx ? ctx->route : "";
 }
 
 const char *rdx_ctx_error(const rdx_ctx *ctx)
@@ -239,9 +251,12 @@ static rdx_status sort_entry(rdx_ctx *ctx, const char *fn, rdx_job_kind kind, co
         s = check_host_pointer(ctx, fn, "indices", indices);
     if (s != RDX_OK || n == 0)
         return s;
-    if (ctx->multi)
-        return rdx_multi_sort(ctx, &job);
-    return ctx->backend == RDX_BACKEND_CUDA ? rdx_cuda_sort(ctx, &job) : rdx_cpu_sort(ctx, &job);
+    if (ctx->backend == RDX_BACKEND_CUDA && !ctx->multi)
+        return rdx_cuda_sort(ctx, &job); /* which names its route on success */
+    s = ctx->multi ? rdx_multi_sort(ctx, &job) : rdx_cpu_sort(ctx, &job);
+    if (s == RDX_OK)
+        snprintf(ctx->route, sizeof ctx->route, ctx->multi ? "dist" : "cpu");
+    return s;
 }
 
 rdx_status rdx_sort_keys(rdx_ctx *ctx, void *keys, size_t n, rdx_type type, const rdx_opts *opts)

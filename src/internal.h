@@ -57,7 +57,9 @@ struct rdx_ctx {
     rdx_backend backend;           /* RDX_BACKEND_CPU or RDX_BACKEND_CUDA */
     char error[512];               /* detail of the last failure, "" if none */
     struct rdx_cpu_state *cpu;     /* CPU scratch, created on first use */
-    struct rdx_cuda_state *cuda;   /* CUDA scratch and streams, created on first use */
+    struct rdx_cuda_state *cuda;   /* CUDA tuning (made with the context), scratch and
+                                      streams (created on first use) */
+    char route[64];                /* rdx_ctx_route: the route of the last successful sort */
     struct rdx_multi *multi;       /* rdx_ctx_create_devices: the ranks; NULL otherwise */
     struct rdx_dist_times *dist_times; /* rdx_dist_set_timing: the last phase times */
 };
@@ -121,6 +123,9 @@ rdx_status rdx_cuda_sort(rdx_ctx *ctx, const rdx_job *job);
 rdx_status rdx_cuda_segmented_sort(rdx_ctx *ctx, const rdx_job *job);
 /* Frees ctx->cuda (NULL is fine) and sets it to NULL. */
 void rdx_cuda_release(rdx_ctx *ctx);
+/* Makes ctx->cuda for a new CUDA context: the tuning from tuning.h and the current
+ * device's properties. Records a failure on ctx. */
+rdx_status rdx_cuda_ctx_init(rdx_ctx *ctx);
 
 #ifdef __cplusplus
 }

@@ -721,6 +721,8 @@ int rdx_run_sort_suite(const rdx_suite_config *cfg)
                rdx_status_string(s));
         return 1;
     }
+    if (cfg->prepare)
+        cfg->prepare(run.ctx, cfg->prepare_arg);
     struct {
         const char *name;
         void (*run)(suite_run *);

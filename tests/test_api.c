@@ -113,6 +113,18 @@ static void contexts(void)
     CHECK(rdx_ctx_create(&ctx, RDX_BACKEND_CPU) == RDX_OK, "no CPU context");
     CHECK(ctx && rdx_ctx_backend(ctx) == RDX_BACKEND_CPU, "CPU context has another backend");
     CHECK(ctx && strcmp(rdx_ctx_error(ctx), "") == 0, "a fresh context has an error message");
+    /* The route report: "" before any sort, "cpu" after one, unchanged by a failed call
+     * and by a sort of 0 keys. */
+    CHECK(strcmp(rdx_ctx_route(NULL), "") == 0, "rdx_ctx_route(NULL) is not \"\"");
+    CHECK(ctx && strcmp(rdx_ctx_route(ctx), "") == 0, "a fresh context names route \"%s\"", rdx_ctx_route(ctx));
+    uint32_t few[3] = {3, 1, 2};
+    CHECK(rdx_sort_keys(ctx, few, 0, RDX_U32, NULL) == RDX_OK && strcmp(rdx_ctx_route(ctx), "") == 0,
+          "a sort of 0 keys named route \"%s\"", rdx_ctx_route(ctx));
+    CHECK(rdx_sort_keys(ctx, few, 3, RDX_U32, NULL) == RDX_OK && strcmp(rdx_ctx_route(ctx), "cpu") == 0,
+          "after a CPU sort the route is \"%s\"", rdx_ctx_route(ctx));
+    CHECK(rdx_sort_keys(ctx, NULL, 3, RDX_U32, NULL) == RDX_ERR_INVALID_ARGUMENT &&
+              strcmp(rdx_ctx_route(ctx), "cpu") == 0,
+          "a failed call changed the route to \"%s\"", rdx_ctx_route(ctx));
     rdx_ctx_destroy(ctx);
 
     /* AUTO picks CUDA exactly when a GPU is usable; the CUDA backend answers accordingly. */

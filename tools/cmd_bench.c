@@ -179,7 +179,7 @@ static double run_rdx(bench_cell *cell, rdx_ctx *ctx, const char *label, int thr
     tool_progress_stop();
     bench_row row = {label, cell->c->name, cell->dist, cell->n, threads, a->repeat, -1.0,
                      model_bytes_per_key(rdx_type_size(cell->c->key), cell->c->value_size),
-                     0.0, problem};
+                     0.0, problem, rdx_ctx_route(ctx)};
     if (!problem)
         row.ms = median(times, a->repeat);
     else
@@ -209,7 +209,7 @@ static void run_peer(bench_cell *cell, const rdx_cpu_peer *peer, double rdx_ms,
     const char *problem = NULL;
     bench_format_count(cell->n, count);
     bench_row row = {peer->name, cell->c->name, cell->dist, cell->n, 0, 0, -1.0,
-                     model_bytes_per_key(rdx_type_size(cell->c->key), 0), 0.0, NULL};
+                     model_bytes_per_key(rdx_type_size(cell->c->key), 0), 0.0, NULL, NULL};
     if (peer_skipped(peer, cell->n, a)) {
         row.note = "skipped above 2^24 by default (-n runs it)";
         bench_table_row(stdout, a->csv, &row);

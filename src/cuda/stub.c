@@ -24,3 +24,8 @@ rdx_status rdx_cuda_segmented_sort(rdx_ctx *ctx, const rdx_job *job)
 }
 
 void rdx_cuda_release(rdx_ctx *ctx) { (void)ctx; }
+
+rdx_status rdx_cuda_ctx_init(rdx_ctx *ctx)
+{
+    return rdx_fail(ctx, RDX_ERR_UNSUPPORTED, "this build of rdxsort has no CUDA backend");
+}
