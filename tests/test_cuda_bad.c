@@ -82,8 +82,8 @@ static void bad_input(rdx_ctx *cuda)
     expect_status(cuda, rdx_sort_keys(cuda, dk, N, RDX_U32, &o), RDX_ERR_INVALID_ARGUMENT, "radix_bits", "radix 9");
     o = ok, o.radix_bits = -1;
     expect_status(cuda, rdx_sort_keys(cuda, dk, N, RDX_U32, &o), RDX_ERR_INVALID_ARGUMENT, "radix_bits", "radix -1");
-    o = ok, o.flags = 2;
-    expect_status(cuda, rdx_sort_keys(cuda, dk, N, RDX_U32, &o), RDX_ERR_INVALID_ARGUMENT, "flags", "flag 2");
+    o = ok, o.flags = 8; /* bits 0-2 are RDX_DESCENDING, RDX_NUMPY_ORDER, RDX_LOW_MEMORY */
+    expect_status(cuda, rdx_sort_keys(cuda, dk, N, RDX_U32, &o), RDX_ERR_INVALID_ARGUMENT, "flags", "flag 8");
     expect_status(cuda, rdx_sort_pairs(cuda, dk, NULL, 4, N, RDX_U32, NULL), RDX_ERR_INVALID_ARGUMENT, "values",
                   "NULL values");
     expect_status(cuda, rdx_sort_pairs(cuda, dk, dv, 0, N, RDX_U32, NULL), RDX_ERR_INVALID_ARGUMENT, "value_size",

@@ -55,10 +55,11 @@ static rdx_status prepare(rdx_ctx *ctx, const seg_call *c, int size_only, rdx_se
                         c->fn, n);
     if (size_only && n > SIZE_MAX / 16 / (c->value_size > 8 ? c->value_size : 8))
         return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: n = %zu is too large", c->fn, n);
-    if (!c->d_offsets && S == 0 && n > 0)
+    /* The size queries take no offsets: the size is the same for any layout. */
+    if (!size_only && !c->d_offsets && S == 0 && n > 0)
         return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: d_offsets is NULL and num_segments is 0, but n = %zu",
                         c->fn, n);
-    if (!c->d_offsets && S > 0 && n % S != 0)
+    if (!size_only && !c->d_offsets && S > 0 && n % S != 0)
         return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT,
                         "%s: n = %zu is not a multiple of num_segments = %zu (d_offsets is NULL: equal rows)", c->fn,
                         n, S);
