@@ -4,6 +4,7 @@
 #define RDX_INTERNAL_H
 
 #include <stddef.h>
+#include "inject.h"
 #include "rdx.h"
 
 #ifdef __cplusplus
@@ -46,6 +47,7 @@ struct rdx_ctx {
     char error[512];               /* detail of the last failure, "" if none */
     struct rdx_cpu_state *cpu;     /* CPU scratch, created on first use */
     struct rdx_cuda_state *cuda;   /* CUDA scratch and streams, created on first use */
+    rdx_inject_state inject;       /* failure injection, a test hook (inject.h) */
 };
 
 /* Records a failure on ctx (printf-style detail) and returns s. Never prints. */

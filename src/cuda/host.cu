@@ -35,7 +35,7 @@ void rdx_cuda_release(rdx_ctx *ctx)
     if (st->stream)
         (void)cudaStreamDestroy(st->stream);
     (void)cudaGetLastError();
-    free(st);
+    rdx_host_free(st);
     ctx->cuda = NULL;
 }
 
@@ -43,7 +43,7 @@ void rdx_cuda_release(rdx_ctx *ctx)
 static rdx_status get_state(rdx_ctx *ctx, struct rdx_cuda_state **out)
 {
     if (!ctx->cuda) {
-        struct rdx_cuda_state *st = (struct rdx_cuda_state *)calloc(1, sizeof *st);
+        struct rdx_cuda_state *st = (struct rdx_cuda_state *)rdx_host_calloc(ctx, 1, sizeof *st);
         if (!st)
             return rdx_fail(ctx, RDX_ERR_OUT_OF_MEMORY, "CUDA backend: no host memory for the context state");
         ctx->cuda = st;
@@ -79,7 +79,7 @@ static rdx_status ensure_scratch(rdx_ctx *ctx, struct rdx_cuda_state *st, size_t
         st->scratch = NULL;
         st->scratch_bytes = 0;
     }
-    const cudaError_t e = cudaMalloc(&st->scratch, bytes);
+    const cudaError_t e = RDX_CUDA_ALLOC(ctx, cudaMalloc(&st->scratch, bytes));
     if (e != cudaSuccess) {
         st->scratch = NULL;
         (void)cudaGetLastError();
@@ -96,7 +96,7 @@ static rdx_status ensure_staging(rdx_ctx *ctx, struct rdx_cuda_state *st)
     for (int i = 0; i < 2; ++i) {
         if (st->staging[i])
             continue;
-        const cudaError_t e = cudaMallocHost(&st->staging[i], RDX_STAGING_BYTES);
+        const cudaError_t e = RDX_CUDA_ALLOC(ctx, cudaMallocHost(&st->staging[i], RDX_STAGING_BYTES));
         if (e != cudaSuccess) {
             st->staging[i] = NULL;
             (void)cudaGetLastError();
