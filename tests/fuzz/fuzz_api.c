@@ -73,6 +73,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         voff = take_u16(&in) % (FUZZ_MAX_N * 8);
         ioff = take_u16(&in) % (FUZZ_MAX_N * 8);
     }
+    /* The small helpers and context creation with any value. */
+    const int any = (int8_t)take_u8(&in);
+    FUZZ_CHECK(rdx_status_string((rdx_status)any) != NULL);
+    FUZZ_CHECK(rdx_type_size((rdx_type)any) == 0 || (any >= RDX_U8 && any <= RDX_F64));
+    if (any < RDX_BACKEND_AUTO || any > RDX_BACKEND_CUDA) {
+        rdx_ctx *other = (rdx_ctx *)&other;
+        FUZZ_CHECK(rdx_ctx_create(&other, (rdx_backend)any) == RDX_ERR_INVALID_ARGUMENT && other == NULL);
+    }
     size_t got;
     const uint8_t *bytes = take_bytes(&in, sizeof arena, &got);
     memset(arena, 0xa5, sizeof arena);
