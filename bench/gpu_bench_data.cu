@@ -3,6 +3,7 @@
 #include <cuda_runtime.h>
 #include "gpu_bench_data.h"
 #include "gpu_bench.h"
+#include "gpu_matrix_gen.h"
 #include "key_codec.h"
 
 /* Grid-stride launches: enough blocks to fill any current GPU, few enough to be cheap. */
@@ -16,17 +17,7 @@ static unsigned gb_blocks(size_t n)
     return (unsigned)(b < GB_MAX_BLOCKS ? b : GB_MAX_BLOCKS);
 }
 
-/* A 64-bit mix of (index, stream, seed): the splitmix64 finaliser. */
-static __device__ __forceinline__ uint64_t gb_hash(uint64_t i, uint64_t stream, uint64_t seed)
-{
-    uint64_t x = (i + 1) * 0x9E3779B97F4A7C15ull ^ (seed + stream * 0xD1B54A32D192ED03ull);
-    x ^= x >> 31;
-    x *= 0xBF58476D1CE4E5B9ull;
-    x ^= x >> 29;
-    x *= 0x94D049BB133111EBull;
-    x ^= x >> 32;
-    return x;
-}
+/* gm_hash, the 64-bit mix of (index, stream, seed), comes from gpu_matrix_gen.h. */
 
 /* Unsigned image of a key and back (rdx.h's key order, ascending). */
 static __device__ __forceinline__ uint8_t gb_enc(uint8_t x, int cls) { return rdx_encode_u8(x, cls, 0); }
@@ -53,11 +44,11 @@ __global__ void gb_fill_keys_kernel(U *keys, size_t n, int cls, int dist, uint64
     const U all = (U)~(U)0;
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
          i += (size_t)gridDim.x * blockDim.x) {
-        uint64_t r = gb_hash(i, 0, seed);
+        uint64_t r = gm_hash(i, 0, seed);
         U x;
         switch (dist) {
         case RDX_GPU_LOWENTROPY:
-            x = (U)(r & gb_hash(i, 1, seed) & gb_hash(i, 2, seed));
+            x = (U)(r & gm_hash(i, 1, seed) & gm_hash(i, 2, seed));
             break;
         case RDX_GPU_SORTED:
             /* Like the peer anchors: key i = i (small keys; the top digits are all zero). */

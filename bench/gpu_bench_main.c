@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gpu_bench.h"
+#include "gpu_matrix.h"
 #include "cuda/test_hooks.h"
 
 /* Below this, a number given to -n is a log2 size (2^k keys), not a count. */
@@ -28,9 +29,31 @@ static void usage(FILE *f)
         "  --seed S       input seed (default from the clock; printed)\n"
         "  --csv FILE     also write one CSV row per measurement\n"
         "  --quick        n = 2^16, 2^20, 2^24, uniform only, 10 runs (other options win)\n"
+        "  --matrix[=quick]\n"
+        "                 the matrix (issue 11): every case below x every distribution that\n"
+        "                 applies x n = 2^10, 2^12, ... up to the largest that fits beside CUB\n"
+        "                 (and the largest power of two that fits); rdxsort's synchronous call\n"
+        "                 and CUB in every row, each result checked against CUB's (a row that\n"
+        "                 differs FAILS), L2 flushed before every run, median of %d runs\n"
+        "                 after %d warm-ups (%d after %d from 2^%d on); progress on stderr; the\n"
+        "                 table, the rows below 1.0x CUB from 2^%d on and, last, the worst\n"
+        "                 ratio. About 10 minutes on an H200. quick: n = 2^16, 2^22, 2^26 only,\n"
+        "                 every case and distribution (under 3 minutes). In matrix mode:\n"
+        "                 -t LIST   u8 u16 u32 i32 f32 u64 i64 f64, pairs u32/u32 u64/u32\n"
+        "                           u64/u64 (u32/u64), argsort of u32 keys into u32 or u64\n"
+        "                           indices argsort/u32 argsort/u64 (CUB: SortPairs of (key, i))\n"
+        "                 --dist LIST  uniform (every bit random), bits (the low 5/8 of the\n"
+        "                           bits: 40 of 64, 20 of 32), signed (i32, i64: +-2^(w-2)),\n"
+        "                           normal, unit ([0, 1); f32, f64), zipf, lowentropy, sorted,\n"
+        "                           reverse, equal, few (<= 16 distinct), bucket (90%% of the\n"
+        "                           keys in one top-byte bucket), or all (default all)\n"
+        "                 -n LIST   these sizes only (skipped, and said, where they do not fit)\n"
+        "                 --repeat R, --warmup W  for every size\n"
+        "  --max-log2 K   matrix: no n above 2^K (default %d)\n"
         "  --no-cluster   rdxsort without its one-cluster path (sm_90+, n <= 2^16): the\n"
         "                 one-launch grid path serves those sizes, for an A/B comparison\n"
-        "  -h, --help     this text\n", GB_LOG2_LIMIT);
+        "  -h, --help     this text\n", GB_LOG2_LIMIT, RDX_GM_REPEAT, RDX_GM_WARMUP, RDX_GM_BIG_REPEAT,
+        RDX_GM_BIG_WARMUP, RDX_GM_BIG_LOG2, RDX_GM_RATIO_FROM_LOG2, RDX_GM_MAX_LOG2);
 }
 
 static int bad(const char *what, const char *arg)
@@ -104,14 +127,89 @@ static int add_dist(const char *tok, void *arg)
     return 0;
 }
 
+/* Closes the CSV file (when there is one); a failed write makes a clean run's status 1. */
+static int close_csv(FILE *csv, const char *path, int rc)
+{
+    if (csv && fclose(csv) != 0) {
+        fprintf(stderr, "rdx-gpu-bench: %s: write failed\n", path);
+        return rc ? rc : 1;
+    }
+    return rc;
+}
+
+/* ---- the matrix's lists (rdx-gpu-bench --matrix) ---- */
+
+static int add_matrix_case(const char *tok, void *arg)
+{
+    rdx_gpu_matrix_opts *o = (rdx_gpu_matrix_opts *)arg;
+    if (o->ncases == RDX_GM_MAX_CASES) return -1;
+    return rdx_gpu_matrix_parse_case(tok, &o->cases[o->ncases++]);
+}
+
+static int add_matrix_size(const char *tok, void *arg)
+{
+    rdx_gpu_matrix_opts *o = (rdx_gpu_matrix_opts *)arg;
+    if (o->nsizes == RDX_GM_MAX_SIZES) return -1;
+    return parse_size(tok, &o->sizes[o->nsizes++]);
+}
+
+static int add_matrix_dist(const char *tok, void *arg)
+{
+    rdx_gpu_matrix_opts *o = (rdx_gpu_matrix_opts *)arg;
+    int d;
+    if (strcmp(tok, "all") == 0) {
+        rdx_gpu_matrix_opts all;
+        rdx_gpu_matrix_defaults(&all, 0);
+        memcpy(o->dists, all.dists, sizeof o->dists);
+        o->ndists = all.ndists;
+        return 0;
+    }
+    if ((d = rdx_gpu_matrix_parse_dist(tok)) < 0 || o->ndists == RDX_GM_MAX_DISTS) return -1;
+    o->dists[o->ndists++] = d;
+    return 0;
+}
+
+/* rdx-gpu-bench --matrix[=quick]: the lists parsed with the matrix's names. */
+static int run_matrix(int quick, char *types, char *sizes, char *dists, long repeat, long warmup,
+                      int have_seed, unsigned long long seed, long max_log2, const char *csv_path)
+{
+    rdx_gpu_matrix_opts o;
+    FILE *csv = NULL;
+    int rc;
+    rdx_gpu_matrix_defaults(&o, quick);
+    if (types) {
+        o.ncases = 0;
+        if ((rc = each_item(types, add_matrix_case, &o))) return rc;
+    }
+    if (sizes) {
+        o.nsizes = 0;
+        if ((rc = each_item(sizes, add_matrix_size, &o))) return rc;
+    }
+    if (dists) {
+        o.ndists = 0;
+        if ((rc = each_item(dists, add_matrix_dist, &o))) return rc;
+    }
+    if (repeat > 0) o.repeat = o.big_repeat = (int)repeat;
+    if (warmup >= 0) o.warmup = o.big_warmup = (int)warmup;
+    if (max_log2 > 0) o.max_log2 = (int)max_log2;
+    if (have_seed) o.seed = seed;
+    if (o.repeat < 10)
+        fprintf(stderr, "rdx-gpu-bench: note: a median of %d runs (the benchmark's rule is >= 10)\n", o.repeat);
+    if (csv_path && !(csv = fopen(csv_path, "w"))) {
+        fprintf(stderr, "rdx-gpu-bench: %s: %s\n", csv_path, strerror(errno));
+        return 2;
+    }
+    return close_csv(csv, csv_path, rdx_gpu_matrix_run(&o, stdout, csv));
+}
+
 int main(int argc, char **argv)
 {
     rdx_gpu_bench_opts o, given;
     const char *csv_path = NULL;
     char *types = NULL, *sizes = NULL, *dists = NULL;
-    long repeat = -1, warmup = -1;
+    long repeat = -1, warmup = -1, max_log2 = 0;
     unsigned long long seed = 0;
-    int quick = 0, have_seed = 0, i, rc;
+    int quick = 0, have_seed = 0, matrix = 0, i, rc;
     FILE *csv = NULL;
 
     for (i = 1; i < argc; i++) {
@@ -119,10 +217,13 @@ int main(int argc, char **argv)
         int has_arg = i + 1 < argc;
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) { usage(stdout); return 0; }
         else if (strcmp(a, "--quick") == 0) quick = 1;
+        else if (strcmp(a, "--matrix") == 0 || strcmp(a, "--matrix=full") == 0) matrix = 1;
+        else if (strcmp(a, "--matrix=quick") == 0) matrix = 2;
         else if (strcmp(a, "--no-cluster") == 0) rdx_cuda_set_cluster_max_n(0);
         else if (!has_arg && (strcmp(a, "-t") == 0 || strcmp(a, "-n") == 0 || strcmp(a, "--dist") == 0 ||
                               strcmp(a, "--repeat") == 0 || strcmp(a, "--warmup") == 0 ||
-                              strcmp(a, "--seed") == 0 || strcmp(a, "--csv") == 0))
+                              strcmp(a, "--seed") == 0 || strcmp(a, "--csv") == 0 ||
+                              strcmp(a, "--max-log2") == 0))
             return bad("missing value for", a);
         else if (strcmp(a, "-t") == 0) types = argv[++i];
         else if (strcmp(a, "-n") == 0) sizes = argv[++i];
@@ -133,6 +234,10 @@ int main(int argc, char **argv)
             long v = strtol(argv[++i], &end, 10);
             if (*end || v < (a[2] == 'r' ? 1 : 0) || v > 100000) return bad("bad count", argv[i]);
             if (a[2] == 'r') repeat = v; else warmup = v;
+        } else if (strcmp(a, "--max-log2") == 0) {
+            char *end;
+            max_log2 = strtol(argv[++i], &end, 10);
+            if (*end || max_log2 < RDX_GM_MIN_LOG2 || max_log2 > GB_LOG2_LIMIT) return bad("bad --max-log2", argv[i]);
         } else if (strcmp(a, "--seed") == 0) {
             if (parse_u64(argv[++i], &seed)) return bad("bad seed", argv[i]);
             have_seed = 1;
@@ -142,6 +247,8 @@ int main(int argc, char **argv)
         }
     }
 
+    if (matrix)
+        return run_matrix(matrix == 2, types, sizes, dists, repeat, warmup, have_seed, seed, max_log2, csv_path);
     rdx_gpu_bench_defaults(&o, quick);
     given = o;
     if (types) {
@@ -173,9 +280,5 @@ int main(int argc, char **argv)
         return 2;
     }
     rc = rdx_gpu_bench_run(&o, stdout, csv);
-    if (csv && fclose(csv) != 0) {
-        fprintf(stderr, "rdx-gpu-bench: %s: write failed\n", csv_path);
-        rc = rc ? rc : 1;
-    }
-    return rc;
+    return close_csv(csv, csv_path, rc);
 }

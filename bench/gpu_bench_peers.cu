@@ -28,6 +28,8 @@ static int gb_cub(rdx_type key, unsigned value_bytes, void *temp, size_t *bytes,
 {
     if (value_bytes == 0) {
         switch (key) {
+        case RDX_U8: return (int)gb_cub_keys<uint8_t>(temp, bytes, kin, kout, n);
+        case RDX_U16: return (int)gb_cub_keys<uint16_t>(temp, bytes, kin, kout, n);
         case RDX_U32: return (int)gb_cub_keys<uint32_t>(temp, bytes, kin, kout, n);
         case RDX_I32: return (int)gb_cub_keys<int32_t>(temp, bytes, kin, kout, n);
         case RDX_F32: return (int)gb_cub_keys<float>(temp, bytes, kin, kout, n);
@@ -51,7 +53,7 @@ static int gb_cub(rdx_type key, unsigned value_bytes, void *temp, size_t *bytes,
 extern "C" int rdx_gb_cub_supports(rdx_type key, unsigned value_bytes)
 {
     if (value_bytes == 0)
-        return key == RDX_U32 || key == RDX_I32 || key == RDX_F32 || key == RDX_U64 ||
+        return key == RDX_U8 || key == RDX_U16 || key == RDX_U32 || key == RDX_I32 || key == RDX_F32 || key == RDX_U64 ||
                key == RDX_I64 || key == RDX_F64;
     return (key == RDX_U32 || key == RDX_U64) && (value_bytes == 4 || value_bytes == 8);
 }

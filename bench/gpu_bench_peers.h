@@ -13,7 +13,7 @@ extern "C" {
 #endif
 
 /* 1 when CUB is instantiated for keys of this type with values of value_bytes (0 = none):
- * keys u32 i32 f32 u64 i64 f64; pairs u32 or u64 keys with 4- or 8-byte values. */
+ * keys u8 u16 (for the matrix, gpu_matrix.cu) u32 i32 f32 u64 i64 f64; pairs u32 or u64 keys with 4- or 8-byte values. */
 int rdx_gb_cub_supports(rdx_type key, unsigned value_bytes);
 /* The temporary storage CUB asks for to sort n items of the case. */
 int rdx_gb_cub_temp_bytes(rdx_type key, unsigned value_bytes, size_t n, size_t *bytes);

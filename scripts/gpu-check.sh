@@ -4,7 +4,8 @@
 # sizes, the Python GPU checks when present, then the GPU benchmark (CSV, and a plot when
 # matplotlib imports). Prints a summary table (step / result / seconds) and the benchmark
 # table last; exits non-zero when any step failed. Needs only the CUDA toolkit, CMake and
-# (preferably) ninja. Budget: under 8 minutes on an H100 or H200.
+# (preferably) ninja. Then the matrix's quick subset (rdx-gpu-bench --matrix=quick, CSV and
+# plots). Budget: under 11 minutes on an H100 or H200.
 #
 # usage: scripts/gpu-check.sh [OUTDIR]     logs go to OUTDIR, else $OUT, else ./gpu-check-out
 set -uo pipefail
@@ -30,6 +31,8 @@ CTEST_JOBS=4             # CPU tests use every core through OpenMP anyway
 PYTHON_TIMEOUT=420
 BENCH_TIMEOUT=300
 BENCH_ARGS=()            # the benchmark's full default set
+MATRIX_TIMEOUT=240       # the matrix's quick subset: every case and distribution at 3 sizes, < 3 min on an H200
+MATRIX_ARGS=(--matrix=quick)   # the whole matrix (~10 min) is its own command: rdx-gpu-bench --matrix
 # -------------------------------
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -170,6 +173,16 @@ elif ! python3 -c 'import matplotlib' 2>/dev/null; then skip_step plot "matplotl
 else run_step plot 120 python3 bench/plot.py "$CSV" -o "$LOGDIR"
 fi
 
+# ---- the matrix's quick subset (issue 11), and its plots ----
+MCSV="$LOGDIR/matrix_quick.csv"
+if ((!built)); then skip_step matrix "not built"
+elif [[ ! -x $BENCH ]]; then record matrix FAIL 0 "$BENCH missing"
+else run_step matrix "$MATRIX_TIMEOUT" "$BENCH" --csv "$MCSV" "${MATRIX_ARGS[@]}"
+fi
+if [[ -s $MCSV ]] && python3 -c 'import matplotlib' 2>/dev/null; then
+    run_step matrix-plot 120 python3 bench/plot_matrix.py "$MCSV" -o "$LOGDIR/matrix_plots"
+fi
+
 # ---- summary ----
 total=$((SECONDS - START))
 {
@@ -183,6 +196,7 @@ total=$((SECONDS - START))
         echo
         sed -n '/^# rdxsort GPU benchmark results/,$p' "$LOGDIR/bench.log"
     fi
+    if [[ -f $LOGDIR/matrix.log ]]; then echo; grep -E '^(worst rdx/CUB|[0-9]+ of [0-9]+ rows)' "$LOGDIR/matrix.log"; fi
     echo
     if failed_any; then echo "gpu-check: FAILED (logs in $LOGDIR)"; else echo "gpu-check: all steps passed (logs in $LOGDIR)"; fi
 } | tee "$LOGDIR/summary.txt"

@@ -60,7 +60,10 @@ typedef struct rdx_pass_args {
     int pass, shift, bits;
     int cls, desc;
     int iota;                    /* values start as the key's index (argsort, gather) */
-    int keys_scratch;            /* keys need no decoding at the end (argsort) */
+    int keys_scratch;            /* keys are not part of the result (argsort): the last
+                                    pass writes only the values */
+    int widen;                   /* with keys_scratch and 4-byte values: the last pass writes
+                                    them as 8-byte indices */
     int narrow;                  /* every output slot is below 2^32 (32-bit offsets) */
 } rdx_pass_args;
 

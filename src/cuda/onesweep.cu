@@ -31,10 +31,15 @@ template <int KB, int VB, int MED> struct rdx_os_layout {
     static constexpr size_t BYTES = MISC + 16;
 };
 
+/* What a launch writes: keys as they are (every pass but the last), keys decoded (the last
+ * pass), or the values alone (an argsort's last pass: its keys are scratch), as they are
+ * or widened from 4 to 8 bytes (an argsort into 64-bit indices that moved 32-bit ones). */
+enum { OUT_KEYS, OUT_DECODED, OUT_VALUES, OUT_WIDE };
+
 /* Writes the reordered tile: consecutive threads, consecutive slots. NARROW: every output
  * slot is below 2^32, so the per-digit offsets are 32-bit (fewer instructions and shared
  * loads per key than 64-bit ones). */
-template <bool DECODE, bool FULL, bool NARROW, int VB, typename L, typename K, typename V>
+template <int OUT, bool FULL, bool NARROW, int VB, typename L, typename K, typename V>
 static __device__ __forceinline__ void write_tile(const rdx_pass_args &a, const K *s_keys, const V *s_vals,
                                                   const void *s_gofs, uint32_t count, int shift, uint32_t mask,
                                                   K *out, V *vout)
@@ -47,28 +52,35 @@ static __device__ __forceinline__ void write_tile(const rdx_pass_args &a, const 
             const uint32_t d = rdx_digit(k, shift, mask);
             const unsigned long long o = NARROW ? (unsigned long long)(((const uint32_t *)s_gofs)[d] + idx)
                                                 : ((const unsigned long long *)s_gofs)[d] + idx;
-            out[o] = DECODE ? rdx_dec(k, a.cls, a.desc) : k;
-            if (VB)
+            if (OUT == OUT_KEYS || OUT == OUT_DECODED)
+                out[o] = OUT == OUT_DECODED ? rdx_dec(k, a.cls, a.desc) : k;
+            if (OUT == OUT_WIDE)
+                ((unsigned long long *)vout)[o] = (unsigned long long)s_vals[idx];
+            else if (VB)
                 vout[o] = s_vals[idx];
         }
     }
 }
 
-/* write_tile for a tile that is full or not, with narrow or wide offsets. */
-template <bool DECODE, int VB, typename L, typename K, typename V>
+/* write_tile for a tile that is full or not, with narrow or wide offsets. The values-only
+ * modes come with narrow offsets only (an argsort whose indices fit 32 bits; a larger one
+ * writes its keys too). */
+template <int OUT, int VB, typename L, typename K, typename V>
 static __device__ __forceinline__ void write_tile_any(const rdx_pass_args &a, const K *s_keys, const V *s_vals,
                                                       const void *s_gofs, uint32_t count, int shift, uint32_t mask,
                                                       K *out, V *vout)
 {
     const bool full = count == (uint32_t)L::TILE;
     if (a.narrow && full)
-        write_tile<DECODE, true, true, VB, L>(a, s_keys, s_vals, s_gofs, count, shift, mask, out, vout);
+        write_tile<OUT, true, true, VB, L>(a, s_keys, s_vals, s_gofs, count, shift, mask, out, vout);
     else if (a.narrow)
-        write_tile<DECODE, false, true, VB, L>(a, s_keys, s_vals, s_gofs, count, shift, mask, out, vout);
-    else if (full)
-        write_tile<DECODE, true, false, VB, L>(a, s_keys, s_vals, s_gofs, count, shift, mask, out, vout);
-    else
-        write_tile<DECODE, false, false, VB, L>(a, s_keys, s_vals, s_gofs, count, shift, mask, out, vout);
+        write_tile<OUT, false, true, VB, L>(a, s_keys, s_vals, s_gofs, count, shift, mask, out, vout);
+    else if (OUT == OUT_KEYS || OUT == OUT_DECODED) {
+        if (full)
+            write_tile<OUT, true, false, VB, L>(a, s_keys, s_vals, s_gofs, count, shift, mask, out, vout);
+        else
+            write_tile<OUT, false, false, VB, L>(a, s_keys, s_vals, s_gofs, count, shift, mask, out, vout);
+    }
 }
 
 template <int KB, int VB, int MED>
@@ -183,10 +195,15 @@ __global__ void __launch_bounds__(RDX_OS_SHAPE_THREADS(KB, VB, MED), RDX_OS_SHAP
 
     /* Consecutive threads write consecutive slots: each digit's run leaves as a burst. */
     V *vout = (V *)(from_b ? a.vals_a : a.vals_b);
-    if ((info & RDX_PASS_LAST) && !a.keys_scratch)
-        write_tile_any<true, VB, L>(a, s_keys, s_vals, s_gofs, count, shift, mask, out, vout);
+    const bool last = (info & RDX_PASS_LAST) != 0;
+    if (last && a.keys_scratch && VB == 4 && a.widen)
+        write_tile_any<OUT_WIDE, VB, L>(a, s_keys, s_vals, s_gofs, count, shift, mask, out, vout);
+    else if (last && a.keys_scratch && VB && a.narrow)
+        write_tile_any<OUT_VALUES, VB, L>(a, s_keys, s_vals, s_gofs, count, shift, mask, out, vout);
+    else if (last && !a.keys_scratch)
+        write_tile_any<OUT_DECODED, VB, L>(a, s_keys, s_vals, s_gofs, count, shift, mask, out, vout);
     else
-        write_tile_any<false, VB, L>(a, s_keys, s_vals, s_gofs, count, shift, mask, out, vout);
+        write_tile_any<OUT_KEYS, VB, L>(a, s_keys, s_vals, s_gofs, count, shift, mask, out, vout);
 }
 
 template <int KB, int VB, int MED>

@@ -83,6 +83,14 @@ void rdx_cuda_plan_job(const rdx_job *job, int keys_dev, int vals_dev, int idx_d
     } else if (job->kind == RDX_JOB_ARGSORT) {
         p->vb = (int)rdx_type_bytes(job->index_type);
         p->iota = 1;
+        /* 64-bit indices on the pass kernel's route (above the one-launch paths), device
+         * keys (so the last pass writes A) and n <= 2^32: the passes move 32-bit indices
+         * (the 8-byte class's tile shape, 4 bytes less per key each way) and the last
+         * pass writes them as 64-bit ones. */
+        p->widen = p->vb == 8 && index_bytes == 4 && keys_dev && n > RDX_SMALL_MAX_N && n > rdx_cuda_grid_max_n &&
+                   n > rdx_cuda_cluster_max_n;
+        if (p->widen)
+            p->vb = 4;
     }
 
     p->small = n <= RDX_SMALL_MAX_N;
@@ -95,8 +103,14 @@ void rdx_cuda_plan_job(const rdx_job *job, int keys_dev, int vals_dev, int idx_d
     size_t portion_max = RDX_STATUS_COUNT_MASK;
     if (rdx_cuda_portion_max_n && rdx_cuda_portion_max_n < portion_max)
         portion_max = rdx_cuda_portion_max_n;
-    p->portion = portion_max < p->tile ? p->tile : portion_max / p->tile * p->tile;
-    p->portions = (n + p->portion - 1) / p->portion;
+    /* Portions of equal size (whole tiles): each launch of the pass kernel clears the next
+     * launch's look-back rows with its own blocks (rdx_clear_status_rows), so a launch of a
+     * few tiles after a full one (2^30 keys cut as 2^30 - 1 and a remainder) left one block
+     * clearing ~120 MB: that was the 2.6x cliff from 2^30 to 2^32 keys. */
+    const size_t portion_cap = portion_max < p->tile ? p->tile : portion_max / p->tile * p->tile;
+    p->portions = n ? (n + portion_cap - 1) / portion_cap : 1;
+    const size_t per_portion = (n + p->portions - 1) / p->portions;
+    p->portion = per_portion ? (per_portion + p->tile - 1) / p->tile * p->tile : p->tile;
     p->max_tiles = ((n < p->portion ? n : p->portion) + p->tile - 1) / p->tile;
     /* The MSD route: 8-byte integer keys, keys only or pairs whose 4- or 8-byte values
      * move with the keys (not argsort, not values gathered by index at the end), the whole
@@ -162,7 +176,7 @@ void rdx_cuda_plan_job(const rdx_job *job, int keys_dev, int vals_dev, int idx_d
     if (!keys_dev || (argsort && !p->small))
         p->keys_a = take(&end, n * (size_t)p->kb);
     if (p->vb && (gather || (job->kind == RDX_JOB_PAIRS && !p->vals_dev) || (argsort && !p->idx_dev)))
-        p->vals_a = take(&end, n * (size_t)p->vb);
+        p->vals_a = take(&end, n * (size_t)(p->widen ? 8 : p->vb));
     if (gather) {
         p->gsrc = take(&end, n * job->value_size);
         if (!p->vals_dev)
@@ -400,6 +414,7 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
                 a.bits = p->end_bit - a.shift < p->radix_bits ? p->end_bit - a.shift : p->radix_bits;
                 a.iota = p->iota;
                 a.keys_scratch = argsort;
+                a.widen = p->widen;
                 a.narrow = (unsigned long long)n <= 0x100000000ull; /* 32-bit slot offsets */
                 const size_t grid = (a.portion_count + p->tile - 1) / p->tile;
                 RDX_CUDA_TRY(rdx_launch_pass(p->kb, p->vb, p->medium, &a, (unsigned)grid, s));
@@ -420,7 +435,7 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
         f.msd_ctrl = msd_ctrl;
         f.apart = apart;
         f.iota = p->iota;
-        f.index_bytes = p->vb;
+        f.index_bytes = p->widen ? 8 : p->vb;
         f.n = n;
         RDX_CUDA_TRY(rdx_launch_fixup(&f, sms, s));
     }

@@ -20,6 +20,8 @@ typedef struct rdx_cuda_plan {
     int kb;                /* key bytes */
     int vb;                /* value bytes moved by the passes: 0, 4 or 8 */
     int iota;              /* the moved values start as indices (argsort, gather) */
+    int widen;             /* argsort into 64-bit indices that moves 32-bit ones through the
+                              passes and widens them as the last pass writes them */
     size_t gather_size;    /* pairs of another value size: bytes per value; else 0 */
     int cls, desc, begin_bit, end_bit, radix_bits, passes;
     int small;             /* one block sorts everything (n <= RDX_SMALL_MAX_N) */
