@@ -5,7 +5,8 @@
 # at end, and the corpus size). Exits non-zero when a target crashed (a crash, leak, UB
 # report, timeout or out-of-memory); the input that did it is kept under build-fuzz/crashes/.
 # The seed corpora in tests/fuzz/corpus/<target>/ are read, never written: new inputs go to
-# a scratch copy (FUZZ_KEEP_CORPUS=DIR keeps it in DIR/<target>/).
+# a scratch copy (FUZZ_KEEP_CORPUS=DIR keeps it in DIR/<target>/, and a later run with the
+# same DIR starts from it too).
 # Installs clang and its libFuzzer runtime (Debian packages) when missing.
 # Usage: bash scripts/fuzz.sh [SECONDS] [TARGET...]   (targets: fuzz_text fuzz_cli fuzz_files fuzz_api)
 set -euo pipefail
@@ -63,13 +64,15 @@ run_one() {
   local t=$1 dir=$scratch/$1
   mkdir -p "$dir/corpus" "$dir/work"
   local seeds=$root/tests/fuzz/corpus/$t
+  local kept=()
+  [ -n "${FUZZ_KEEP_CORPUS:-}" ] && [ -d "$FUZZ_KEEP_CORPUS/$t" ] && kept=("$FUZZ_KEEP_CORPUS/$t")
   local rc=0
   RDX_FUZZ_WORKDIR=$dir/work OMP_NUM_THREADS=1 \
   ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     "$root/$BUILD/tests/fuzz/$t" -max_total_time="$SECONDS_EACH" -timeout=20 -rss_limit_mb=2048 \
       -close_fd_mask=3 -print_final_stats=1 -artifact_prefix="$root/$BUILD/crashes/$t-" \
-      "$dir/corpus" "$seeds" >"$dir/log" 2>&1 || rc=$?
+      "$dir/corpus" "$seeds" ${kept[@]+"${kept[@]}"} >"$dir/log" 2>&1 || rc=$?
   local execs cov0 cov1 corp
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$dir/log" | grep -o '[0-9]*$' || true)
   cov0=$(grep -m1 -o 'INITED cov: [0-9]*' "$dir/log" | grep -o '[0-9]*$' || true)
