@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "internal.h"
 #include "key_codec.h"
 
@@ -73,7 +74,7 @@ rdx_status rdx_ctx_create(rdx_ctx **out, rdx_backend backend)
     default:
         return RDX_ERR_INVALID_ARGUMENT;
     }
-    rdx_ctx *ctx = (rdx_ctx *)calloc(1, sizeof *ctx);
+    rdx_ctx *ctx = (rdx_ctx *)rdx_host_calloc(NULL, 1, sizeof *ctx);
     if (!ctx)
         return RDX_ERR_OUT_OF_MEMORY;
     ctx->backend = chosen;
@@ -95,7 +96,7 @@ void rdx_ctx_destroy(rdx_ctx *ctx)
     rdx_multi_release(ctx);
     rdx_cpu_release(ctx);
     rdx_cuda_release(ctx);
-    free(ctx);
+    rdx_host_free(ctx);
 }
 
 rdx_backend rdx_ctx_backend(const rdx_ctx *ctx)

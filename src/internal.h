@@ -4,6 +4,7 @@
 #define RDX_INTERNAL_H
 
 #include <stddef.h>
+#include "inject.h"
 #include "rdx.h"
 
 #ifdef __cplusplus
@@ -62,6 +63,7 @@ struct rdx_ctx {
     char route[64];                /* rdx_ctx_route: the route of the last successful sort */
     struct rdx_multi *multi;       /* rdx_ctx_create_devices: the ranks; NULL otherwise */
     struct rdx_dist_times *dist_times; /* rdx_dist_set_timing: the last phase times */
+    rdx_inject_state inject;       /* failure injection, a test hook (inject.h) */
 };
 
 /* ---- several devices as one (src/dist/multi.c) ---- */

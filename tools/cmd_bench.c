@@ -287,6 +287,11 @@ int cmd_bench(int argc, char **argv)
     int status = bench_parse_args(argc, argv, &a);
     if (status >= 0)
         return status;
+    if (tool_parse_only) {
+        if (a.csv)
+            fclose(a.csv);
+        return TOOL_EXIT_OK;
+    }
     rdx_ctx *cpu = NULL, *cuda = NULL;
     if ((a.want_cpu && !(cpu = tool_open_context(RDX_BACKEND_CPU))) ||
         (a.want_cuda && !(cuda = tool_open_context(RDX_BACKEND_CUDA)))) {

@@ -32,7 +32,7 @@ void rdx_cuda_release(rdx_ctx *ctx)
     if (st->stream)
         (void)cudaStreamDestroy(st->stream);
     (void)cudaGetLastError();
-    free(st);
+    rdx_host_free(st);
     ctx->cuda = NULL;
 }
 
@@ -96,7 +96,7 @@ static rdx_status ensure_scratch(rdx_ctx *ctx, struct rdx_cuda_state *st, size_t
         st->scratch = NULL;
         st->scratch_bytes = 0;
     }
-    const cudaError_t e = cudaMalloc(&st->scratch, bytes);
+    const cudaError_t e = RDX_CUDA_ALLOC(ctx, cudaMalloc(&st->scratch, bytes));
     if (e != cudaSuccess) {
         st->scratch = NULL;
         (void)cudaGetLastError();
@@ -113,7 +113,7 @@ static rdx_status ensure_staging(rdx_ctx *ctx, struct rdx_cuda_state *st)
     for (int i = 0; i < 2; ++i) {
         if (st->staging[i])
             continue;
-        const cudaError_t e = cudaMallocHost(&st->staging[i], RDX_STAGING_BYTES);
+        const cudaError_t e = RDX_CUDA_ALLOC(ctx, cudaMallocHost(&st->staging[i], RDX_STAGING_BYTES));
         if (e != cudaSuccess) {
             st->staging[i] = NULL;
             (void)cudaGetLastError();

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rdx_cuda.h"
+#include "alloc.h"
 #include "common.cuh"
 #include "device.h"
 #include "segmented.h"
@@ -360,7 +361,7 @@ rdx_status rdx_cuda_segmented_sort(rdx_ctx *ctx, const rdx_job *job)
     if (!job->offsets)
         return run_sync(ctx, job, 0, job->n, NULL);
     /* Offsets on the host: checked by api.c; on the device: read back and checked here. */
-    size_t *rel = (size_t *)malloc((S + 1) * sizeof *rel);
+    size_t *rel = (size_t *)rdx_host_malloc(ctx, (S + 1) * sizeof *rel);
     if (!rel)
         return rdx_fail(ctx, RDX_ERR_OUT_OF_MEMORY, "CUDA backend: no host memory for %zu offsets", S + 1);
     rdx_status s = RDX_OK;
@@ -380,7 +381,7 @@ rdx_status rdx_cuda_segmented_sort(rdx_ctx *ctx, const rdx_job *job)
             rel[i] -= lo;
         s = run_sync(ctx, job, lo, hi, rel);
     }
-    free(rel);
+    rdx_host_free(rel);
     return s;
 }
 
