@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "rdx_cuda.h"
-#include "alloc.h"
 #include "common.cuh"
 #include "device.h"
 #include "segmented.h"
@@ -39,27 +38,44 @@ static __device__ __forceinline__ void st_elem(void *p, size_t i, unsigned bytes
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < (n);                   \
          i += (size_t)gridDim.x * blockDim.x)
 
-/* keys[i] = the canonical pattern of keys[i] under RDX_NUMPY_ORDER (every NaN one pattern,
- * -0.0 as +0.0), so that the plain sort of the copy orders as NumPy does. */
+/* The canonical pattern of float key bits x under RDX_NUMPY_ORDER (every NaN one pattern,
+ * -0.0 as +0.0); any other key is its own. */
+static __host__ __device__ __forceinline__ uint64_t canon_pattern(uint64_t x, unsigned kb, uint64_t inf)
+{
+    if (kb == 2)
+        return rdx_decode_u16(
+            rdx_numpy_canon_u16(rdx_encode_u16((uint16_t)x, RDX_CLASS_FLOAT, 0), (uint16_t)inf, 0),
+            RDX_CLASS_FLOAT, 0);
+    if (kb == 4)
+        return rdx_decode_u32(
+            rdx_numpy_canon_u32(rdx_encode_u32((uint32_t)x, RDX_CLASS_FLOAT, 0), (uint32_t)inf, 0),
+            RDX_CLASS_FLOAT, 0);
+    return rdx_decode_u64(rdx_numpy_canon_u64(rdx_encode_u64(x, RDX_CLASS_FLOAT, 0), inf, 0), RDX_CLASS_FLOAT,
+                          0);
+}
+
+/* keys[i] = its canonical pattern, so that the plain sort of the copy orders as NumPy does. */
 static __global__ void canon_kernel(void *keys, size_t n, unsigned kb, uint64_t inf)
 {
     RDX_GRID_STRIDE(i, n)
     {
         const uint64_t x = ld_elem(keys, i, kb);
-        uint64_t c;
-        if (kb == 2)
-            c = rdx_decode_u16(rdx_numpy_canon_u16(rdx_encode_u16((uint16_t)x, RDX_CLASS_FLOAT, 0),
-                                                   (uint16_t)inf, 0),
-                               RDX_CLASS_FLOAT, 0);
-        else if (kb == 4)
-            c = rdx_decode_u32(rdx_numpy_canon_u32(rdx_encode_u32((uint32_t)x, RDX_CLASS_FLOAT, 0),
-                                                   (uint32_t)inf, 0),
-                               RDX_CLASS_FLOAT, 0);
-        else
-            c = rdx_decode_u64(rdx_numpy_canon_u64(rdx_encode_u64(x, RDX_CLASS_FLOAT, 0), inf, 0),
-                               RDX_CLASS_FLOAT, 0);
-        st_elem(keys, i, kb, c);
+        st_elem(keys, i, kb, canon_pattern(x, kb, inf));
     }
+}
+
+/* *found = 1 when a key is not its canonical pattern (a NaN other than the canonical one,
+ * or -0.0): only such keys order differently under RDX_NUMPY_ORDER than under totalOrder. */
+static __global__ void special_kernel(const void *keys, size_t n, unsigned kb, uint64_t inf, unsigned *found)
+{
+    bool any = false;
+    RDX_GRID_STRIDE(i, n)
+    {
+        const uint64_t x = ld_elem(keys, i, kb);
+        any |= canon_pattern(x, kb, inf) != x;
+    }
+    if (__syncthreads_or(any) && threadIdx.x == 0)
+        *found = 1u;
 }
 
 /* seg[i] = the segment of the key at position perm[i], plus 1 (0: before the first segment,
@@ -347,8 +363,54 @@ static rdx_status run_sync(rdx_ctx *ctx, const rdx_job *job, size_t lo, size_t h
     return s;
 }
 
+/* 1 when some key is not its canonical pattern, 0 when none is, -1 when that could not be
+ * told (the caller then takes the composition). Host keys are read on the host; device
+ * keys by special_kernel and one 4-byte read back. */
+static int has_special_keys(const rdx_job *job)
+{
+    const unsigned kb = (unsigned)job->key_size;
+    const uint64_t inf = rdx_float_inf_bits(job->type);
+    cudaPointerAttributes at;
+    if (cudaPointerGetAttributes(&at, job->keys) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return -1;
+    }
+    if (at.type != cudaMemoryTypeDevice && at.type != cudaMemoryTypeManaged) {
+        const unsigned char *k = (const unsigned char *)job->keys;
+        for (size_t i = 0; i < job->n; i++) {
+            uint64_t x = 0;
+            memcpy(&x, k + i * kb, kb); /* little-endian: the low kb bytes */
+            if (canon_pattern(x, kb, inf) != x)
+                return 1;
+        }
+        return 0;
+    }
+    unsigned *found = NULL, got = 0;
+    if (cudaMalloc(&found, sizeof *found) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return -1;
+    }
+    const size_t blocks = (job->n + 255) / 256 < 4096 ? (job->n + 255) / 256 : 4096;
+    int r = -1;
+    if (cudaMemset(found, 0, sizeof *found) == cudaSuccess) {
+        special_kernel<<<(unsigned)(blocks ? blocks : 1), 256>>>(job->keys, job->n, kb, inf, found);
+        if (cudaMemcpy(&got, found, sizeof got, cudaMemcpyDeviceToHost) == cudaSuccess)
+            r = got != 0;
+    }
+    (void)cudaFree(found);
+    (void)cudaGetLastError();
+    return r;
+}
+
 rdx_status rdx_cuda_numpy_sort(rdx_ctx *ctx, const rdx_job *job)
 {
+    /* Without NaNs other than the canonical one and without -0.0 (the usual data), NumPy's
+     * order is totalOrder: the normal route, at full speed. */
+    if (has_special_keys(job) == 0) {
+        rdx_job plain = *job;
+        plain.numpy_order = 0;
+        return rdx_cuda_sort(ctx, &plain);
+    }
     return run_sync(ctx, job, 0, job->n, NULL);
 }
 
