@@ -15,7 +15,7 @@ BUILD_DIR=${RDX_BUILD_DIR:-build}                 # relative to the repository r
 # GPU test executables (in BUILD_DIR) run under the sanitizers; must exist. test_cuda_huge
 # is left out: it runs only with RDX_TEST_HUGE=1 (the ctest step).
 GPU_TESTS=(tests/test_cuda_suite tests/test_cuda_stream tests/test_cuda_routes tests/test_cuda_msd
-           tests/test_cuda_bad tests/test_cuda_threads tests/test_cuda_cub)
+           tests/test_cuda_bad tests/test_cuda_threads tests/test_cuda_cub tests/test_segmented_cuda)
 GPU_TESTS_OPTIONAL=()                             # run under the sanitizers too, when built
 SAN_TOOLS=(memcheck racecheck synccheck initcheck)
 # Largest log2 size the GPU tests try under each tool, through this variable (every GPU test
