@@ -203,6 +203,27 @@ static int sorted_right(const inject_case *c, const inputs *in, const arrays *a)
 }
 
 /* Walks every failure point of one kind for the case. */
+#if RDX_TEST_HAVE_CUDA
+/* CUDA, portions mode: the pass kernel only, each launch three tiles (many portions). */
+static int many_portions;
+#endif
+
+/* rdx_ctx_create, with the tuning of the mode in force. */
+static rdx_status new_context(rdx_ctx **ctx, rdx_backend backend)
+{
+    const rdx_status st = rdx_ctx_create(ctx, backend);
+#if RDX_TEST_HAVE_CUDA
+    if (st == RDX_OK && many_portions && backend == RDX_BACKEND_CUDA) {
+        rdx_cuda_tuning *t = rdx_cuda_ctx_tuning(*ctx);
+        t->grid_max_n = 0;
+        t->cluster_max_n = 0;
+        t->cluster_pairs_max_n = 0;
+        t->portion_max_n = 3 * (size_t)RDX_OSM_THREADS * RDX_OSM_ITEMS;
+    }
+#endif
+    return st;
+}
+
 static void walk(rdx_backend backend, const inject_case *c, int device, rdx_inject_kind kind, uint64_t *s)
 {
     arrays a = {device, NULL, NULL, NULL};
@@ -222,14 +243,14 @@ static void walk(rdx_backend backend, const inject_case *c, int device, rdx_inje
     make_inputs(c, s, &in);
     load(c, &in, &a);
     rdx_ctx *ctx = NULL;
-    if (rdx_ctx_create(&ctx, backend) == RDX_OK)
+    if (new_context(&ctx, backend) == RDX_OK)
         (void)call(ctx, c, &a);
     rdx_ctx_destroy(ctx);
 
     /* Count the points: one clean call on a fresh context. */
     load(c, &in, &a);
     ctx = NULL;
-    CHECK(rdx_ctx_create(&ctx, backend) == RDX_OK, "context");
+    CHECK(new_context(&ctx, backend) == RDX_OK, "context");
     if (!ctx) {
         free_inputs(&in);
         goto out;
@@ -246,7 +267,7 @@ static void walk(rdx_backend backend, const inject_case *c, int device, rdx_inje
         make_inputs(c, s, &in);
         load(c, &in, &a);
         ctx = NULL;
-        CHECK(rdx_ctx_create(&ctx, backend) == RDX_OK, "context");
+        CHECK(new_context(&ctx, backend) == RDX_OK, "context");
         if (!ctx) {
             free_inputs(&in);
             break;
@@ -353,19 +374,13 @@ static int run_cuda(uint64_t *s)
     context_creation(RDX_BACKEND_CUDA);
     const size_t ncases = sizeof cuda_cases / sizeof cuda_cases[0];
     for (int portions = 0; portions < 2; portions++) {
-        if (portions) {
-            /* the pass kernel only, each launch three tiles: many portions */
-            rdx_cuda_set_grid_max_n(0);
-            rdx_cuda_set_cluster_max_n(0);
-            rdx_cuda_set_cluster_pairs_max_n(0);
-            rdx_cuda_set_portion_max_n(3 * (size_t)RDX_OSM_THREADS * RDX_OSM_ITEMS);
-        }
+        many_portions = portions;
         for (size_t i = portions ? 5 : 0; i < ncases; i++)
             for (int device = 0; device < 2; device++)
                 for (int kind = 0; kind < RDX_INJECT_KINDS; kind++)
                     walk(RDX_BACKEND_CUDA, &cuda_cases[i], device, (rdx_inject_kind)kind, s);
     }
-    rdx_cuda_set_portion_max_n(0);
+    many_portions = 0;
     return 0;
 }
 #endif

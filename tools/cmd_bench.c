@@ -342,6 +342,8 @@ int cmd_bench(int argc, char **argv)
             for (size_t p = 0; cell.c->value_size == 0 && p < npeers; p++) {
                 run_peer(&cell, &peers[p], rdx_ms, &a, &failures);
             }
+#else
+            (void)rdx_ms;
 #endif
             free_cell(&cell);
         }
