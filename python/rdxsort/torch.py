@@ -37,9 +37,10 @@ def _keys(t):
 
 
 def _gather(t, indices, dim):
-    """t's entries at indices along dim, bit for bit: gathered as integers of the same width,
-    since a float16 gather may quiet a signalling NaN."""
-    if t.dtype == torch.bool or not t.is_floating_point():
+    """t's entries at indices along dim, bit for bit: gathered as signed integers of the same
+    width, since a float16 gather may quiet a signalling NaN and some PyTorch builds gather
+    no unsigned type on the CPU ("scatter_gather_tensor_cpu" not implemented for UInt16)."""
+    if t.dtype == torch.bool:
         return torch.take_along_dim(t, indices, dim)
     whole = _SIGNED[t.element_size()]
     return torch.take_along_dim(t.view(whole), indices, dim).view(t.dtype)

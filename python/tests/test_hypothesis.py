@@ -1,5 +1,5 @@
 """Bad (and good) input from Python, by property tests: random dtypes (every NumPy kind,
-both byte orders, structured), shapes (0-D to 3-D, zero-size), strides (steps, negative,
+both byte orders, structured), shapes (0-D to 3-D, zero-size; sorted along the last axis), strides (steps, negative,
 transposed), read-only arrays and random keywords (right and wrong types, out of range,
 unknown). Every call must either give the reference's result or raise TypeError or
 ValueError (rdxsort's errors are ValueErrors too) with a message; never crash, and never
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import rdxsort
-from reference import bfloat16, bits, kind_of, reference_permutation
+from reference import bfloat16, expected_rows
 
 EXPECTED = (TypeError, ValueError, rdxsort.RdxError)
 KEY_KINDS = "uif"
@@ -70,16 +70,19 @@ def keywords(fn):
 
 
 def supported(a):
-    return (a.ndim == 1 and (a.dtype.kind in KEY_KINDS and a.dtype.itemsize in (1, 2, 4, 8)
+    """Arrays rdxsort sorts (along the last axis by default): 1-D and up, integer and float
+    keys of 1, 2, 4 or 8 bytes, bfloat16."""
+    return (a.ndim >= 1 and (a.dtype.kind in KEY_KINDS and a.dtype.itemsize in (1, 2, 4, 8)
                              or a.dtype.name == "bfloat16")
             and not (a.dtype.kind == "f" and a.dtype.itemsize == 1))
 
 
-def expected_perm(a, kw):
-    native = a.astype(a.dtype.newbyteorder("="))
-    return reference_permutation(bits(native), kind_of(native.dtype),
-                                 descending=bool(kw.get("descending", False)),
-                                 begin_bit=kw.get("begin_bit", 0), end_bit=kw.get("end_bit"))
+def expected_rows_of(a, kw):
+    """(sorted, permutation along the last axis) by the reference: NumPy's float order (the
+    default), the keywords' order and bit range."""
+    native = np.ascontiguousarray(a.astype(a.dtype.newbyteorder("=")))
+    return expected_rows(native, axis=-1, descending=bool(kw.get("descending", False)),
+                         begin_bit=kw.get("begin_bit", 0), end_bit=kw.get("end_bit"))
 
 
 def call(fn, *args, **kw):
@@ -113,8 +116,8 @@ def test_sort(a, kw):
         assert a.tobytes() == before, "a failed sort changed its input"
         return
     assert supported(a), "sorted an unsupported array"
-    src = np.frombuffer(before, dtype=a.dtype)
-    want = src[expected_perm(src, kw)]
+    src = np.frombuffer(before, dtype=a.dtype).reshape(a.shape)
+    want, _ = expected_rows_of(src, kw)
     assert native_bytes(got) == native_bytes(want)
     if not kw.get("inplace"):
         assert a.tobytes() == before
@@ -128,7 +131,7 @@ def test_argsort(a, kw):
     assert a.tobytes() == before and a.flags.writeable == writeable
     if err is None:
         assert supported(a)
-        assert np.array_equal(got.astype(np.int64), expected_perm(a, kw))
+        assert np.array_equal(np.asarray(got).astype(np.int64), expected_rows_of(a, kw)[1])
 
 
 @COMMON
@@ -140,11 +143,14 @@ def test_sort_pairs(k, v, kw):
         assert k.tobytes() == kb and v.tobytes() == vb, "the inputs changed"
     if err is None:
         assert supported(k)
-        perm = expected_perm(np.frombuffer(kb, dtype=k.dtype), kw)
-        src_v = np.frombuffer(vb, dtype=v.dtype).reshape(v.shape) if v.dtype.kind != "O" else None
-        assert native_bytes(got[0]) == native_bytes(np.frombuffer(kb, dtype=k.dtype)[perm])
-        if src_v is not None:
-            assert native_bytes(got[1]) == native_bytes(src_v[perm])
+        src_k = np.frombuffer(kb, dtype=k.dtype).reshape(k.shape)
+        want_k, perm = expected_rows_of(src_k, kw)
+        assert native_bytes(got[0]) == native_bytes(want_k)
+        if v.dtype.kind != "O":
+            src_v = np.frombuffer(vb, dtype=v.dtype).reshape(v.shape)
+            # values have the keys' shape, maybe with more axes after it: each moves with its key
+            idx = perm.reshape(perm.shape + (1,) * (src_v.ndim - perm.ndim))
+            assert native_bytes(got[1]) == native_bytes(np.take_along_axis(src_v, idx, perm.ndim - 1))
 
 
 @pytest.mark.parametrize("fn", [rdxsort.sort, rdxsort.argsort])
