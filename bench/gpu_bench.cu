@@ -28,6 +28,7 @@
 #include "gpu_bench.h"
 #include "gpu_bench_data.h"
 #include "gpu_bench_peers.h"
+#include "cuda/test_hooks.h"
 
 /* Bytes for the bandwidth ceiling: 1 GiB, copied device to device (read + write). */
 #define GB_COPY_BYTES ((size_t)1 << 30)
@@ -44,6 +45,7 @@ typedef struct gb_row {
     double rdx_ms, async_ms, cub_ms, thrust_ms;  /* < 0: not measured */
     int failed;                                  /* a wrong result or an error */
     int skipped;                                 /* did not fit in device memory */
+    char route[64];                              /* rdx_ctx_route after the synchronous sort */
     char note[256];
 } gb_row;
 
@@ -57,6 +59,7 @@ typedef struct gb_job {
     void *atemp;                          /* rdxsort's, for the stream-ordered entry points */
     size_t atemp_bytes;
     rdx_ctx *ctx;
+    int no_cluster;                       /* rdx_gpu_bench_opts.no_cluster */
     char msg[256];                        /* the last error, for the row's note */
 } gb_job;
 
@@ -268,7 +271,10 @@ static int gb_new_ctx(gb_job *j)
     rdx_status s;
     if (j->ctx) rdx_ctx_destroy(j->ctx);
     j->ctx = NULL;
-    if ((s = rdx_ctx_create(&j->ctx, RDX_BACKEND_CUDA)) == RDX_OK) return 0;
+    if ((s = rdx_ctx_create(&j->ctx, RDX_BACKEND_CUDA)) == RDX_OK) {
+        if (j->no_cluster) rdx_cuda_ctx_tuning(j->ctx)->cluster_max_n = 0;
+        return 0;
+    }
     snprintf(j->msg, sizeof j->msg, "rdx_ctx_create(CUDA): %s", rdx_status_string(s));
     return -1;
 }
@@ -301,6 +307,7 @@ static void gb_measure(gb_env *e, gb_row *row)
     memset(&j, 0, sizeof j);
     j.c = row->c;
     j.n = row->n;
+    j.no_cluster = e->o->no_cluster;
     j.kbytes = j.n * rdx_type_size(j.c.key);
     j.vbytes = j.n * j.c.value_bytes;
     row->rdx_ms = row->async_ms = row->cub_ms = row->thrust_ms = -1;
@@ -338,6 +345,7 @@ static void gb_measure(gb_env *e, gb_row *row)
 
     /* rdxsort, public API, device arrays, a fresh CUDA context (scratch freed after). */
     if (gb_new_ctx(&j) || gb_time(e, &j, gb_restore, gb_run_rdx, gb_check_rdx, &row->rdx_ms)) goto fail;
+    snprintf(row->route, sizeof row->route, "%s", rdx_ctx_route(j.ctx));
 #if GB_HAVE_ASYNC
     /* A fresh context again, so that the first one's scratch is not held meanwhile. */
     if (gb_new_ctx(&j) || gb_time_async(e, &j, &row->async_ms)) goto fail;
@@ -367,7 +375,7 @@ static void gb_csv_header(FILE *csv)
 {
     fprintf(csv, "gpu,case,key,value_bytes,dist,n,rdx_ms,rdx_gkeys,async_ms,async_gkeys,cub_ms,"
                  "cub_gkeys,thrust_ms,thrust_gkeys,rdx_over_cub,bytes_per_key,rdx_gbs,rdx_copy_share,"
-                 "cub_gbs,cub_copy_share,copy_gbs,check\n");
+                 "cub_gbs,cub_copy_share,copy_gbs,check,route\n");
 }
 
 static const char *gb_check_word(const gb_row *r)
@@ -381,12 +389,12 @@ static void gb_csv_row(const gb_env *e, const gb_row *r)
     double bpk = gb_bytes_per_key(&r->c);
     double rg = gb_rate(r, r->rdx_ms), cg = gb_rate(r, r->cub_ms);
     rdx_gpu_bench_case_name(&r->c, name, sizeof name);
-    fprintf(e->csv, "\"%s\",%s,%s,%u,%s,%zu,%.6f,%.4f,%.6f,%.4f,%.6f,%.4f,%.6f,%.4f,%.4f,%.0f,%.2f,%.4f,%.2f,%.4f,%.2f,%s\n",
+    fprintf(e->csv, "\"%s\",%s,%s,%u,%s,%zu,%.6f,%.4f,%.6f,%.4f,%.6f,%.4f,%.6f,%.4f,%.4f,%.0f,%.2f,%.4f,%.2f,%.4f,%.2f,%s,\"%s\"\n",
             e->gpu, name, rdx_gpu_bench_type_name(r->c.key), r->c.value_bytes, rdx_gpu_bench_dist_name(r->dist), r->n,
             r->rdx_ms, rg, r->async_ms, gb_rate(r, r->async_ms), r->cub_ms, cg, r->thrust_ms,
             gb_rate(r, r->thrust_ms), cg > 0 && rg > 0 ? rg / cg : 0.0, bpk, rg * bpk,
             e->copy_gbs > 0 ? rg * bpk / e->copy_gbs : 0.0, cg * bpk,
-            e->copy_gbs > 0 ? cg * bpk / e->copy_gbs : 0.0, e->copy_gbs, gb_check_word(r));
+            e->copy_gbs > 0 ? cg * bpk / e->copy_gbs : 0.0, e->copy_gbs, gb_check_word(r), r->route);
     fflush(e->csv);
 }
 
@@ -407,9 +415,9 @@ static void gb_table(const gb_env *e, const gb_row *rows, size_t nrows)
                "rdx_cuda.h on a stream; thrust::sort allocates its scratch inside the timing\n");
     fprintf(f, "# Gk/s = 1e9 keys (or pairs) per second; GB/s by DESIGN.md section 1's model "
                "(B/key: u32 36, u32/u32 68, u64 136, u64/u64 264); %%copy = that over the copy rate\n");
-    fprintf(f, "%-8s %-10s %6s %9s %8s %9s %9s %8s %9s %7s %8s %6s %6s  %s\n", "case", "dist", "n",
+    fprintf(f, "%-8s %-10s %6s %9s %8s %9s %9s %8s %9s %7s %8s %6s %6s  %-5s  %s\n", "case", "dist", "n",
             "rdx ms", "rdx Gk/s", "async ms", "CUB ms", "CUB Gk/s", "thrust ms", "rdx/CUB",
-            "rdx GB/s", "%copy", "CUB%", "check");
+            "rdx GB/s", "%copy", "CUB%", "check", "route");
     for (i = 0; i < nrows; i++) {
         const gb_row *r = &rows[i];
         char name[32], nn[24];
@@ -425,9 +433,9 @@ static void gb_table(const gb_env *e, const gb_row *rows, size_t nrows)
         gb_ms(f, r->thrust_ms, 9);
         if (rg > 0 && cg > 0) fprintf(f, " %6.2fx", rg / cg);
         else fprintf(f, " %7s", "-");
-        fprintf(f, " %8.0f %5.0f%% %5.0f%%  %s\n", rg * bpk,
+        fprintf(f, " %8.0f %5.0f%% %5.0f%%  %-5s  %s\n", rg * bpk,
                 e->copy_gbs > 0 ? 100 * rg * bpk / e->copy_gbs : 0.0,
-                e->copy_gbs > 0 ? 100 * cg * bpk / e->copy_gbs : 0.0, gb_check_word(r));
+                e->copy_gbs > 0 ? 100 * cg * bpk / e->copy_gbs : 0.0, gb_check_word(r), r->route);
         bad += r->failed;
         skipped += r->skipped;
     }

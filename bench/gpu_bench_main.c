@@ -5,7 +5,6 @@
 #include <string.h>
 #include "gpu_bench.h"
 #include "gpu_matrix.h"
-#include "cuda/test_hooks.h"
 
 /* Below this, a number given to -n is a log2 size (2^k keys), not a count. */
 #define GB_LOG2_LIMIT 40
@@ -209,7 +208,7 @@ int main(int argc, char **argv)
     char *types = NULL, *sizes = NULL, *dists = NULL;
     long repeat = -1, warmup = -1, max_log2 = 0;
     unsigned long long seed = 0;
-    int quick = 0, have_seed = 0, matrix = 0, i, rc;
+    int quick = 0, have_seed = 0, matrix = 0, no_cluster = 0, i, rc;
     FILE *csv = NULL;
 
     for (i = 1; i < argc; i++) {
@@ -219,7 +218,7 @@ int main(int argc, char **argv)
         else if (strcmp(a, "--quick") == 0) quick = 1;
         else if (strcmp(a, "--matrix") == 0 || strcmp(a, "--matrix=full") == 0) matrix = 1;
         else if (strcmp(a, "--matrix=quick") == 0) matrix = 2;
-        else if (strcmp(a, "--no-cluster") == 0) rdx_cuda_set_cluster_max_n(0);
+        else if (strcmp(a, "--no-cluster") == 0) no_cluster = 1;
         else if (!has_arg && (strcmp(a, "-t") == 0 || strcmp(a, "-n") == 0 || strcmp(a, "--dist") == 0 ||
                               strcmp(a, "--repeat") == 0 || strcmp(a, "--warmup") == 0 ||
                               strcmp(a, "--seed") == 0 || strcmp(a, "--csv") == 0 ||
@@ -272,6 +271,7 @@ int main(int argc, char **argv)
     if (repeat > 0) o.repeat = (int)repeat;
     if (warmup >= 0) o.warmup = (int)warmup;
     if (have_seed) o.seed = seed;
+    o.no_cluster = no_cluster;
     if (o.repeat < 10)
         fprintf(stderr, "rdx-gpu-bench: note: a median of %d runs (the benchmark's rule is >= 10)\n", o.repeat);
 

@@ -27,22 +27,13 @@
 #include "gpu_matrix.h"
 #include "gpu_matrix_gen.h"
 
-/* The route rdxsort's last sort on ctx took, for the table's route column.
- * rdx_ctx_route(ctx) (include/rdx.h, being added on another branch) answers this: wire it
- * here, and only here, at the merge. Until then: "-". */
-static const char *gm_route_name(const rdx_ctx *ctx)
-{
-    (void)ctx;
-    return "-";
-}
-
 typedef struct gm_row {
     rdx_gm_case c;
     int dist;
     size_t n;
     int repeat;                 /* timed runs behind each median */
     double rdx_ms, cub_ms;      /* < 0: not measured */
-    char route[32];
+    char route[48];             /* rdx_ctx_route after the last run */
     int failed, skipped;
     char note[256];
 } gm_row;
@@ -337,7 +328,7 @@ static void gm_measure(gm_env *e, gm_row *row)
     /* rdxsort: a fresh context per row (its scratch is freed with it). */
     if (gm_rdx(&j, rdx_ctx_create(&j.ctx, RDX_BACKEND_CUDA), "rdx_ctx_create")) goto fail;
     if (gm_time(e, &j, warmup, row->repeat, gm_restore, gm_run_rdx, gm_check_rdx, &row->rdx_ms)) goto fail;
-    snprintf(row->route, sizeof row->route, "%s", gm_route_name(j.ctx));
+    snprintf(row->route, sizeof row->route, "%s", rdx_ctx_route(j.ctx));
     gm_release(&j);
     return;
 fail:

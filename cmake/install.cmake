@@ -2,7 +2,7 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-install(FILES include/rdx.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES include/rdx.h include/rdx_dist.h include/rdx_dist_mpi.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 if(RDX_HAVE_CUDA AND EXISTS ${PROJECT_SOURCE_DIR}/include/rdx_cuda.h)
   install(FILES include/rdx_cuda.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 endif()
@@ -24,9 +24,12 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/rdxConfigVersion.cmake
 install(FILES ${PROJECT_BINARY_DIR}/rdxConfig.cmake ${PROJECT_BINARY_DIR}/rdxConfigVersion.cmake
         DESTINATION ${RDX_CMAKE_DIR})
 
-set(RDX_PC_LIBS_PRIVATE "${OpenMP_C_FLAGS}")
+set(RDX_PC_LIBS_PRIVATE "${OpenMP_C_FLAGS} -pthread")
 if(RDX_HAVE_CUDA)
   string(APPEND RDX_PC_LIBS_PRIVATE " -L${CUDAToolkit_LIBRARY_DIR} -lcudart")
+endif()
+if(RDX_HAVE_NCCL)
+  string(APPEND RDX_PC_LIBS_PRIVATE " ${RDX_NCCL_LIBRARY}")
 endif()
 configure_file(cmake/rdx.pc.in ${PROJECT_BINARY_DIR}/rdx.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/rdx.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -24,7 +24,7 @@ extern "C" {
 #endif
 
 #define RDX_VERSION_MAJOR 0
-#define RDX_VERSION_MINOR 1
+#define RDX_VERSION_MINOR 2
 #define RDX_VERSION_PATCH 0
 
 /* The library's version, MAJOR*10000 + MINOR*100 + PATCH, and as "MAJOR.MINOR.PATCH". */
@@ -68,7 +68,8 @@ typedef struct rdx_ctx rdx_ctx;
 /* Creates a context on *out. Errors: RDX_ERR_INVALID_ARGUMENT (out is NULL or backend
  * is no rdx_backend), RDX_ERR_NO_DEVICE (RDX_BACKEND_CUDA and no usable GPU),
  * RDX_ERR_UNSUPPORTED (RDX_BACKEND_CUDA in a build without the CUDA backend),
- * RDX_ERR_OUT_OF_MEMORY. On failure *out is set to NULL. */
+ * RDX_ERR_OUT_OF_MEMORY, RDX_ERR_DEVICE (the GPU's properties could not be read). On
+ * failure *out is set to NULL. */
 rdx_status  rdx_ctx_create(rdx_ctx **out, rdx_backend backend);
 
 /* Frees the context and its scratch memory. NULL is allowed. */
@@ -81,10 +82,31 @@ rdx_backend rdx_ctx_backend(const rdx_ctx *ctx);
  * Never NULL, also for a NULL context. */
 const char *rdx_ctx_error(const rdx_ctx *ctx);
 
+/* The route the last successful sort of one or more keys on this context took: "cpu" on
+ * the CPU backend; on the CUDA backend "small" (one block), "cluster" (one thread-block
+ * cluster, sm_90+), "grid" (one launch of co-resident blocks), "onesweep" (histograms and
+ * LSD passes) or "msd" (most significant digit first, 8-byte integer keys). The MSD route
+ * is chosen on the device: after a synchronous sort "msd", "onesweep (msd declined:
+ * skew)" or "onesweep (msd fell back: bucket too large)"; after a stream-ordered call of
+ * rdx_cuda.h the route as planned, "msd (decided on the device)". "" before any sort;
+ * failed calls and sorts of 0 keys leave it as it was. Never NULL, also for a NULL
+ * context. For reports and tests: the names may grow with new routes. */
+const char *rdx_ctx_route(const rdx_ctx *ctx);
+
 #define RDX_DESCENDING 1u
+/* Floats as NumPy and PyTorch order them: every NaN (either sign) greater than +inf and
+ * all NaNs equal, -0.0 equal to +0.0; keys' bits are never altered and equal keys keep
+ * their input order. With RDX_DESCENDING the order is reversed (NaNs first), as
+ * torch.sort(descending=True). Ignored for integer keys. begin_bit/end_bit then count
+ * bits of that order's mapped key (every NaN maps to the code just above +inf's, -0.0 to
+ * +0.0's). */
+#define RDX_NUMPY_ORDER 2u
+/* Device arrays: scratch of at most 1/8 of the arrays' bytes (plus a few MB), at some
+ * cost in speed. Accepted by both backends; it never changes a result. */
+#define RDX_LOW_MEMORY  4u
 
 typedef struct rdx_opts {
-    unsigned flags;      /* RDX_DESCENDING */
+    unsigned flags;      /* RDX_DESCENDING | RDX_NUMPY_ORDER | RDX_LOW_MEMORY */
     int begin_bit;       /* sort on bits [begin_bit, end_bit) of the mapped key */
     int end_bit;         /* 0 = the key's full width */
     int radix_bits;      /* digit width, 1..8; 0 = the backend's choice */
@@ -115,6 +137,35 @@ rdx_status rdx_sort_pairs(rdx_ctx *ctx, void *keys, void *values, size_t value_s
  * unchanged on any error. */
 rdx_status rdx_argsort(rdx_ctx *ctx, const void *keys, size_t n, rdx_type type,
                        void *indices, rdx_type index_type, const rdx_opts *opts);
+
+/* ---- Segmented sorts (version 0.2) ----
+ *
+ * Sorts each segment s of keys on its own: keys[offsets[s] .. offsets[s+1]) for s in
+ * [0, num_segments), with every rule of the whole-array calls (stable, the same options,
+ * nothing changed on failure). offsets holds num_segments + 1 non-decreasing entries, the
+ * last at most n, in the same kind of memory as keys (host or device); keys (and values)
+ * before offsets[0] and after offsets[num_segments] are not touched. offsets == NULL:
+ * num_segments equal segments of n / num_segments keys each (n must be a multiple; the
+ * rows of a matrix); num_segments = 0 then needs n = 0.
+ * Errors: as the whole-array calls, and RDX_ERR_INVALID_ARGUMENT for decreasing offsets,
+ * an offset past n, n not a multiple of num_segments, NULL offsets with num_segments 0
+ * and n > 0; nothing is changed on any error. */
+rdx_status rdx_segmented_sort_keys(rdx_ctx *ctx, void *keys, size_t n, rdx_type type,
+                                   const size_t *offsets, size_t num_segments,
+                                   const rdx_opts *opts);
+
+/* As rdx_segmented_sort_keys, moving values[i] (value_size bytes each) with keys[i]. */
+rdx_status rdx_segmented_sort_pairs(rdx_ctx *ctx, void *keys, void *values, size_t value_size,
+                                    size_t n, rdx_type type, const size_t *offsets,
+                                    size_t num_segments, const rdx_opts *opts);
+
+/* indices[i] = the position, within its segment, of the key that belongs at i (as
+ * numpy.argsort(axis=-1) and torch.sort(dim=-1) return); keys are not changed, and
+ * indices outside the segments are not written. RDX_U32 indices need every segment to
+ * hold at most 2^32 keys. */
+rdx_status rdx_segmented_argsort(rdx_ctx *ctx, const void *keys, size_t n, rdx_type type,
+                                 const size_t *offsets, size_t num_segments, void *indices,
+                                 rdx_type index_type, const rdx_opts *opts);
 
 #ifdef __cplusplus
 }

@@ -1,8 +1,9 @@
 /* rdxsort for CUDA programmers: stream-ordered sorts of device buffers that allocate
  * nothing and never synchronize, so they can be captured in a CUDA graph.
  *
- * Usage: ask for the temporary storage once (it depends on n, the key type, the options
- * and the value or index size, never on the data), allocate it, then enqueue as many
+ * Usage: ask for the temporary storage once (it depends on n, the key type, the options,
+ * the value or index size and the GPU the context sorts on, never on the data), allocate
+ * it, then enqueue as many
  * sorts as you like on your stream:
  *
  *     size_t bytes;
@@ -13,8 +14,9 @@
  * The *_into variants sort out of place (inputs unchanged, results in other arrays) with
  * the same temporary storage and no extra copy.
  *
- * ctx must be a context of the CUDA backend; it only receives error details (so it is
- * not to be used by two threads at once). Every array is device memory (cudaMalloc or
+ * ctx must be a context of the CUDA backend; it only receives error details and the
+ * planned route (rdx_ctx_route: "msd (decided on the device)" where the MSD route's
+ * choice is made when the sort runs), so it is not to be used by two threads at once. Every array is device memory (cudaMalloc or
  * managed) aligned to its element size (values of other sizes than 4 and 8 bytes: any
  * alignment); anything else is refused with RDX_ERR_INVALID_ARGUMENT. Arguments are checked
  * as the synchronous functions of rdx.h check them, and the same key order, stability
@@ -97,6 +99,34 @@ rdx_status rdx_cuda_argsort_temp_size(rdx_ctx *ctx, size_t n, rdx_type type, rdx
 rdx_status rdx_cuda_argsort_async(rdx_ctx *ctx, const void *d_keys, size_t n, rdx_type type, void *d_indices,
                                   rdx_type index_type, const rdx_opts *opts, void *d_temp, size_t temp_bytes,
                                   cudaStream_t stream);
+
+/* ---- Segmented sorts (version 0.2) ----
+ *
+ * As rdx_segmented_sort_keys / _pairs / rdx_segmented_argsort of rdx.h, stream-ordered:
+ * d_offsets (num_segments + 1 entries) is device memory, or NULL for num_segments equal
+ * rows. These calls never read device memory on the host, so they do not check the
+ * offsets' values: offsets that decrease or pass n give an unspecified order of the
+ * keys in [0, n) (never an access outside the arrays); every other rule is checked as
+ * in rdx.h (n a multiple of the rows, d_offsets device memory aligned to 8 bytes, ...).
+ * RDX_U32 indices need n <= 2^32 here (the segments' lengths are not known on the host).
+ * The temporary storage depends on n, num_segments, the types, sizes and options only. */
+rdx_status rdx_cuda_segmented_sort_keys_temp_size(rdx_ctx *ctx, size_t n, rdx_type type, size_t num_segments,
+                                                  const rdx_opts *opts, size_t *temp_bytes);
+rdx_status rdx_cuda_segmented_sort_keys_async(rdx_ctx *ctx, void *d_keys, size_t n, rdx_type type,
+                                              const size_t *d_offsets, size_t num_segments, const rdx_opts *opts,
+                                              void *d_temp, size_t temp_bytes, cudaStream_t stream);
+rdx_status rdx_cuda_segmented_sort_pairs_temp_size(rdx_ctx *ctx, size_t value_size, size_t n, rdx_type type,
+                                                   size_t num_segments, const rdx_opts *opts, size_t *temp_bytes);
+rdx_status rdx_cuda_segmented_sort_pairs_async(rdx_ctx *ctx, void *d_keys, void *d_values, size_t value_size,
+                                               size_t n, rdx_type type, const size_t *d_offsets,
+                                               size_t num_segments, const rdx_opts *opts, void *d_temp,
+                                               size_t temp_bytes, cudaStream_t stream);
+rdx_status rdx_cuda_segmented_argsort_temp_size(rdx_ctx *ctx, size_t n, rdx_type type, size_t num_segments,
+                                                rdx_type index_type, const rdx_opts *opts, size_t *temp_bytes);
+rdx_status rdx_cuda_segmented_argsort_async(rdx_ctx *ctx, const void *d_keys, size_t n, rdx_type type,
+                                            const size_t *d_offsets, size_t num_segments, void *d_indices,
+                                            rdx_type index_type, const rdx_opts *opts, void *d_temp,
+                                            size_t temp_bytes, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

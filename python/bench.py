@@ -4,6 +4,7 @@
     python/bench.py                          # CPU: 2^16, 2^20, 2^24; GPU: 2^16 ... 2^28
     python/bench.py --no-gpu --cpu-log2 24   # the CPU target of issue 5
     python/bench.py --no-cpu --log2 26,28 --dtypes uint32,float32
+    python/bench.py --rows                   # rows: torch.sort(dim=-1), numpy.sort(axis=-1)
 
 Every sort is out of place (a new sorted array, as numpy.sort, cupy.sort and torch.sort
 return); "rdx inpl" is rdxsort.sort(..., inplace=True) on a fresh copy each run. GPU times
@@ -12,6 +13,12 @@ CPU times from perf_counter, median of --cpu-reps runs after one warm-up. Ratios
 throughput ratios: "rdx/torch 2.0" means rdxsort sorts twice as many keys per second.
 torch.sort also returns indices (it has no keys-only sort); cupy.sort returns keys only.
 Each result is checked against the peer's before timing.
+
+--rows times sorting the rows of matrices instead (issue 14): on the GPU
+rdxsort.torch.sort(t, dim=-1) (values and indices, as torch.sort returns) and
+rdxsort.sort(t, axis=-1) (keys only) against torch.sort(t, dim=-1), default and stable, for
+65536 x 32 ... 4 x 2^24; on the CPU rdxsort.sort(a, axis=-1) against
+numpy.sort(a, axis=-1, kind="stable") for 4096 x 4096.
 """
 import argparse
 import csv
@@ -178,8 +185,86 @@ def _nothing():
 
 def print_progress(r):
     parts = ["%s %.3f ms" % (k, v) for k, v in r.items() if isinstance(v, float)]
-    print("  %s %-7s 2^%-2d  %s" % (r["side"], r["dtype"], r["n"].bit_length() - 1,
-                                   ", ".join(parts)), flush=True)
+    size = r["shape"] if "shape" in r else "2^%-2d" % (r["n"].bit_length() - 1)
+    print("  %s %-7s %s  %s" % (r["side"], r["dtype"], size, ", ".join(parts)), flush=True)
+
+
+# --rows: the shapes of issue 14 (rows x columns).
+GPU_ROW_SHAPES = [(65536, 32), (16384, 128), (4096, 1024), (1024, 16384), (64, 1 << 20),
+                  (4, 1 << 24)]
+CPU_ROW_SHAPES = [(4096, 4096)]
+
+
+def shape_name(shape):
+    return "x".join("2^%d" % (d.bit_length() - 1) if d >= 1 << 20 else str(d) for d in shape)
+
+
+def bench_rows_cpu(args, rng, rows):
+    for dtype in args.dtypes:
+        for shape in CPU_ROW_SHAPES:
+            x = host_keys(rng, dtype, shape[0] * shape[1]).reshape(shape)
+            if not np.array_equal(rdxsort.sort(x), np.sort(x, axis=-1, kind="stable")):
+                sys.exit("bench: rdxsort.sort(axis=-1) disagrees with numpy.sort for %s %s"
+                         % (dtype, shape))
+            r = {"side": "cpu rows", "dtype": dtype, "n": x.size, "shape": shape_name(shape)}
+            r["rdx"] = median_ms(lambda: rdxsort.sort(x, axis=-1), args.cpu_reps, 1)
+            r["numpy stable"] = median_ms(lambda: np.sort(x, axis=-1, kind="stable"),
+                                          args.cpu_reps, 1)
+            r["numpy default"] = median_ms(lambda: np.sort(x, axis=-1), args.cpu_reps, 1)
+            rows.append(r)
+            print_progress(r)
+
+
+def bench_rows_gpu(args, rng, rows):
+    try:
+        import torch
+    except ImportError:
+        torch = None
+    if torch is None or not torch.cuda.is_available():
+        print("bench: --rows on the GPU needs PyTorch with CUDA; GPU part skipped")
+        return
+    if not rdxsort.cuda_available():
+        sys.exit("bench: rdxsort has no usable CUDA backend; GPU part impossible")
+    import rdxsort.torch as rt
+    timer = GpuTimer("torch")
+    for dtype in args.dtypes:
+        for shape in GPU_ROW_SHAPES:
+            host = host_keys(rng, dtype, shape[0] * shape[1]).reshape(shape)
+            t = torch.from_numpy(host).cuda()
+            want = torch.sort(t, dim=-1, stable=True)
+            got = rt.sort(t, dim=-1)
+            if not (torch.equal(got.values, want.values) and torch.equal(got.indices, want.indices)):
+                sys.exit("bench: rdxsort.torch.sort disagrees with torch.sort for %s %s"
+                         % (dtype, shape))
+            del want, got
+            r = {"side": "gpu rows", "dtype": dtype, "n": t.numel(), "shape": shape_name(shape)}
+            r["rdx.torch"] = timer.time_ms(lambda _: rt.sort(t, dim=-1), _nothing, args.reps,
+                                           args.warmup)
+            r["rdx keys"] = timer.time_ms(lambda _: rdxsort.sort(t, axis=-1), _nothing,
+                                          args.reps, args.warmup)
+            r["torch"] = timer.time_ms(lambda _: torch.sort(t, dim=-1), _nothing, args.reps,
+                                       args.warmup)
+            r["torch stable"] = timer.time_ms(lambda _: torch.sort(t, dim=-1, stable=True),
+                                              _nothing, args.reps, args.warmup)
+            rows.append(r)
+            print_progress(r)
+            torch.cuda.empty_cache()
+
+
+def rows_table(rows, side, mine, peers):
+    rows = [r for r in rows if r["side"] == side]
+    if not rows:
+        return
+    cols = [c for c in mine + peers if any(c in r for r in rows)]
+    print("\n" + side.upper() + " (ms, median; ratio = the peer's time / rdxsort's)")
+    print("%-8s %-12s" % ("dtype", "shape") + "".join(" %14s" % c for c in cols)
+          + "".join(" %20s" % ("%s/%s" % (p, mine[0])) for p in peers))
+    for r in rows:
+        line = "%-8s %-12s" % (r["dtype"], r["shape"])
+        line += "".join(" %14s" % ("%.3f" % r[c] if c in r else "-") for c in cols)
+        line += "".join(" %20s" % ("%.2fx" % (r[p] / r[mine[0]]) if p in r else "-")
+                        for p in peers)
+        print(line)
 
 
 def table(rows, side, peers, ratios):
@@ -220,7 +305,12 @@ def main():
     ap.add_argument("--no-gpu", action="store_true", help="skip the GPU comparison")
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--csv", help="also write the rows to this CSV file")
+    ap.add_argument("--rows", action="store_true",
+                    help="sort the rows of matrices (issue 14's shapes) instead of 1-D arrays; "
+                         "dtypes default to int32,float32")
     args = ap.parse_args()
+    if args.rows and "--dtypes" not in sys.argv:
+        args.dtypes = ["int32", "float32"]
     for d in args.dtypes:
         if d not in DTYPES:
             ap.error("unknown dtype %r (choose from %s)" % (d, ",".join(DTYPES)))
@@ -230,18 +320,20 @@ def main():
 
     rows = []
     if not args.no_cpu:
-        bench_cpu(args, rng, rows)
+        (bench_rows_cpu if args.rows else bench_cpu)(args, rng, rows)
     if not args.no_gpu:
-        bench_gpu(args, rng, rows)
+        (bench_rows_gpu if args.rows else bench_gpu)(args, rng, rows)
     if args.csv:
-        keys = ["side", "dtype", "n", "rdx", "rdx inpl", "numpy stable", "numpy default",
-                "torch", "cupy"]
+        keys = ["side", "dtype", "n", "shape", "rdx", "rdx inpl", "rdx.torch", "rdx keys",
+                "numpy stable", "numpy default", "torch", "torch stable", "cupy"]
         with open(args.csv, "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=keys)
             w.writeheader()
             w.writerows(rows)
     table(rows, "cpu", ["numpy stable", "numpy default"], ["numpy stable", "numpy default"])
     table(rows, "gpu", ["torch", "cupy"], ["torch", "cupy"])
+    rows_table(rows, "cpu rows", ["rdx"], ["numpy stable", "numpy default"])
+    rows_table(rows, "gpu rows", ["rdx.torch", "rdx keys"], ["torch", "torch stable"])
 
 
 if __name__ == "__main__":

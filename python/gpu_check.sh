@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # On a GPU machine (no network needed): installs the package offline with the CUDA backend,
 # runs the whole pytest suite with the GPU tests required (CuPy and PyTorch), then the
-# benchmark against numpy.sort, torch.sort and cupy.sort. scripts/gpu-check.sh calls this.
+# benchmark against numpy.sort, torch.sort and cupy.sort, 1-D and rows (--rows).
+# scripts/gpu-check.sh calls this.
 #
-#   python/gpu_check.sh [LOG_DIR]      (logs: python-build.log, python-tests.log, python-bench.log)
+#   python/gpu_check.sh [LOG_DIR]      (logs: python-build.log, python-tests.log,
+#                                       python-bench.log, python-bench-rows.log)
 #
 # Needs, installed: scikit-build-core, CMake, ninja, a C compiler, nvcc, numpy, pytest,
 # cupy, torch. Environment: PYTHON (default python3); RDXSORT_BENCH_ARGS (default:
@@ -57,6 +59,17 @@ else
 fi
 sed -n '/^CPU (/,$p' "$logs/python-bench.log"
 [ "$bench" = ran ] || tail -20 "$logs/python-bench.log"
+
+step "bench.py --rows -> $logs/python-bench-rows.log"
+if "$py" "$here/bench.py" --rows --reps 10 --cpu-reps 3 --csv "$logs/python-bench-rows.csv" \
+     > "$logs/python-bench-rows.log" 2>&1; then
+  :
+else
+  bench="FAILED"
+  status=1
+  tail -20 "$logs/python-bench-rows.log"
+fi
+sed -n '/^CPU ROWS/,$p' "$logs/python-bench-rows.log"
 
 step "summary: tests $tests, bench $bench"
 exit $status

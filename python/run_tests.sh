@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds and installs the rdxsort Python package from this checkout (pip install ./python,
-# which compiles librdx), then runs its pytest suite on the CPU. GPU tests skip cleanly
-# here; python/gpu_check.sh runs them on a GPU machine. scripts/test.sh calls this.
+# which compiles librdx), then runs its pytest suite on the CPU, then checks the sdist
+# (python/check_sdist.sh). GPU tests skip cleanly here; python/gpu_check.sh runs them on a
+# GPU machine. scripts/test.sh calls this.
 #
 #   python/run_tests.sh [pytest arguments...]
 #
@@ -27,3 +28,9 @@ cd "$work"
 "$py" -c 'import rdxsort, rdxsort._lib as L; print("rdxsort", rdxsort.__version__, "from",
           rdxsort.LIBRARY_PATH, "| CUDA backend built:", L.HAS_ASYNC, "usable:", rdxsort.cuda_available())'
 RDXSORT_REQUIRE_ML_DTYPES=1 "$py" -m pytest -q -ra -p no:cacheprovider "$here/tests" "$@"
+
+# The packaging: an sdist that carries the C sources, a wheel built from it alone, and
+# that wheel installed into a fresh venv (RDXSORT_SKIP_SDIST=1 skips this while iterating).
+if [ "${RDXSORT_SKIP_SDIST:-0}" != 1 ]; then
+  PYTHON="$py" bash "$here/check_sdist.sh"
+fi

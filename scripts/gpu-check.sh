@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole check on a GPU machine (issue 3): build Release with the CUDA backend, run every
-# test, run compute-sanitizer (memcheck, racecheck, synccheck) over the GPU tests at small
+# test, run compute-sanitizer (memcheck, racecheck, synccheck, initcheck) over the GPU tests at small
 # sizes, the Python GPU checks when present, then the GPU benchmark (CSV, and a plot when
 # matplotlib imports). Prints a summary table (step / result / seconds) and the benchmark
 # table last; exits non-zero when any step failed. Needs only the CUDA toolkit, CMake and
@@ -12,18 +12,22 @@ set -uo pipefail
 
 # ---- settings: adjust here ----
 BUILD_DIR=${RDX_BUILD_DIR:-build}                 # relative to the repository root
-GPU_TESTS=(tests/test_cuda tests/test_cuda_cub)  # GPU test executables (in BUILD_DIR); must exist
+# GPU test executables (in BUILD_DIR) run under the sanitizers; must exist. test_cuda_huge
+# is left out: it runs only with RDX_TEST_HUGE=1 (the ctest step).
+GPU_TESTS=(tests/test_cuda_suite tests/test_cuda_stream tests/test_cuda_routes tests/test_cuda_msd
+           tests/test_cuda_bad tests/test_cuda_threads tests/test_cuda_cub tests/test_segmented_cuda)
 GPU_TESTS_OPTIONAL=()                             # run under the sanitizers too, when built
-SAN_TOOLS=(memcheck racecheck synccheck)
-# Largest log2 size the GPU tests try under each tool, through this variable (tests/test_cuda.c
+SAN_TOOLS=(memcheck racecheck synccheck initcheck)
+# Largest log2 size the GPU tests try under each tool, through this variable (every GPU test
 # reads it). racecheck tracks every shared-memory access, so it gets the smallest.
 SAN_SIZE_ENV=RDX_TEST_MAX_LOG2_N
-# Under the sanitizers test_cuda leaves out the shared suite (its ~23000 sorts take far longer
-# than the time limits there; ctest runs it without them): RDX_TEST_SUITE=0; and runs every
-# 8th case of its out-of-place matrix: RDX_TEST_SANITIZER=1.
+# Under the sanitizers test_cuda_suite leaves out the shared suite (its ~23000 sorts take far
+# longer than the time limits there; ctest runs it without them): RDX_TEST_SUITE=0; and
+# test_cuda_stream runs every 8th case of its out-of-place matrix and test_cuda_threads two
+# rounds: RDX_TEST_SANITIZER=1.
 SAN_EXTRA_ENV=(RDX_TEST_SUITE=0 RDX_TEST_SANITIZER=1)
-declare -A SAN_LOG2N=([memcheck]=14 [racecheck]=12 [synccheck]=14)
-declare -A SAN_TIMEOUT=([memcheck]=180 [racecheck]=240 [synccheck]=180)   # seconds; the runs go in parallel
+declare -A SAN_LOG2N=([memcheck]=14 [racecheck]=12 [synccheck]=14 [initcheck]=14)
+declare -A SAN_TIMEOUT=([memcheck]=180 [racecheck]=240 [synccheck]=180 [initcheck]=180)   # seconds; the runs go in parallel
 CONFIGURE_TIMEOUT=120
 BUILD_TIMEOUT=420
 CTEST_TIMEOUT=420        # the whole ctest step (with the 2^32 + 7-key test)
@@ -121,6 +125,13 @@ if ((built)); then
     fi
 else
     skip_step ctest "not built"
+fi
+
+# ---- concurrency stress: 16 threads with a context each, half on their own streams ----
+if ((built)) && [[ -x $BUILD/tests/test_stress ]]; then
+    run_step stress-cuda 120 env RDX_TEST_STRESS_SECONDS=30 RDX_TEST_STRESS_THREADS=16 "$BUILD/tests/test_stress" cuda
+else
+    skip_step stress-cuda "not built"
 fi
 
 # ---- compute-sanitizer over the GPU tests at small sizes, all runs at once ----

@@ -2,7 +2,8 @@
 # Builds rdxsort and runs every test, from a fresh clone, installing what it needs:
 #   1. Release build in build/ (the CUDA backend too where nvcc is found), then ctest;
 #   2. a CPU-only build in build-asan/ with AddressSanitizer and UBSan, then ctest again;
-#   3. the Python package's tests (python/run_tests.sh), where that script exists.
+#   3. the libFuzzer targets of tests/fuzz/ (scripts/fuzz.sh, clang), 30 s each, 2 at a time;
+#   4. the Python package's tests (python/run_tests.sh), where that script exists.
 # Exits non-zero when any step fails. Usage: bash scripts/test.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,6 +36,9 @@ cmake --build build-asan -j "$JOBS"
 
 step "tests under the sanitizers (build-asan/)"
 (cd build-asan && ctest --output-on-failure -j2)
+
+step "fuzzing (scripts/fuzz.sh, ${FUZZ_SECONDS:-30} s per target)"
+FUZZ_JOBS=2 bash scripts/fuzz.sh "${FUZZ_SECONDS:-30}"
 
 if [ -f python/run_tests.sh ]; then
   step "Python package tests"

@@ -75,4 +75,59 @@ RDX_DEFINE_CODEC(32)
 RDX_DEFINE_CODEC(64)
 #undef RDX_DEFINE_CODEC
 
+/* ---- RDX_NUMPY_ORDER ----
+ *
+ * NumPy's and PyTorch's float order is totalOrder with two kinds of ties: every NaN
+ * (either sign, any payload) is equal to every other and greater than +inf, and -0.0 is
+ * equal to +0.0. Keys are still stored by the bijective mapping above (so no key is ever
+ * rewritten); only the value a sort orders by is canonicalised: every NaN's code becomes
+ * the code just above +inf's (that of the smallest positive NaN pattern) and -0.0's code
+ * becomes +0.0's. rdx_numpy_canon_uW takes a code made by rdx_encode_uW (desc as given
+ * there) and returns the code to order by, in the same direction; a stable sort by it is
+ * NumPy's stable order (or its reverse with desc, NaNs first). inf is the type's +inf
+ * pattern (rdx_float_inf_bits). Codes that are no NaN and no -0.0 are returned as they
+ * are. */
+
+/* The +inf bit pattern of a float type, 0 for an integer type. */
+static RDX_HD uint64_t rdx_float_inf_bits(rdx_type t)
+{
+    switch (t) {
+    case RDX_F16: return 0x7C00u;
+    case RDX_BF16: return 0x7F80u;
+    case RDX_F32: return 0x7F800000u;
+    case RDX_F64: return 0x7FF0000000000000ull;
+    default: return 0;
+    }
+}
+
+#define RDX_DEFINE_CANON(W)                                                            \
+    static RDX_HD uint##W##_t rdx_numpy_canon_u##W(uint##W##_t code, uint##W##_t inf,   \
+                                                   int desc)                           \
+    {                                                                                  \
+        const uint##W##_t sign = (uint##W##_t)((uint##W##_t)1 << (W - 1));             \
+        const uint##W##_t hi = (uint##W##_t)(inf ^ sign);     /* +inf's code */        \
+        const uint##W##_t lo = (uint##W##_t)~(inf | sign);    /* -inf's code */        \
+        uint##W##_t a = desc ? (uint##W##_t)~code : code;                              \
+        if (a > hi || a < lo)                                                          \
+            a = (uint##W##_t)(hi + 1);                                                 \
+        else if (a == (uint##W##_t)(sign - 1))                                         \
+            a = sign;                                                                  \
+        return desc ? (uint##W##_t)~a : a;                                             \
+    }
+
+RDX_DEFINE_CANON(16)
+RDX_DEFINE_CANON(32)
+RDX_DEFINE_CANON(64)
+#undef RDX_DEFINE_CANON
+
+/* The canonical code, widened, for a float type of key_bytes 2, 4 or 8. */
+static RDX_HD uint64_t rdx_numpy_canon(uint64_t code, unsigned key_bytes, uint64_t inf, int desc)
+{
+    switch (key_bytes) {
+    case 2: return rdx_numpy_canon_u16((uint16_t)code, (uint16_t)inf, desc);
+    case 4: return rdx_numpy_canon_u32((uint32_t)code, (uint32_t)inf, desc);
+    default: return rdx_numpy_canon_u64(code, inf, desc);
+    }
+}
+
 #endif /* RDX_KEY_CODEC_H */

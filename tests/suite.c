@@ -260,8 +260,9 @@ static void describe(const sort_case *c, char *buf, size_t size)
         snprintf(what, sizeof what, "pairs(value_size %zu)", c->value_size);
     else
         snprintf(what, sizeof what, "argsort(%s indices)", c->index_type == RDX_U32 ? "u32" : "u64");
-    snprintf(buf, size, "%s n=%zu %s %s dist=%s bits=[%d,%d) radix_bits=%d", c->kt->name, c->n,
+    snprintf(buf, size, "%s n=%zu %s %s%s dist=%s bits=[%d,%d) radix_bits=%d", c->kt->name, c->n,
              what, (c->opts.flags & RDX_DESCENDING) ? "descending" : "ascending",
+             (c->opts.flags & RDX_NUMPY_ORDER) ? " numpy-order" : "",
              dist_names[c->dist], c->opts.begin_bit,
              c->opts.end_bit ? c->opts.end_bit : (int)(8 * rdx_type_size(c->kt->type)),
              c->opts.radix_bits);
@@ -321,7 +322,6 @@ static const char *check_permutation(const sort_case *c, const unsigned char *or
                                      size_t *at)
 {
     const size_t n = c->n, kb = rdx_type_size(c->kt->type);
-    const int desc = (c->opts.flags & RDX_DESCENDING) != 0;
     const int end = c->opts.end_bit ? c->opts.end_bit : (int)(8 * kb);
     unsigned char *seen = (unsigned char *)calloc(n ? n : 1, 1);
     const char *bad = NULL;
@@ -338,7 +338,7 @@ static const char *check_permutation(const sort_case *c, const unsigned char *or
         const unsigned char *k = orig + pos[i] * kb;
         if (out_keys && memcmp(out_keys + i * kb, k, kb) != 0)
             bad = "a value did not move with its key";
-        const uint64_t sk = rdx_ref_sort_key(k, c->kt->type, desc, c->opts.begin_bit, end);
+        const uint64_t sk = rdx_ref_sort_key_flags(k, c->kt->type, c->opts.flags, c->opts.begin_bit, end);
         if (i > 0 && sk < prev_key)
             bad = "out of order";
         else if (i > 0 && sk == prev_key && pos[i] < pos[i - 1])
@@ -678,6 +678,36 @@ static void stability(suite_run *run)
             }
 }
 
+/* RDX_NUMPY_ORDER: every float type with NaNs of both signs, both zeros and infinities
+ * (and few distinct values), both orders, every payload kind, small to one tile + 1 and
+ * 2^16 + 3; a bit range and a digit width once each; and an integer type, where the flag
+ * changes nothing. */
+static void numpy_order(suite_run *run)
+{
+    const size_t tile = run->cfg->tile > 1 ? (size_t)run->cfg->tile : 4096;
+    const size_t sizes[] = {1, 2, 33, 65, 1000, tile + 1, ((size_t)1 << 16) + 3};
+    const rdx_type floats[] = {RDX_F16, RDX_BF16, RDX_F32, RDX_F64};
+    const int kinds[] = {0, 1, 3, 5, 6};
+    int turn = 0;
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+        for (int t = 0; t < 4; t++)
+            for (int o = 0; o < 2; o++)
+                for (int k = 0; k < 5; k++, turn++)
+                    run_one(run, find_type(floats[t]), sizes[s], &variants[kinds[k]],
+                            turn % 3 ? DIST_SPECIAL : DIST_FEW,
+                            RDX_NUMPY_ORDER | (o ? RDX_DESCENDING : 0u), 0, 0, 0);
+    for (int t = 0; t < 4; t++) {
+        const int w = (int)(8 * rdx_type_size(floats[t]));
+        run_one(run, find_type(floats[t]), 1000, &variants[1], DIST_SPECIAL, RDX_NUMPY_ORDER,
+                w / 2, 0, 0);
+        run_one(run, find_type(floats[t]), tile + 1, &variants[5], DIST_SPECIAL,
+                RDX_NUMPY_ORDER | RDX_DESCENDING, 0, 0, 3);
+    }
+    run_one(run, find_type(RDX_I32), 1000, &variants[1], DIST_FEW, RDX_NUMPY_ORDER, 0, 0, 0);
+    run_one(run, find_type(RDX_U16), tile + 1, &variants[5], DIST_UNIFORM,
+            RDX_NUMPY_ORDER | RDX_DESCENDING | RDX_LOW_MEMORY, 0, 0, 0);
+}
+
 int rdx_run_sort_suite(const rdx_suite_config *cfg)
 {
     suite_run run;
@@ -691,12 +721,15 @@ int rdx_run_sort_suite(const rdx_suite_config *cfg)
                rdx_status_string(s));
         return 1;
     }
+    if (cfg->prepare)
+        cfg->prepare(run.ctx, cfg->prepare_arg);
     struct {
         const char *name;
         void (*run)(suite_run *);
     } parts[] = {{"small sizes", small_sizes}, {"tile sizes", tile_sizes},
                  {"bit ranges", bit_ranges},   {"radix widths", radix_widths},
-                 {"stability", stability},     {"large sizes", large_sizes}};
+                 {"stability", stability},     {"large sizes", large_sizes},
+                 {"numpy order", numpy_order}};
     for (size_t p = 0; p < sizeof parts / sizeof parts[0]; p++) {
         const unsigned long before = run.cases, failed_before = run.failed;
         struct timespec t0, t1;

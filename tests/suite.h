@@ -1,7 +1,7 @@
 /* The shared correctness suite (DESIGN.md section 4): every backend and every memory
  * placement runs the same matrix against the same stable reference sort.
  * tests/suite.c implements it; test_cpu.c runs it on the CPU backend with host memory,
- * test_cuda.c on the CUDA backend with device memory and with host memory. */
+ * test_cuda_suite.c on the CUDA backend with device memory and with host memory. */
 #ifndef RDX_TEST_SUITE_H
 #define RDX_TEST_SUITE_H
 
@@ -46,6 +46,10 @@ typedef struct rdx_suite_config {
                                  and payload (with the tile sizes); the first also for the bit
                                  ranges and the digit widths */
     const rdx_test_sorter *sorter; /* NULL: rdx_sort_keys, rdx_sort_pairs, rdx_argsort */
+    /* NULL, or called with prepare_arg on the suite's own context once it is made (a GPU
+     * test sets that context's tuning there). */
+    void (*prepare)(rdx_ctx *ctx, const void *prepare_arg);
+    const void *prepare_arg;
 } rdx_suite_config;
 
 /* Runs the whole matrix; prints one line per failure (with the seed and the case) and a

@@ -113,6 +113,18 @@ static void contexts(void)
     CHECK(rdx_ctx_create(&ctx, RDX_BACKEND_CPU) == RDX_OK, "no CPU context");
     CHECK(ctx && rdx_ctx_backend(ctx) == RDX_BACKEND_CPU, "CPU context has another backend");
     CHECK(ctx && strcmp(rdx_ctx_error(ctx), "") == 0, "a fresh context has an error message");
+    /* The route report: "" before any sort, "cpu" after one, unchanged by a failed call
+     * and by a sort of 0 keys. */
+    CHECK(strcmp(rdx_ctx_route(NULL), "") == 0, "rdx_ctx_route(NULL) is not \"\"");
+    CHECK(ctx && strcmp(rdx_ctx_route(ctx), "") == 0, "a fresh context names route \"%s\"", rdx_ctx_route(ctx));
+    uint32_t few[3] = {3, 1, 2};
+    CHECK(rdx_sort_keys(ctx, few, 0, RDX_U32, NULL) == RDX_OK && strcmp(rdx_ctx_route(ctx), "") == 0,
+          "a sort of 0 keys named route \"%s\"", rdx_ctx_route(ctx));
+    CHECK(rdx_sort_keys(ctx, few, 3, RDX_U32, NULL) == RDX_OK && strcmp(rdx_ctx_route(ctx), "cpu") == 0,
+          "after a CPU sort the route is \"%s\"", rdx_ctx_route(ctx));
+    CHECK(rdx_sort_keys(ctx, NULL, 3, RDX_U32, NULL) == RDX_ERR_INVALID_ARGUMENT &&
+              strcmp(rdx_ctx_route(ctx), "cpu") == 0,
+          "a failed call changed the route to \"%s\"", rdx_ctx_route(ctx));
     rdx_ctx_destroy(ctx);
 
     /* AUTO picks CUDA exactly when a GPU is usable; the CUDA backend answers accordingly. */
@@ -158,7 +170,7 @@ static const common_rule common_rules[] = {
     {RDX_U32, {0, 0, -1, 0}, "end_bit", "end_bit < 0"},
     {RDX_U32, {0, 0, 0, -1}, "radix_bits", "radix_bits -1"},
     {RDX_U32, {0, 0, 0, 9}, "radix_bits", "radix_bits 9"},
-    {RDX_U32, {2u, 0, 0, 0}, "flags", "flag bit 2"},
+    {RDX_U32, {8u, 0, 0, 0}, "flags", "flag bit 3"},
     {RDX_U32, {RDX_DESCENDING | 0x80000000u, 0, 0, 0}, "flags", "flag bit 31"},
 };
 
@@ -252,6 +264,37 @@ static void bad_arguments(void)
           "pairs: n = 0 with NULL failed");
     CHECK(rdx_argsort(ctx, NULL, 0, RDX_F32, NULL, RDX_U64, NULL) == RDX_OK,
           "argsort: n = 0 with NULL failed");
+    /* The version 0.2 flags are accepted by every entry point, on floats and integers. */
+    const rdx_opts np = {RDX_DESCENDING | RDX_NUMPY_ORDER | RDX_LOW_MEMORY, 0, 0, 0};
+    CHECK(rdx_sort_keys(ctx, arr.keys, n, RDX_F32, &np) == RDX_OK, "keys: 0.2 flags refused: %s",
+          rdx_ctx_error(ctx));
+    CHECK(rdx_sort_pairs(ctx, arr.keys, arr.values, 4, n, RDX_I16, &np) == RDX_OK,
+          "pairs: 0.2 flags refused: %s", rdx_ctx_error(ctx));
+    CHECK(rdx_argsort(ctx, arr.keys, n, RDX_F64, arr.indices, RDX_U32, &np) == RDX_OK,
+          "argsort: 0.2 flags refused: %s", rdx_ctx_error(ctx));
+    CHECK(rdx_segmented_sort_keys(ctx, arr.keys, n, RDX_F16, NULL, 4, &np) == RDX_OK,
+          "segmented keys: 0.2 flags refused: %s", rdx_ctx_error(ctx));
+    refill();
+    /* The segmented calls: a NULL context, and the common rules (test_segmented.c has the
+     * segment rules). */
+    expect(NULL, rdx_segmented_sort_keys(NULL, arr.keys, n, RDX_U32, NULL, 1, NULL),
+           RDX_ERR_INVALID_ARGUMENT, NULL, "segmented keys: NULL ctx");
+    expect(NULL, rdx_segmented_sort_pairs(NULL, arr.keys, arr.values, 4, n, RDX_U32, NULL, 1, NULL),
+           RDX_ERR_INVALID_ARGUMENT, NULL, "segmented pairs: NULL ctx");
+    expect(NULL, rdx_segmented_argsort(NULL, arr.keys, n, RDX_U32, NULL, 1, arr.indices, RDX_U32, NULL),
+           RDX_ERR_INVALID_ARGUMENT, NULL, "segmented argsort: NULL ctx");
+    for (size_t i = 0; i < sizeof common_rules / sizeof common_rules[0]; i++) {
+        const common_rule *r = &common_rules[i];
+        snprintf(what, sizeof what, "segmented keys: %s", r->what);
+        expect(ctx, rdx_segmented_sort_keys(ctx, arr.keys, n, r->type, NULL, 2, &r->opts),
+               RDX_ERR_INVALID_ARGUMENT, r->needle, what);
+        snprintf(what, sizeof what, "segmented pairs: %s", r->what);
+        expect(ctx, rdx_segmented_sort_pairs(ctx, arr.keys, arr.values, 4, n, r->type, NULL, 2, &r->opts),
+               RDX_ERR_INVALID_ARGUMENT, r->needle, what);
+        snprintf(what, sizeof what, "segmented argsort: %s", r->what);
+        expect(ctx, rdx_segmented_argsort(ctx, arr.keys, n, r->type, NULL, 2, arr.indices, RDX_U64, &r->opts),
+               RDX_ERR_INVALID_ARGUMENT, r->needle, what);
+    }
     const rdx_opts full = {RDX_DESCENDING, 0, 32, 8};
     CHECK(rdx_sort_keys(ctx, arr.keys, n, RDX_U32, &full) == RDX_OK,
           "keys: end_bit == width refused: %s", rdx_ctx_error(ctx));

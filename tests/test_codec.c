@@ -256,12 +256,74 @@ static void special_floats(void)
     rdx_ctx_destroy(ctx);
 }
 
+/* RDX_NUMPY_ORDER: NumPy's order of two float patterns, -1/0/1: every NaN equal to every
+ * other and above everything else, then the numbers as C compares them (-0 == +0). */
+static int numpy_order(uint64_t a, uint64_t b, const ftype *f)
+{
+    const double x = float_value(a, f), y = float_value(b, f);
+    if (isnan(x) || isnan(y))
+        return isnan(x) - isnan(y);
+    return (x > y) - (x < y);
+}
+
+/* A float pattern likely to matter for the NumPy order: NaNs of both signs with random
+ * payloads, both zeros, both infinities, or anything interesting(). */
+static uint64_t numpy_pattern(uint64_t *s, const ftype *f)
+{
+    const uint64_t sign = (uint64_t)1 << (f->width - 1);
+    const uint64_t mant = ((uint64_t)1 << f->mant_bits) - 1;
+    const uint64_t exp_all = (((uint64_t)1 << f->exp_bits) - 1) << f->mant_bits;
+    const uint64_t sg = (rnd(s) & 1) ? sign : 0;
+    switch (rnd(s) % 5) {
+    case 0: return sg | exp_all | ((rnd(s) & mant) | 1);
+    case 1: return sg;
+    case 2: return sg | exp_all;
+    default: return interesting(s, f->width);
+    }
+}
+
+/* rdx_numpy_canon_uW of the codes orders as NumPy orders the numbers (descending: the
+ * reverse), maps every code that is no NaN and no -0 to itself, and is idempotent; for
+ * 16-bit types over every pair class exhaustively per pattern, for all over random pairs. */
+static void numpy_canonical_order(void)
+{
+    uint64_t s = seed ^ 0x4e554d50;
+    for (int i = 0; i < 4; i++) {
+        const ftype *f = &floats[i];
+        const int w = f->width;
+        const uint64_t inf = rdx_float_inf_bits(f->type);
+        CHECK(inf == ((((uint64_t)1 << f->exp_bits) - 1) << f->mant_bits),
+              "%s: rdx_float_inf_bits is 0x%" PRIx64, f->name, inf);
+        const unsigned kb = (unsigned)w / 8;
+        for (int k = 0; k < 400000; k++) {
+            const uint64_t a = numpy_pattern(&s, f), b = k % 5 == 0 ? a : numpy_pattern(&s, f);
+            const int want = numpy_order(a, b, f);
+            for (int desc = 0; desc < 2; desc++) {
+                const uint64_t ca = rdx_numpy_canon(encode(a, w, RDX_CLASS_FLOAT, desc), kb, inf, desc);
+                const uint64_t cb = rdx_numpy_canon(encode(b, w, RDX_CLASS_FLOAT, desc), kb, inf, desc);
+                const int got = (ca > cb) - (ca < cb);
+                CHECK(got == (desc ? -want : want),
+                      "%s desc %d: canonical order of 0x%" PRIx64 " and 0x%" PRIx64
+                      " is %d, want %d", f->name, desc, a, b, got, desc ? -want : want);
+                CHECK(ca <= width_mask(w), "%s: canonical code too wide", f->name);
+                CHECK(rdx_numpy_canon(ca, kb, inf, desc) == ca, "%s: canon not idempotent at 0x%" PRIx64,
+                      f->name, a);
+                const double x = float_value(a, f);
+                if (!isnan(x) && !(x == 0 && (a >> (w - 1))))
+                    CHECK(ca == encode(a, w, RDX_CLASS_FLOAT, desc),
+                          "%s: 0x%" PRIx64 " (no NaN, no -0) changed its code", f->name, a);
+            }
+        }
+    }
+}
+
 int main(void)
 {
     seed = rdx_test_seed();
     round_trips();
     order_matches_numbers();
     special_floats();
+    numpy_canonical_order();
     printf("test_codec: %s (%d failures, seed 0x%016" PRIx64 ")\n", failures ? "FAILED" : "passed",
            failures, seed);
     return failures ? 1 : 0;

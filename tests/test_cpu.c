@@ -197,7 +197,7 @@ int main(void)
 {
     seed = rdx_test_seed();
     rdx_suite_config cfg = {RDX_BACKEND_CPU, &rdx_test_host_memory, seed, rdx_test_max_log2(20),
-                            RDX_CPU_MIN_KEYS_PER_THREAD, NULL, NULL};
+                            RDX_CPU_MIN_KEYS_PER_THREAD, NULL, NULL, NULL, NULL};
     printf("test_cpu: seed 0x%016" PRIx64 ", %d threads, max_log2_n %d\n", seed,
            omp_get_max_threads(), cfg.max_log2_n);
     failures += rdx_run_sort_suite(&cfg);

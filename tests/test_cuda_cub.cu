@@ -4,8 +4,7 @@
  *     small-n limit and the tile sizes;
  *   - the stream-ordered API of rdx_cuda.h: temporary size, RDX_ERR_TEMP_TOO_SMALL, host
  *     memory refused, a CUDA-graph capture replayed on fresh data (whose skipped passes
- *     change from one replay to the next);
- *   - with RDX_TEST_HUGE=1: 2^32 + 7 one-byte keys on the device.
+ *     change from one replay to the next).
  * Exits 77 where no GPU is usable. RDX_TEST_SEED replays a run; RDX_TEST_MAX_LOG2_N (or
  * RDX_TEST_MAX_LOG2N) caps the sizes compared with CUB (default 22; lower under
  * compute-sanitizer). */
@@ -23,16 +22,7 @@ extern "C" {
 #include "check.h"
 #include "suite.h"
 }
-
-#define CUDA_OR_DIE(call)                                                                      \
-    do {                                                                                       \
-        cudaError_t e_ = (call);                                                               \
-        if (e_ != cudaSuccess) {                                                               \
-            printf("FAIL [seed 0x%016" PRIx64 "] %s:%d: %s: %s\n", seed, __FILE__, __LINE__, #call, \
-                   cudaGetErrorString(e_));                                                    \
-            exit(1);                                                                           \
-        }                                                                                      \
-    } while (0)
+#include "cuda_die.h"
 
 enum { DIST_UNIFORM, DIST_LOW_ENTROPY, DIST_FEW, DIST_SORTED, NDIST };
 static const char *dist_name[] = {"uniform", "low-entropy", "few", "sorted"};
@@ -228,9 +218,9 @@ static void async_api(rdx_ctx *ctx)
     CHECK(rdx_cuda_sort_keys_temp_size(ctx, n, RDX_U32, NULL, &tb_keys) == RDX_OK, "temp size: %s", rdx_ctx_error(ctx));
     CHECK(rdx_cuda_sort_keys_temp_size(ctx, n_small, RDX_U32, NULL, &tb_small) == RDX_OK, "temp size");
     CHECK(rdx_cuda_sort_keys_temp_size(ctx, n_mid, RDX_U32, NULL, &tb_mid) == RDX_OK, "temp size");
-    rdx_cuda_set_grid_max_n(0); /* the argsort: onesweep path */
+    rdx_cuda_ctx_tuning(ctx)->grid_max_n = 0; /* the argsort: onesweep path */
     CHECK(rdx_cuda_argsort_temp_size(ctx, n, RDX_U32, RDX_U32, NULL, &tb_arg) == RDX_OK, "temp size");
-    rdx_cuda_set_grid_max_n(RDX_GRID_MAX_N);
+    rdx_cuda_ctx_tuning(ctx)->grid_max_n = RDX_GRID_MAX_N;
     size_t zero = 1;
     CHECK(rdx_cuda_sort_keys_temp_size(ctx, 0, RDX_U32, NULL, &zero) == RDX_OK && zero == 0, "temp size of n = 0");
     CHECK(tb_keys >= n * 4, "temp size %zu below one buffer of keys", tb_keys);
@@ -279,10 +269,10 @@ static void async_api(rdx_ctx *ctx)
     CUDA_OR_DIE(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
     rdx_status c1 = rdx_cuda_sort_keys_async(ctx, dk, n, RDX_U32, NULL, t, tb_keys, stream);
     rdx_status c2 = rdx_cuda_sort_keys_async(ctx, dk_small, n_small, RDX_U32, NULL, t + tb_keys, tb_small, stream);
-    rdx_cuda_set_grid_max_n(0);
+    rdx_cuda_ctx_tuning(ctx)->grid_max_n = 0;
     rdx_status c3 = rdx_cuda_argsort_async(ctx, dk, n, RDX_U32, didx, RDX_U32, NULL, t + tb_keys + tb_small, tb_arg,
                                            stream);
-    rdx_cuda_set_grid_max_n(RDX_GRID_MAX_N);
+    rdx_cuda_ctx_tuning(ctx)->grid_max_n = RDX_GRID_MAX_N;
     rdx_status c4 = rdx_cuda_sort_keys_async(ctx, dk_mid, n_mid, RDX_U32, NULL, t + tb_keys + tb_small + tb_arg,
                                              tb_mid, stream);
     const cudaError_t ce = cudaStreamEndCapture(stream, &graph);
@@ -336,10 +326,10 @@ static void async_api(rdx_ctx *ctx)
      * tb_arg was sized for it). */
     fill((unsigned char *)h, n, 4, 0, DIST_FEW, &s);
     CUDA_OR_DIE(cudaMemcpy(dk, h, n * 4, cudaMemcpyHostToDevice));
-    rdx_cuda_set_grid_max_n(0);
+    rdx_cuda_ctx_tuning(ctx)->grid_max_n = 0;
     CHECK(rdx_cuda_argsort_async(ctx, dk, n, RDX_U32, didx, RDX_U32, NULL, t, tb_arg, stream) == RDX_OK, "argsort: %s",
           rdx_ctx_error(ctx));
-    rdx_cuda_set_grid_max_n(RDX_GRID_MAX_N);
+    rdx_cuda_ctx_tuning(ctx)->grid_max_n = RDX_GRID_MAX_N;
     CUDA_OR_DIE(cudaStreamSynchronize(stream));
     check_argsort_u32(didx, h, n, "stream-ordered argsort, few distinct keys");
 
@@ -357,81 +347,6 @@ static void async_api(rdx_ctx *ctx)
     free(hk);
 }
 
-/* ---- more than 2^32 keys ---- */
-
-__global__ void gen_u8(unsigned char *k, size_t n, uint64_t salt)
-{
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-        uint64_t z = (i + salt) * 0x9E3779B97F4A7C15ull;
-        z = (z ^ (z >> 31)) * 0xBF58476D1CE4E5B9ull;
-        k[i] = (unsigned char)(z >> 56);
-    }
-}
-
-__global__ void count_u8(const unsigned char *k, size_t n, unsigned long long *hist, unsigned long long *desc)
-{
-    __shared__ unsigned int h[256];
-    for (int j = threadIdx.x; j < 256; j += blockDim.x)
-        h[j] = 0;
-    __syncthreads();
-    unsigned long long bad = 0;
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-        atomicAdd(&h[k[i]], 1u);
-        if (i + 1 < n && k[i] > k[i + 1])
-            ++bad;
-    }
-    __syncthreads();
-    for (int j = threadIdx.x; j < 256; j += blockDim.x)
-        atomicAdd(&hist[j], (unsigned long long)h[j]);
-    if (bad)
-        atomicAdd(desc, bad);
-}
-
-/* Sorts n device keys made from salt with opts, and checks: same count of every value
- * before and after, and no descent. */
-static void huge_one(rdx_ctx *ctx, unsigned char *dk, size_t n, unsigned long long *dc, const rdx_opts *opts,
-                     uint64_t salt, const char *what)
-{
-    CUDA_OR_DIE(cudaMemset(dc, 0, 2 * 257 * 8));
-    gen_u8<<<2048, 256>>>(dk, n, salt);
-    count_u8<<<2048, 256>>>(dk, n, dc, dc + 256);
-    CUDA_OR_DIE(cudaDeviceSynchronize());
-    const rdx_status st = rdx_sort_keys(ctx, dk, n, RDX_U8, opts);
-    CHECK(st == RDX_OK, "%s: %s", what, rdx_ctx_error(ctx));
-    count_u8<<<2048, 256>>>(dk, n, dc + 257, dc + 257 + 256);
-    CUDA_OR_DIE(cudaDeviceSynchronize());
-    unsigned long long c[2 * 257];
-    CUDA_OR_DIE(cudaMemcpy(c, dc, sizeof c, cudaMemcpyDeviceToHost));
-    int same = 1;
-    unsigned long long total = 0;
-    for (int j = 0; j < 256; j++) {
-        same &= c[j] == c[257 + j];
-        total += c[257 + j];
-    }
-    CHECK(same && total == n, "%s: the sorted keys are not the keys that went in", what);
-    CHECK(c[257 + 256] == 0, "%s: %llu places out of order", what, c[257 + 256]);
-    printf("huge: %s: %s\n", what, st == RDX_OK && same && c[257 + 256] == 0 ? "ok" : "FAILED");
-}
-
-static void huge(rdx_ctx *ctx)
-{
-    const size_t n = ((size_t)1 << 32) + 7;
-    size_t free_b = 0, total_b = 0;
-    CUDA_OR_DIE(cudaMemGetInfo(&free_b, &total_b));
-    if (free_b < 3 * n) {
-        printf("huge: skipped, the GPU has %zu bytes free and 2^32 + 7 keys need about %zu\n", free_b, 3 * n);
-        return;
-    }
-    unsigned char *dk;
-    unsigned long long *dc;
-    CUDA_OR_DIE(cudaMalloc(&dk, n));
-    CUDA_OR_DIE(cudaMalloc(&dc, 2 * 257 * 8));
-    const rdx_opts r8 = {0, 0, 0, 0}, r3 = {0, 0, 0, 3};
-    huge_one(ctx, dk, n, dc, &r8, seed, "2^32 + 7 u8 keys, 8-bit digits");
-    huge_one(ctx, dk, n, dc, &r3, seed ^ 1, "2^32 + 7 u8 keys, 3-bit digits");
-    cudaFree(dk);
-    cudaFree(dc);
-}
 
 int main(void)
 {
@@ -440,15 +355,10 @@ int main(void)
     cub_oracle(ctx, rdx_test_max_log2(22));
     /* Again with the large tile shape at every size (it serves only inputs above
      * RDX_OS_MEDIUM_MAX_N otherwise). */
-    rdx_cuda_set_medium_max_n(0);
+    rdx_cuda_ctx_tuning(ctx)->medium_max_n = 0;
     cub_oracle(ctx, rdx_test_max_log2(22));
-    rdx_cuda_set_medium_max_n(RDX_OS_MEDIUM_MAX_N);
+    rdx_cuda_ctx_tuning(ctx)->medium_max_n = RDX_OS_MEDIUM_MAX_N;
     async_api(ctx);
-    const char *e = getenv("RDX_TEST_HUGE");
-    if (e && strcmp(e, "1") == 0)
-        huge(ctx);
-    else
-        printf("huge: not run (set RDX_TEST_HUGE=1 for 2^32 + 7 keys)\n");
     rdx_ctx_destroy(ctx);
     printf("test_cuda_cub: %s (%d failures), seed 0x%016" PRIx64 "\n", failures ? "FAILED" : "passed", failures, seed);
     return failures ? 1 : 0;

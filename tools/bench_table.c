@@ -17,10 +17,10 @@ void bench_format_count(size_t n, char *buf)
 
 void bench_table_header(FILE *out, FILE *csv)
 {
-    fprintf(out, "%-24s %-8s %-10s %5s %4s %11s %10s %8s %9s\n", "sorter", "type", "dist", "n",
-            "thr", "ms", "Mkeys/s", "GB/s", "rdx/this");
+    fprintf(out, "%-24s %-8s %-10s %5s %4s %-8s %11s %10s %8s %9s\n", "sorter", "type", "dist", "n",
+            "thr", "route", "ms", "Mkeys/s", "GB/s", "rdx/this");
     if (csv)
-        fprintf(csv, "sorter,type,dist,n,threads,runs,ms,mkeys_per_s,gb_per_s,rdx_ratio,note\n");
+        fprintf(csv, "sorter,type,dist,n,threads,runs,ms,mkeys_per_s,gb_per_s,rdx_ratio,note,route\n");
 }
 
 void bench_table_row(FILE *out, FILE *csv, const bench_row *r)
@@ -30,7 +30,9 @@ void bench_table_row(FILE *out, FILE *csv, const bench_row *r)
     if (r->threads > 0)
         snprintf(threads, sizeof threads, "%d", r->threads);
     tool_progress_clear();
-    fprintf(out, "%-24s %-8s %-10s %5s %4s ", r->sorter, r->type, r->dist, count, threads);
+    /* The route column is narrow: a longer name (the MSD route's outcome) widens its row. */
+    fprintf(out, "%-24s %-8s %-10s %5s %4s %-8s ", r->sorter, r->type, r->dist, count, threads,
+            r->route && r->route[0] ? r->route : "-");
     double mkeys = 0.0, gbs = 0.0;
     if (r->ms >= 0.0) {
         const double s = r->ms > 0.0 ? r->ms * 1e-3 : 1e-9;
@@ -54,7 +56,7 @@ void bench_table_row(FILE *out, FILE *csv, const bench_row *r)
             fprintf(csv, ",,,");
         if (r->rdx_ratio > 0.0)
             fprintf(csv, "%.4f", r->rdx_ratio);
-        fprintf(csv, ",\"%s\"\n", r->note ? r->note : "");
+        fprintf(csv, ",\"%s\",\"%s\"\n", r->note ? r->note : "", r->route ? r->route : "");
         fflush(csv);
     }
 }

@@ -16,6 +16,7 @@ typedef struct bench_row {
     double bytes_per_key; /* of DESIGN.md section 1's model, for the GB/s column */
     double rdx_ratio;     /* > 0: rdx's throughput over this sorter's */
     const char *note;     /* NULL, or why the row has no time / failed */
+    const char *route;    /* rdxsort's rows: rdx_ctx_route after the runs; NULL for peers */
 } bench_row;
 
 void bench_table_header(FILE *out, FILE *csv);

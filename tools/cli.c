@@ -9,6 +9,8 @@
 
 #include "report.h"
 
+int tool_parse_only = 0;
+
 int tool_bad_option(int c, char **argv)
 {
     char name[64];

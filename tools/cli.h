@@ -10,6 +10,11 @@
 #define TOOL_EXIT_FAIL 1    /* a file could not be read or written, a sort failed, ... */
 #define TOOL_EXIT_USAGE 2   /* a bad command line */
 
+/* Test hook for the command-line fuzzer (tests/fuzz/fuzz_cli.c): when set, each command
+ * returns TOOL_EXIT_OK right after its command line parsed, before it reads, writes,
+ * allocates or measures anything. 0 in the tool. */
+extern int tool_parse_only;
+
 /* Each command gets argv[0] = its own name; returns the exit status. */
 int cmd_sort(int argc, char **argv);
 int cmd_gen(int argc, char **argv);

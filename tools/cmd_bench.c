@@ -179,7 +179,7 @@ static double run_rdx(bench_cell *cell, rdx_ctx *ctx, const char *label, int thr
     tool_progress_stop();
     bench_row row = {label, cell->c->name, cell->dist, cell->n, threads, a->repeat, -1.0,
                      model_bytes_per_key(rdx_type_size(cell->c->key), cell->c->value_size),
-                     0.0, problem};
+                     0.0, problem, rdx_ctx_route(ctx)};
     if (!problem)
         row.ms = median(times, a->repeat);
     else
@@ -209,7 +209,7 @@ static void run_peer(bench_cell *cell, const rdx_cpu_peer *peer, double rdx_ms,
     const char *problem = NULL;
     bench_format_count(cell->n, count);
     bench_row row = {peer->name, cell->c->name, cell->dist, cell->n, 0, 0, -1.0,
-                     model_bytes_per_key(rdx_type_size(cell->c->key), 0), 0.0, NULL};
+                     model_bytes_per_key(rdx_type_size(cell->c->key), 0), 0.0, NULL, NULL};
     if (peer_skipped(peer, cell->n, a)) {
         row.note = "skipped above 2^24 by default (-n runs it)";
         bench_table_row(stdout, a->csv, &row);
@@ -287,6 +287,11 @@ int cmd_bench(int argc, char **argv)
     int status = bench_parse_args(argc, argv, &a);
     if (status >= 0)
         return status;
+    if (tool_parse_only) {
+        if (a.csv)
+            fclose(a.csv);
+        return TOOL_EXIT_OK;
+    }
     rdx_ctx *cpu = NULL, *cuda = NULL;
     if ((a.want_cpu && !(cpu = tool_open_context(RDX_BACKEND_CPU))) ||
         (a.want_cuda && !(cuda = tool_open_context(RDX_BACKEND_CUDA)))) {
@@ -337,6 +342,8 @@ int cmd_bench(int argc, char **argv)
             for (size_t p = 0; cell.c->value_size == 0 && p < npeers; p++) {
                 run_peer(&cell, &peers[p], rdx_ms, &a, &failures);
             }
+#else
+            (void)rdx_ms;
 #endif
             free_cell(&cell);
         }

@@ -67,6 +67,8 @@ int cmd_check(int argc, char **argv)
         tool_error(optind == argc ? "no file to check" : "more than one file");
         return CHECK_EXIT_BAD_INPUT;
     }
+    if (tool_parse_only)
+        return TOOL_EXIT_OK;
     const char *path = argv[optind];
     void *keys;
     size_t n;

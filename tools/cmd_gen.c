@@ -98,6 +98,8 @@ int cmd_gen(int argc, char **argv)
         tool_error("-n %llu keys do not fit in memory", (unsigned long long)n);
         return TOOL_EXIT_USAGE;
     }
+    if (tool_parse_only)
+        return TOOL_EXIT_OK;
     if (!have_seed) {
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);

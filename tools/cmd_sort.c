@@ -199,6 +199,8 @@ int cmd_sort(int argc, char **argv)
     int status = parse_args(argc, argv, &a);
     if (status >= 0)
         return status;
+    if (tool_parse_only)
+        return TOOL_EXIT_OK;
 
     void *keys = NULL;
     unsigned char *values = NULL;

@@ -1,25 +1,56 @@
-"""sort, argsort and sort_pairs: argument checks, then one call into the library.
+"""sort, argsort and sort_pairs: argument checks, then calls into the library.
 
 Every check that can be made in Python is made before anything is copied or written, and
 the library itself writes nothing when it fails, so a failed call leaves its input as it
 was. Arrays the library cannot take as they are (strided, or in non-native byte order)
 are sorted in a packed copy, written back to the caller's array only on success.
+
+An N-D array is sorted along one axis as rows: with that axis last in a C-contiguous array
+(the array itself when it already is one, else a copy with the axis moved last), each row
+is one segment of the library's segmented sort with equal rows (offsets NULL). 1-D arrays
+(and axis=None, which sorts a flattened copy) go through the whole-array calls.
 """
+import math
 import operator
+
+import numpy as np
 
 from . import _lib as L
 from ._arrays import adapt
 from ._dtypes import index_type
 
+_AxisError = getattr(np, "exceptions", np).AxisError  # a ValueError (and an IndexError)
+
 _BACKENDS = {"auto": L.BACKEND_AUTO, "cpu": L.BACKEND_CPU, "cuda": L.BACKEND_CUDA}
 
 
-def _one_d(x, fn, what):
+def _axis(x, axis, fn):
+    """The axis to sort along, in 0..ndim-1, or None (sort a flattened copy)."""
+    if axis is None:
+        return None
+    ax = _int_arg(axis, "axis", fn)
+    ndim = len(x.shape)
+    if not -ndim <= ax < ndim:
+        raise _AxisError(ax, ndim, fn)
+    return ax % ndim
+
+
+def _flatten(adapter, x, ax, inplace, fn):
+    """(array, axis) with axis=None resolved: a flattened view or copy of x, along axis 0."""
+    if ax is not None:
+        return x, ax
     if len(x.shape) != 1:
-        raise ValueError("%s: %s must be a 1-D array, not %d-D (shape %s); sort a flattened "
-                         "copy (ravel()) or each row on its own" % (fn, what, len(x.shape),
-                                                                    tuple(x.shape)))
-    return int(x.shape[0])
+        if inplace:
+            raise ValueError("%s: axis=None sorts a flattened copy, so it cannot be in place; "
+                             "give an axis" % fn)
+        x = adapter.reshape(x, (-1,))
+    return x, 0
+
+
+def _rows(shape, ax):
+    """(number of keys, number of rows) of an array of this shape sorted along axis ax."""
+    n = math.prod(shape)
+    return n, (n // shape[ax] if shape[ax] else 0)
 
 
 def _backend(adapter, device, backend, fn):
@@ -39,13 +70,15 @@ def _backend(adapter, device, backend, fn):
 
 
 def _int_arg(value, name, fn):
+    if type(value) is int:  # the common case, without operator.index's exception machinery
+        return value
     try:
         return operator.index(value)
     except TypeError:
         raise TypeError("%s: %s must be an integer, not %r" % (fn, name, value)) from None
 
 
-def _opts(key_type, descending, begin_bit, end_bit, radix_bits, fn):
+def _opts(key_type, descending, total_order, begin_bit, end_bit, radix_bits, fn):
     width = L.TYPE_BITS[key_type]
     begin = _int_arg(begin_bit, "begin_bit", fn)
     end = width if end_bit is None else _int_arg(end_bit, "end_bit", fn)
@@ -57,7 +90,8 @@ def _opts(key_type, descending, begin_bit, end_bit, radix_bits, fn):
     if not 0 <= radix <= 8:
         raise ValueError("%s: radix_bits must be 0 (the backend's choice) or 1..8, not %d"
                          % (fn, radix))
-    return L.Opts(L.RDX_DESCENDING if descending else 0, begin, end, radix)
+    flags = (L.RDX_DESCENDING if descending else 0) | (0 if total_order else L.RDX_NUMPY_ORDER)
+    return L.Opts(flags, begin, end, radix)
 
 
 def _check_writable(adapter, x, fn, what):
@@ -76,7 +110,7 @@ def _run(adapter, device, backend, kind, *args):
     ctx = L.context(backend, device)
     if device is None:
         getattr(ctx, kind)(*args)
-    elif L.use_async:
+    elif L.use_async and kind in L.ASYNC_KINDS:
         _run_async(adapter, device, ctx, kind, *args)
     else:
         adapter.synchronize(device)
@@ -101,45 +135,72 @@ def _same_or_apart(adapter, x, y, nbytes):
     return px == py or px + nbytes <= py or py + nbytes <= px
 
 
-def _keys_request(fn, a, descending, begin_bit, end_bit, radix_bits, backend):
-    """Checks a one-array request (sort, argsort): its adapter and array, length, key type,
+def _keys_request(fn, a, axis, descending, total_order, begin_bit, end_bit, radix_bits,
+                  backend):
+    """Checks a one-array request (sort, argsort): its adapter and array, axis, key type,
     device, backend and options, in that order, so errors come in that order too."""
     adapter, x = adapt(a)
-    n = _one_d(x, fn, "a")
+    ax = _axis(x, axis, fn)
     key_type = adapter.key_type(x, "a")
     device = adapter.device(x)
     backend = _backend(adapter, device, backend, fn)
-    opts = _opts(key_type, descending, begin_bit, end_bit, radix_bits, fn)
-    return adapter, x, n, key_type, device, backend, opts
+    opts = _opts(key_type, descending, total_order, begin_bit, end_bit, radix_bits, fn)
+    return adapter, x, ax, key_type, device, backend, opts
 
 
-def sort(a, *, descending=False, out=None, begin_bit=0, end_bit=None, radix_bits=0,
-         backend=None, inplace=False):
-    """Returns a sorted copy of the 1-D array ``a`` (or sorts it in place, or into ``out``).
+def sort(a, axis=-1, *, descending=False, total_order=False, out=None, begin_bit=0,
+         end_bit=None, radix_bits=0, backend=None, inplace=False):
+    """Returns a copy of ``a`` sorted along ``axis`` (or sorts it in place, or into ``out``),
+    as ``numpy.sort(a, axis, kind="stable")``.
 
-    The sort is stable, in IEEE 754 totalOrder for floats (-NaN < -inf < ... < -0.0 < +0.0
-    < ... < +inf < +NaN), reversed by ``descending=True`` (equal keys keep their order).
-    ``begin_bit``/``end_bit`` name the bits [begin_bit, end_bit) of the order-mapped key to
-    compare; ``radix_bits`` (1..8, 0 = the backend's choice) the digit width. ``backend``:
-    None (NumPy and CPU tensors on the CPU, GPU arrays on the GPU), 'cpu', 'cuda' or 'auto'.
-    The result is an array of the same library, device and dtype as ``a``.
+    ``axis``: -1 (the last, the default), any axis, or None (a sorted flattened copy). The
+    sort is stable, and orders floats as NumPy and PyTorch do (every NaN after +inf, -0.0
+    equal to +0.0); ``total_order=True`` orders them by IEEE 754 totalOrder instead (-NaN <
+    -inf < ... < -0.0 < +0.0 < ... < +inf < +NaN). ``descending=True`` reverses the order
+    (equal keys keep theirs). ``begin_bit``/``end_bit`` name the bits [begin_bit, end_bit)
+    of the order-mapped key to compare; ``radix_bits`` (1..8, 0 = the backend's choice) the
+    digit width. ``backend``: None (NumPy and CPU tensors on the CPU, GPU arrays on the
+    GPU), 'cpu', 'cuda' or 'auto'. The result is an array of the same library, device and
+    dtype as ``a``.
     """
     fn = "sort"
-    adapter, x, n, key_type, device, backend, opts = _keys_request(
-        fn, a, descending, begin_bit, end_bit, radix_bits, backend)
+    adapter, x, ax, key_type, device, backend, opts = _keys_request(
+        fn, a, axis, descending, total_order, begin_bit, end_bit, radix_bits, backend)
     if inplace and out is not None:
         raise ValueError("sort: give inplace=True or out=, not both")
+    x, ax = _flatten(adapter, x, ax, inplace, fn)
     if inplace:
         _check_writable(adapter, x, fn, "a")
         dest = x
     elif out is not None:
-        dest = _check_out(adapter, x, out, n)
+        dest = _check_out(adapter, x, out)
     else:
         dest = None
     # Copies, allocations and the sort all on the array's device (CuPy allocates on the
     # current one) and its current stream there.
     with adapter.device_scope(device):
-        return _sort(adapter, x, dest, device, backend, n, key_type, opts)
+        if len(x.shape) == 1:
+            return _sort(adapter, x, dest, device, backend, int(x.shape[0]), key_type, opts)
+        return _sort_rows(adapter, x, dest, ax, device, backend, key_type, opts)
+
+
+def _sort_rows(adapter, x, dest, ax, device, backend, key_type, opts):
+    last = len(x.shape) - 1
+    n, rows = _rows(tuple(x.shape), ax)
+    if dest is not None and ax == last and adapter.packed(dest):
+        work = dest
+        if dest is not x:
+            adapter.assign(work, x)
+    else:
+        work = adapter.copy(adapter.moveaxis(x, ax, last))
+    if n:
+        _run(adapter, device, backend, "rows_sort_keys", adapter.ptr(work), n, key_type, rows,
+             opts)
+    if dest is None:
+        return work if ax == last else adapter.copy(adapter.moveaxis(work, last, ax))
+    if work is not dest:
+        adapter.assign(adapter.moveaxis(dest, ax, last), work)
+    return dest
 
 
 def _sort(adapter, x, dest, device, backend, n, key_type, opts):
@@ -166,67 +227,116 @@ def _sort(adapter, x, dest, device, backend, n, key_type, opts):
     return dest
 
 
-def _check_out(adapter, x, out, n):
+def _check_out(adapter, x, out):
     if not adapter.same_place(x, out):
         raise TypeError("sort: out must be a %s array on the same device as a" % adapter.name)
-    if tuple(out.shape) != (n,) or out.dtype != x.dtype:
-        raise ValueError("sort: out must have shape (%d,) and dtype %s, like a; it has shape %s "
-                         "and dtype %s" % (n, x.dtype, tuple(out.shape), out.dtype))
+    if tuple(out.shape) != tuple(x.shape) or out.dtype != x.dtype:
+        raise ValueError("sort: out must have shape %s and dtype %s, like the result; it has "
+                         "shape %s and dtype %s" % (tuple(x.shape), x.dtype, tuple(out.shape),
+                                                    out.dtype))
     _check_writable(adapter, out, "sort", "out")
     return out
 
 
-def argsort(a, *, descending=False, index_dtype=None, begin_bit=0, end_bit=None,
-            radix_bits=0, backend=None):
-    """Returns the stable permutation that sorts ``a`` (``a[result]`` is sorted); ``a`` is
-    not changed. ``index_dtype``: int64 (the default), uint64, int32 or uint32 (a NumPy
-    dtype, its name, or a torch dtype). Other keywords as for :func:`sort`."""
+def argsort(a, axis=-1, *, descending=False, total_order=False, index_dtype=None,
+            begin_bit=0, end_bit=None, radix_bits=0, backend=None):
+    """Returns the stable permutation that sorts ``a`` along ``axis``, as
+    ``numpy.argsort(a, axis, kind="stable")``: each entry is a position along that axis
+    (``take_along_axis(a, result, axis)`` is sorted); ``a`` is not changed. ``axis=None``
+    sorts a flattened copy. ``index_dtype``: int64 (the default), uint64, int32 or uint32 (a
+    NumPy dtype, its name, or a torch dtype). Other keywords as for :func:`sort`."""
     fn = "argsort"
-    adapter, x, n, key_type, device, backend, opts = _keys_request(
-        fn, a, descending, begin_bit, end_bit, radix_bits, backend)
-    idx_type, idx_name = index_type("int64" if index_dtype is None else index_dtype, n)
+    adapter, x, ax, key_type, device, backend, opts = _keys_request(
+        fn, a, axis, descending, total_order, begin_bit, end_bit, radix_bits, backend)
+    x, ax = _flatten(adapter, x, ax, False, fn)
+    shape = tuple(x.shape)
+    idx_type, idx_name = index_type("int64" if index_dtype is None else index_dtype,
+                                    int(shape[ax]))
+    n, rows = _rows(shape, ax)
+    last = len(shape) - 1
     with adapter.device_scope(device):
-        keys = x if adapter.packed(x) else adapter.copy(x)
-        indices = adapter.empty(x, n, idx_name)
-        _run(adapter, device, backend, "argsort", adapter.ptr(keys), n, key_type,
-             adapter.ptr(indices), idx_type, opts)
-    return indices
+        keys = x if ax == last and adapter.packed(x) else adapter.copy(adapter.moveaxis(x, ax, last))
+        indices = adapter.empty(x, tuple(keys.shape), idx_name)
+        if last == 0:
+            _run(adapter, device, backend, "argsort", adapter.ptr(keys), n, key_type,
+                 adapter.ptr(indices), idx_type, opts)
+            return indices
+        if n:
+            _run(adapter, device, backend, "rows_argsort", adapter.ptr(keys), n, key_type, rows,
+                 adapter.ptr(indices), idx_type, opts)
+    return indices if ax == last else adapter.copy(adapter.moveaxis(indices, last, ax))
 
 
-def sort_pairs(keys, values, *, descending=False, inplace=False, begin_bit=0, end_bit=None,
-               radix_bits=0, backend=None):
-    """Sorts ``keys`` and moves ``values`` with them; returns (sorted_keys, sorted_values).
+def sort_pairs(keys, values, axis=-1, *, descending=False, total_order=False, inplace=False,
+               begin_bit=0, end_bit=None, radix_bits=0, backend=None):
+    """Sorts ``keys`` along ``axis`` and moves ``values`` with them; returns (sorted_keys,
+    sorted_values).
 
-    ``values`` has one entry per key along its first axis, of any fixed-size dtype
-    (structured dtypes too); each row moves as one block of bytes. New arrays are returned,
-    or with ``inplace=True`` both arrays are sorted in place and returned. Other keywords
-    as for :func:`sort`.
+    ``values`` has the keys' shape, optionally followed by more axes: each key's entry (of
+    any fixed-size dtype, structured dtypes too) moves with it as one block of bytes.
+    ``axis=None`` sorts flattened copies. New arrays are returned, or with ``inplace=True``
+    both arrays are sorted in place and returned. Other keywords as for :func:`sort`.
     """
     fn = "sort_pairs"
     k_adapter, k = adapt(keys)
     v_adapter, v = adapt(values)
-    n = _one_d(k, fn, "keys")
+    ax = _axis(k, axis, fn)
     key_type = k_adapter.key_type(k, "keys")
     device = k_adapter.device(k)
     if v_adapter is not k_adapter or v_adapter.device(v) != device:
         raise TypeError("sort_pairs: keys and values must be arrays of the same library on the "
                         "same device; got %s keys and %s values" % (_where(k_adapter, k),
                                                                      _where(v_adapter, v)))
-    if len(v.shape) < 1 or int(v.shape[0]) != n:
-        raise ValueError("sort_pairs: values must have one entry per key along the first axis; "
-                         "got %d keys and values of shape %s" % (n, tuple(v.shape)))
-    value_size = v_adapter.value_size(v, "values")
+    kshape = tuple(k.shape)
+    if tuple(v.shape[:len(kshape)]) != kshape or len(v.shape) < len(kshape):
+        raise ValueError("sort_pairs: values must have one entry per key: the keys' shape %s, "
+                         "optionally followed by more axes; got values of shape %s"
+                         % (kshape, tuple(v.shape)))
+    value_size = v_adapter.value_size(v, "values", len(kshape))
     if value_size == 0:
         raise ValueError("sort_pairs: values have 0 bytes per entry (shape %s, dtype %s)"
                          % (tuple(v.shape), v.dtype))
     backend = _backend(k_adapter, device, backend, fn)
-    opts = _opts(key_type, descending, begin_bit, end_bit, radix_bits, fn)
+    opts = _opts(key_type, descending, total_order, begin_bit, end_bit, radix_bits, fn)
     ad = k_adapter
+    if ax is None and len(kshape) != 1:
+        if inplace:
+            raise ValueError("sort_pairs: axis=None sorts flattened copies, so it cannot be in "
+                             "place; give an axis")
+        n = math.prod(kshape)
+        k = ad.reshape(k, (n,))
+        v = ad.reshape(v, (n,) + tuple(v.shape[len(kshape):]))
+    ax = 0 if ax is None else ax
     if inplace:
         _check_writable(ad, k, fn, "keys")
         _check_writable(ad, v, fn, "values")
     with ad.device_scope(device):
-        return _sort_pairs(ad, k, v, inplace, device, backend, n, value_size, key_type, opts)
+        if len(k.shape) == 1:
+            return _sort_pairs(ad, k, v, inplace, device, backend, int(k.shape[0]), value_size,
+                               key_type, opts)
+        return _sort_pairs_rows(ad, k, v, ax, inplace, device, backend, value_size, key_type,
+                                opts)
+
+
+def _sort_pairs_rows(ad, k, v, ax, inplace, device, backend, value_size, key_type, opts):
+    last = len(k.shape) - 1
+    n, rows = _rows(tuple(k.shape), ax)
+    in_place_ok = inplace and ax == last
+    wk = k if in_place_ok and ad.packed(k) else ad.copy(ad.moveaxis(k, ax, last))
+    aligned = device is None or value_size not in (4, 8) or ad.ptr(v) % value_size == 0
+    wv = v if in_place_ok and ad.packed(v) and aligned else ad.copy(ad.moveaxis(v, ax, last))
+    if n:
+        _run(ad, device, backend, "rows_sort_pairs", ad.ptr(wk), ad.ptr(wv), value_size, n,
+             key_type, rows, opts)
+    if not inplace:
+        if ax == last:
+            return wk, wv
+        return ad.copy(ad.moveaxis(wk, last, ax)), ad.copy(ad.moveaxis(wv, last, ax))
+    if wk is not k:
+        ad.assign(ad.moveaxis(k, ax, last), wk)
+    if wv is not v:
+        ad.assign(ad.moveaxis(v, ax, last), wv)
+    return k, v
 
 
 def _sort_pairs(ad, k, v, inplace, device, backend, n, value_size, key_type, opts):
@@ -257,3 +367,4 @@ def _sort_pairs(ad, k, v, inplace, device, backend, n, value_size, key_type, opt
 def _where(adapter, x):
     device = adapter.device(x)
     return adapter.name + ("" if device is None else " (GPU %d)" % device)
+

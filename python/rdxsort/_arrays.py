@@ -1,9 +1,9 @@
 """One adapter per array library: NumPy (host), PyTorch (host or CUDA), CuPy (CUDA).
 
 An adapter answers, for arrays of its library: the key type, whether an array can be
-handed to the C library as it is (1-D rows packed in order, native byte order), where its
-memory starts, how to copy it, how to make an index or result array beside it, which CUDA device it
-is on and which stream is current there. Neither CuPy nor PyTorch is imported unless the
+handed to the C library as it is (C-contiguous, native byte order), where its memory
+starts, how to copy it, move an axis or gather along one, how to make an index or result
+array beside it, which CUDA device it is on and which stream is current there. Neither CuPy nor PyTorch is imported unless the
 caller passes one of their arrays.
 """
 import contextlib
@@ -15,9 +15,10 @@ import numpy as np
 from . import _dtypes
 
 
-def _rows_bytes(shape, itemsize):
-    """Bytes per row (the first axis indexes rows) of an array of this shape."""
-    return itemsize * math.prod(shape[1:])
+def _rows_bytes(shape, itemsize, key_ndim):
+    """Bytes per entry of a values array of this shape whose first key_ndim axes are the
+    keys' axes (an entry: the rest of the axes, moved with its key as one block)."""
+    return itemsize * math.prod(shape[key_ndim:])
 
 
 class NumpyAdapter:
@@ -32,11 +33,11 @@ class NumpyAdapter:
         return _dtypes.numpy_key_type(x.dtype, what)
 
     @staticmethod
-    def value_size(x, what):
+    def value_size(x, what, key_ndim):
         if x.dtype.hasobject:
             raise TypeError("rdxsort cannot move %s of dtype %s: it holds Python objects"
                             % (what, x.dtype))
-        return _rows_bytes(x.shape, x.dtype.itemsize)
+        return _rows_bytes(x.shape, x.dtype.itemsize, key_ndim)
 
     @staticmethod
     def packed(x):
@@ -60,13 +61,25 @@ class NumpyAdapter:
         return x.ctypes.data
 
     @staticmethod
-    def empty(like, n, dtype_name):
-        return np.empty(n, dtype=dtype_name)
+    def empty(like, shape, dtype_name):
+        return np.empty(shape, dtype=dtype_name)
 
     @staticmethod
     def empty_like(x):
         dtype = x.dtype if x.dtype.isnative else x.dtype.newbyteorder("=")
         return np.empty(x.shape, dtype=dtype)
+
+    @staticmethod
+    def moveaxis(x, source, destination):
+        return np.moveaxis(x, source, destination)
+
+    @staticmethod
+    def reshape(x, shape):
+        return x.reshape(shape)
+
+    @staticmethod
+    def take_along_axis(x, indices, axis):
+        return np.take_along_axis(x, indices, axis)
 
     @staticmethod
     def same_place(x, y):
@@ -101,8 +114,8 @@ class TorchAdapter:
         return _dtypes.torch_key_type(x.dtype, what)
 
     @staticmethod
-    def value_size(x, what):
-        return _rows_bytes(tuple(x.shape), x.element_size())
+    def value_size(x, what, key_ndim):
+        return _rows_bytes(tuple(x.shape), x.element_size(), key_ndim)
 
     @staticmethod
     def packed(x):
@@ -128,16 +141,28 @@ class TorchAdapter:
         return x.data_ptr()
 
     @staticmethod
-    def empty(like, n, dtype_name):
+    def empty(like, shape, dtype_name):
         torch = sys.modules["torch"]
         dtype = getattr(torch, dtype_name, None)
         if dtype is None:
             raise TypeError("argsort: this PyTorch has no dtype %s" % dtype_name)
-        return torch.empty(n, dtype=dtype, device=like.device)
+        return torch.empty(shape, dtype=dtype, device=like.device)
 
     @staticmethod
     def empty_like(x):
         return sys.modules["torch"].empty(tuple(x.shape), dtype=x.dtype, device=x.device)
+
+    @staticmethod
+    def moveaxis(x, source, destination):
+        return x.movedim(source, destination)
+
+    @staticmethod
+    def reshape(x, shape):
+        return x.reshape(shape)
+
+    @staticmethod
+    def take_along_axis(x, indices, axis):
+        return sys.modules["torch"].take_along_dim(x, indices, axis)
 
     @staticmethod
     def same_place(x, y):
@@ -177,8 +202,8 @@ class CupyAdapter:
         return _dtypes.numpy_key_type(x.dtype, what)
 
     @staticmethod
-    def value_size(x, what):
-        return _rows_bytes(x.shape, x.dtype.itemsize)
+    def value_size(x, what, key_ndim):
+        return _rows_bytes(x.shape, x.dtype.itemsize, key_ndim)
 
     @staticmethod
     def packed(x):
@@ -201,12 +226,24 @@ class CupyAdapter:
         return x.data.ptr
 
     @staticmethod
-    def empty(like, n, dtype_name):
-        return sys.modules["cupy"].empty(n, dtype=dtype_name)
+    def empty(like, shape, dtype_name):
+        return sys.modules["cupy"].empty(shape, dtype=dtype_name)
 
     @staticmethod
     def empty_like(x):
         return sys.modules["cupy"].empty(x.shape, dtype=x.dtype)
+
+    @staticmethod
+    def moveaxis(x, source, destination):
+        return sys.modules["cupy"].moveaxis(x, source, destination)
+
+    @staticmethod
+    def reshape(x, shape):
+        return x.reshape(shape)
+
+    @staticmethod
+    def take_along_axis(x, indices, axis):
+        return sys.modules["cupy"].take_along_axis(x, indices, axis)
 
     @staticmethod
     def same_place(x, y):

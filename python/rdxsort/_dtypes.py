@@ -40,14 +40,19 @@ def numpy_key_type(dtype, what="keys"):
     return t
 
 
+_torch_table = {}
+
+
 def torch_key_type(dtype, what="keys"):
     torch = sys.modules["torch"]
-    table = {torch.uint8: L.U8, torch.int8: L.I8, torch.int16: L.I16, torch.int32: L.I32,
-             torch.int64: L.I64, torch.float16: L.F16, torch.bfloat16: L.BF16,
-             torch.float32: L.F32, torch.float64: L.F64}
-    for name, t in (("uint16", L.U16), ("uint32", L.U32), ("uint64", L.U64)):
-        if hasattr(torch, name):  # PyTorch 2.3 and later
-            table[getattr(torch, name)] = t
+    table = _torch_table
+    if not table:
+        table.update({torch.uint8: L.U8, torch.int8: L.I8, torch.int16: L.I16,
+                      torch.int32: L.I32, torch.int64: L.I64, torch.float16: L.F16,
+                      torch.bfloat16: L.BF16, torch.float32: L.F32, torch.float64: L.F64})
+        for name, t in (("uint16", L.U16), ("uint32", L.U32), ("uint64", L.U64)):
+            if hasattr(torch, name):  # PyTorch 2.3 and later
+                table[getattr(torch, name)] = t
     t = table.get(dtype)
     if t is None:
         hint = "; sort a bool tensor as uint8 (t.view(torch.uint8))" if dtype == torch.bool else ""
@@ -56,11 +61,25 @@ def torch_key_type(dtype, what="keys"):
     return t
 
 
+_INDEX_TYPES = {"int64": (L.U64, 1 << 63), "uint64": (L.U64, 1 << 64),
+                "int32": (L.U32, 1 << 31), "uint32": (L.U32, 1 << 32)}
+_names = {}  # index_dtype -> its name, for the hashable ones seen before (a sort's hot path)
+
+
 def index_type(index_dtype, n):
     """(rdx index type, the NumPy dtype name) for argsort's index_dtype."""
-    name = _dtype_name(index_dtype)
-    table = {"int64": (L.U64, 1 << 63), "uint64": (L.U64, 1 << 64),
-             "int32": (L.U32, 1 << 31), "uint32": (L.U32, 1 << 32)}
+    try:
+        name = _names.get(index_dtype)
+    except TypeError:  # unhashable
+        name = None
+    if name is None:
+        name = _dtype_name(index_dtype)
+        try:
+            if len(_names) < 64:
+                _names[index_dtype] = name
+        except TypeError:
+            pass
+    table = _INDEX_TYPES
     if name not in table:
         raise TypeError("argsort: index_dtype must be int64, uint64, int32 or uint32, not %s"
                         % (index_dtype,))

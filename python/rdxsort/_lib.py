@@ -29,6 +29,7 @@ TYPE_BITS = {U8: 8, U16: 16, U32: 32, U64: 64, I8: 8, I16: 16, I32: 32, I64: 64,
 BACKEND_AUTO, BACKEND_CPU, BACKEND_CUDA = 0, 1, 2
 BACKEND_NAMES = {BACKEND_AUTO: "auto", BACKEND_CPU: "cpu", BACKEND_CUDA: "cuda"}
 RDX_DESCENDING = 1
+RDX_NUMPY_ORDER = 2  # floats as NumPy and PyTorch order them (every NaN last, -0.0 == +0.0)
 
 
 class RdxError(RuntimeError):
@@ -93,6 +94,12 @@ _signatures = {
     "rdx_sort_keys": ([_vp, _vp, _sz, _int, ctypes.POINTER(Opts)], _int),
     "rdx_sort_pairs": ([_vp, _vp, _vp, _sz, _sz, _int, ctypes.POINTER(Opts)], _int),
     "rdx_argsort": ([_vp, _vp, _sz, _int, _vp, _int, ctypes.POINTER(Opts)], _int),
+    # Version 0.2: segmented sorts (here always equal rows: offsets NULL).
+    "rdx_segmented_sort_keys": ([_vp, _vp, _sz, _int, _vp, _sz, ctypes.POINTER(Opts)], _int),
+    "rdx_segmented_sort_pairs": ([_vp, _vp, _vp, _sz, _sz, _int, _vp, _sz,
+                                  ctypes.POINTER(Opts)], _int),
+    "rdx_segmented_argsort": ([_vp, _vp, _sz, _int, _vp, _sz, _vp, _int,
+                               ctypes.POINTER(Opts)], _int),
 }
 for _name, (_args, _res) in _signatures.items():
     _fn = getattr(_lib, _name)
@@ -129,6 +136,32 @@ if HAS_INTO:
     for _name, (_args, _res) in _into_signatures.items():
         _fn = getattr(_lib, _name)
         _fn.argtypes, _fn.restype = _args, _res
+
+# The stream-ordered segmented sorts (version 0.2; offsets NULL here: equal rows).
+_segmented_async_signatures = {
+    "rdx_cuda_segmented_sort_keys_temp_size": ([_vp, _sz, _int, _sz, ctypes.POINTER(Opts), _szp],
+                                               _int),
+    "rdx_cuda_segmented_sort_keys_async": ([_vp, _vp, _sz, _int, _vp, _sz, ctypes.POINTER(Opts),
+                                           _vp, _sz, _stream], _int),
+    "rdx_cuda_segmented_sort_pairs_temp_size": ([_vp, _sz, _sz, _int, _sz, ctypes.POINTER(Opts),
+                                                 _szp], _int),
+    "rdx_cuda_segmented_sort_pairs_async": ([_vp, _vp, _vp, _sz, _sz, _int, _vp, _sz,
+                                            ctypes.POINTER(Opts), _vp, _sz, _stream], _int),
+    "rdx_cuda_segmented_argsort_temp_size": ([_vp, _sz, _int, _sz, _int, ctypes.POINTER(Opts),
+                                              _szp], _int),
+    "rdx_cuda_segmented_argsort_async": ([_vp, _vp, _sz, _int, _vp, _sz, _vp, _int,
+                                         ctypes.POINTER(Opts), _vp, _sz, _stream], _int),
+}
+HAS_SEGMENTED_ASYNC = all(hasattr(_lib, name) for name in _segmented_async_signatures)
+if HAS_SEGMENTED_ASYNC:
+    for _name, (_args, _res) in _segmented_async_signatures.items():
+        _fn = getattr(_lib, _name)
+        _fn.argtypes, _fn.restype = _args, _res
+
+# The Context methods that have a stream-ordered variant (<name>_async) in this library.
+ASYNC_KINDS = (({"sort_keys", "sort_pairs", "argsort"} if HAS_ASYNC else set())
+               | ({"rows_sort_keys", "rows_sort_pairs", "rows_argsort"}
+                  if HAS_SEGMENTED_ASYNC else set()))
 
 # GPU arrays are sorted with the stream-ordered entry points when the library has them
 # (no host synchronization); False selects the synchronous ones (tests flip it).
@@ -186,6 +219,19 @@ class Context:
         self.check(_lib.rdx_argsort(self.handle, keys, n, key_type, indices, index_type,
                                     ctypes.byref(opts)))
 
+    # Segmented sorts of `rows` equal rows of n / rows keys each (a C-contiguous matrix).
+    def rows_sort_keys(self, keys, n, key_type, rows, opts):
+        self.check(_lib.rdx_segmented_sort_keys(self.handle, keys, n, key_type, None, rows,
+                                                ctypes.byref(opts)))
+
+    def rows_sort_pairs(self, keys, values, value_size, n, key_type, rows, opts):
+        self.check(_lib.rdx_segmented_sort_pairs(self.handle, keys, values, value_size, n,
+                                                 key_type, None, rows, ctypes.byref(opts)))
+
+    def rows_argsort(self, keys, n, key_type, rows, indices, index_type, opts):
+        self.check(_lib.rdx_segmented_argsort(self.handle, keys, n, key_type, None, rows,
+                                              indices, index_type, ctypes.byref(opts)))
+
     # The stream-ordered variants: temp(nbytes) gives (owner, device pointer) of temporary
     # storage from the array library's allocator on the current stream; the owner is held
     # until the sort is enqueued, and the allocator's stream ordering keeps the memory from
@@ -230,6 +276,31 @@ class Context:
             self.handle, n, key_type, index_type, ctypes.byref(opts), out), temp)
         self.check(_lib.rdx_cuda_argsort_async(self.handle, keys, n, key_type, indices,
                                                index_type, ctypes.byref(opts), ptr, size, stream))
+        del owner
+
+    def rows_sort_keys_async(self, keys, n, key_type, rows, opts, temp, stream):
+        (owner, ptr), size = self._temp(lambda out: _lib.rdx_cuda_segmented_sort_keys_temp_size(
+            self.handle, n, key_type, rows, ctypes.byref(opts), out), temp)
+        self.check(_lib.rdx_cuda_segmented_sort_keys_async(
+            self.handle, keys, n, key_type, None, rows, ctypes.byref(opts), ptr, size, stream))
+        del owner
+
+    def rows_sort_pairs_async(self, keys, values, value_size, n, key_type, rows, opts, temp,
+                              stream):
+        (owner, ptr), size = self._temp(lambda out: _lib.rdx_cuda_segmented_sort_pairs_temp_size(
+            self.handle, value_size, n, key_type, rows, ctypes.byref(opts), out), temp)
+        self.check(_lib.rdx_cuda_segmented_sort_pairs_async(
+            self.handle, keys, values, value_size, n, key_type, None, rows, ctypes.byref(opts),
+            ptr, size, stream))
+        del owner
+
+    def rows_argsort_async(self, keys, n, key_type, rows, indices, index_type, opts, temp,
+                           stream):
+        (owner, ptr), size = self._temp(lambda out: _lib.rdx_cuda_segmented_argsort_temp_size(
+            self.handle, n, key_type, rows, index_type, ctypes.byref(opts), out), temp)
+        self.check(_lib.rdx_cuda_segmented_argsort_async(
+            self.handle, keys, n, key_type, None, rows, indices, index_type, ctypes.byref(opts),
+            ptr, size, stream))
         del owner
 
     def __del__(self):

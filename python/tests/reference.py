@@ -1,8 +1,10 @@
 """The oracle the tests compare rdxsort with: a stable NumPy argsort of the keys' bits
 mapped to unsigned integers whose order is rdxsort's documented key order (rdx.h):
 unsigned as is, signed with the sign bit flipped, floats in IEEE 754 totalOrder (negative:
-all bits flipped; positive: the sign bit flipped). numpy.sort itself orders NaNs after +inf
-whatever their sign and ties -0.0 with +0.0, so it is only the oracle where neither occurs.
+all bits flipped; positive: the sign bit flipped), or in NumPy's order (RDX_NUMPY_ORDER,
+the Python default): the same mapping, then every NaN mapped to the code just above
++inf's and -0.0 to +0.0's. Working on bits, it covers bfloat16 and NaN payloads, and its
+NumPy order is checked against numpy.sort itself (test_keys.py).
 """
 import numpy as np
 
@@ -42,11 +44,35 @@ def order_bits(raw, kind):
     return np.where(negative, ~raw, raw | sign)
 
 
-def reference_permutation(raw, kind, descending=False, begin_bit=0, end_bit=None):
-    """The stable permutation that sorts keys with bit patterns raw, as rdxsort defines it."""
+# Mantissa bits of each float format.
+MANTISSA = {"float16": 10, "bfloat16": 7, "float32": 23, "float64": 52}
+
+
+def numpy_order_bits(raw, float_name):
+    """order_bits for floats in NumPy's order: every NaN just above +inf, -0.0 as +0.0."""
+    width = raw.dtype.itemsize * 8
+    mant = MANTISSA[float_name]
+    t = raw.dtype.type
+    sign = t(1 << (width - 1))
+    inf = t(((1 << (width - 1 - mant)) - 1) << mant)
+    magnitude = raw & t(~(1 << (width - 1)) & ((1 << width) - 1))
+    mapped = order_bits(raw, "f")
+    mapped[magnitude > inf] = t((int(inf) | int(sign)) + 1)  # every NaN
+    mapped[magnitude == 0] = sign                            # both zeros: +0.0's code
+    return mapped
+
+
+def reference_permutation(raw, kind, descending=False, begin_bit=0, end_bit=None,
+                          float_name=None):
+    """The stable permutation that sorts keys with bit patterns raw, as rdxsort defines it:
+    floats in totalOrder, or in NumPy's order when float_name names their format
+    ("float16", "bfloat16", "float32", "float64")."""
     width = raw.dtype.itemsize * 8
     end_bit = width if end_bit is None else end_bit
-    mapped = order_bits(raw, kind).astype(np.uint64)
+    if kind == "f" and float_name is not None:
+        mapped = numpy_order_bits(raw, float_name).astype(np.uint64)
+    else:
+        mapped = order_bits(raw, kind).astype(np.uint64)
     mask = np.uint64((1 << (end_bit - begin_bit)) - 1)
     digits = (mapped >> np.uint64(begin_bit)) & mask
     if descending:
@@ -54,10 +80,32 @@ def reference_permutation(raw, kind, descending=False, begin_bit=0, end_bit=None
     return np.argsort(digits, kind="stable")
 
 
-def expected_sort(a, **kw):
-    """(sorted keys, permutation) that rdxsort must give for the NumPy array a."""
-    perm = reference_permutation(bits(a), kind_of(a.dtype), **kw)
+def float_name(dtype, total_order=False):
+    """The float format's name for reference_permutation: None for totalOrder or integers."""
+    return None if total_order or kind_of(dtype) != "f" else np.dtype(dtype).name
+
+
+def expected_sort(a, total_order=False, **kw):
+    """(sorted keys, permutation) that rdxsort must give for the 1-D NumPy array a (floats
+    in NumPy's order, as rdxsort's default, or in totalOrder)."""
+    perm = reference_permutation(bits(a), kind_of(a.dtype),
+                                 float_name=float_name(a.dtype, total_order), **kw)
     return a[perm], perm
+
+
+def expected_rows(a, axis=-1, total_order=False, **kw):
+    """(sorted array, argsort) that rdxsort must give for the N-D NumPy array a along axis
+    (None: flattened), each row by expected_sort."""
+    if axis is None:
+        return expected_sort(a.reshape(-1), total_order, **kw)
+    moved = np.ascontiguousarray(np.moveaxis(a, axis, -1))
+    rows = moved.reshape(-1, moved.shape[-1]) if moved.size else moved.reshape(0, moved.shape[-1])
+    perms = np.empty(rows.shape, np.int64)
+    for r in range(rows.shape[0]):
+        perms[r] = expected_sort(rows[r], total_order, **kw)[1]
+    perms = perms.reshape(moved.shape)
+    sorted_moved = np.take_along_axis(moved, perms, -1)
+    return np.moveaxis(sorted_moved, -1, axis), np.moveaxis(perms, -1, axis)
 
 
 def random_keys(rng, dtype, n, dist="bits"):

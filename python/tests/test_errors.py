@@ -1,5 +1,6 @@
 """Bad input: the right exception, a message that names the problem, and no change to any
 array passed in."""
+import math
 import threading
 
 import numpy as np
@@ -26,13 +27,52 @@ def unchanged(fn, *arrays):
             assert a.tobytes() == b, "an input array changed"
 
 
-@pytest.mark.parametrize("fn", [rdxsort.sort, rdxsort.argsort])
-def test_not_one_dimensional(fn, rng):
+@pytest.mark.parametrize("fn", [rdxsort.sort, rdxsort.argsort,
+                                lambda a, **kw: rdxsort.sort(a, inplace=True, **kw),
+                                lambda a, **kw: rdxsort.sort_pairs(a, a.copy(), inplace=True, **kw)])
+def test_axis_out_of_range(fn, rng):
     a = random_keys(rng, np.uint32, 60).reshape(6, 10)
-    with pytest.raises(ValueError, match="1-D"):
-        unchanged(lambda: fn(a), a)
-    with pytest.raises(ValueError, match="1-D"):
-        fn(np.uint32(5) + np.zeros((), np.uint32))
+    for axis in (2, -3, 100):
+        with pytest.raises(ValueError, match="axis %d is out of bounds" % axis) as e:
+            unchanged(lambda: fn(a, axis=axis), a)
+        assert isinstance(e.value, IndexError)  # numpy's AxisError is both
+    with pytest.raises(TypeError, match="axis"):
+        unchanged(lambda: fn(a, axis=1.0), a)
+    scalar = np.uint32(5) + np.zeros((), np.uint32)  # 0-d: no axis -1, as numpy.sort
+    with pytest.raises(ValueError, match="out of bounds"):
+        fn(scalar)
+
+
+def test_axis_none_is_not_in_place(rng):
+    a = random_keys(rng, np.int16, 60).reshape(6, 10)
+    with pytest.raises(ValueError, match="axis=None"):
+        unchanged(lambda: rdxsort.sort(a, axis=None, inplace=True), a)
+    v = np.arange(60).reshape(6, 10)
+    with pytest.raises(ValueError, match="axis=None"):
+        unchanged(lambda: rdxsort.sort_pairs(a, v, axis=None, inplace=True), a, v)
+
+
+def test_keys_and_values_of_different_shapes(rng):
+    k = random_keys(rng, np.int32, 60).reshape(6, 10)
+    for shape in [(10, 6), (6, 9), (6,), (60,), (6, 1, 10)]:
+        v = np.arange(math.prod(shape), dtype=np.int64).reshape(shape)
+        for axis in (-1, 0, None):
+            with pytest.raises(ValueError, match="one entry per key"):
+                unchanged(lambda: rdxsort.sort_pairs(k, v, axis=axis, inplace=axis is not None),
+                          k, v)
+
+
+def test_lexsort_bad_keys(rng):
+    a = random_keys(rng, np.int32, 60).reshape(6, 10)
+    b = random_keys(rng, np.int32, 60).reshape(10, 6)
+    with pytest.raises(ValueError, match="same shape"):
+        unchanged(lambda: rdxsort.lexsort([a, b]), a, b)
+    with pytest.raises(TypeError, match="at least one key"):
+        rdxsort.lexsort([])
+    with pytest.raises(TypeError, match="complex"):
+        unchanged(lambda: rdxsort.lexsort([a, a.astype(np.complex64)]), a)
+    with pytest.raises(ValueError, match="out of bounds"):
+        unchanged(lambda: rdxsort.lexsort([a, a], axis=2), a)
 
 
 @pytest.mark.parametrize("a,match", [

@@ -1,4 +1,5 @@
-"""rdxsort.sort and rdxsort.argsort on NumPy arrays (the CPU backend) against the reference."""
+"""rdxsort.sort and rdxsort.argsort on 1-D NumPy arrays (the CPU backend) against the
+reference and against numpy.sort/argsort(kind="stable"); N-D arrays: test_axes.py."""
 import os
 
 import numpy as np
@@ -37,17 +38,21 @@ def test_bfloat16_is_tested():
 @pytest.mark.parametrize("n", SIZES)
 @pytest.mark.parametrize("dtype", DTYPES, ids=DTYPE_IDS)
 def test_sort_and_argsort(rng, dtype, n, descending):
+    # Floats in NumPy's order (the default) and in totalOrder; integers know one order.
+    orders = (False, True) if kind_of(dtype) == "f" else (False,)
     for dist in ("bits", "few"):
-        a = random_keys(rng, dtype, n, dist)
-        before = a.copy()
-        want, perm = expected_sort(a, descending=descending)
-        got = rdxsort.sort(a, descending=descending)
-        assert_same_bits(got, want, "sort, %s keys" % dist)
-        assert got is not a
-        idx = rdxsort.argsort(a, descending=descending)
-        assert idx.dtype == np.int64
-        np.testing.assert_array_equal(idx, perm, err_msg="argsort, %s keys" % dist)
-        assert_same_bits(a, before, "the input changed")
+        for total_order in orders:
+            a = random_keys(rng, dtype, n, dist)
+            before = a.copy()
+            what = "%s keys, total_order=%s" % (dist, total_order)
+            want, perm = expected_sort(a, total_order, descending=descending)
+            got = rdxsort.sort(a, descending=descending, total_order=total_order)
+            assert_same_bits(got, want, "sort, " + what)
+            assert got is not a
+            idx = rdxsort.argsort(a, descending=descending, total_order=total_order)
+            assert idx.dtype == np.int64
+            np.testing.assert_array_equal(idx, perm, err_msg="argsort, " + what)
+            assert_same_bits(a, before, "the input changed")
 
 
 def test_reference_agrees_with_numpy_on_integers(rng):
@@ -106,10 +111,63 @@ def test_special_floats_in_total_order(rng, dtype):
     ordered = np.array(order, dtype=u).view(dtype)
     a = np.repeat(ordered, 3)
     rng.shuffle(a)
-    got = rdxsort.sort(a)
+    got = rdxsort.sort(a, total_order=True)
     assert_same_bits(got, np.repeat(ordered, 3), "ascending")
-    assert_same_bits(rdxsort.sort(a, descending=True), np.repeat(ordered[::-1], 3), "descending")
+    assert_same_bits(rdxsort.sort(a, descending=True, total_order=True),
+                     np.repeat(ordered[::-1], 3), "descending")
     assert np.signbit(got[0]) and np.isnan(got[0]) and np.isnan(got[-1]) and not np.signbit(got[-1])
+
+
+def special_floats(rng, dtype, n):
+    """n floats of dtype, a third of them special: NaNs of both signs and with payloads,
+    both zeros, both infinities, denormals; the rest normal numbers with many ties."""
+    dtype = np.dtype(dtype)
+    a = rng.integers(-20, 20, n).astype(dtype) / dtype.type(4)
+    info = np.finfo(dtype)
+    nan_bits = np.array(np.nan, dtype).view(UINT_OF[dtype.itemsize])
+    specials = np.array([np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, info.smallest_subnormal,
+                         -info.smallest_subnormal, info.max, -info.max], dtype)
+    payload = (nan_bits | 1).view(dtype)  # a NaN with a payload, both signs
+    specials = np.concatenate([specials, [payload], [-payload]]).astype(dtype)
+    where = rng.random(n) < 1 / 3
+    a[where] = specials[rng.integers(0, specials.size, int(where.sum()))]
+    return a
+
+
+UINT_OF = {2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
+@pytest.mark.parametrize("n", [1, 2, 100, 5000, 300_000])
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_numpy_order_equals_numpy(rng, dtype, n):
+    """The default float order is NumPy's: rdxsort.sort and argsort give exactly what
+    numpy.sort/argsort(kind="stable") give, NaNs of both signs and both zeros included
+    (compared bit for bit: NaNs and zeros keep their input order)."""
+    a = special_floats(rng, dtype, n)
+    before = a.copy()
+    assert_same_bits(rdxsort.sort(a), np.sort(a, kind="stable"), "sort")
+    np.testing.assert_array_equal(rdxsort.argsort(a), np.argsort(a, kind="stable"))
+    # Descending: NaNs first, as torch.sort(descending=True); ties keep their input order.
+    want = (n - 1 - np.argsort(a[::-1], kind="stable"))[::-1]
+    np.testing.assert_array_equal(rdxsort.argsort(a, descending=True), want)
+    assert_same_bits(a, before, "the input changed")
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, "bfloat16"])
+def test_numpy_order_reference(rng, dtype):
+    """The reference's NumPy order agrees with numpy.argsort (for bfloat16 through float32,
+    which holds every bfloat16 exactly)."""
+    if dtype == "bfloat16":
+        dtype = bfloat16()
+        if dtype is None:
+            pytest.skip("ml_dtypes is not installed")
+        a = special_floats(rng, np.float32, 20_000).astype(dtype)
+        wide = a.astype(np.float32)
+    else:
+        a = wide = special_floats(rng, dtype, 20_000)
+    want = np.argsort(wide, kind="stable")
+    np.testing.assert_array_equal(expected_sort(a)[1], want)
+    np.testing.assert_array_equal(rdxsort.argsort(a), want)
 
 
 @pytest.mark.parametrize("descending", [False, True], ids=["asc", "desc"])
@@ -120,10 +178,12 @@ def test_special_floats_in_total_order(rng, dtype):
 ])
 def test_bit_ranges(rng, dtype, begin, end, descending):
     a = random_keys(rng, dtype, 20_000)
-    want, perm = expected_sort(a, descending=descending, begin_bit=begin, end_bit=end)
-    kw = dict(descending=descending, begin_bit=begin, end_bit=end)
-    assert_same_bits(rdxsort.sort(a, **kw), want)
-    np.testing.assert_array_equal(rdxsort.argsort(a, **kw), perm)
+    for total_order in (False, True):
+        want, perm = expected_sort(a, total_order, descending=descending, begin_bit=begin,
+                                   end_bit=end)
+        kw = dict(descending=descending, begin_bit=begin, end_bit=end, total_order=total_order)
+        assert_same_bits(rdxsort.sort(a, **kw), want, "total_order=%s" % total_order)
+        np.testing.assert_array_equal(rdxsort.argsort(a, **kw), perm)
 
 
 @pytest.mark.parametrize("radix_bits", range(0, 9))

@@ -38,6 +38,10 @@ enum {
     RDX_CPU_BUF_GATHER,    /* a copy of odd-sized values to gather from */
     RDX_CPU_BUF_COUNTS,    /* histograms and offsets */
     RDX_CPU_BUF_WC,        /* per-thread write-combining buffers */
+    RDX_CPU_BUF_ROWS,      /* segmented sorts: per-thread row buffers (row.h) */
+    RDX_CPU_BUF_CANON,     /* RDX_NUMPY_ORDER: canonical copy of the keys (numpy.c) */
+    RDX_CPU_BUF_PERM,      /* RDX_NUMPY_ORDER: the sorting permutation */
+    RDX_CPU_BUF_ORIG,      /* RDX_NUMPY_ORDER: a copy of the values to gather from */
     RDX_CPU_NBUF
 };
 
@@ -217,6 +221,12 @@ void rdx_cpu_gather(const void *src, void *dst, size_t value_size, const void *i
  * wc its write-combining lines (or NULL). */
 void rdx_cpu_msd_bucket(const rdx_cpu_plan *plan, const rdx_cpu_sets *sets, int cur, size_t lo,
                         size_t hi, int level, size_t *msd, void *wc);
+
+/* ---- numpy.c ---- */
+
+/* A whole-array job with job->numpy_order: argsort of a canonical copy of the keys (every
+ * NaN one pattern, -0.0 as +0.0) by rdx_cpu_sort, then keys and values gathered by it. */
+rdx_status rdx_cpu_numpy_sort(rdx_ctx *ctx, const rdx_job *job);
 
 /* ---- small.c ---- */
 

@@ -236,6 +236,8 @@ static void finish_lsd_share(const rdx_job *job, const rdx_cpu_plan *plan, const
 
 rdx_status rdx_cpu_sort(rdx_ctx *ctx, const rdx_job *job)
 {
+    if (job->numpy_order)
+        return rdx_cpu_numpy_sort(ctx, job);
     if (job->n < RDX_CPU_SMALL_N)
         return rdx_cpu_small_sort(ctx, job);
 

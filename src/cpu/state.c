@@ -2,12 +2,14 @@
  * more and are reused by later calls; freed with the context. */
 #include <stdlib.h>
 
+#include "alloc.h"
+
 #include "cpu.h"
 
 void *rdx_cpu_reserve(rdx_ctx *ctx, int which, size_t count, size_t size, const char *what)
 {
     if (!ctx->cpu) {
-        ctx->cpu = (struct rdx_cpu_state *)calloc(1, sizeof *ctx->cpu);
+        ctx->cpu = (struct rdx_cpu_state *)rdx_host_calloc(ctx, 1, sizeof *ctx->cpu);
         if (!ctx->cpu) {
             rdx_fail(ctx, RDX_ERR_OUT_OF_MEMORY, "CPU backend: no memory for its state");
             return NULL;
@@ -26,8 +28,8 @@ void *rdx_cpu_reserve(rdx_ctx *ctx, int which, size_t count, size_t size, const 
     if (b->bytes >= bytes)
         return b->p;
     /* The old contents are not needed: free first, so the peak is the new size only. */
-    free(b->p);
-    b->p = malloc(bytes);
+    rdx_host_free(b->p);
+    b->p = rdx_host_malloc(ctx, bytes);
     b->bytes = b->p ? bytes : 0;
     if (!b->p)
         rdx_fail(ctx, RDX_ERR_OUT_OF_MEMORY, "CPU backend: cannot allocate %zu bytes of %s scratch",
@@ -40,7 +42,7 @@ void rdx_cpu_release(rdx_ctx *ctx)
     if (!ctx || !ctx->cpu)
         return;
     for (int i = 0; i < RDX_CPU_NBUF; i++)
-        free(ctx->cpu->buf[i].p);
-    free(ctx->cpu);
+        rdx_host_free(ctx->cpu->buf[i].p);
+    rdx_host_free(ctx->cpu);
     ctx->cpu = NULL;
 }

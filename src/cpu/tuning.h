@@ -62,4 +62,33 @@
  * write to the same cache line. */
 #define RDX_CPU_CACHE_LINE 64
 
+/* Segmented sorts (segmented.c, row.c). A segment is sorted by one thread in its own
+ * buffers (segments spread over the threads) when it holds at most RDX_CPU_SEG_ROW_MAX
+ * keys, or at most RDX_CPU_SEG_ROW_CAP keys and no more than 1/(2 x threads) of all the
+ * keys in segments; a longer one goes through the whole-array sort above, all threads on
+ * it. A row's buffers take about 28 bytes per key. Many long rows are better one per
+ * thread: 64 x 2^18 i32, 2 threads on this (loaded) machine, 1.5 s through the parallel
+ * sort one row after the other (its barriers wait on descheduled threads) against the
+ * same CPU time per key (10.6 / 10.8 ns, one thread) as rows. */
+#define RDX_CPU_SEG_ROW_MAX (1u << 16)
+#define RDX_CPU_SEG_ROW_CAP (1u << 22)
+
+/* A row of at most RDX_CPU_SEG_RANK_MAX keys is sorted by counting each key's rank
+ * (branch-free m^2 comparisons); up to RDX_CPU_SEG_MERGE_MAX by a merge sort (ranked runs
+ * of RDX_CPU_SEG_MERGE_RUN, then branch-free merges); longer rows by an LSD radix sort
+ * (one histogram read for all digits, constant digits skipped), whose fixed cost per row
+ * (clearing and scanning bins x digits counters) pays off from about a hundred keys.
+ * Measured with one thread, CPU time, random i32 rows (bench/seg_cpu.py's shapes):
+ * ranks instead of an insertion sort: 262144 x 8 20.1 -> 10.9 ms, 65536 x 32 29.2 ->
+ * 17.1 ms; rank 16 / run 8 and rank 32 / run 16 were no better. Merge against radix:
+ * 65536 x 64 10.7 / 17.1 ns per key, 16384 x 128 12.7 / 11.3, 16384 x 256 14.9 / 9.4,
+ * 8192 x 512 17.5 / 8.1. */
+#define RDX_CPU_SEG_RANK_MAX 24
+#define RDX_CPU_SEG_MERGE_RUN 16
+#define RDX_CPU_SEG_MERGE_MAX 96
+
+/* Segments handed to a thread at a time (OpenMP dynamic schedule): enough to keep the
+ * scheduling cost off millions of tiny segments, few enough to balance mixed lengths. */
+#define RDX_CPU_SEG_CHUNK 16
+
 #endif

@@ -2,11 +2,14 @@
  * synchronous API, on the caller's stream and temporary storage, with no allocation, no
  * synchronization and no host read of device data (CUDA-graph safe). */
 #include <stdint.h>
+#include <stdio.h>
 
 #include "rdx_cuda.h"
 #include "common.cuh"
 #include "device.h"
 #include "plan.h"
+#include "segmented.h"
+#include "state.h"
 
 static rdx_status check_ctx(rdx_ctx *ctx, const char *fn)
 {
@@ -15,6 +18,19 @@ static rdx_status check_ctx(rdx_ctx *ctx, const char *fn)
     ctx->error[0] = '\0';
     if (ctx->backend != RDX_BACKEND_CUDA)
         return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: ctx is not a context of the CUDA backend", fn);
+    return RDX_OK;
+}
+
+/* Plans a job whose arrays are all device memory with the context's tuning (its device
+ * facts current); *sms: the device's multiprocessors. */
+static rdx_status plan_device_job(rdx_ctx *ctx, const rdx_job *job, rdx_cuda_plan *plan, int *sms)
+{
+    rdx_cuda_tuning *tuning = NULL;
+    const rdx_status s = rdx_cuda_tuning_ready(ctx, &tuning);
+    if (s != RDX_OK)
+        return s;
+    rdx_cuda_plan_job(tuning, job, 1, 1, 1, plan);
+    *sms = tuning->sms;
     return RDX_OK;
 }
 
@@ -41,10 +57,14 @@ static rdx_status temp_size(rdx_ctx *ctx, const char *fn, rdx_job_kind kind, siz
         return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: n = %zu does not fit RDX_U32 indices (at most 2^32)",
                         fn, n);
     job.n = n;
+    if (job.numpy_order) /* by composition: segmented.cu */
+        return rdx_cuda_numpy_temp_size(ctx, &job, temp_bytes);
     rdx_cuda_plan plan;
-    rdx_cuda_plan_job(&job, 1, 1, 1, &plan);
-    *temp_bytes = plan.temp_bytes;
-    return RDX_OK;
+    int sms = 0;
+    s = plan_device_job(ctx, &job, &plan, &sms);
+    if (s == RDX_OK)
+        *temp_bytes = plan.temp_bytes;
+    return s;
 }
 
 /* Checks that a non-NULL array is memory the kernels can use in place. */
@@ -136,18 +156,22 @@ static rdx_status sort_async(rdx_ctx *ctx, const char *fn, rdx_job_kind kind, co
         job.keys_in = into->keys_in != job.keys ? into->keys_in : NULL;
         job.values_in = kind == RDX_JOB_PAIRS && into->values_in != job.values ? into->values_in : NULL;
     }
+    if (job.numpy_order) /* by composition: segmented.cu */
+        return rdx_cuda_numpy_enqueue(ctx, fn, &job, d_temp, temp_bytes, stream);
     rdx_cuda_plan plan;
-    rdx_cuda_plan_job(&job, 1, 1, 1, &plan);
+    int sms = 0;
+    s = plan_device_job(ctx, &job, &plan, &sms);
+    if (s != RDX_OK)
+        return s;
     if (temp_bytes < plan.temp_bytes)
         return rdx_fail(ctx, RDX_ERR_TEMP_TOO_SMALL, "%s: temporary storage of %zu bytes is below the %zu needed",
                         fn, temp_bytes, plan.temp_bytes);
     if (!d_temp)
         return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: d_temp is NULL", fn);
-    int sms = 0;
-    s = rdx_cuda_device_ready(ctx, &sms);
-    if (s != RDX_OK)
-        return s;
-    return rdx_cuda_enqueue(ctx, &plan, &job, d_temp, sms, stream);
+    s = rdx_cuda_enqueue(ctx, &plan, &job, d_temp, sms, stream);
+    if (s == RDX_OK) /* the route as planned: the sort has not run yet */
+        snprintf(ctx->route, sizeof ctx->route, "%s", rdx_cuda_plan_route_name(&plan));
+    return s;
 }
 
 rdx_status rdx_cuda_sort_keys_temp_size(rdx_ctx *ctx, size_t n, rdx_type type, const rdx_opts *opts,

@@ -30,7 +30,7 @@
  * before a barrier that the block passes, so a block may exit as soon as it is done. */
 #include "common.cuh"
 #include "kernels.h"
-#include "rank.cuh"
+#include "one_launch.cuh" /* and rank.cuh */
 #include "test_hooks.h"
 
 static_assert(RDX_CLUSTER_MAX_BLOCKS >= 1 && RDX_CLUSTER_MAX_BLOCKS <= 16, "a cluster holds at most 16 blocks");
@@ -122,12 +122,7 @@ __global__ void __launch_bounds__(RDX_CLUSTER_THREADS, 1) rdx_cluster_kernel(con
     typedef rdx_cluster_layout<KB, VB> L;
     typedef typename rdx_uint<KB>::t K;
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
-    extern __shared__ __align__(16) unsigned char smem[];
-    K *s_keys = (K *)(smem + L::R::KEYS);
-    V *s_vals = (V *)(smem + L::R::VALS);
-    uint32_t *s_wcnt = (uint32_t *)(smem + L::R::WCNT);
-    uint32_t *s_start = (uint32_t *)(smem + L::R::START);
-    uint32_t *s_scan = (uint32_t *)(smem + L::R::SCAN);
+    RDX_RANK_SMEM(L::R, K, V);
     uint32_t *s_base = (uint32_t *)(smem + L::BASE);
     volatile uint32_t *s_skip = (volatile uint32_t *)(smem + L::FLAG);
     K *r_keys = (K *)(smem + L::RECV_KEYS);
@@ -177,19 +172,8 @@ __global__ void __launch_bounds__(RDX_CLUSTER_THREADS, 1) rdx_cluster_kernel(con
                 before += t < rank ? c : 0u;
             }
         }
-        /* One digit holds every key: nothing moves (the same decision in every block). */
-        if (threadIdx.x < bins && all == n)
-            s_skip[p & 1] = 1;
-        __syncthreads();
-        if (s_skip[p & 1])
-            continue;
-        const uint32_t digit_start = rdx_block_excl_scan<L::THREADS>(threadIdx.x < bins ? all : 0u, s_scan);
-        if (threadIdx.x < bins)
-            s_base[threadIdx.x] = digit_start + before;
-        __syncthreads();
-        rdx_offset_tile<L::THREADS>(total, bits, s_wcnt, s_start, s_scan);
-        rdx_rank_scatter<VB, K, V, L::ITEMS, L::THREADS>(key, val, count, shift, bits, s_wcnt, s_keys, s_vals);
-        __syncthreads();
+        RDX_RANK_PLACE_OR_CONTINUE(VB, K, V, L::ITEMS, L::THREADS, key, val, count, n, shift, bits, bins, total, all,
+                                   before, s_skip[p & 1], s_base, s_wcnt, s_start, s_scan, s_keys, s_vals);
         const uint32_t mask = bins - 1u;
 
         if (p + 1 == passes) {
@@ -335,18 +319,8 @@ cudaError_t rdx_cluster_init(void)
         return e;
     }
     const int usable = RDX_CLUSTER_MAX_N > 0 && major >= 9 && cluster_launch;
-    init_cluster<1, 0>(dev, usable);
-    init_cluster<1, 4>(dev, usable);
-    init_cluster<1, 8>(dev, usable);
-    init_cluster<2, 0>(dev, usable);
-    init_cluster<2, 4>(dev, usable);
-    init_cluster<2, 8>(dev, usable);
-    init_cluster<4, 0>(dev, usable);
-    init_cluster<4, 4>(dev, usable);
-    init_cluster<4, 8>(dev, usable);
-    init_cluster<8, 0>(dev, usable);
-    init_cluster<8, 4>(dev, usable);
-    init_cluster<8, 8>(dev, usable);
+#define RDX_CLUSTER_INIT(KB, VB) init_cluster<KB, VB>(dev, usable);
+    RDX_FOR_EACH_KV(RDX_CLUSTER_INIT)
     return cudaSuccess;
 }
 
@@ -373,19 +347,10 @@ int rdx_cuda_cluster_max_blocks(size_t key_bytes, size_t value_bytes)
 
 cudaError_t rdx_launch_cluster(int kb, int vb, const rdx_cluster_args *a, cudaStream_t s)
 {
+#define RDX_CLUSTER_CASE(KB, VB) \
+    case KB * 16 + VB: return launch_cluster<KB, VB>(a, s);
     switch (kb * 16 + vb) {
-    case 0x10: return launch_cluster<1, 0>(a, s);
-    case 0x14: return launch_cluster<1, 4>(a, s);
-    case 0x18: return launch_cluster<1, 8>(a, s);
-    case 0x20: return launch_cluster<2, 0>(a, s);
-    case 0x24: return launch_cluster<2, 4>(a, s);
-    case 0x28: return launch_cluster<2, 8>(a, s);
-    case 0x40: return launch_cluster<4, 0>(a, s);
-    case 0x44: return launch_cluster<4, 4>(a, s);
-    case 0x48: return launch_cluster<4, 8>(a, s);
-    case 0x80: return launch_cluster<8, 0>(a, s);
-    case 0x84: return launch_cluster<8, 4>(a, s);
-    case 0x88: return launch_cluster<8, 8>(a, s);
+        RDX_FOR_EACH_KV(RDX_CLUSTER_CASE)
     default: return cudaErrorInvalidValue;
     }
 }

@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <cuda_runtime.h>
 
+#include "alloc.h"
+#include "inject.h"
 #include "internal.h"
 #include "key_codec.h"
 #include "tuning.h"
@@ -16,13 +18,20 @@ rdx_status rdx_cuda_fail(rdx_ctx *ctx, cudaError_t e, const char *what, const ch
 
 /* Checks one CUDA runtime call (or cudaGetLastError() after a launch). On failure it
  * returns from the enclosing function with the status; a variable `ctx` (rdx_ctx *) must
- * be in scope for the message. */
+ * be in scope for the message. The failure-injection hook (inject.h) can make any one of
+ * these fail (the call is then not made) with cudaErrorUnknown. */
 #define RDX_CUDA_TRY(call)                                                                 \
     do {                                                                                   \
-        cudaError_t rdx_err_ = (call);                                                     \
+        cudaError_t rdx_err_ =                                                             \
+            rdx_inject_hit(ctx, RDX_INJECT_CUDA_CALL) ? cudaErrorUnknown : (call);        \
         if (rdx_err_ != cudaSuccess)                                                       \
             return rdx_cuda_fail(ctx, rdx_err_, #call, __FILE__, __LINE__);                \
     } while (0)
+
+/* Every device (and pinned host) allocation: the call, or, when the failure-injection hook
+ * picks this one, cudaErrorMemoryAllocation without making it. */
+#define RDX_CUDA_ALLOC(ctx, call)                                                          \
+    (rdx_inject_hit((ctx), RDX_INJECT_DEVICE_ALLOC) ? cudaErrorMemoryAllocation : (call))
 
 /* The unsigned integer of B bytes: rdx_uint<4>::t is uint32_t. */
 template <int B> struct rdx_uint;

@@ -19,7 +19,7 @@
  * L2-coherent loads (__ldcg): another block wrote them during this launch. */
 #include "common.cuh"
 #include "kernels.h"
-#include "rank.cuh"
+#include "one_launch.cuh" /* and rank.cuh */
 #if RDX_GRID_CG_SYNC
 #include <cooperative_groups.h>
 #endif
@@ -108,13 +108,8 @@ __global__ void __launch_bounds__(RDX_GRID_SHAPE_THREADS(SH), RDX_GRID_SHAPE_MIN
     typedef rdx_grid_layout<KB, VB, SH> L;
     typedef typename rdx_uint<KB>::t K;
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
-    extern __shared__ __align__(16) unsigned char smem[];
-    K *s_keys = (K *)(smem + L::R::KEYS);
-    V *s_vals = (V *)(smem + L::R::VALS);
-    uint32_t *s_wcnt = (uint32_t *)(smem + L::R::WCNT);
-    uint32_t *s_start = (uint32_t *)(smem + L::R::START);
+    RDX_RANK_SMEM(L::R, K, V);
     uint32_t *s_base = (uint32_t *)(smem + L::BASE);
-    uint32_t *s_scan = (uint32_t *)(smem + L::R::SCAN);
     volatile uint32_t *s_skip = (volatile uint32_t *)(smem + L::FLAG);
 
     const uint32_t blocks = gridDim.x, block = blockIdx.x;
@@ -156,20 +151,8 @@ __global__ void __launch_bounds__(RDX_GRID_SHAPE_THREADS(SH), RDX_GRID_SHAPE_MIN
 
         uint32_t all, before;
         sum_counts<L::THREADS>(counts, blocks, block, bins, s_start, s_base, &all, &before);
-        /* One digit holds every key: nothing moves (the same decision in every block).
-         * A flag in shared memory, not __syncthreads_or: ptxas 13.0 failed on that here. */
-        if (threadIdx.x < bins && all == n)
-            s_skip[p & 1] = 1;
-        __syncthreads();
-        if (s_skip[p & 1])
-            continue;
-        const uint32_t digit_start = rdx_block_excl_scan<L::THREADS>(threadIdx.x < bins ? all : 0u, s_scan);
-        if (threadIdx.x < bins)
-            s_base[threadIdx.x] = digit_start + before;
-        __syncthreads();
-        rdx_offset_tile<L::THREADS>(total, bits, s_wcnt, s_start, s_scan);
-        rdx_rank_scatter<VB, K, V, L::ITEMS, L::THREADS>(key, val, count, shift, bits, s_wcnt, s_keys, s_vals);
-        __syncthreads();
+        RDX_RANK_PLACE_OR_CONTINUE(VB, K, V, L::ITEMS, L::THREADS, key, val, count, n, shift, bits, bins, total, all,
+                                   before, s_skip[p & 1], s_base, s_wcnt, s_start, s_scan, s_keys, s_vals);
         const uint32_t mask = bins - 1u;
         /* RDX_GRID_ONE_BARRIER: each key also counts itself, by the next pass's digit, in
          * the row of the block that will hold it (counts zeroed before the launch), so
@@ -278,10 +261,8 @@ cudaError_t rdx_grid_init(void)
     cudaError_t e = cudaGetDevice(&dev);
     if (e != cudaSuccess)
         return e;
-    const cudaError_t r[12] = {init_kv<1, 0>(dev), init_kv<1, 4>(dev), init_kv<1, 8>(dev),
-                               init_kv<2, 0>(dev), init_kv<2, 4>(dev), init_kv<2, 8>(dev),
-                               init_kv<4, 0>(dev), init_kv<4, 4>(dev), init_kv<4, 8>(dev),
-                               init_kv<8, 0>(dev), init_kv<8, 4>(dev), init_kv<8, 8>(dev)};
+#define RDX_GRID_INIT(KB, VB) init_kv<KB, VB>(dev),
+    const cudaError_t r[12] = {RDX_FOR_EACH_KV(RDX_GRID_INIT)};
     for (int i = 0; i < 12; ++i)
         if (r[i] != cudaSuccess && e == cudaSuccess)
             e = r[i];
@@ -305,19 +286,10 @@ int rdx_grid_fits(int kb, int vb, int shape, size_t blocks, int sms)
 
 cudaError_t rdx_launch_grid(int kb, int vb, int shape, const rdx_grid_args *a, unsigned grid, cudaStream_t s)
 {
+#define RDX_GRID_CASE(KB, VB) \
+    case KB * 16 + VB: return launch_kv<KB, VB>(shape, a, grid, s);
     switch (kb * 16 + vb) {
-    case 0x10: return launch_kv<1, 0>(shape, a, grid, s);
-    case 0x14: return launch_kv<1, 4>(shape, a, grid, s);
-    case 0x18: return launch_kv<1, 8>(shape, a, grid, s);
-    case 0x20: return launch_kv<2, 0>(shape, a, grid, s);
-    case 0x24: return launch_kv<2, 4>(shape, a, grid, s);
-    case 0x28: return launch_kv<2, 8>(shape, a, grid, s);
-    case 0x40: return launch_kv<4, 0>(shape, a, grid, s);
-    case 0x44: return launch_kv<4, 4>(shape, a, grid, s);
-    case 0x48: return launch_kv<4, 8>(shape, a, grid, s);
-    case 0x80: return launch_kv<8, 0>(shape, a, grid, s);
-    case 0x84: return launch_kv<8, 4>(shape, a, grid, s);
-    case 0x88: return launch_kv<8, 8>(shape, a, grid, s);
+        RDX_FOR_EACH_KV(RDX_GRID_CASE)
     default: return cudaErrorInvalidValue;
     }
 }

@@ -2,20 +2,17 @@
  * in device memory are sorted in place, host arrays are copied in through pinned staging
  * buffers, sorted, and copied back. Scratch memory lives in the context and grows as
  * needed; everything is allocated before the first write to a caller's array. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common.cuh"
 #include "device.h"
+#include "kernels.h"
 #include "plan.h"
-
-struct rdx_cuda_state {
-    cudaStream_t stream;      /* the context's own stream, synchronized before returning */
-    void *scratch;            /* temporary device memory of the last plans */
-    size_t scratch_bytes;
-    void *staging[2];         /* pinned host buffers, RDX_STAGING_BYTES each */
-    cudaEvent_t staged[2];    /* the last copy through each staging buffer */
-};
+#include "segmented.h"
+#include "route.h"
+#include "state.h"
 
 void rdx_cuda_release(rdx_ctx *ctx)
 {
@@ -35,28 +32,48 @@ void rdx_cuda_release(rdx_ctx *ctx)
     if (st->stream)
         (void)cudaStreamDestroy(st->stream);
     (void)cudaGetLastError();
-    free(st);
+    rdx_host_free(st);
     ctx->cuda = NULL;
 }
 
-/* The context's state, created on first use. */
+rdx_status rdx_cuda_ctx_init(rdx_ctx *ctx)
+{
+    struct rdx_cuda_state *st = (struct rdx_cuda_state *)calloc(1, sizeof *st);
+    if (!st)
+        return rdx_fail(ctx, RDX_ERR_OUT_OF_MEMORY, "CUDA backend: no host memory for the context state");
+    rdx_cuda_tuning_defaults(&st->tuning);
+    ctx->cuda = st;
+    rdx_cuda_tuning *t = NULL;
+    const rdx_status s = rdx_cuda_tuning_ready(ctx, &t);
+    if (s != RDX_OK)
+        rdx_cuda_release(ctx);
+    return s;
+}
+
+/* The context's state with its stream and events, created on first use. */
 static rdx_status get_state(rdx_ctx *ctx, struct rdx_cuda_state **out)
 {
-    if (!ctx->cuda) {
-        struct rdx_cuda_state *st = (struct rdx_cuda_state *)calloc(1, sizeof *st);
-        if (!st)
-            return rdx_fail(ctx, RDX_ERR_OUT_OF_MEMORY, "CUDA backend: no host memory for the context state");
-        ctx->cuda = st;
+    struct rdx_cuda_state *st = ctx->cuda;
+    if (!st)
+        return rdx_fail(ctx, RDX_ERR_DEVICE, "CUDA backend: the context has no CUDA state");
+    if (!st->stream) {
         /* A blocking stream: ordered after work the caller put on the legacy default stream. */
         cudaError_t e = cudaStreamCreate(&st->stream);
         for (int i = 0; i < 2 && e == cudaSuccess; ++i)
             e = cudaEventCreateWithFlags(&st->staged[i], cudaEventDisableTiming);
         if (e != cudaSuccess) {
-            rdx_cuda_release(ctx);
+            for (int i = 0; i < 2; ++i) {
+                if (st->staged[i])
+                    (void)cudaEventDestroy(st->staged[i]);
+                st->staged[i] = NULL;
+            }
+            if (st->stream)
+                (void)cudaStreamDestroy(st->stream);
+            st->stream = NULL;
             return rdx_cuda_fail(ctx, e, "creating the context's stream and events", __FILE__, __LINE__);
         }
     }
-    *out = ctx->cuda;
+    *out = st;
     return RDX_OK;
 }
 
@@ -79,7 +96,7 @@ static rdx_status ensure_scratch(rdx_ctx *ctx, struct rdx_cuda_state *st, size_t
         st->scratch = NULL;
         st->scratch_bytes = 0;
     }
-    const cudaError_t e = cudaMalloc(&st->scratch, bytes);
+    const cudaError_t e = RDX_CUDA_ALLOC(ctx, cudaMalloc(&st->scratch, bytes));
     if (e != cudaSuccess) {
         st->scratch = NULL;
         (void)cudaGetLastError();
@@ -96,7 +113,7 @@ static rdx_status ensure_staging(rdx_ctx *ctx, struct rdx_cuda_state *st)
     for (int i = 0; i < 2; ++i) {
         if (st->staging[i])
             continue;
-        const cudaError_t e = cudaMallocHost(&st->staging[i], RDX_STAGING_BYTES);
+        const cudaError_t e = RDX_CUDA_ALLOC(ctx, cudaMallocHost(&st->staging[i], RDX_STAGING_BYTES));
         if (e != cudaSuccess) {
             st->staging[i] = NULL;
             (void)cudaGetLastError();
@@ -171,11 +188,13 @@ static rdx_status download(rdx_ctx *ctx, struct rdx_cuda_state *st, void *dst, c
 
 rdx_status rdx_cuda_sort(rdx_ctx *ctx, const rdx_job *job)
 {
+    if (job->numpy_order) /* by composition: segmented.cu */
+        return rdx_cuda_numpy_sort(ctx, job);
     struct rdx_cuda_state *st = NULL;
-    int sms = 0;
+    rdx_cuda_tuning *tuning = NULL;
     rdx_status s = get_state(ctx, &st);
     if (s == RDX_OK)
-        s = rdx_cuda_device_ready(ctx, &sms);
+        s = rdx_cuda_tuning_ready(ctx, &tuning);
     if (s != RDX_OK)
         return s;
 
@@ -187,7 +206,7 @@ rdx_status rdx_cuda_sort(rdx_ctx *ctx, const rdx_job *job)
     const int vals_at = pairs ? place_of(job->values, value_align) : PLACE_DEVICE;
     const int idx_at = argsort ? place_of(job->indices, index_size) : PLACE_DEVICE;
     rdx_cuda_plan plan;
-    rdx_cuda_plan_job(job, keys_at == PLACE_DEVICE, vals_at == PLACE_DEVICE, idx_at == PLACE_DEVICE, &plan);
+    rdx_cuda_plan_job(tuning, job, keys_at == PLACE_DEVICE, vals_at == PLACE_DEVICE, idx_at == PLACE_DEVICE, &plan);
 
     /* Everything is allocated before anything is written. */
     s = ensure_scratch(ctx, st, plan.temp_bytes);
@@ -205,7 +224,7 @@ rdx_status rdx_cuda_sort(rdx_ctx *ctx, const rdx_job *job)
     if (s == RDX_OK && vals_at != PLACE_DEVICE)
         s = upload(ctx, st, t + (plan.gather_size ? plan.gsrc : plan.vals_a), job->values, val_bytes, vals_at);
     if (s == RDX_OK)
-        s = rdx_cuda_enqueue(ctx, &plan, job, st->scratch, sms, st->stream);
+        s = rdx_cuda_enqueue(ctx, &plan, job, st->scratch, tuning->sms, st->stream);
     if (s == RDX_OK && keys_at != PLACE_DEVICE && !argsort)
         s = download(ctx, st, job->keys, t + plan.keys_a, key_bytes, keys_at);
     if (s == RDX_OK && vals_at != PLACE_DEVICE)
@@ -218,5 +237,13 @@ rdx_status rdx_cuda_sort(rdx_ctx *ctx, const rdx_job *job)
         return s;
     }
     RDX_CUDA_TRY(cudaStreamSynchronize(st->stream));
+    /* The route report: the MSD route's outcome was decided on the device. */
+    const char *route = plan.route->name;
+    if (plan.msd) {
+        uint32_t state = 0;
+        RDX_CUDA_TRY(cudaMemcpy(&state, st->msd_ctrl + RDX_MSD_STATE, sizeof state, cudaMemcpyDeviceToHost));
+        route = rdx_cuda_msd_outcome(state);
+    }
+    snprintf(ctx->route, sizeof ctx->route, "%s", route);
     return RDX_OK;
 }

@@ -9,6 +9,12 @@
 #include <stdint.h>
 #include <cuda_runtime.h>
 
+/* The (key bytes, value bytes) pairs the kernels are instantiated for, in one list:
+ * RDX_FOR_EACH_KV(X) is X(KB, VB) for each pair, in this order (the launchers' switch on
+ * kb * 16 + vb, the preparation of each instantiation). */
+#define RDX_FOR_EACH_KV(X) \
+    X(1, 0) X(1, 4) X(1, 8) X(2, 0) X(2, 4) X(2, 8) X(4, 0) X(4, 4) X(4, 8) X(8, 0) X(8, 4) X(8, 8)
+
 /* Up-front histogram of one portion: counts[p * 256 + d] += keys with digit d in pass p. */
 typedef struct rdx_hist_args {
     const void *keys;        /* the portion's first key */

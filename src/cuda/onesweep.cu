@@ -224,19 +224,10 @@ static cudaError_t init_pass(void)
 template <int MED>
 static cudaError_t launch_shape(int kb, int vb, const rdx_pass_args *a, unsigned grid, cudaStream_t s)
 {
+#define RDX_PASS_CASE(KB, VB) \
+    case KB * 16 + VB: return launch_pass<KB, VB, MED>(a, grid, s);
     switch (kb * 16 + vb) {
-    case 0x10: return launch_pass<1, 0, MED>(a, grid, s);
-    case 0x14: return launch_pass<1, 4, MED>(a, grid, s);
-    case 0x18: return launch_pass<1, 8, MED>(a, grid, s);
-    case 0x20: return launch_pass<2, 0, MED>(a, grid, s);
-    case 0x24: return launch_pass<2, 4, MED>(a, grid, s);
-    case 0x28: return launch_pass<2, 8, MED>(a, grid, s);
-    case 0x40: return launch_pass<4, 0, MED>(a, grid, s);
-    case 0x44: return launch_pass<4, 4, MED>(a, grid, s);
-    case 0x48: return launch_pass<4, 8, MED>(a, grid, s);
-    case 0x80: return launch_pass<8, 0, MED>(a, grid, s);
-    case 0x84: return launch_pass<8, 4, MED>(a, grid, s);
-    case 0x88: return launch_pass<8, 8, MED>(a, grid, s);
+        RDX_FOR_EACH_KV(RDX_PASS_CASE)
     default: return cudaErrorInvalidValue;
     }
 }
@@ -244,10 +235,8 @@ static cudaError_t launch_shape(int kb, int vb, const rdx_pass_args *a, unsigned
 template <int MED>
 static cudaError_t init_shape(void)
 {
-    const cudaError_t r[12] = {init_pass<1, 0, MED>(), init_pass<1, 4, MED>(), init_pass<1, 8, MED>(),
-                               init_pass<2, 0, MED>(), init_pass<2, 4, MED>(), init_pass<2, 8, MED>(),
-                               init_pass<4, 0, MED>(), init_pass<4, 4, MED>(), init_pass<4, 8, MED>(),
-                               init_pass<8, 0, MED>(), init_pass<8, 4, MED>(), init_pass<8, 8, MED>()};
+#define RDX_PASS_INIT(KB, VB) init_pass<KB, VB, MED>(),
+    const cudaError_t r[12] = {RDX_FOR_EACH_KV(RDX_PASS_INIT)};
     for (int i = 0; i < 12; ++i)
         if (r[i] != cudaSuccess)
             return r[i];

@@ -1,5 +1,5 @@
-/* A sort job laid out for the GPU: which path (small-n, cluster, grid or onesweep), how the keys are
- * cut into portions and tiles, and where every scratch buffer lives inside one block of
+/* A sort job laid out for the GPU: which route takes it (route.h, routes.cu), how the keys
+ * are cut into portions and tiles, and where every scratch buffer lives inside one block of
  * temporary device memory. Both the synchronous API (host.cu, temporary memory from the
  * context) and the stream-ordered API (async.cu, temporary memory from the caller) plan
  * a job here and enqueue it with rdx_cuda_enqueue. */
@@ -9,10 +9,15 @@
 #include <stddef.h>
 #include <cuda_runtime.h>
 #include "internal.h"
+#include "tuning_ctx.h"
 
 #define RDX_NO_SLOT ((size_t)-1)
 /* Temporary storage is aligned to this inside the caller's block. */
 #define RDX_TEMP_ALIGN 256
+/* Rows of the route table (routes.cu). */
+#define RDX_CUDA_ROUTES 5
+
+struct rdx_cuda_route;
 
 typedef struct rdx_cuda_plan {
     size_t n;
@@ -24,15 +29,14 @@ typedef struct rdx_cuda_plan {
                               passes and widens them as the last pass writes them */
     size_t gather_size;    /* pairs of another value size: bytes per value; else 0 */
     int cls, desc, begin_bit, end_bit, radix_bits, passes;
-    int small;             /* one block sorts everything (n <= RDX_SMALL_MAX_N) */
     int medium;            /* the pass kernel's medium tile shape (else large) */
-    int cluster;           /* the one-cluster path may serve it (if the device can place it) */
-    int grid;              /* the one-launch grid path may serve it (if it fits the device) */
-    int grid_shape;        /* its tile shape (tuning.h) */
-    size_t grid_blocks;    /* its blocks */
-    size_t tile, portion, portions, max_tiles;
-    int msd;               /* the MSD route for 64-bit keys is enqueued (msd.cu); whether it
-                              runs is decided on the device */
+    size_t tile, portion, portions, max_tiles; /* the pass kernel's tiles and portions */
+    const struct rdx_cuda_route *route; /* the route that takes the job */
+    const char *declined[RDX_CUDA_ROUTES]; /* why each route before it in the table did
+                                              not take it; NULL from the route on */
+    int grid_shape;        /* grid route: its tile shape (tuning.h) */
+    size_t grid_blocks;    /* grid route: its blocks */
+    int msd;               /* the MSD route: whether it runs is decided on the device */
     int keys_dev, vals_dev, idx_dev; /* the caller's arrays are device memory */
 
     /* Byte offsets in temporary storage (RDX_NO_SLOT where absent). */
@@ -46,34 +50,22 @@ typedef struct rdx_cuda_plan {
     size_t keys_b;  /* ping-pong partner of the keys */
     size_t vals_a;  /* moved values, when not the caller's array */
     size_t vals_b;  /* ping-pong partner of the values */
-    size_t grid_counts, grid_barrier; /* grid path: per-block digit counts, barrier word */
+    size_t grid_counts, grid_barrier; /* grid route: per-block digit counts, barrier word */
     size_t grid_clear_bytes;          /* from the barrier word to the end of the counts */
-    size_t gsrc;    /* gather path: a copy of the values to gather from */
-    size_t gdst;    /* gather path with host values: the gathered values */
+    size_t gsrc;    /* gather step: a copy of the values to gather from */
+    size_t gdst;    /* gather step with host values: the gathered values */
     size_t temp_bytes; /* includes RDX_TEMP_ALIGN slack */
 } rdx_cuda_plan;
 
-/* Inputs up to this many keys use the medium tile shape: RDX_OS_MEDIUM_MAX_N, unless a
- * test changed it (test_hooks.h) to reach the large shape with small inputs. */
-extern size_t rdx_cuda_medium_max_n;
-/* Inputs up to this many keys (above the small-n limit) may take the grid path:
- * RDX_GRID_MAX_N unless a test changed it. */
-extern size_t rdx_cuda_grid_max_n;
-/* Inputs up to this many keys (above the small-n limit) may take the cluster path:
- * RDX_CLUSTER_MAX_N unless a test changed it. */
-extern size_t rdx_cuda_cluster_max_n;
-/* The same with values: RDX_CLUSTER_PAIRS_MAX_N unless a test changed it. */
-extern size_t rdx_cuda_cluster_pairs_max_n;
-/* Keys per portion (one launch of the pass kernel) at most: 0 = the look-back count limit
- * (about 2^30), unless a test lowered it to reach the multi-portion path with small inputs. */
-extern size_t rdx_cuda_portion_max_n;
+/* Plans a checked job with a context's tuning (its device facts current): the first
+ * route of the table that accepts it, and the layout. *_dev say where the caller's
+ * arrays live. Never fails (the last route takes any job). */
+void rdx_cuda_plan_job(const rdx_cuda_tuning *t, const rdx_job *job, int keys_dev, int vals_dev, int idx_dev,
+                       rdx_cuda_plan *plan);
 
-/* Inputs of at least this many keys may take the MSD route (8-byte keys only, default
- * radix and bit range): RDX_MSD_MIN_N unless a test changed it. */
-extern size_t rdx_cuda_msd_min_n;
-
-/* Plans a checked job; *_dev say where the caller's arrays live. Never fails. */
-void rdx_cuda_plan_job(const rdx_job *job, int keys_dev, int vals_dev, int idx_dev, rdx_cuda_plan *plan);
+/* The name of the plan's route for rdx_ctx_route, as planned (the MSD route's outcome is
+ * decided on the device: "msd (decided on the device)"). */
+const char *rdx_cuda_plan_route_name(const rdx_cuda_plan *plan);
 
 /* The aligned start of temporary storage. */
 unsigned char *rdx_cuda_temp_base(void *temp);
@@ -81,6 +73,7 @@ unsigned char *rdx_cuda_temp_base(void *temp);
 /* Enqueues the sort on stream s: no allocation, no synchronization, no read of device
  * data on the host. Host arrays must have been uploaded to their slots (keys_a, vals_a or
  * gsrc) first. temp holds plan->temp_bytes. sms: multiprocessors of the device.
+ * Notes the MSD route's control words on ctx (state.h) where it is planned.
  * job->keys_in / job->values_in (device memory, apart from job->keys / job->values) make
  * it an out-of-place sort: they are read and never written, the result goes to
  * job->keys / job->values, and the temporary storage is the same. */

@@ -4,7 +4,7 @@
  * overhead is the whole cost of a sort, so one launch is what matters. */
 #include "common.cuh"
 #include "kernels.h"
-#include "rank.cuh"
+#include "one_launch.cuh" /* and rank.cuh */
 
 /* Shared memory: the ranking's (rank.cuh) for a tile of RDX_SMALL_MAX_N keys, nothing else. */
 template <int KB, int VB> struct rdx_small_layout {
@@ -20,12 +20,7 @@ __global__ void __launch_bounds__(RDX_SMALL_THREADS, 1) rdx_small_kernel(const r
     typedef rdx_small_layout<KB, VB> L;
     typedef typename rdx_uint<KB>::t K;
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
-    extern __shared__ __align__(16) unsigned char smem[];
-    K *s_keys = (K *)(smem + L::R::KEYS);
-    V *s_vals = (V *)(smem + L::R::VALS);
-    uint32_t *s_wcnt = (uint32_t *)(smem + L::R::WCNT);
-    uint32_t *s_start = (uint32_t *)(smem + L::R::START);
-    uint32_t *s_scan = (uint32_t *)(smem + L::R::SCAN);
+    RDX_RANK_SMEM(L::R, K, V);
 
     const uint32_t count = (uint32_t)a.n;
     const uint32_t first = (threadIdx.x >> 5) * 32u * L::ITEMS + rdx_lane();
@@ -81,19 +76,10 @@ static cudaError_t init_small(void)
 
 cudaError_t rdx_launch_small(int kb, int vb, const rdx_small_args *a, cudaStream_t s)
 {
+#define RDX_SMALL_CASE(KB, VB) \
+    case KB * 16 + VB: return launch_small<KB, VB>(a, s);
     switch (kb * 16 + vb) {
-    case 0x10: return launch_small<1, 0>(a, s);
-    case 0x14: return launch_small<1, 4>(a, s);
-    case 0x18: return launch_small<1, 8>(a, s);
-    case 0x20: return launch_small<2, 0>(a, s);
-    case 0x24: return launch_small<2, 4>(a, s);
-    case 0x28: return launch_small<2, 8>(a, s);
-    case 0x40: return launch_small<4, 0>(a, s);
-    case 0x44: return launch_small<4, 4>(a, s);
-    case 0x48: return launch_small<4, 8>(a, s);
-    case 0x80: return launch_small<8, 0>(a, s);
-    case 0x84: return launch_small<8, 4>(a, s);
-    case 0x88: return launch_small<8, 8>(a, s);
+        RDX_FOR_EACH_KV(RDX_SMALL_CASE)
     default: return cudaErrorInvalidValue;
     }
 }
@@ -101,10 +87,8 @@ cudaError_t rdx_launch_small(int kb, int vb, const rdx_small_args *a, cudaStream
 cudaError_t rdx_small_init(void)
 {
     cudaError_t e = cudaSuccess;
-    const cudaError_t r[12] = {init_small<1, 0>(), init_small<1, 4>(), init_small<1, 8>(),
-                               init_small<2, 0>(), init_small<2, 4>(), init_small<2, 8>(),
-                               init_small<4, 0>(), init_small<4, 4>(), init_small<4, 8>(),
-                               init_small<8, 0>(), init_small<8, 4>(), init_small<8, 8>()};
+#define RDX_SMALL_INIT(KB, VB) init_small<KB, VB>(),
+    const cudaError_t r[12] = {RDX_FOR_EACH_KV(RDX_SMALL_INIT)};
     for (int i = 0; i < 12; ++i)
         if (r[i] != cudaSuccess && e == cudaSuccess)
             e = r[i];

@@ -17,4 +17,15 @@ rdx_status rdx_cuda_sort(rdx_ctx *ctx, const rdx_job *job)
     return rdx_fail(ctx, RDX_ERR_UNSUPPORTED, "this build of rdxsort has no CUDA backend");
 }
 
+rdx_status rdx_cuda_segmented_sort(rdx_ctx *ctx, const rdx_job *job)
+{
+    (void)job;
+    return rdx_fail(ctx, RDX_ERR_UNSUPPORTED, "this build of rdxsort has no CUDA backend");
+}
+
 void rdx_cuda_release(rdx_ctx *ctx) { (void)ctx; }
+
+rdx_status rdx_cuda_ctx_init(rdx_ctx *ctx)
+{
+    return rdx_fail(ctx, RDX_ERR_UNSUPPORTED, "this build of rdxsort has no CUDA backend");
+}

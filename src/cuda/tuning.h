@@ -248,7 +248,7 @@
  * and histogram constants are first choices (level 2 runs at the LSD pass kernel's speed).
  * The pairs constants are first choices: run on an H200 (u64/u64 2^27: 2.05x CUB), not swept. */
 /* Inputs of at least MIN_N keys (and at most MAX_N) take the route when the skew test
- * passes; the tests lower MIN_N through rdx_cuda_set_msd_min_n. At 2^24 the route took
+ * passes; the tests lower it through their context's msd_min_n. At 2^24 the route took
  * 1.034 ms against the LSD passes' 0.997; at 2^25 1.318 against 1.819. */
 #ifndef RDX_MSD_MIN_N
 #define RDX_MSD_MIN_N ((size_t)1 << 25)

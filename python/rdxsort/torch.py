@@ -1,0 +1,125 @@
+"""torch.sort and torch.argsort through rdxsort, as PyTorch custom operators.
+
+    import rdxsort.torch
+    values, indices = rdxsort.torch.sort(t, dim=-1)          # as torch.sort(t, stable=True)
+    indices = rdxsort.torch.argsort(t, dim=-1, descending=True)
+
+The operators ``rdxsort::sort`` and ``rdxsort::argsort`` are defined through
+``torch.library.Library`` (define, then impl for the CPU and CUDA dispatch keys), with
+fake-tensor implementations (``torch.library.register_fake``: ``torch.compile``, also with
+``fullgraph=True``, traces them without a graph break) and, for ``sort``, a backward
+(``torch.library.register_autograd``: the values' gradient scattered back through the
+indices). Library/define/impl rather than ``torch.library.custom_op``: the same operator
+to torch, with about 20 us less Python around each call (measured on the CPU), which
+counts when a sort of a few million keys takes tens of microseconds on a GPU. Results equal
+``torch.sort(t, dim, descending, stable=True)`` for every dtype torch sorts: floats in
+PyTorch's order (every NaN after +inf, reversed when descending; -0.0 equal to +0.0),
+equal keys in their input order; bool tensors sort as uint8. CPU tensors are sorted by
+rdxsort's CPU backend, CUDA tensors on their GPU.
+"""
+import torch
+
+from . import _api
+
+__all__ = ["sort", "argsort", "DimError"]
+
+
+class DimError(IndexError, ValueError):
+    """A dim out of range: an IndexError, as torch.sort raises, and a ValueError."""
+
+
+_SIGNED = {1: torch.int8, 2: torch.int16, 4: torch.int32, 8: torch.int64}
+
+
+def _keys(t):
+    # torch sorts bool (False < True); rdxsort sorts its bytes as uint8.
+    return t.view(torch.uint8) if t.dtype == torch.bool else t
+
+
+def _gather(t, indices, dim):
+    """t's entries at indices along dim, bit for bit: gathered as signed integers of the same
+    width, since a float16 gather may quiet a signalling NaN and some PyTorch builds gather
+    no unsigned type on the CPU ("scatter_gather_tensor_cpu" not implemented for UInt16)."""
+    if t.dtype == torch.bool:
+        return torch.take_along_dim(t, indices, dim)
+    whole = _SIGNED[t.element_size()]
+    return torch.take_along_dim(t.view(whole), indices, dim).view(t.dtype)
+
+
+def _argsort_impl(t, dim, descending):
+    if t.dim() == 0:
+        return torch.zeros((), dtype=torch.int64, device=t.device)
+    return _api.argsort(_keys(t), dim, descending=descending)
+
+
+def _sort_impl(t, dim, descending):
+    if t.dim() == 0:
+        return t.clone(), torch.zeros((), dtype=torch.int64, device=t.device)
+    indices = _api.argsort(_keys(t), dim, descending=descending)
+    return _gather(t, indices, dim), indices
+
+
+def _argsort_fake(t, dim, descending):
+    return t.new_empty(t.shape, dtype=torch.int64)
+
+
+def _sort_fake(t, dim, descending):
+    return t.new_empty(t.shape), t.new_empty(t.shape, dtype=torch.int64)
+
+
+_ops = torch.library.Library("rdxsort", "DEF")
+_ops.define("sort(Tensor t, int dim, bool descending) -> (Tensor, Tensor)")
+_ops.define("argsort(Tensor t, int dim, bool descending) -> Tensor")
+for _key in ("CPU", "CUDA"):
+    _ops.impl("sort", _sort_impl, _key)
+    _ops.impl("argsort", _argsort_impl, _key)
+torch.library.register_fake("rdxsort::sort", _sort_fake, lib=_ops)
+torch.library.register_fake("rdxsort::argsort", _argsort_fake, lib=_ops)
+
+
+def _sort_setup_context(ctx, inputs, output):
+    t, dim, _ = inputs
+    ctx.dim = dim
+    ctx.shape = t.shape
+    ctx.save_for_backward(output[1])
+
+
+def _sort_backward(ctx, grad_values, grad_indices):
+    (indices,) = ctx.saved_tensors
+    if indices.dim() == 0:
+        return grad_values, None, None
+    grad = grad_values.new_zeros(ctx.shape).scatter(ctx.dim, indices, grad_values)
+    return grad, None, None
+
+
+torch.library.register_autograd("rdxsort::sort", _sort_backward,
+                                setup_context=_sort_setup_context, lib=_ops)
+
+
+def _check(t, dim, fn):
+    if not isinstance(t, torch.Tensor):
+        raise TypeError("rdxsort.torch.%s: expected a torch.Tensor, got %s"
+                        % (fn, type(t).__name__))
+    ndim = max(t.dim(), 1)  # a 0-d tensor takes dim 0 or -1, as torch.sort
+    if not -ndim <= dim < ndim:
+        raise DimError("rdxsort.torch.%s: dim %d is out of range for a tensor of %d "
+                         "dimension(s)" % (fn, dim, t.dim()))
+    if t.is_complex():
+        raise TypeError("rdxsort.torch.%s: complex tensors have no order (dtype %s)"
+                        % (fn, t.dtype))
+
+
+def sort(t, dim=-1, descending=False, stable=True):
+    """As ``torch.sort(t, dim, descending, stable=True)``: returns (values, indices), a
+    ``torch.return_types.sort``. The sort is always stable (``stable=False`` allows any
+    order of equal keys, so the stable one is a right answer too)."""
+    _check(t, dim, "sort")
+    values, indices = torch.ops.rdxsort.sort(t, dim, bool(descending))
+    return torch.return_types.sort((values, indices))
+
+
+def argsort(t, dim=-1, descending=False, stable=True):
+    """As ``torch.argsort(t, dim, descending, stable=True)``: the int64 indices that sort
+    ``t`` along ``dim``."""
+    _check(t, dim, "argsort")
+    return torch.ops.rdxsort.argsort(t, dim, bool(descending))

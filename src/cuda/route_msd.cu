@@ -1,0 +1,102 @@
+/* The MSD route for 8-byte integer keys (msd.cu): level 1 is the pass kernel on the top
+ * digit, levels 2 and 3 sort each top-digit bucket. It is enqueued whole with the LSD
+ * passes of the onesweep route behind it; on the device the scan's skew test decides
+ * whether it runs, and level 2's histogram whether it falls back to the LSD passes (each
+ * kernel returns at once where its side is off). */
+#include <string.h>
+
+#include "common.cuh"
+#include "route.h"
+
+/* Keys only, or pairs whose 4- or 8-byte values move with the keys (not argsort, not
+ * values gathered by index at the end); the whole key with 8-bit digits; one portion
+ * (level 2's look-back counts per bucket); n below 2^32 (32-bit slots), pairs up to
+ * RDX_MSD_PAIRS_MAX_N (their level-3 capacity is smaller).
+ * Not for floats: their top digit is the sign and most of the exponent, which puts nearly
+ * all keys of real data (values within a few orders of magnitude) in a few top-digit
+ * buckets; the skew test would decline after an extra read of the keys. */
+static const char *accepts(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
+{
+    if (p->kb != 8 || p->cls == RDX_CLASS_FLOAT)
+        return "keys not 8-byte integers";
+    const int keys = p->kind == RDX_JOB_KEYS && p->vb == 0;
+    const int pairs = p->kind == RDX_JOB_PAIRS && !p->iota && (p->vb == 4 || p->vb == 8);
+    if (!keys && !pairs)
+        return "an argsort or gathered values";
+    if (p->begin_bit != 0 || p->end_bit != 64 || p->radix_bits != 8)
+        return "a bit range or digit width of the caller's";
+    if (p->n < t->msd_min_n || p->n <= RDX_SMALL_MAX_N)
+        return "n below the context's MSD minimum";
+    if (p->n > (keys ? RDX_MSD_MAX_N : RDX_MSD_PAIRS_MAX_N) || (unsigned long long)p->n >= 0x100000000ull)
+        return "n above the MSD maximum";
+    if (p->portions != 1)
+        return "more than one portion";
+    return NULL;
+}
+
+static void layout(rdx_cuda_plan *p, size_t *end) { rdx_cuda_lsd_layout(p, end, 1); }
+
+rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_cuda_bufs *b, rdx_cuda_lsd *l,
+                               cudaStream_t s)
+{
+    unsigned char *t = b->t;
+    const size_t n = p->n;
+    /* Level 1: the pass kernel on the top digit, source -> B (keys and values; its pass
+     * word is ACTIVE | FIRST: it reads keys_src / vals_src, in place or not, and writes B),
+     * look-back in status buffer 0 (zeroed by the histogram), clearing buffer 1 for
+     * level 2. */
+    const int top = p->passes - 1;
+    rdx_pass_args a = rdx_cuda_pass_buffers(b, l, p);
+    a.pass_info = l->msd_ctrl + RDX_MSD_INFO;
+    a.bases = l->bases;
+    a.bases_next = NULL;
+    a.status = l->status[0];
+    a.status_next = l->status[1];
+    a.zero_rows = p->status_words / RDX_CUDA_MAX_BINS;
+    a.tile_counter = l->msd_ctrl + RDX_MSD_L1_COUNTER;
+    a.portion_begin = 0;
+    a.portion_count = n;
+    a.pass = top;
+    a.shift = p->begin_bit + top * p->radix_bits;
+    a.bits = p->radix_bits;
+    a.narrow = 1;
+    RDX_CUDA_TRY(rdx_launch_pass(p->kb, p->vb, p->medium, &a, (unsigned)((n + p->tile - 1) / p->tile), s));
+
+    /* Levels 2 and 3: B -> A -> A. Level 2 looks back in buffer 1 and clears buffer 0 for
+     * the first LSD pass (which runs after a fallback). */
+    rdx_msd_args m;
+    memset(&m, 0, sizeof m);
+    m.keys_a = b->keys_a;
+    m.keys_b = l->keys_b;
+    m.vals_a = b->vals_a; /* NULL for keys only */
+    m.vals_b = l->vals_b;
+    m.top_bases = l->bases + (size_t)top * RDX_CUDA_MAX_BINS;
+    m.ctrl = l->msd_ctrl;
+    m.counts2 = (uint32_t *)(t + p->msd_counts2);
+    m.bases2 = (uint32_t *)(t + p->msd_bases2);
+    m.first_tile = (uint32_t *)(t + p->msd_first_tile);
+    m.pass_info = l->pass_info;
+    m.passes = p->passes;
+    m.status = l->status[1];
+    m.status_next = l->status[0];
+    m.zero_rows = p->max_tiles;
+    m.n = n;
+    m.cls = p->cls;
+    m.desc = p->desc;
+    RDX_CUDA_TRY(rdx_launch_msd_counts(p->vb, &m, s));
+
+    /* Unless the route is on now, the LSD passes need the other digits' counts and the
+     * scan of them all. */
+    rdx_hist_args h = rdx_cuda_hist_args(b->keys_src, n, l->counts, p);
+    h.end_bit = p->begin_bit + top * p->radix_bits;
+    h.passes = top;
+    h.msd_gate = l->msd_ctrl;
+    RDX_CUDA_TRY(rdx_launch_histogram(p->kb, &h, b->sms, s));
+    l->scan.msd_ctrl = NULL;
+    l->scan.msd_gate = l->msd_ctrl;
+    RDX_CUDA_TRY(rdx_launch_scan(&l->scan, s));
+    RDX_CUDA_TRY(rdx_launch_msd_sort(p->vb, &m, s));
+    return RDX_OK;
+}
+
+const rdx_cuda_route rdx_route_msd = {"msd", accepts, layout, rdx_cuda_lsd_enqueue, 1};

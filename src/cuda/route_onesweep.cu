@@ -1,0 +1,189 @@
+/* The onesweep route: every job the routes before it decline. Histograms of all digits
+ * up front, one scan, then one launch of the pass kernel per digit and portion with a
+ * decoupled look-back (histogram.cu, scan.cu, onesweep.cu), and a fix-up. The MSD route
+ * shares these LSD passes: its layout and enqueue are these with p->msd. */
+#include <string.h>
+
+#include "common.cuh"
+#include "route.h"
+
+void rdx_cuda_lsd_layout(rdx_cuda_plan *p, size_t *end, int msd)
+{
+    const size_t n = p->n;
+    p->msd = msd;
+    const size_t cells = p->portions * (size_t)p->passes * RDX_CUDA_MAX_BINS;
+    /* The control block, zeroed before the sort. */
+    p->counts = rdx_cuda_take(end, cells * 4);
+    p->bases = rdx_cuda_take(end, cells * 8);
+    p->pass_info = rdx_cuda_take(end, (size_t)p->passes * 4);
+    p->active = rdx_cuda_take(end, 4);
+    p->counters = rdx_cuda_take(end, (size_t)p->passes * p->portions * 4);
+    if (msd) {
+        p->msd_ctrl = rdx_cuda_take(end, RDX_MSD_CTRL_WORDS * 4);
+        p->msd_counts2 = rdx_cuda_take(end, (size_t)256 * 256 * 4);
+    }
+    p->ctrl_end = *end;
+    if (msd) {
+        p->msd_bases2 = rdx_cuda_take(end, (size_t)256 * 256 * 4);
+        p->msd_first_tile = rdx_cuda_take(end, 257 * 4);
+    }
+    /* Level 2 of the MSD route looks back in the second buffer with its own tiles. */
+    size_t rows = p->max_tiles;
+    if (msd && rdx_msd_l2_max_tiles(n, p->vb) > rows)
+        rows = rdx_msd_l2_max_tiles(n, p->vb);
+    p->status_words = rows * RDX_CUDA_MAX_BINS;
+    p->status = rdx_cuda_take(end, 2 * p->status_words * 4);
+    p->keys_b = rdx_cuda_take(end, n * (size_t)p->kb);
+    if (p->vb)
+        p->vals_b = rdx_cuda_take(end, n * (size_t)p->vb);
+}
+
+rdx_hist_args rdx_cuda_hist_args(const void *keys, size_t count, uint32_t *counts, const rdx_cuda_plan *p)
+{
+    rdx_hist_args h;
+    memset(&h, 0, sizeof h);
+    h.keys = keys;
+    h.count = count;
+    h.counts = counts;
+    h.cls = p->cls;
+    h.desc = p->desc;
+    h.begin_bit = p->begin_bit;
+    h.end_bit = p->end_bit;
+    h.radix_bits = p->radix_bits;
+    h.passes = p->passes;
+    return h;
+}
+
+rdx_pass_args rdx_cuda_pass_buffers(const rdx_cuda_bufs *b, const rdx_cuda_lsd *l, const rdx_cuda_plan *p)
+{
+    rdx_pass_args a;
+    memset(&a, 0, sizeof a);
+    a.keys_a = b->keys_a;
+    a.keys_b = l->keys_b;
+    a.vals_a = b->vals_a;
+    a.vals_b = l->vals_b;
+    a.keys_src = b->keys_src;
+    a.vals_src = b->vals_src ? b->vals_src : b->vals_a;
+    a.cls = p->cls;
+    a.desc = p->desc;
+    return a;
+}
+
+rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job *job, const rdx_cuda_bufs *b,
+                                cudaStream_t s)
+{
+    (void)job;
+    unsigned char *t = b->t;
+    const size_t n = p->n;
+    rdx_cuda_lsd l;
+    memset(&l, 0, sizeof l);
+    l.counts = (uint32_t *)(t + p->counts);
+    l.bases = (unsigned long long *)(t + p->bases);
+    l.pass_info = (uint32_t *)(t + p->pass_info);
+    l.active = (uint32_t *)(t + p->active);
+    l.counters = (uint32_t *)(t + p->counters);
+    l.status[0] = (uint32_t *)(t + p->status);
+    l.status[1] = (uint32_t *)(t + p->status) + p->status_words;
+    l.keys_b = t + p->keys_b;
+    l.vals_b = p->vb ? (void *)(t + p->vals_b) : NULL;
+    l.msd_ctrl = p->msd ? (uint32_t *)(t + p->msd_ctrl) : NULL;
+    const size_t per_portion = (size_t)p->passes * RDX_CUDA_MAX_BINS;
+    /* Every array the first pass reads lies apart from A: the passes can end in A
+     * (scan.cu), with no copy back. */
+    const int apart = b->keys_src != b->keys_a && (!b->vals_src || b->vals_src != b->vals_a);
+
+    RDX_CUDA_TRY(cudaMemsetAsync(t, 0, p->ctrl_end, s));
+    /* Where the MSD route is planned this counts the top digit only (all the route
+     * needs); the other digits are counted later if the route is not taken. */
+    for (size_t k = 0; k < p->portions; ++k) {
+        const size_t begin = k * p->portion;
+        rdx_hist_args h = rdx_cuda_hist_args((const unsigned char *)b->keys_src + begin * p->kb,
+                                             n - begin < p->portion ? n - begin : p->portion,
+                                             l.counts + k * per_portion, p);
+        h.zero = k == 0 ? l.status[0] : NULL;
+        h.zero_words = k == 0 ? p->status_words : 0;
+        if (p->msd) {
+            h.counts += (size_t)(p->passes - 1) * RDX_CUDA_MAX_BINS;
+            h.begin_bit = p->begin_bit + (p->passes - 1) * p->radix_bits;
+            h.passes = 1;
+        }
+        RDX_CUDA_TRY(rdx_launch_histogram(p->kb, &h, b->sms, s));
+    }
+
+    rdx_scan_args *sc = &l.scan;
+    sc->counts = l.counts;
+    sc->bases = l.bases;
+    sc->pass_info = l.pass_info;
+    sc->active = l.active;
+    sc->n = n;
+    sc->portions = p->portions;
+    sc->begin_bit = p->begin_bit;
+    sc->end_bit = p->end_bit;
+    sc->radix_bits = p->radix_bits;
+    sc->passes = p->passes;
+    sc->apart = apart;
+    sc->msd_ctrl = l.msd_ctrl;
+    RDX_CUDA_TRY(rdx_launch_scan(sc, s));
+
+    if (p->msd) {
+        const rdx_status st = rdx_cuda_msd_levels(ctx, p, b, &l, s);
+        if (st != RDX_OK)
+            return st;
+    }
+
+    /* Launch j = pass * portions + portion uses status buffer j % 2 and clears the other. */
+    for (int pass = 0; pass < p->passes; ++pass) {
+        for (size_t k = 0; k < p->portions; ++k) {
+            const size_t j = (size_t)pass * p->portions + k;
+            rdx_pass_args a = rdx_cuda_pass_buffers(b, &l, p);
+            a.pass_info = l.pass_info;
+            a.bases = l.bases + k * per_portion;
+            a.bases_next = k + 1 < p->portions ? l.bases + (k + 1) * per_portion : NULL;
+            a.status = l.status[j % 2];
+            a.status_next = l.status[(j + 1) % 2];
+            a.zero_rows = p->max_tiles;
+            a.tile_counter = l.counters + j;
+            a.portion_begin = k * p->portion;
+            a.portion_count = n - a.portion_begin < p->portion ? n - a.portion_begin : p->portion;
+            a.pass = pass;
+            a.shift = p->begin_bit + pass * p->radix_bits;
+            a.bits = p->end_bit - a.shift < p->radix_bits ? p->end_bit - a.shift : p->radix_bits;
+            a.iota = p->iota;
+            a.keys_scratch = b->argsort;
+            a.widen = p->widen;
+            a.narrow = (unsigned long long)n <= 0x100000000ull; /* 32-bit slot offsets */
+            const size_t grid = (a.portion_count + p->tile - 1) / p->tile;
+            RDX_CUDA_TRY(rdx_launch_pass(p->kb, p->vb, p->medium, &a, (unsigned)grid, s));
+        }
+    }
+
+    rdx_fixup_args f;
+    memset(&f, 0, sizeof f);
+    f.keys_a = b->keys_a;
+    f.keys_b = l.keys_b;
+    f.keys_src = b->keys_src;
+    f.key_bytes = b->argsort ? 0 : n * p->kb;
+    f.vals_a = b->vals_a;
+    f.vals_b = l.vals_b;
+    f.vals_src = b->vals_src;
+    f.val_bytes = p->vb ? n * p->vb : 0;
+    f.active = l.active;
+    f.msd_ctrl = l.msd_ctrl;
+    f.apart = apart;
+    f.iota = p->iota;
+    f.index_bytes = p->widen ? 8 : p->vb;
+    f.n = n;
+    RDX_CUDA_TRY(rdx_launch_fixup(&f, b->sms, s));
+    return RDX_OK;
+}
+
+static const char *accepts(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
+{
+    (void)p;
+    (void)t;
+    return NULL; /* every job */
+}
+
+static void layout(rdx_cuda_plan *p, size_t *end) { rdx_cuda_lsd_layout(p, end, 0); }
+
+const rdx_cuda_route rdx_route_onesweep = {"onesweep", accepts, layout, rdx_cuda_lsd_enqueue, 1};

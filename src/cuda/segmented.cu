@@ -1,0 +1,478 @@
+/* Segmented sorts and RDX_NUMPY_ORDER on the CUDA backend, by composition (segmented.h
+ * says how): three grid-stride kernels around the stream-ordered whole-array argsort and
+ * pairs sort of rdx_cuda.h; the synchronous entry points (host or device arrays and
+ * offsets) on top. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rdx_cuda.h"
+#include "common.cuh"
+#include "device.h"
+#include "segmented.h"
+#include "seg_core.h"
+
+/* ---- kernels ---- */
+
+static __device__ __forceinline__ uint64_t ld_elem(const void *p, size_t i, unsigned bytes)
+{
+    switch (bytes) {
+    case 1: return ((const uint8_t *)p)[i];
+    case 2: return ((const uint16_t *)p)[i];
+    case 4: return ((const uint32_t *)p)[i];
+    default: return ((const uint64_t *)p)[i];
+    }
+}
+
+static __device__ __forceinline__ void st_elem(void *p, size_t i, unsigned bytes, uint64_t v)
+{
+    switch (bytes) {
+    case 1: ((uint8_t *)p)[i] = (uint8_t)v; break;
+    case 2: ((uint16_t *)p)[i] = (uint16_t)v; break;
+    case 4: ((uint32_t *)p)[i] = (uint32_t)v; break;
+    default: ((uint64_t *)p)[i] = v; break;
+    }
+}
+
+#define RDX_GRID_STRIDE(i, n)                                                                  \
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < (n);                   \
+         i += (size_t)gridDim.x * blockDim.x)
+
+/* The canonical pattern of float key bits x under RDX_NUMPY_ORDER (every NaN one pattern,
+ * -0.0 as +0.0); any other key is its own. */
+static __host__ __device__ __forceinline__ uint64_t canon_pattern(uint64_t x, unsigned kb, uint64_t inf)
+{
+    if (kb == 2)
+        return rdx_decode_u16(
+            rdx_numpy_canon_u16(rdx_encode_u16((uint16_t)x, RDX_CLASS_FLOAT, 0), (uint16_t)inf, 0),
+            RDX_CLASS_FLOAT, 0);
+    if (kb == 4)
+        return rdx_decode_u32(
+            rdx_numpy_canon_u32(rdx_encode_u32((uint32_t)x, RDX_CLASS_FLOAT, 0), (uint32_t)inf, 0),
+            RDX_CLASS_FLOAT, 0);
+    return rdx_decode_u64(rdx_numpy_canon_u64(rdx_encode_u64(x, RDX_CLASS_FLOAT, 0), inf, 0), RDX_CLASS_FLOAT,
+                          0);
+}
+
+/* keys[i] = its canonical pattern, so that the plain sort of the copy orders as NumPy does. */
+static __global__ void canon_kernel(void *keys, size_t n, unsigned kb, uint64_t inf)
+{
+    RDX_GRID_STRIDE(i, n)
+    {
+        const uint64_t x = ld_elem(keys, i, kb);
+        st_elem(keys, i, kb, canon_pattern(x, kb, inf));
+    }
+}
+
+/* *found = 1 when a key is not its canonical pattern (a NaN other than the canonical one,
+ * or -0.0): only such keys order differently under RDX_NUMPY_ORDER than under totalOrder. */
+static __global__ void special_kernel(const void *keys, size_t n, unsigned kb, uint64_t inf, unsigned *found)
+{
+    bool any = false;
+    RDX_GRID_STRIDE(i, n)
+    {
+        const uint64_t x = ld_elem(keys, i, kb);
+        any |= canon_pattern(x, kb, inf) != x;
+    }
+    if (__syncthreads_or(any) && threadIdx.x == 0)
+        *found = 1u;
+}
+
+/* seg[i] = the segment of the key at position perm[i], plus 1 (0: before the first segment,
+ * S + 1: after the last). Offsets that break the rules give wrong segments, never an
+ * access outside the arrays. */
+static __global__ void segment_kernel(const void *perm, unsigned pb, size_t n, const size_t *off, size_t S,
+                                      size_t seg_size, void *seg, unsigned sb)
+{
+    RDX_GRID_STRIDE(i, n)
+    {
+        const size_t p = (size_t)ld_elem(perm, i, pb);
+        size_t s;
+        if (!off) {
+            s = p / seg_size + 1;
+        } else if (p < off[0]) {
+            s = 0;
+        } else if (p >= off[S]) {
+            s = S + 1;
+        } else { /* the last j < S with off[j] <= p */
+            size_t lo = 0, hi = S;
+            while (hi - lo > 1) {
+                const size_t mid = lo + (hi - lo) / 2;
+                if (off[mid] <= p)
+                    lo = mid;
+                else
+                    hi = mid;
+            }
+            s = lo + 1;
+        }
+        st_elem(seg, i, sb, s);
+    }
+}
+
+typedef struct gather_args {
+    size_t n;
+    const void *perm;
+    unsigned pb;
+    const void *seg;      /* NULL: one segment, [0, n) */
+    unsigned sb;
+    size_t S;
+    const size_t *off;    /* NULL: equal segments of seg_size */
+    size_t seg_size;
+    const void *kcopy;    /* keys to gather from, or NULL (argsort) */
+    void *keys_out;
+    unsigned kb;
+    const void *vcopy;    /* values to gather from, or NULL */
+    void *vals_out;
+    size_t vs;
+    void *idx_out;        /* argsort: positions within the segment, or NULL */
+    unsigned ib;
+} gather_args;
+
+static __global__ void gather_kernel(gather_args g)
+{
+    RDX_GRID_STRIDE(i, g.n)
+    {
+        const size_t s = g.seg ? (size_t)ld_elem(g.seg, i, g.sb) : 1;
+        if (s == 0 || s == g.S + 1)
+            continue; /* outside every segment: not written */
+        const size_t p = (size_t)ld_elem(g.perm, i, g.pb);
+        if (g.kcopy)
+            st_elem(g.keys_out, i, g.kb, ld_elem(g.kcopy, p, g.kb));
+        if (g.vcopy) {
+            if (g.vs == 4 || g.vs == 8) {
+                st_elem(g.vals_out, i, (unsigned)g.vs, ld_elem(g.vcopy, p, (unsigned)g.vs));
+            } else {
+                const unsigned char *src = (const unsigned char *)g.vcopy + p * g.vs;
+                unsigned char *dst = (unsigned char *)g.vals_out + i * g.vs;
+                for (size_t b = 0; b < g.vs; b++)
+                    dst[b] = src[b];
+            }
+        }
+        if (g.idx_out) {
+            const size_t start = !g.seg ? 0 : g.off ? g.off[s - 1] : (s - 1) * g.seg_size;
+            st_elem(g.idx_out, i, g.ib, (uint64_t)(p - start));
+        }
+    }
+}
+
+/* ---- the composition ---- */
+
+static size_t align256(size_t x) { return (x + 255) / 256 * 256; }
+
+/* Options of the segment-id sort: seg values 0..S+1 on the fewest bits. */
+static rdx_opts seg_opts(const rdx_seg_run *r)
+{
+    int bits = 1;
+    while (bits < 64 && ((uint64_t)(r->S + 1) >> bits) != 0)
+        bits++;
+    rdx_opts o = {r->opts.flags & RDX_LOW_MEMORY, 0, bits, 0};
+    return o;
+}
+
+rdx_status rdx_cuda_seg_plan(rdx_ctx *ctx, const rdx_seg_run *r, rdx_seg_layout *L)
+{
+    memset(L, 0, sizeof *L);
+    const size_t n = r->n;
+    L->pb = (uint64_t)n <= (uint64_t)UINT32_MAX + 1 ? 4 : 8;
+    L->sb = (uint64_t)r->S + 1 <= (uint64_t)UINT32_MAX ? 4 : 8;
+    size_t t_arg = 0, t_seg = 0;
+    rdx_status s = rdx_cuda_argsort_temp_size(ctx, n, r->type, L->pb == 4 ? RDX_U32 : RDX_U64, &r->opts, &t_arg);
+    if (s == RDX_OK && !r->whole) {
+        const rdx_opts so = seg_opts(r);
+        s = rdx_cuda_sort_pairs_temp_size(ctx, L->pb, n, L->sb == 4 ? RDX_U32 : RDX_U64, &so, &t_seg);
+    }
+    if (s != RDX_OK)
+        return s;
+    size_t at = 0;
+    L->canon = at;
+    at += align256(n * r->kb);
+    L->perm = at;
+    at += align256(n * L->pb);
+    L->seg = at;
+    if (!r->whole)
+        at += align256(n * L->sb);
+    L->vcopy = at;
+    if (r->kind == RDX_JOB_PAIRS)
+        at += align256(n * r->vs);
+    L->sub = at;
+    L->sub_bytes = t_arg > t_seg ? t_arg : t_seg;
+    L->total = at + L->sub_bytes + 256; /* + 256: the base is aligned up */
+    return RDX_OK;
+}
+
+rdx_status rdx_cuda_seg_enqueue(rdx_ctx *ctx, const rdx_seg_run *r, const rdx_seg_layout *L, void *d_temp,
+                                cudaStream_t stream)
+{
+    int sms = 0;
+    rdx_status s = rdx_cuda_device_ready(ctx, &sms);
+    if (s != RDX_OK)
+        return s;
+    const size_t n = r->n;
+    size_t blocks = (n + RDX_COPY_THREADS - 1) / RDX_COPY_THREADS;
+    const size_t most = (size_t)(sms > 0 ? sms : 1) * RDX_COPY_BLOCKS_PER_SM;
+    if (blocks > most)
+        blocks = most;
+    unsigned char *t = (unsigned char *)d_temp;
+    t += (256 - (uintptr_t)t % 256) % 256;
+    void *canon = t + L->canon, *perm = t + L->perm, *seg = t + L->seg, *vcopy = t + L->vcopy, *sub = t + L->sub;
+    const rdx_type ptype = L->pb == 4 ? RDX_U32 : RDX_U64;
+
+    /* 1. the (canonical) copy of the keys, argsorted. */
+    RDX_CUDA_TRY(cudaMemcpyAsync(canon, r->keys_in, n * r->kb, cudaMemcpyDefault, stream));
+    if (r->numpy) {
+        canon_kernel<<<(unsigned)blocks, RDX_COPY_THREADS, 0, stream>>>(canon, n, r->kb,
+                                                                         rdx_float_inf_bits(r->type));
+        RDX_CUDA_TRY(cudaGetLastError());
+    }
+    s = rdx_cuda_argsort_async(ctx, canon, n, r->type, perm, ptype, &r->opts, sub, L->sub_bytes, stream);
+    if (s != RDX_OK)
+        return s;
+
+    /* 2. stably by segment. */
+    if (!r->whole) {
+        segment_kernel<<<(unsigned)blocks, RDX_COPY_THREADS, 0, stream>>>(perm, L->pb, n, r->d_off, r->S,
+                                                                           r->seg_size, seg, L->sb);
+        RDX_CUDA_TRY(cudaGetLastError());
+        const rdx_opts so = seg_opts(r);
+        s = rdx_cuda_sort_pairs_async(ctx, seg, perm, L->pb, n, L->sb == 4 ? RDX_U32 : RDX_U64, &so, sub,
+                                      L->sub_bytes, stream);
+        if (s != RDX_OK)
+            return s;
+    }
+
+    /* 3. gather from copies (the outputs may be the inputs). */
+    gather_args g;
+    memset(&g, 0, sizeof g);
+    g.n = n;
+    g.perm = perm;
+    g.pb = L->pb;
+    g.seg = r->whole ? NULL : seg;
+    g.sb = L->sb;
+    g.S = r->whole ? 1 : r->S;
+    g.off = r->d_off;
+    g.seg_size = r->seg_size;
+    g.kb = r->kb;
+    if (r->kind != RDX_JOB_ARGSORT) {
+        RDX_CUDA_TRY(cudaMemcpyAsync(canon, r->keys_in, n * r->kb, cudaMemcpyDefault, stream));
+        g.kcopy = canon;
+        g.keys_out = r->keys_out;
+    }
+    if (r->kind == RDX_JOB_PAIRS) {
+        RDX_CUDA_TRY(cudaMemcpyAsync(vcopy, r->vals_in, n * r->vs, cudaMemcpyDefault, stream));
+        g.vcopy = vcopy;
+        g.vals_out = r->vals_out;
+        g.vs = r->vs;
+    }
+    if (r->kind == RDX_JOB_ARGSORT) {
+        g.idx_out = r->idx_out;
+        g.ib = r->itype == RDX_U32 ? 4 : 8;
+    }
+    gather_kernel<<<(unsigned)blocks, RDX_COPY_THREADS, 0, stream>>>(g);
+    RDX_CUDA_TRY(cudaGetLastError());
+    return RDX_OK;
+}
+
+/* The options of the composed sorts: the job's, without RDX_NUMPY_ORDER (the copy is
+ * canonical already). */
+static rdx_opts job_opts(const rdx_job *job)
+{
+    rdx_opts o;
+    o.flags = (job->descending ? RDX_DESCENDING : 0u) | (job->low_memory ? RDX_LOW_MEMORY : 0u);
+    o.begin_bit = job->begin_bit;
+    o.end_bit = job->end_bit;
+    o.radix_bits = job->radix_bits;
+    return o;
+}
+
+void rdx_cuda_seg_run_from_job(const rdx_job *job, rdx_seg_run *r)
+{
+    memset(r, 0, sizeof *r);
+    r->kind = job->kind;
+    r->type = job->type;
+    r->kb = (unsigned)job->key_size;
+    r->keys_in = job->keys_in ? job->keys_in : job->keys;
+    r->keys_out = job->keys;
+    r->vals_in = job->values_in ? job->values_in : job->values;
+    r->vals_out = job->values;
+    r->vs = job->value_size;
+    r->idx_out = job->indices;
+    r->itype = job->index_type;
+    r->n = job->n;
+    r->S = job->segmented ? job->num_segments : 1;
+    r->seg_size = job->segmented ? job->segment_size : job->n;
+    r->whole = !job->segmented;
+    r->opts = job_opts(job);
+    r->numpy = job->numpy_order;
+}
+
+/* ---- the synchronous calls: everything in device memory of the call's own, the
+ * caller's arrays written only at the end, when everything else has succeeded ---- */
+
+/* Keys [lo, hi) of the job, with rel_off (S + 1 host offsets relative to lo) or equal rows. */
+static rdx_status run_sync(rdx_ctx *ctx, const rdx_job *job, size_t lo, size_t hi, const size_t *rel_off)
+{
+    rdx_seg_run r;
+    rdx_cuda_seg_run_from_job(job, &r);
+    r.n = hi - lo;
+    const size_t n = r.n, kb = r.kb;
+    const size_t vs = job->kind == RDX_JOB_PAIRS ? job->value_size : 0;
+    const size_t ib = job->kind == RDX_JOB_ARGSORT ? (job->index_type == RDX_U32 ? 4 : 8) : 0;
+    rdx_seg_layout L;
+    rdx_status s = rdx_cuda_seg_plan(ctx, &r, &L);
+    if (s != RDX_OK)
+        return s;
+    const size_t ob = rel_off ? (r.S + 1) * sizeof(size_t) : 0;
+    const size_t kbytes = align256(n * kb), vbytes = align256(n * vs), ibytes = align256(n * ib);
+    const size_t total = kbytes + vbytes + ibytes + align256(ob) + L.total;
+    unsigned char *mem = NULL;
+    cudaError_t e = cudaMalloc((void **)&mem, total);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError();
+        return rdx_fail(ctx, e == cudaErrorMemoryAllocation ? RDX_ERR_OUT_OF_MEMORY : RDX_ERR_DEVICE,
+                        "CUDA backend: cannot allocate %zu bytes of device memory for the sort: %s", total,
+                        cudaGetErrorString(e));
+    }
+    unsigned char *dk = mem, *dv = dk + kbytes, *di = dv + vbytes, *doff = di + ibytes;
+    unsigned char *temp = doff + align256(ob);
+    r.keys_in = dk;
+    r.keys_out = dk;
+    r.vals_in = vs ? dv : NULL;
+    r.vals_out = vs ? dv : NULL;
+    r.idx_out = ib ? di : NULL;
+    r.d_off = rel_off ? (const size_t *)doff : NULL;
+    const cudaStream_t stream = 0; /* the legacy default stream: ordered with the copies */
+    e = cudaMemcpy(dk, (const unsigned char *)job->keys + lo * kb, n * kb, cudaMemcpyDefault);
+    if (e == cudaSuccess && vs)
+        e = cudaMemcpy(dv, (const unsigned char *)job->values + lo * vs, n * vs, cudaMemcpyDefault);
+    if (e == cudaSuccess && ob)
+        e = cudaMemcpy(doff, rel_off, ob, cudaMemcpyHostToDevice);
+    if (e == cudaSuccess) {
+        s = rdx_cuda_seg_enqueue(ctx, &r, &L, temp, stream);
+        e = cudaStreamSynchronize(stream);
+    }
+    /* The results go to the caller's arrays only now. */
+    if (s == RDX_OK && e == cudaSuccess && job->kind != RDX_JOB_ARGSORT)
+        e = cudaMemcpy((unsigned char *)job->keys + lo * kb, dk, n * kb, cudaMemcpyDefault);
+    if (s == RDX_OK && e == cudaSuccess && vs)
+        e = cudaMemcpy((unsigned char *)job->values + lo * vs, dv, n * vs, cudaMemcpyDefault);
+    if (s == RDX_OK && e == cudaSuccess && ib)
+        e = cudaMemcpy((unsigned char *)job->indices + lo * ib, di, n * ib, cudaMemcpyDefault);
+    if (s == RDX_OK && e != cudaSuccess)
+        s = rdx_cuda_fail(ctx, e, "the segmented sort's copies", __FILE__, __LINE__);
+    (void)cudaFree(mem);
+    return s;
+}
+
+/* 1 when some key is not its canonical pattern, 0 when none is, -1 when that could not be
+ * told (the caller then takes the composition). Host keys are read on the host; device
+ * keys by special_kernel and one 4-byte read back. */
+static int has_special_keys(const rdx_job *job)
+{
+    const unsigned kb = (unsigned)job->key_size;
+    const uint64_t inf = rdx_float_inf_bits(job->type);
+    cudaPointerAttributes at;
+    if (cudaPointerGetAttributes(&at, job->keys) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return -1;
+    }
+    if (at.type != cudaMemoryTypeDevice && at.type != cudaMemoryTypeManaged) {
+        const unsigned char *k = (const unsigned char *)job->keys;
+        for (size_t i = 0; i < job->n; i++) {
+            uint64_t x = 0;
+            memcpy(&x, k + i * kb, kb); /* little-endian: the low kb bytes */
+            if (canon_pattern(x, kb, inf) != x)
+                return 1;
+        }
+        return 0;
+    }
+    unsigned *found = NULL, got = 0;
+    if (cudaMalloc(&found, sizeof *found) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return -1;
+    }
+    const size_t blocks = (job->n + 255) / 256 < 4096 ? (job->n + 255) / 256 : 4096;
+    int r = -1;
+    if (cudaMemset(found, 0, sizeof *found) == cudaSuccess) {
+        special_kernel<<<(unsigned)(blocks ? blocks : 1), 256>>>(job->keys, job->n, kb, inf, found);
+        if (cudaMemcpy(&got, found, sizeof got, cudaMemcpyDeviceToHost) == cudaSuccess)
+            r = got != 0;
+    }
+    (void)cudaFree(found);
+    (void)cudaGetLastError();
+    return r;
+}
+
+rdx_status rdx_cuda_numpy_sort(rdx_ctx *ctx, const rdx_job *job)
+{
+    /* Without NaNs other than the canonical one and without -0.0 (the usual data), NumPy's
+     * order is totalOrder: the normal route, at full speed. */
+    if (has_special_keys(job) == 0) {
+        rdx_job plain = *job;
+        plain.numpy_order = 0;
+        return rdx_cuda_sort(ctx, &plain);
+    }
+    return run_sync(ctx, job, 0, job->n, NULL);
+}
+
+rdx_status rdx_cuda_segmented_sort(rdx_ctx *ctx, const rdx_job *job)
+{
+    const char *fn = job->kind == RDX_JOB_KEYS    ? "rdx_segmented_sort_keys"
+                     : job->kind == RDX_JOB_PAIRS ? "rdx_segmented_sort_pairs"
+                                                  : "rdx_segmented_argsort";
+    const size_t S = job->num_segments;
+    if (!job->offsets)
+        return run_sync(ctx, job, 0, job->n, NULL);
+    /* Offsets on the host: checked by api.c; on the device: read back and checked here. */
+    size_t *rel = (size_t *)rdx_host_malloc(ctx, (S + 1) * sizeof *rel);
+    if (!rel)
+        return rdx_fail(ctx, RDX_ERR_OUT_OF_MEMORY, "CUDA backend: no host memory for %zu offsets", S + 1);
+    rdx_status s = RDX_OK;
+    if (job->offsets_on_device) {
+        const cudaError_t e = cudaMemcpy(rel, job->offsets, (S + 1) * sizeof *rel, cudaMemcpyDeviceToHost);
+        if (e != cudaSuccess)
+            s = rdx_cuda_fail(ctx, e, "reading the offsets", __FILE__, __LINE__);
+        if (s == RDX_OK)
+            s = rdx_check_offsets(ctx, fn, rel, S, job->n,
+                                  job->kind == RDX_JOB_ARGSORT && job->index_type == RDX_U32 ? RDX_U32 : 0);
+    } else {
+        memcpy(rel, job->offsets, (S + 1) * sizeof *rel);
+    }
+    const size_t lo = s == RDX_OK ? rel[0] : 0, hi = s == RDX_OK ? rel[S] : 0;
+    if (s == RDX_OK && hi > lo) {
+        for (size_t i = 0; i <= S; i++)
+            rel[i] -= lo;
+        s = run_sync(ctx, job, lo, hi, rel);
+    }
+    rdx_host_free(rel);
+    return s;
+}
+
+/* ---- the stream-ordered whole-array sorts under RDX_NUMPY_ORDER (async.cu) ---- */
+
+rdx_status rdx_cuda_numpy_temp_size(rdx_ctx *ctx, const rdx_job *job, size_t *temp_bytes)
+{
+    rdx_seg_run r;
+    rdx_cuda_seg_run_from_job(job, &r);
+    rdx_seg_layout L;
+    const rdx_status s = rdx_cuda_seg_plan(ctx, &r, &L);
+    if (s == RDX_OK)
+        *temp_bytes = L.total;
+    return s;
+}
+
+rdx_status rdx_cuda_numpy_enqueue(rdx_ctx *ctx, const char *fn, const rdx_job *job, void *d_temp, size_t temp_bytes,
+                                  cudaStream_t stream)
+{
+    rdx_seg_run r;
+    rdx_cuda_seg_run_from_job(job, &r);
+    rdx_seg_layout L;
+    rdx_status s = rdx_cuda_seg_plan(ctx, &r, &L);
+    if (s != RDX_OK)
+        return s;
+    if (temp_bytes < L.total)
+        return rdx_fail(ctx, RDX_ERR_TEMP_TOO_SMALL, "%s: temporary storage of %zu bytes is below the %zu needed",
+                        fn, temp_bytes, L.total);
+    if (!d_temp)
+        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: d_temp is NULL", fn);
+    return rdx_cuda_seg_enqueue(ctx, &r, &L, d_temp, stream);
+}

@@ -1,0 +1,33 @@
+/* Segmented sorts and RDX_NUMPY_ORDER on the CUDA backend (segmented.cu), by composition
+ * of the stream-ordered whole-array sorts with three small kernels:
+ *
+ *   1. copy the keys, canonicalised under RDX_NUMPY_ORDER (key_codec.h), and argsort the
+ *      copy (stable): perm;
+ *   2. seg[i] = the segment of key perm[i] (0 before the first segment, num_segments + 1
+ *      after the last), and a stable sort of (seg, perm) by seg on the bits seg needs:
+ *      perm now lists each segment's keys in order, and the keys outside the segments at
+ *      their own positions' ranks;
+ *   3. gather keys and values by perm (from copies, so in place works), or write perm
+ *      minus the segment's start as the indices; positions outside the segments are not
+ *      written.
+ *
+ * A whole-array sort under RDX_NUMPY_ORDER is the same with one segment and no step 2.
+ * Correct first: the binned kernels of issue 14 (a warp per tiny segment, a block per
+ * small one) come later. */
+#ifndef RDX_CUDA_SEGMENTED_H
+#define RDX_CUDA_SEGMENTED_H
+
+#include <cuda_runtime_api.h>
+#include "internal.h"
+
+/* Synchronous whole-array job with job->numpy_order (from rdx_cuda_sort). */
+rdx_status rdx_cuda_numpy_sort(rdx_ctx *ctx, const rdx_job *job);
+
+/* Stream-ordered whole-array job with job->numpy_order, checked by async.cu (device
+ * arrays; job->keys_in / values_in for the *_into calls): the temporary bytes it needs,
+ * and the call itself. */
+rdx_status rdx_cuda_numpy_temp_size(rdx_ctx *ctx, const rdx_job *job, size_t *temp_bytes);
+rdx_status rdx_cuda_numpy_enqueue(rdx_ctx *ctx, const char *fn, const rdx_job *job, void *d_temp,
+                                  size_t temp_bytes, cudaStream_t stream);
+
+#endif

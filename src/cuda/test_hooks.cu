@@ -1,0 +1,27 @@
+/* The hooks of test_hooks.h: a context's tuning and its MSD route's state. */
+#include "common.cuh"
+#include "kernels.h"
+#include "state.h"
+#include "test_hooks.h"
+
+rdx_cuda_tuning *rdx_cuda_ctx_tuning(rdx_ctx *ctx)
+{
+    return ctx && ctx->backend == RDX_BACKEND_CUDA && ctx->cuda ? &ctx->cuda->tuning : NULL;
+}
+
+int rdx_cuda_ctx_msd_state(rdx_ctx *ctx, unsigned *slow_blocks)
+{
+    if (slow_blocks)
+        *slow_blocks = 0;
+    if (!ctx || !ctx->cuda || !ctx->cuda->msd_ctrl)
+        return -1;
+    uint32_t w[2] = {0, 0};
+    if (cudaDeviceSynchronize() != cudaSuccess ||
+        cudaMemcpy(w, ctx->cuda->msd_ctrl, sizeof w, cudaMemcpyDeviceToHost) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return -2;
+    }
+    if (slow_blocks)
+        *slow_blocks = w[RDX_MSD_SLOW];
+    return (int)w[RDX_MSD_STATE];
+}

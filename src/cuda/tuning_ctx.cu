@@ -1,0 +1,52 @@
+/* A context's tuning (tuning_ctx.h): the limits of tuning.h and the device's facts. */
+#include "common.cuh"
+#include "device.h"
+#include "kernels.h"
+#include "state.h"
+
+void rdx_cuda_tuning_defaults(rdx_cuda_tuning *t)
+{
+    t->medium_max_n = RDX_OS_MEDIUM_MAX_N;
+    t->cluster_max_n = RDX_CLUSTER_MAX_N;
+    t->cluster_pairs_max_n = RDX_CLUSTER_PAIRS_MAX_N;
+    t->grid_max_n = RDX_GRID_MAX_N;
+    t->portion_max_n = 0;
+    t->msd_min_n = RDX_MSD_MIN_N;
+    t->device = -1;
+    t->sms = 0;
+    t->smem_optin = 0;
+    t->cluster_launch = 0;
+}
+
+rdx_status rdx_cuda_tuning_ready(rdx_ctx *ctx, rdx_cuda_tuning **out)
+{
+    if (!ctx->cuda)
+        return rdx_fail(ctx, RDX_ERR_DEVICE, "CUDA backend: the context has no CUDA state");
+    rdx_cuda_tuning *t = &ctx->cuda->tuning;
+    int dev = 0, sms = 0;
+    RDX_CUDA_TRY(cudaGetDevice(&dev));
+    if (t->device != dev) {
+        const rdx_status s = rdx_cuda_device_ready(ctx, &sms);
+        if (s != RDX_OK)
+            return s;
+        int smem = 0, clusters = 0;
+        RDX_CUDA_TRY(cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+        RDX_CUDA_TRY(cudaDeviceGetAttribute(&clusters, cudaDevAttrClusterLaunch, dev));
+        t->sms = sms;
+        t->smem_optin = (size_t)smem;
+        t->cluster_launch = clusters != 0;
+        t->device = dev;
+    }
+    *out = t;
+    return RDX_OK;
+}
+
+const char *rdx_cuda_msd_outcome(uint32_t state)
+{
+    switch (state) {
+    case RDX_MSD_ON: return "msd";
+    case RDX_MSD_OFF: return "onesweep (msd declined: skew)";
+    case RDX_MSD_FALLBACK: return "onesweep (msd fell back: bucket too large)";
+    default: return "msd (inconsistent state)";
+    }
+}

@@ -1,0 +1,45 @@
+/* The CUDA backend's tuning of one context: the limits that choose a route (their defaults
+ * are tuning.h's) and the facts of the device the context sorts on. Filled when a CUDA
+ * context is made (rdx_cuda_ctx_init); the device facts again whenever the current device
+ * is another one. Tests change their own context's copy (rdx_cuda_ctx_tuning in
+ * test_hooks.h), so two contexts never disturb each other. Change a limit only between
+ * sorts: the temporary size depends on it. Plain C. */
+#ifndef RDX_CUDA_TUNING_CTX_H
+#define RDX_CUDA_TUNING_CTX_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct rdx_cuda_tuning {
+    /* ---- limits ---- */
+    size_t medium_max_n;        /* up to this many keys the pass kernel uses its medium tile
+                                   shape, else the large one (RDX_OS_MEDIUM_MAX_N) */
+    size_t cluster_max_n;       /* the cluster route serves up to this many keys (above the
+                                   small-n limit); 0 turns it off (RDX_CLUSTER_MAX_N) */
+    size_t cluster_pairs_max_n; /* the same for sorts that move values
+                                   (RDX_CLUSTER_PAIRS_MAX_N) */
+    size_t grid_max_n;          /* the grid route serves up to this many keys; 0 turns it
+                                   off (RDX_GRID_MAX_N) */
+    size_t portion_max_n;       /* one launch of the pass kernel covers at most this many
+                                   keys (whole tiles, at least one); 0: the look-back count
+                                   limit, about 2^30 */
+    size_t msd_min_n;           /* the MSD route serves from this many keys on
+                                   (RDX_MSD_MIN_N) */
+    /* ---- the device (filled from its properties) ---- */
+    int device;                 /* its number; -1 before the facts are known */
+    int sms;                    /* multiprocessors */
+    size_t smem_optin;          /* shared memory one block may opt in to, bytes */
+    int cluster_launch;         /* 1 when it launches thread-block clusters (sm_90+) */
+} rdx_cuda_tuning;
+
+/* The limits of tuning.h; the device facts unknown (device -1). */
+void rdx_cuda_tuning_defaults(rdx_cuda_tuning *t);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RDX_CUDA_TUNING_CTX_H */

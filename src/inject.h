@@ -1,0 +1,43 @@
+/* Failure injection, a test hook (tests/test_inject.c), never for users: makes the k-th
+ * host allocation, device allocation or checked CUDA call inside the library fail, so that
+ * a test can walk k over every failure point of a call. The counters live in the context
+ * (contexts on other threads are not disturbed); events with no context yet (the context's
+ * own allocation in rdx_ctx_create) count on a thread-local state instead. Always counting,
+ * failing only when armed: an increment per allocation or CUDA call. */
+#ifndef RDX_INJECT_H
+#define RDX_INJECT_H
+
+#include "rdx.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum rdx_inject_kind {
+    RDX_INJECT_HOST_ALLOC = 0,   /* rdx_host_malloc / rdx_host_calloc (src/alloc.h) */
+    RDX_INJECT_DEVICE_ALLOC = 1, /* cudaMalloc, cudaMallocHost (RDX_CUDA_ALLOC, common.cuh) */
+    RDX_INJECT_CUDA_CALL = 2,    /* every RDX_CUDA_TRY (common.cuh) */
+    RDX_INJECT_KINDS = 3
+} rdx_inject_kind;
+
+typedef struct rdx_inject_state {
+    unsigned long count[RDX_INJECT_KINDS];   /* events since the last rdx_inject_arm */
+    unsigned long fail_at[RDX_INJECT_KINDS]; /* 1-based event that fails; 0: none */
+} rdx_inject_state;
+
+/* Restarts ctx's counters (NULL: the calling thread's) and makes its k-th event of that
+ * kind from now fail; k = 0 only counts. Arming one kind leaves the others as they are. */
+void rdx_inject_arm(rdx_ctx *ctx, rdx_inject_kind kind, unsigned long k);
+/* Events of that kind counted on ctx (NULL: the thread's) since it was last armed. */
+unsigned long rdx_inject_count(const rdx_ctx *ctx, rdx_inject_kind kind);
+/* Disarms and zeroes every kind on ctx (NULL: the thread's). */
+void rdx_inject_reset(rdx_ctx *ctx);
+
+/* For the library: counts one event on ctx (NULL: the thread's); 1 when it must fail. */
+int rdx_inject_hit(rdx_ctx *ctx, rdx_inject_kind kind);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,319 @@
+/* The MSD route for 8-byte integer keys (src/cuda/route_msd.cu, msd.cu), reached at
+ * moderate sizes by lowering the context's msd_min_n: keys and pairs (4- and 8-byte values
+ * that must come out as the stable sort's indices), in place and through the out-of-place
+ * calls, inputs that make the device run the route, decline it (skew) or fall back (a
+ * level-2 bucket above level 3's capacity), exactly full and one key over that capacity.
+ * The route each sort took is read back from the device (rdx_cuda_ctx_msd_state), counted
+ * and, where the input decides it, checked, as is rdx_ctx_route's name for it.
+ *
+ * Exits 77 where no GPU is usable. RDX_TEST_SEED replays a run; RDX_TEST_MAX_LOG2_N below
+ * 17 (gpu-check.sh, under compute-sanitizer) runs one sort of each outcome. */
+#include "cuda_check.h"
+#include "cuda_into.h"
+
+/* Inputs. */
+enum {
+    MSD_UNIFORM,  /* random bits: the route runs */
+    MSD_LOWENT,   /* AND of three random words: top digit skewed */
+    MSD_TOPEQ,    /* the top 8 bits equal: the skew test declines */
+    MSD_SORTED,   /* random, already sorted */
+    MSD_FEW,      /* 16 distinct values */
+    MSD_GIANT,    /* 1/64 of the keys share their top 16 bits: a level-2 bucket above the
+                     level-3 capacity, the route falls back after level 2's histogram */
+    MSD_CAP,      /* n / 256 keys in each level-2 bucket (b, 0): n = 256 * cap fits exactly */
+    MSD_SUBBIG,   /* bits 40-47 equal, 4 values of bits 48-55: sub-buckets above 64 keys,
+                     level 3's on-chip LSD passes */
+    MSD_DUPS,     /* n / 8 distinct random values, each about 8 times: the route runs and
+                     level 3's comparisons meet equal keys (stability of pairs) */
+    MSD_DUPS_BIG, /* 4096 distinct random values, each n / 4096 times: runs of equal keys
+                     longer than RDX_MSD_L3_RUN_MAX (n >= 2^18), the on-chip LSD passes */
+    MSD_NFILL
+};
+static const char *const msd_fill_names[MSD_NFILL] = {
+    "uniform",  "low entropy",     "top bits equal", "sorted",         "few distinct",
+    "giant bucket", "capacity", "big sub-buckets", "duplicates x8", "duplicates x n/4096"};
+
+/* A random-looking 64-bit value for each index (the splitmix64 finalizer). */
+static uint64_t msd_mix(uint64_t x)
+{
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+    const uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
+{
+    const uint64_t base = rnd(s), low48 = 0x0000FFFFFFFFFFFFull;
+    uint64_t few[16];
+    for (int i = 0; i < 16; i++)
+        few[i] = rnd(s);
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t r = rnd(s);
+        switch (fill) {
+        case MSD_LOWENT: k[i] = r & rnd(s) & rnd(s); break;
+        case MSD_TOPEQ: k[i] = (base & ~(low48 | 0x00FF000000000000ull)) | (r >> 8); break;
+        case MSD_FEW: k[i] = few[r % 16]; break;
+        case MSD_GIANT: k[i] = i < n / 64 ? (r & low48) : r; break;
+        case MSD_CAP: k[i] = ((uint64_t)(i % 256) << 56) | (r & low48); break;
+        case MSD_SUBBIG: k[i] = (r & 0xFF000000000000FFull) | ((uint64_t)(r % 4) << 48) | (0x5Aull << 40) |
+                                (rnd(s) & 0x000000FFFFFFFF00ull); break;
+        case MSD_DUPS: k[i] = msd_mix(base ^ (r % (n / 8 + 1))); break;
+        case MSD_DUPS_BIG: k[i] = msd_mix(base ^ (r % 4096)); break;
+        default: k[i] = r; break;
+        }
+    }
+    if (fill == MSD_SORTED)
+        qsort(k, n, sizeof *k, cmp_u64);
+}
+
+static int msd_routes[5]; /* -1 (not planned), 0, 1, 2, 3: counted at route + 1 */
+
+/* rdx_ctx_route after a successful sort whose MSD state (rdx_cuda_ctx_msd_state) is
+ * route: the device's outcome after a synchronous call, the planned route after a
+ * stream-ordered one, no MSD name where the route was not planned. */
+static void check_route_name(rdx_ctx *ctx, int route, int into, const char *what)
+{
+    const char *name = rdx_ctx_route(ctx);
+    if (route == -1) {
+        CHECK(strstr(name, "msd") == NULL, "%s: the route was not planned, rdx_ctx_route says \"%s\"", what, name);
+        return;
+    }
+    const char *want = into          ? "msd (decided on the device)"
+                       : route == 2 ? "msd"
+                       : route == 0 ? "onesweep (msd declined: skew)"
+                       : route == 3 ? "onesweep (msd fell back: bucket too large)"
+                                    : "msd (inconsistent state)";
+    CHECK_ROUTE(ctx, want, what);
+}
+
+/* Sorts n keys of an 8-byte type (device arrays; in place, or out of place through the
+ * stream-ordered call) and compares with the reference. want: the route the input must
+ * take (rdx_cuda_ctx_msd_state), or -9 for any. */
+static void msd_case(rdx_ctx *ctx, rdx_type type, size_t n, int desc, int fill, int into, int want, uint64_t *s)
+{
+    uint64_t *orig = host_or_die(n * 8), *got = host_or_die(n * 8);
+    size_t *perm = host_or_die(n * sizeof *perm);
+    msd_fill(orig, n, fill, s);
+    const rdx_opts opts = {desc ? RDX_DESCENDING : 0u, 0, 0, 0};
+    unsigned char *in = alloc_at(AT_DEVICE, n * 8), *out = into ? alloc_at(AT_DEVICE, n * 8) : in;
+    dev_upload(in, orig, n * 8);
+    const rdx_status st = into ? into_keys(ctx, in, out, n, type, &opts) : rdx_sort_keys(ctx, in, n, type, &opts);
+    unsigned slow = 0;
+    const int route = rdx_cuda_ctx_msd_state(ctx, &slow);
+    if (route >= -1 && route <= 3)
+        msd_routes[route + 1]++;
+    CHECK(st == RDX_OK, "msd %s %s n=%zu %s%s: status %d (%s)", type_name(type), msd_fill_names[fill], n,
+          desc ? "descending" : "ascending", into ? " into" : "", (int)st, rdx_ctx_error(ctx));
+    if (st == RDX_OK) {
+        check_route_name(ctx, route, into, msd_fill_names[fill]);
+        dev_download(got, out, n * 8);
+        CHECK(rdx_ref_argsort(orig, n, type, &opts, perm) == 0, "msd: the reference ran out of memory");
+        const size_t bad = first_unlike((const unsigned char *)got, (const unsigned char *)orig, perm, n, 8);
+        CHECK(bad == n, "msd %s %s n=%zu %s%s (route %d, %u slow blocks): first wrong key at %zu of %zu",
+              type_name(type), msd_fill_names[fill], n, desc ? "descending" : "ascending", into ? " into" : "", route,
+              slow, bad, n);
+        if (into) {
+            dev_download(got, in, n * 8);
+            CHECK(memcmp(got, orig, n * 8) == 0, "msd %s %s n=%zu into: the input changed", type_name(type),
+                  msd_fill_names[fill], n);
+        }
+    }
+    CHECK(fill != MSD_SUBBIG || route != 2 || slow > 0, "msd %s n=%zu: no level-3 block took the on-chip LSD passes",
+          msd_fill_names[fill], n);
+    CHECK(want == -9 || route == want, "msd %s %s n=%zu %s: route %d, expected %d", type_name(type),
+          msd_fill_names[fill], n, desc ? "descending" : "ascending", route, want);
+    if (into)
+        free_at(AT_DEVICE, out);
+    free_at(AT_DEVICE, in);
+    free(orig);
+    free(got);
+    free(perm);
+}
+
+/* The same for pairs: n keys of an 8-byte type with values of vs bytes (4 or 8), each
+ * the key's index in the input, so that the values after the sort must be exactly the
+ * stable reference's permutation (equal keys in input order): this checks both that the
+ * values moved with their keys and that the sort is stable. In place (rdx_sort_pairs) or
+ * out of place (rdx_cuda_sort_pairs_into_async; the inputs must come back unchanged). */
+static void msd_pairs_case(rdx_ctx *ctx, rdx_type type, size_t n, size_t vs, int desc, int fill, int into, int want,
+                           uint64_t *s)
+{
+    uint64_t *orig = host_or_die(n * 8), *got = host_or_die(n * 8);
+    unsigned char *vals = host_or_die(n * vs), *gotv = host_or_die(n * vs);
+    size_t *perm = host_or_die(n * sizeof *perm);
+    msd_fill(orig, n, fill, s);
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t v = i;
+        memcpy(vals + i * vs, &v, vs); /* little-endian: the low vs bytes */
+    }
+    const rdx_opts opts = {desc ? RDX_DESCENDING : 0u, 0, 0, 0};
+    unsigned char *kin = alloc_at(AT_DEVICE, n * 8), *kout = into ? alloc_at(AT_DEVICE, n * 8) : kin;
+    unsigned char *vin = alloc_at(AT_DEVICE, n * vs), *vout = into ? alloc_at(AT_DEVICE, n * vs) : vin;
+    dev_upload(kin, orig, n * 8);
+    dev_upload(vin, vals, n * vs);
+    const rdx_status st = into ? into_pairs(ctx, kin, kout, vin, vout, vs, n, type, &opts)
+                               : rdx_sort_pairs(ctx, kin, vin, vs, n, type, &opts);
+    unsigned slow = 0;
+    const int route = rdx_cuda_ctx_msd_state(ctx, &slow);
+    if (route >= -1 && route <= 3)
+        msd_routes[route + 1]++;
+    char desc_text[160];
+    snprintf(desc_text, sizeof desc_text, "msd pairs %s/%zu-byte values %s n=%zu %s%s (route %d, %u slow blocks)",
+             type_name(type), vs, msd_fill_names[fill], n, desc ? "descending" : "ascending", into ? " into" : "",
+             route, slow);
+    CHECK(st == RDX_OK, "%s: status %d (%s)", desc_text, (int)st, rdx_ctx_error(ctx));
+    if (st == RDX_OK) {
+        check_route_name(ctx, route, into, desc_text);
+        dev_download(got, kout, n * 8);
+        dev_download(gotv, vout, n * vs);
+        CHECK(rdx_ref_argsort(orig, n, type, &opts, perm) == 0, "msd: the reference ran out of memory");
+        const size_t bad = first_unlike((const unsigned char *)got, (const unsigned char *)orig, perm, n, 8);
+        CHECK(bad == n, "%s: first wrong key at %zu of %zu", desc_text, bad, n);
+        size_t badv = n;
+        for (size_t i = 0; i < n && badv == n; i++) {
+            uint64_t v = 0;
+            memcpy(&v, gotv + i * vs, vs);
+            if (v != (uint64_t)perm[i])
+                badv = i;
+        }
+        CHECK(badv == n, "%s: first value not the stable sort's index at %zu of %zu", desc_text, badv, n);
+        if (into) {
+            dev_download(got, kin, n * 8);
+            CHECK(memcmp(got, orig, n * 8) == 0, "%s: the input keys changed", desc_text);
+            dev_download(gotv, vin, n * vs);
+            CHECK(memcmp(gotv, vals, n * vs) == 0, "%s: the input values changed", desc_text);
+        }
+    }
+    CHECK(fill != MSD_SUBBIG || route != 2 || slow > 0, "%s: no level-3 block took the on-chip LSD passes",
+          desc_text);
+    CHECK(want == -9 || route == want, "%s: route %d, expected %d", desc_text, route, want);
+    if (into) {
+        free_at(AT_DEVICE, kout);
+        free_at(AT_DEVICE, vout);
+    }
+    free_at(AT_DEVICE, kin);
+    free_at(AT_DEVICE, vin);
+    free(orig);
+    free(got);
+    free(vals);
+    free(gotv);
+    free(perm);
+}
+
+/* Pairs through the route: both integer types, 8-byte values (and 4-byte ones on a few
+ * cases), in place and out of place, both orders; few distinct keys check stability (many
+ * equal keys per level-3 run), big sub-buckets level 3's on-chip LSD passes, the giant
+ * bucket the fallback; pairs level 3 holds RDX_MSD_L3_CAP_PAIRS keys. */
+static void msd_pairs_tests(rdx_ctx *ctx, int max_log2)
+{
+    uint64_t s = seed ^ 0x9A125;
+    const size_t cap = (size_t)RDX_MSD_L3_CAP_PAIRS;
+    const size_t sizes[] = {((size_t)1 << 17), ((size_t)1 << 17) + 3, ((size_t)1 << 19) + 77, ((size_t)1 << 20)};
+    static const rdx_type types[2] = {RDX_U64, RDX_I64};
+    static const int fills[] = {MSD_UNIFORM, MSD_DUPS, MSD_FEW, MSD_SORTED, MSD_LOWENT, MSD_DUPS_BIG};
+    for (int t = 0; t < 2; t++)
+        for (int desc = 0; desc < 2; desc++)
+            for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+                if (sizes[i] > ((size_t)1 << max_log2) + 100)
+                    continue;
+                for (size_t f = 0; f < sizeof fills / sizeof fills[0]; f++) {
+                    const int fill = fills[f];
+                    const int want = fill == MSD_UNIFORM || fill == MSD_SORTED || fill == MSD_DUPS ? 2 : -9;
+                    msd_pairs_case(ctx, types[t], sizes[i], 8, desc, fill, (int)((i + f) & 1), want, &s);
+                }
+            }
+    msd_pairs_case(ctx, RDX_U64, (size_t)1 << 17, 4, 0, MSD_UNIFORM, 0, 2, &s);
+    msd_pairs_case(ctx, RDX_U64, (size_t)1 << 18, 4, 1, MSD_DUPS, 1, 2, &s);
+    msd_pairs_case(ctx, RDX_I64, (size_t)1 << 18, 4, 0, MSD_DUPS_BIG, 0, -9, &s);
+    msd_pairs_case(ctx, RDX_I64, ((size_t)1 << 17) + 3, 4, 1, MSD_FEW, 1, -9, &s);
+    msd_pairs_case(ctx, RDX_U64, (size_t)1 << 20, 8, 0, MSD_SUBBIG, 0, 2, &s);
+    msd_pairs_case(ctx, RDX_I64, (size_t)1 << 20, 8, 1, MSD_SUBBIG, 1, 2, &s);
+    msd_pairs_case(ctx, RDX_U64, (size_t)1 << 20, 4, 1, MSD_SUBBIG, 0, 2, &s);
+    msd_pairs_case(ctx, RDX_U64, (size_t)1 << 20, 8, 0, MSD_GIANT, 0, 3, &s);
+    msd_pairs_case(ctx, RDX_I64, (size_t)1 << 20, 8, 1, MSD_GIANT, 1, -9, &s);
+    msd_pairs_case(ctx, RDX_U64, (size_t)1 << 20, 8, 0, MSD_TOPEQ, 1, 0, &s);
+    /* The pairs capacity of a level-3 block: exactly full, and one key over. */
+    if (max_log2 >= 21) {
+        msd_pairs_case(ctx, RDX_U64, 256 * cap, 8, 0, MSD_CAP, 0, 2, &s);
+        msd_pairs_case(ctx, RDX_I64, 256 * cap, 8, 1, MSD_CAP, 1, 2, &s);
+        msd_pairs_case(ctx, RDX_U64, 256 * cap + 1, 8, 0, MSD_CAP, 1, 3, &s);
+    }
+}
+
+static void msd_tests(rdx_ctx *ctx, int max_log2)
+{
+    uint64_t s = seed ^ 0xABCD;
+    const size_t cap = (size_t)RDX_MSD_L3_CAP;
+    rdx_cuda_ctx_tuning(ctx)->msd_min_n = (size_t)1 << 17;
+    if (max_log2 < 17) {
+        /* Under compute-sanitizer (gpu-check.sh lowers the sizes): one sort of each route
+         * and of level 3's on-chip LSD passes, at the smallest size that plans the route. */
+        const size_t n = (size_t)1 << 17;
+        msd_case(ctx, RDX_U64, n, 0, MSD_UNIFORM, 0, 2, &s);
+        msd_case(ctx, RDX_I64, n + 3, 1, MSD_UNIFORM, 1, 2, &s);
+        msd_case(ctx, RDX_U64, n, 0, MSD_SUBBIG, 0, 2, &s);
+        msd_case(ctx, RDX_U64, n, 0, MSD_TOPEQ, 0, 0, &s);
+        msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_GIANT, 0, 3, &s);
+        msd_pairs_case(ctx, RDX_U64, n, 8, 0, MSD_UNIFORM, 0, 2, &s);
+        msd_pairs_case(ctx, RDX_I64, n + 3, 8, 1, MSD_DUPS, 1, 2, &s);
+        rdx_cuda_ctx_tuning(ctx)->msd_min_n = RDX_MSD_MIN_N;
+        CHECK(msd_routes[3] > 0, "msd: the route never ran");
+        return;
+    }
+    static const rdx_type types[3] = {RDX_U64, RDX_I64, RDX_F64};
+    const size_t sizes[] = {((size_t)1 << 17), ((size_t)1 << 17) + 3, ((size_t)1 << 19) + 77, ((size_t)1 << 20)};
+    for (int t = 0; t < 3; t++)
+        for (int desc = 0; desc < 2; desc++)
+            for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+                if (sizes[i] > ((size_t)1 << max_log2) + 100)
+                    continue;
+                /* Uniform bits take the route for both integer types and orders; floats
+                 * never plan it. */
+                const int is_float = types[t] == RDX_F64;
+                msd_case(ctx, types[t], sizes[i], desc, MSD_UNIFORM, (int)(i & 1), is_float ? -1 : 2, &s);
+                for (int f = MSD_LOWENT; f <= MSD_FEW; f++)
+                    msd_case(ctx, types[t], sizes[i], desc, f, 0,
+                             is_float ? -1 : f == MSD_TOPEQ ? 0 : f == MSD_SORTED ? 2 : -9, &s);
+            }
+    /* The capacity of a level-3 block: exactly full, and one key over (the fallback). */
+    if (max_log2 >= 21) {
+        msd_case(ctx, RDX_U64, 256 * cap, 0, MSD_CAP, 0, 2, &s);
+        msd_case(ctx, RDX_U64, 256 * cap, 1, MSD_CAP, 1, 2, &s);
+        msd_case(ctx, RDX_U64, 256 * cap + 1, 0, MSD_CAP, 0, 3, &s);
+        msd_case(ctx, RDX_I64, 256 * cap + 1, 1, MSD_CAP, 1, -9, &s);
+    }
+    msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_GIANT, 0, 3, &s);
+    msd_case(ctx, RDX_I64, (size_t)1 << 20, 1, MSD_GIANT, 1, -9, &s);
+    msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_SUBBIG, 0, 2, &s);
+    msd_case(ctx, RDX_U64, (size_t)1 << 20, 1, MSD_SUBBIG, 1, 2, &s);
+    msd_pairs_tests(ctx, max_log2);
+    /* Below the threshold (keys and pairs): not planned. */
+    msd_case(ctx, RDX_U64, ((size_t)1 << 17) - 1, 0, MSD_UNIFORM, 0, -1, &s);
+    msd_pairs_case(ctx, RDX_U64, ((size_t)1 << 17) - 1, 8, 0, MSD_UNIFORM, 1, -1, &s);
+    rdx_cuda_ctx_tuning(ctx)->msd_min_n = RDX_MSD_MIN_N;
+    msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_UNIFORM, 0, (size_t)RDX_MSD_MIN_N <= ((size_t)1 << 20) ? 2 : -1,
+             &s);
+    printf("msd: routes taken: none planned %d, declined (skew) %d, ran %d, fell back %d, inconsistent %d\n",
+           msd_routes[0], msd_routes[1], msd_routes[3], msd_routes[4], msd_routes[2]);
+    CHECK(msd_routes[3] > 0, "msd: the route never ran");
+}
+
+int main(void)
+{
+    seed = rdx_test_seed();
+    rdx_ctx *ctx = rdx_test_cuda_context();
+    into_begin();
+    msd_tests(ctx, rdx_test_max_log2(21));
+    into_end();
+    rdx_ctx_destroy(ctx);
+    printf("test_cuda_msd: %s (%d failures), seed 0x%016" PRIx64 "\n", failures ? "FAILED" : "passed", failures,
+           seed);
+    return failures ? 1 : 0;
+}

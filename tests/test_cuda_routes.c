@@ -1,0 +1,240 @@
+/* The CUDA routes forced one at a time through the context's tuning (rdx_cuda_ctx_tuning):
+ * small, cluster, grid and onesweep (medium and large tile shapes, several portions), each
+ * sort checked against the reference and rdx_ctx_route checked to name the forced route;
+ * the onesweep route in portions of a few tiles on more sizes and kinds; the cluster route
+ * against the grid route byte for byte. (test_cuda_msd forces the MSD route.)
+ *
+ * Exits 77 where no GPU is usable. RDX_TEST_SEED replays a run; RDX_TEST_MAX_LOG2_N bounds
+ * the sizes (default 20); RDX_TEST_REQUIRE_CLUSTER=1 fails the run where the cluster route
+ * is off on the device (it is on sm_90 and later when the device can place the cluster). */
+#include "cuda_check.h"
+
+#define KEEP ((size_t)-1) /* a limit left as tuning.h has it */
+
+/* A route and how to force it: n keys, and the context's limits. */
+typedef struct forced_route {
+    const char *route;
+    size_t n;
+    size_t cluster_max_n, grid_max_n, medium_max_n, portion_max_n;
+} forced_route;
+
+static void force(rdx_ctx *ctx, const forced_route *f)
+{
+    reset_tuning(ctx);
+    rdx_cuda_tuning *t = rdx_cuda_ctx_tuning(ctx);
+    if (f->cluster_max_n != KEEP) /* sorts with values too: the kernel's values path */
+        t->cluster_max_n = t->cluster_pairs_max_n = f->cluster_max_n;
+    if (f->grid_max_n != KEEP)
+        t->grid_max_n = f->grid_max_n;
+    if (f->medium_max_n != KEEP)
+        t->medium_max_n = f->medium_max_n;
+    if (f->portion_max_n != KEEP)
+        t->portion_max_n = f->portion_max_n;
+}
+
+/* The route a forced sort of kb-byte keys moving vb-byte values must take: the forced one,
+ * but the grid route where the device cannot place so large a cluster of that kind. */
+static const char *want(const forced_route *f, size_t kb, size_t vb)
+{
+    if (strcmp(f->route, "cluster") == 0 &&
+        (size_t)rdx_cuda_cluster_max_blocks(kb, vb) * RDX_CLUSTER_TILE < f->n)
+        return "grid";
+    return f->route;
+}
+
+/* Each route forced in turn; keys, pairs and argsort on device and host arrays. */
+static void forced_routes(rdx_ctx *ctx, int max_log2)
+{
+    uint64_t s = seed ^ 0x8888;
+    const size_t three_tiles = 3 * (size_t)RDX_OSM_THREADS * RDX_OSM_ITEMS;
+    const forced_route routes[] = {
+        {"small", 3000, KEEP, KEEP, KEEP, KEEP},
+        {"cluster", 12000, RDX_CLUSTER_MAX_N, KEEP, KEEP, KEEP},
+        {"grid", 12000, 0, KEEP, KEEP, KEEP},
+        {"onesweep", 12000, 0, 0, KEEP, KEEP},           /* medium tile shape */
+        {"onesweep", 12000, 0, 0, 0, KEEP},              /* large tile shape */
+        {"onesweep", 12000, 0, 0, KEEP, three_tiles},    /* two portions */
+        {"onesweep", ((size_t)1 << 20) + 5, KEEP, KEEP, KEEP, KEEP}, /* above the grid limit */
+    };
+    const int cluster_on = rdx_cuda_cluster_max_blocks(4, 0) > 0;
+    for (size_t r = 0; r < sizeof routes / sizeof routes[0]; r++) {
+        const forced_route *f = &routes[r];
+        if (f->n > ((size_t)1 << max_log2) + 100)
+            continue;
+        if (strcmp(f->route, "cluster") == 0 && !cluster_on) {
+            printf("forced routes: cluster skipped (off on this device)\n");
+            continue;
+        }
+        force(ctx, f);
+        char what[96];
+        snprintf(what, sizeof what, "forced %s, n = %zu, case %zu", f->route, f->n, r);
+        sort_and_compare(ctx, RDX_U32, f->n, 0, 0, 0, AT_DEVICE, AT_DEVICE, 0, &s, what);
+        CHECK_ROUTE(ctx, want(f, 4, 0), what);
+        sort_and_compare(ctx, RDX_F64, f->n, 8, 0, RDX_DESCENDING, AT_DEVICE, AT_DEVICE, 0, &s, what);
+        CHECK_ROUTE(ctx, want(f, 8, 8), what);
+        sort_and_compare(ctx, RDX_I16, f->n, 0, 1, 0, AT_DEVICE, AT_HOST, 0, &s, what); /* u64 indices */
+        CHECK_ROUTE(ctx, want(f, 2, 8), what);
+        sort_and_compare(ctx, RDX_U8, f->n, 4, 0, 0, AT_HOST, AT_HOST, 0, &s, what);
+        CHECK_ROUTE(ctx, want(f, 1, 4), what);
+    }
+    reset_tuning(ctx);
+}
+
+/* The onesweep route alone in portions of 9216 keys at most (3 tiles of the medium shape,
+ * 1 or 2 of the large): keys, pairs moved and gathered, argsort, host arrays. */
+static void portions(rdx_ctx *ctx, int max_log2)
+{
+    uint64_t s = seed ^ 0x6666;
+    const forced_route f = {"onesweep", 0, 0, 0, KEEP, 3 * (size_t)RDX_OSM_THREADS * RDX_OSM_ITEMS};
+    force(ctx, &f);
+    static const size_t sizes[] = {10007, ((size_t)1 << 18) + 1, ((size_t)1 << 20) + 5};
+    for (size_t i = 0; i < 3; i++) {
+        if (sizes[i] > ((size_t)1 << max_log2) + 7)
+            continue;
+        sort_and_compare(ctx, RDX_U32, sizes[i], 0, 0, 0, AT_DEVICE, AT_DEVICE, 0, &s, "portions, keys in place");
+        CHECK_ROUTE(ctx, "onesweep", "portions");
+        sort_and_compare(ctx, RDX_F64, sizes[i], 4, 0, RDX_DESCENDING, AT_DEVICE, AT_DEVICE, 0, &s,
+                         "portions, pairs in place");
+        sort_and_compare(ctx, RDX_I16, sizes[i], 12, 0, 0, AT_DEVICE, AT_DEVICE, 0, &s, "portions, gathered pairs");
+        sort_and_compare(ctx, RDX_U8, sizes[i], 0, 1, 0, AT_DEVICE, AT_DEVICE, 0, &s, "portions, argsort");
+        sort_and_compare(ctx, RDX_U64, sizes[i], 8, 0, 0, AT_HOST, AT_HOST, 0, &s, "portions, host pairs");
+        CHECK_ROUTE(ctx, "onesweep", "portions");
+    }
+    reset_tuning(ctx);
+}
+
+/* Sorts the same random data (n keys of `type`; values of vs bytes, or u32/u64 indices for
+ * argsort) once on the cluster route and once with it off (the grid route serves those
+ * sizes), on device arrays, and compares the bytes. */
+static void cluster_grid_one(rdx_ctx *ctx, rdx_type type, size_t n, size_t vs, rdx_type index_type, int argsort,
+                             const rdx_opts *opts, int few, uint64_t *s)
+{
+    const size_t kb = rdx_type_size(type), ab = argsort ? rdx_type_size(index_type) : vs;
+    unsigned char *orig = malloc(n * kb), *ovals = malloc(n * ab + 1);
+    unsigned char *out[2][2];
+    for (int r = 0; r < 2; r++) {
+        out[r][0] = malloc(n * kb);
+        out[r][1] = malloc(n * ab + 1);
+        if (!out[r][0] || !out[r][1]) {
+            printf("FAIL: the test could not allocate host memory\n");
+            exit(1);
+        }
+    }
+    if (!orig || !ovals) {
+        printf("FAIL: the test could not allocate host memory\n");
+        exit(1);
+    }
+    /* few: a handful of distinct keys (stability counts, most passes are skipped); else
+     * random bytes with few distinct top bytes. */
+    const uint64_t pick[3] = {rnd(s), rnd(s), rnd(s)};
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t x = few ? pick[rnd(s) % 3] : rnd(s);
+        for (size_t b = 0; b < kb; b++)
+            orig[i * kb + b] = (unsigned char)(b == kb - 1 && kb > 1 && !few ? x % 3 : x >> (8 * b));
+    }
+    for (size_t i = 0; i < n * ab; i++)
+        ovals[i] = (unsigned char)rnd(s);
+    unsigned char *dk = alloc_at(AT_DEVICE, n * kb), *da = ab ? alloc_at(AT_DEVICE, n * ab) : NULL;
+    rdx_status st[2];
+    for (int r = 0; r < 2; r++) {
+        rdx_cuda_ctx_tuning(ctx)->cluster_max_n = r == 0 ? RDX_CLUSTER_MAX_N : 0;
+        rdx_cuda_ctx_tuning(ctx)->cluster_pairs_max_n = r == 0 ? RDX_CLUSTER_MAX_N : 0; /* the kernel's values path too */
+        dev_upload(dk, orig, n * kb);
+        if (ab)
+            dev_upload(da, ovals, n * ab);
+        st[r] = argsort ? rdx_argsort(ctx, dk, n, type, da, index_type, opts)
+                : vs    ? rdx_sort_pairs(ctx, dk, da, vs, n, type, opts)
+                        : rdx_sort_keys(ctx, dk, n, type, opts);
+        dev_download(out[r][0], dk, n * kb);
+        if (ab)
+            dev_download(out[r][1], da, n * ab);
+    }
+    rdx_cuda_ctx_tuning(ctx)->cluster_max_n = RDX_CLUSTER_MAX_N;
+    rdx_cuda_ctx_tuning(ctx)->cluster_pairs_max_n = RDX_CLUSTER_PAIRS_MAX_N;
+    char what[160];
+    snprintf(what, sizeof what, "cluster vs grid: type %d n = %zu %s%zu bits [%d,%d) radix %d%s%s", (int)type, n,
+             argsort ? "argsort, index bytes " : "value bytes ", ab, opts->begin_bit, opts->end_bit,
+             opts->radix_bits, opts->flags & RDX_DESCENDING ? " descending" : "", few ? " few keys" : "");
+    CHECK(st[0] == RDX_OK && st[1] == RDX_OK, "%s: %s / %s (%s)", what, rdx_status_string(st[0]),
+          rdx_status_string(st[1]), rdx_ctx_error(ctx));
+    if (st[0] == RDX_OK && st[1] == RDX_OK) {
+        size_t at = n;
+        for (size_t i = 0; i < n && at == n; i++)
+            if (memcmp(out[0][0] + i * kb, out[1][0] + i * kb, kb) != 0 ||
+                (ab && memcmp(out[0][1] + i * ab, out[1][1] + i * ab, ab) != 0))
+                at = i;
+        CHECK(at == n, "%s: the two paths differ at %zu", what, at);
+    }
+    free_at(AT_DEVICE, dk);
+    if (da)
+        free_at(AT_DEVICE, da);
+    for (int r = 0; r < 2; r++) {
+        free(out[r][0]);
+        free(out[r][1]);
+    }
+    free(orig);
+    free(ovals);
+}
+
+/* Sizes in the cluster range (RDX_SMALL_MAX_N, RDX_CLUSTER_MAX_N] on every key type, with
+ * keys, pairs (4, 8 and 12-byte values) and argsort; both orders; bit ranges and digit
+ * widths turn with the case number. Seed: this run's, printed on any failure. */
+static void cluster_vs_grid(rdx_ctx *ctx, int max_log2)
+{
+    uint64_t s = seed ^ 0x7777;
+    if (rdx_cuda_cluster_max_blocks(4, 0) == 0) {
+        printf("cluster vs grid: skipped (the cluster path is off on this device)\n");
+        return;
+    }
+    static const rdx_type types[] = {RDX_U8,  RDX_U16, RDX_U32,  RDX_U64, RDX_I8,  RDX_I16,
+                                     RDX_I32, RDX_I64, RDX_F16, RDX_BF16, RDX_F32, RDX_F64};
+    const size_t sizes[] = {RDX_SMALL_MAX_N + 1, 5000, 10007, 16384, 32768, 65535, 65536};
+    int turn = 0, cases = 0;
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        const size_t n = sizes[i];
+        if (n > RDX_CLUSTER_MAX_N || n > ((size_t)1 << max_log2) + 3)
+            continue;
+        for (int t = 0; t < 12; t++)
+            for (int k = 0; k < 6; k++, turn++) {
+                const int w = (int)(8 * rdx_type_size(types[t]));
+                rdx_opts o = {turn % 2 ? RDX_DESCENDING : 0u, 0, 0, 0};
+                if (turn % 5 == 3) {
+                    o.begin_bit = 1 + turn % 3;
+                    o.end_bit = w - turn % 4;
+                }
+                if (turn % 7 == 2)
+                    o.radix_bits = 1 + turn % 8;
+                const size_t vs = k == 1 ? 4 : k == 2 ? 8 : k == 3 ? 12 : 0;
+                cluster_grid_one(ctx, types[t], n, vs, k == 5 ? RDX_U64 : RDX_U32, k >= 4, &o, turn % 9 == 4, &s);
+                cases++;
+            }
+    }
+    printf("cluster vs grid: %d cases\n", cases);
+}
+
+int main(void)
+{
+    seed = rdx_test_seed();
+    rdx_ctx *ctx = rdx_test_cuda_context();
+    struct cudaDeviceProp prop;
+    int dev = 0;
+    if (cudaGetDevice(&dev) == cudaSuccess && cudaGetDeviceProperties(&prop, dev) == cudaSuccess)
+        printf("device: %s (sm_%d%d, %d SMs)\n", prop.name, prop.major, prop.minor, prop.multiProcessorCount);
+    const int cluster_blocks = rdx_cuda_cluster_max_blocks(4, 0);
+    if (cluster_blocks > 0)
+        printf("cluster route: on, up to %d blocks for u32 keys (%d for u64/u64), n up to %zu\n", cluster_blocks,
+               rdx_cuda_cluster_max_blocks(8, 8), (size_t)RDX_CLUSTER_MAX_N);
+    else
+        printf("cluster route: off on this device\n");
+    const char *req = getenv("RDX_TEST_REQUIRE_CLUSTER");
+    CHECK(!(req && atoi(req) > 0) || cluster_blocks > 0, "RDX_TEST_REQUIRE_CLUSTER: the cluster route is off");
+
+    const int max_log2 = rdx_test_max_log2(20);
+    forced_routes(ctx, max_log2);
+    portions(ctx, max_log2);
+    cluster_vs_grid(ctx, max_log2);
+    rdx_ctx_destroy(ctx);
+    printf("test_cuda_routes: %s (%d failures), seed 0x%016" PRIx64 "\n", failures ? "FAILED" : "passed", failures,
+           seed);
+    return failures ? 1 : 0;
+}
