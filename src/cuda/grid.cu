@@ -142,7 +142,8 @@ __global__ void __launch_bounds__(RDX_GRID_SHAPE_THREADS(SH), RDX_GRID_SHAPE_MIN
         const uint32_t total = rdx_count_tile<K, L::ITEMS, L::THREADS>(key, count, shift, bits, s_wcnt);
         uint32_t *counts = a.counts + (size_t)p * blocks * RDX_CUDA_MAX_BINS;
         if (!counted) {
-            if (threadIdx.x < bins)
+            /* Up to a multiple of 4 digits (0 past bins): sum_counts reads them 4 at a time. */
+            if (threadIdx.x < ((bins + 3u) & ~3u))
                 counts[block * RDX_CUDA_MAX_BINS + threadIdx.x] = total;
             arrivals += blocks;
             rdx_grid_barrier(a.barrier, arrivals);
