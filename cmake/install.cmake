@@ -29,7 +29,7 @@ if(RDX_HAVE_CUDA)
   string(APPEND RDX_PC_LIBS_PRIVATE " -L${CUDAToolkit_LIBRARY_DIR} -lcudart")
 endif()
 if(RDX_HAVE_NCCL)
-  string(APPEND RDX_PC_LIBS_PRIVATE " ${RDX_NCCL_LIBRARY}")
+  string(APPEND RDX_PC_LIBS_PRIVATE " -ldl") # NCCL itself is loaded on first use
 endif()
 configure_file(cmake/rdx.pc.in ${PROJECT_BINARY_DIR}/rdx.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/rdx.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -12,8 +12,10 @@ rdx_status rdx_dist_unique_id(void *id, size_t id_bytes)
 {
     if (!id || id_bytes < RDX_DIST_UNIQUE_ID_BYTES || sizeof(ncclUniqueId) != RDX_DIST_UNIQUE_ID_BYTES)
         return RDX_ERR_INVALID_ARGUMENT;
+    if (!rdx_nccl())
+        return RDX_ERR_UNSUPPORTED; /* rdx_nccl_why() says why */
     ncclUniqueId u;
-    if (ncclGetUniqueId(&u) != ncclSuccess)
+    if (rdx_nccl()->GetUniqueId(&u) != ncclSuccess)
         return RDX_ERR_DEVICE;
     memcpy(id, &u, sizeof u);
     return RDX_OK;
@@ -26,10 +28,12 @@ rdx_status rdx_dist_comm_init_rank(struct ncclComm **comm, int nranks, const voi
     *comm = NULL;
     if (!id || id_bytes < RDX_DIST_UNIQUE_ID_BYTES || nranks < 1 || rank < 0 || rank >= nranks)
         return RDX_ERR_INVALID_ARGUMENT;
+    if (!rdx_nccl())
+        return RDX_ERR_UNSUPPORTED;
     ncclUniqueId u;
     memcpy(&u, id, sizeof u);
     ncclComm_t c = NULL;
-    if (ncclCommInitRank(&c, nranks, u, rank) != ncclSuccess)
+    if (rdx_nccl()->CommInitRank(&c, nranks, u, rank) != ncclSuccess)
         return RDX_ERR_DEVICE;
     *comm = c;
     return RDX_OK;
@@ -39,7 +43,9 @@ rdx_status rdx_dist_comm_destroy(struct ncclComm *comm)
 {
     if (!comm)
         return RDX_OK;
-    return ncclCommDestroy(comm) == ncclSuccess ? RDX_OK : RDX_ERR_DEVICE;
+    if (!rdx_nccl()) /* no communicator can have been made */
+        return RDX_ERR_INVALID_ARGUMENT;
+    return rdx_nccl()->CommDestroy(comm) == ncclSuccess ? RDX_OK : RDX_ERR_DEVICE;
 }
 
 /* Device (or managed) memory that kernels can read. */
@@ -162,8 +168,10 @@ static rdx_status dist_sort(rdx_ctx *ctx, const char *fn, struct ncclComm *comm,
                 rdx_ranges_overlap(keys, n * ks, out_values, cap * vs) ||
                 rdx_ranges_overlap(values, n * vs, out_keys, cap * ks))))
         return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: the input and output arrays overlap", fn);
+    if (!rdx_nccl())
+        return rdx_fail(ctx, RDX_ERR_UNSUPPORTED, "%s: %s", fn, rdx_nccl_why());
     int P = 0;
-    if (ncclCommCount(comm, &P) != ncclSuccess || P < 1)
+    if (rdx_nccl()->CommCount(comm, &P) != ncclSuccess || P < 1)
         return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: comm is no NCCL communicator NCCL can read", fn);
     size_t sb = 0;
     if ((s = sort_temp(ctx, vs, cap, type, opts, &sb)) != RDX_OK)

@@ -11,7 +11,7 @@
         ncclResult_t r_ = (call);                                                             \
         if (r_ != ncclSuccess)                                                                \
             return rdx_fail((st)->ctx, RDX_ERR_DEVICE, "NCCL: %s failed: %s", #call,          \
-                            ncclGetErrorString(r_));                                          \
+                            rdx_nccl()->GetErrorString(r_));                                          \
     } while (0)
 
 #define CUDA_TRY(st, call)                                                                    \
@@ -34,7 +34,7 @@ static rdx_status nccl_allreduce(rdx_dist_comm *c, const uint64_t *send, uint64_
     if (count == 0)
         return RDX_OK;
     CUDA_TRY(st, cudaMemcpyAsync(st->d_words, send, count * sizeof *send, cudaMemcpyHostToDevice, st->stream));
-    NCCL_TRY(st, ncclAllReduce(st->d_words, st->d_words, count, ncclUint64, ncclSum, st->comm, st->stream));
+    NCCL_TRY(st, rdx_nccl()->AllReduce(st->d_words, st->d_words, count, ncclUint64, ncclSum, st->comm, st->stream));
     CUDA_TRY(st, cudaMemcpyAsync(recv, st->d_words, count * sizeof *recv, cudaMemcpyDeviceToHost, st->stream));
     CUDA_TRY(st, cudaStreamSynchronize(st->stream));
     return RDX_OK;
@@ -45,36 +45,36 @@ static rdx_status nccl_alltoallv(rdx_dist_comm *c, const void *send, const size_
                                  const size_t *recv_off)
 {
     rdx_dist_nccl_state *st = c->impl;
-    NCCL_TRY(st, ncclGroupStart());
+    NCCL_TRY(st, rdx_nccl()->GroupStart());
     for (int k = 0; k < c->size; k++) {
         if (send_bytes[k]) {
-            ncclResult_t r = ncclSend((const char *)send + send_off[k], send_bytes[k], ncclChar, k, st->comm,
+            ncclResult_t r = rdx_nccl()->Send((const char *)send + send_off[k], send_bytes[k], ncclChar, k, st->comm,
                                       st->stream);
             if (r != ncclSuccess) {
-                (void)ncclGroupEnd();
+                (void)rdx_nccl()->GroupEnd();
                 return rdx_fail(st->ctx, RDX_ERR_DEVICE, "NCCL: ncclSend to rank %d failed: %s", k,
-                                ncclGetErrorString(r));
+                                rdx_nccl()->GetErrorString(r));
             }
         }
         if (recv_bytes[k]) {
-            ncclResult_t r = ncclRecv((char *)recv + recv_off[k], recv_bytes[k], ncclChar, k, st->comm,
+            ncclResult_t r = rdx_nccl()->Recv((char *)recv + recv_off[k], recv_bytes[k], ncclChar, k, st->comm,
                                       st->stream);
             if (r != ncclSuccess) {
-                (void)ncclGroupEnd();
+                (void)rdx_nccl()->GroupEnd();
                 return rdx_fail(st->ctx, RDX_ERR_DEVICE, "NCCL: ncclRecv from rank %d failed: %s", k,
-                                ncclGetErrorString(r));
+                                rdx_nccl()->GetErrorString(r));
             }
         }
     }
-    NCCL_TRY(st, ncclGroupEnd());
+    NCCL_TRY(st, rdx_nccl()->GroupEnd());
     return RDX_OK;
 }
 
 rdx_status rdx_dist_nccl_comm(rdx_dist_nccl_state *st, rdx_dist_comm *out)
 {
     int rank = 0, size = 0;
-    NCCL_TRY(st, ncclCommUserRank(st->comm, &rank));
-    NCCL_TRY(st, ncclCommCount(st->comm, &size));
+    NCCL_TRY(st, rdx_nccl()->CommUserRank(st->comm, &rank));
+    NCCL_TRY(st, rdx_nccl()->CommCount(st->comm, &size));
     memset(out, 0, sizeof *out);
     out->rank = rank;
     out->size = size;

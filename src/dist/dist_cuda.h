@@ -4,7 +4,7 @@
 #define RDX_DIST_CUDA_H
 
 #include <cuda_runtime_api.h>
-#include <nccl.h>
+#include "dist/nccl_load.h"
 #include "dist/dist.h"
 
 #ifdef __cplusplus

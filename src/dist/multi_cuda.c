@@ -33,7 +33,7 @@ void rdx_multi_cuda_destroy(struct rdx_multi_cuda *m)
         if (m->streams && m->streams[r])
             (void)cudaStreamDestroy(m->streams[r]);
         if (m->comms && m->comms[r])
-            (void)ncclCommDestroy(m->comms[r]);
+            (void)rdx_nccl()->CommDestroy(m->comms[r]);
     }
     (void)cudaSetDevice(prev);
     (void)cudaGetLastError();
@@ -62,6 +62,8 @@ rdx_status rdx_multi_cuda_create(rdx_ctx *ctx, const int *devices, int count, st
             if ((devices ? devices[q] : q) == d)
                 return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "rdx_ctx_create_devices: GPU %d is listed twice", d);
     }
+    if (!rdx_nccl())
+        return rdx_fail(ctx, RDX_ERR_UNSUPPORTED, "rdx_ctx_create_devices: %s", rdx_nccl_why());
     struct rdx_multi_cuda *m = calloc(1, sizeof *m);
     if (!m)
         return RDX_ERR_OUT_OF_MEMORY;
@@ -77,9 +79,9 @@ rdx_status rdx_multi_cuda_create(rdx_ctx *ctx, const int *devices, int count, st
     for (int r = 0; r < count; r++)
         m->devices[r] = devices ? devices[r] : r;
     rdx_status s = RDX_OK;
-    ncclResult_t nr = ncclCommInitAll(m->comms, count, m->devices);
+    ncclResult_t nr = rdx_nccl()->CommInitAll(m->comms, count, m->devices);
     if (nr != ncclSuccess)
-        s = rdx_fail(ctx, RDX_ERR_DEVICE, "rdx_ctx_create_devices: ncclCommInitAll failed: %s", ncclGetErrorString(nr));
+        s = rdx_fail(ctx, RDX_ERR_DEVICE, "rdx_ctx_create_devices: ncclCommInitAll failed: %s", rdx_nccl()->GetErrorString(nr));
     int prev = 0;
     (void)cudaGetDevice(&prev);
     for (int r = 0; r < count && s == RDX_OK; r++) {
