@@ -102,7 +102,8 @@ const char *rdx_ctx_route(const rdx_ctx *ctx);
  * +0.0's). */
 #define RDX_NUMPY_ORDER 2u
 /* Device arrays: scratch of at most 1/8 of the arrays' bytes (plus a few MB), at some
- * cost in speed. Accepted by both backends; it never changes a result. */
+ * cost in speed. Accepted by both backends; it never changes a result. (In version 0.2.0
+ * the small-scratch route is not built yet: the flag is accepted and has no effect.) */
 #define RDX_LOW_MEMORY  4u
 
 typedef struct rdx_opts {
