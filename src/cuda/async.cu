@@ -67,17 +67,6 @@ static rdx_status temp_size(rdx_ctx *ctx, const char *fn, rdx_job_kind kind, siz
     return s;
 }
 
-/* Checks that a non-NULL array is memory the kernels can use in place. */
-static rdx_status check_device(rdx_ctx *ctx, const char *fn, const char *name, const void *p, size_t align)
-{
-    if (p && !rdx_cuda_device_accessible(p))
-        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: %s is not device memory", fn, name);
-    if ((uintptr_t)p % align != 0)
-        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: %s is not aligned to its %zu-byte elements", fn, name,
-                        align);
-    return RDX_OK;
-}
-
 /* The inputs of an out-of-place (*_into) call; NULL for the in-place calls. */
 typedef struct into_args {
     const void *keys_in;
@@ -140,15 +129,15 @@ static rdx_status sort_async(rdx_ctx *ctx, const char *fn, rdx_job_kind kind, co
     }
     /* Values of other sizes than 4 and 8 bytes are gathered, at any alignment. */
     const size_t value_align = value_size == 4 || value_size == 8 ? value_size : 1;
-    s = check_device(ctx, fn, into ? "d_keys_out" : "d_keys", keys, job.key_size);
+    s = rdx_cuda_check_array(ctx, fn, into ? "d_keys_out" : "d_keys", keys, job.key_size);
     if (s == RDX_OK && into)
-        s = check_device(ctx, fn, "d_keys_in", into->keys_in, job.key_size);
+        s = rdx_cuda_check_array(ctx, fn, "d_keys_in", into->keys_in, job.key_size);
     if (s == RDX_OK && kind == RDX_JOB_PAIRS)
-        s = check_device(ctx, fn, into ? "d_values_out" : "d_values", values, value_align);
+        s = rdx_cuda_check_array(ctx, fn, into ? "d_values_out" : "d_values", values, value_align);
     if (s == RDX_OK && kind == RDX_JOB_PAIRS && into)
-        s = check_device(ctx, fn, "d_values_in", into->values_in, value_align);
+        s = rdx_cuda_check_array(ctx, fn, "d_values_in", into->values_in, value_align);
     if (s == RDX_OK && kind == RDX_JOB_ARGSORT)
-        s = check_device(ctx, fn, "d_indices", indices, rdx_type_bytes(index_type));
+        s = rdx_cuda_check_array(ctx, fn, "d_indices", indices, rdx_type_bytes(index_type));
     if (s != RDX_OK)
         return s;
     /* An input that is its output is an in-place sort. */

@@ -86,3 +86,13 @@ int rdx_cuda_device_accessible(const void *p)
     const enum cudaMemoryType t = memory_type(p);
     return t == cudaMemoryTypeDevice || t == cudaMemoryTypeManaged;
 }
+
+rdx_status rdx_cuda_check_array(rdx_ctx *ctx, const char *fn, const char *name, const void *p, size_t align)
+{
+    if (p && !rdx_cuda_device_accessible(p))
+        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: %s is not device memory", fn, name);
+    if ((uintptr_t)p % align != 0)
+        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: %s is not aligned to its %zu-byte elements", fn, name,
+                        align);
+    return RDX_OK;
+}

@@ -12,4 +12,8 @@ rdx_status rdx_cuda_device_ready(rdx_ctx *ctx, int *sms);
 /* 1 when kernels can read and write p directly (device or managed memory), else 0. */
 int rdx_cuda_device_accessible(const void *p);
 
+/* RDX_OK when the array p (NULL allowed) is memory the kernels can use in place, aligned to
+ * align bytes; else RDX_ERR_INVALID_ARGUMENT with a message naming fn and name. */
+rdx_status rdx_cuda_check_array(rdx_ctx *ctx, const char *fn, const char *name, const void *p, size_t align);
+
 #endif /* RDX_CUDA_DEVICE_H */

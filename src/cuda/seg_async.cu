@@ -24,16 +24,6 @@ typedef struct seg_call {
     const rdx_opts *opts;
 } seg_call;
 
-static rdx_status check_array(rdx_ctx *ctx, const char *fn, const char *name, const void *p, size_t align)
-{
-    if (p && !rdx_cuda_device_accessible(p))
-        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: %s is not device memory", fn, name);
-    if ((uintptr_t)p % align != 0)
-        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: %s is not aligned to its %zu-byte elements", fn, name,
-                        align);
-    return RDX_OK;
-}
-
 /* Checks the call (its arrays too unless size_only) and fills the run and its layout. */
 static rdx_status prepare(rdx_ctx *ctx, const seg_call *c, int size_only, rdx_seg_run *r, rdx_seg_layout *L)
 {
@@ -66,14 +56,14 @@ static rdx_status prepare(rdx_ctx *ctx, const seg_call *c, int size_only, rdx_se
     if (S >= SIZE_MAX / 16)
         return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: num_segments = %zu is too large", c->fn, S);
     if (!size_only) {
-        s = check_array(ctx, c->fn, "d_keys", c->keys, job.key_size);
+        s = rdx_cuda_check_array(ctx, c->fn, "d_keys", c->keys, job.key_size);
         if (s == RDX_OK && c->kind == RDX_JOB_PAIRS)
-            s = check_array(ctx, c->fn, "d_values", c->values,
+            s = rdx_cuda_check_array(ctx, c->fn, "d_values", c->values,
                             c->value_size == 4 || c->value_size == 8 ? c->value_size : 1);
         if (s == RDX_OK && c->kind == RDX_JOB_ARGSORT)
-            s = check_array(ctx, c->fn, "d_indices", c->indices, rdx_type_bytes(c->index_type));
+            s = rdx_cuda_check_array(ctx, c->fn, "d_indices", c->indices, rdx_type_bytes(c->index_type));
         if (s == RDX_OK && c->d_offsets && n > 0 && S > 0)
-            s = check_array(ctx, c->fn, "d_offsets", c->d_offsets, sizeof(size_t));
+            s = rdx_cuda_check_array(ctx, c->fn, "d_offsets", c->d_offsets, sizeof(size_t));
         if (s != RDX_OK)
             return s;
     }
