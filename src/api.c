@@ -126,6 +126,25 @@ static int product_overflows(size_t n, size_t size)
     return size != 0 && n > SIZE_MAX / size;
 }
 
+/* The bit range and digit width of opts for keys of width bits (every entry point's rule). */
+rdx_status rdx_check_bits(rdx_ctx *ctx, const char *fn, int width, const rdx_opts *opts)
+{
+    const int end_bit = opts->end_bit == 0 ? width : opts->end_bit;
+    if (opts->begin_bit < 0)
+        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: opts->begin_bit = %d is negative",
+                        fn, opts->begin_bit);
+    if (end_bit < 0 || end_bit > width)
+        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT,
+                        "%s: opts->end_bit = %d is past the %d-bit key width", fn, opts->end_bit, width);
+    if (opts->begin_bit >= end_bit)
+        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT,
+                        "%s: opts->begin_bit = %d is not below end_bit = %d", fn, opts->begin_bit, end_bit);
+    if (opts->radix_bits < 0 || opts->radix_bits > 8)
+        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT,
+                        "%s: opts->radix_bits = %d is outside 0..8", fn, opts->radix_bits);
+    return RDX_OK;
+}
+
 /* Checks what every entry point shares and fills the common part of job. */
 static rdx_status check_common(rdx_ctx *ctx, const char *fn, const void *keys, size_t n,
                                rdx_type type, const rdx_opts *opts, rdx_job *job)
@@ -144,19 +163,10 @@ static rdx_status check_common(rdx_ctx *ctx, const char *fn, const void *keys, s
     if (opts->flags & ~known)
         return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: opts->flags has unknown bits 0x%x",
                         fn, opts->flags & ~known);
+    rdx_status bs = rdx_check_bits(ctx, fn, width, opts);
+    if (bs != RDX_OK)
+        return bs;
     const int end_bit = opts->end_bit == 0 ? width : opts->end_bit;
-    if (opts->begin_bit < 0)
-        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: opts->begin_bit = %d is negative",
-                        fn, opts->begin_bit);
-    if (end_bit < 0 || end_bit > width)
-        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT,
-                        "%s: opts->end_bit = %d is past the %d-bit key width", fn, opts->end_bit, width);
-    if (opts->begin_bit >= end_bit)
-        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT,
-                        "%s: opts->begin_bit = %d is not below end_bit = %d", fn, opts->begin_bit, end_bit);
-    if (opts->radix_bits < 0 || opts->radix_bits > 8)
-        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT,
-                        "%s: opts->radix_bits = %d is outside 0..8", fn, opts->radix_bits);
 
     memset(job, 0, sizeof *job);
     job->type = type;
@@ -179,6 +189,18 @@ static rdx_status check_host_pointer(rdx_ctx *ctx, const char *fn, const char *n
         return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT,
                         "%s: %s is device memory, which the CPU backend cannot read", fn, name);
     return RDX_OK;
+}
+
+/* check_host_pointer for the keys, values and indices of a call. */
+static rdx_status check_host_arrays(rdx_ctx *ctx, const char *fn, const void *keys, const void *values,
+                                    const void *indices)
+{
+    rdx_status s = check_host_pointer(ctx, fn, "keys", keys);
+    if (s == RDX_OK)
+        s = check_host_pointer(ctx, fn, "values", values);
+    if (s == RDX_OK)
+        s = check_host_pointer(ctx, fn, "indices", indices);
+    return s;
 }
 
 /* rdx_prepare_job; segmented: RDX_U32 indices are bounded by the segments' lengths, which
@@ -245,11 +267,7 @@ static rdx_status sort_entry(rdx_ctx *ctx, const char *fn, rdx_job_kind kind, co
     rdx_status s = rdx_prepare_job(ctx, fn, kind, keys, values, value_size, indices, index_type,
                                    n, type, opts, &job);
     if (s == RDX_OK)
-        s = check_host_pointer(ctx, fn, "keys", keys);
-    if (s == RDX_OK)
-        s = check_host_pointer(ctx, fn, "values", values);
-    if (s == RDX_OK)
-        s = check_host_pointer(ctx, fn, "indices", indices);
+        s = check_host_arrays(ctx, fn, keys, values, indices);
     if (s != RDX_OK || n == 0)
         return s;
     if (ctx->backend == RDX_BACKEND_CUDA && !ctx->multi)
@@ -351,11 +369,7 @@ static rdx_status segmented_entry(rdx_ctx *ctx, const char *fn, rdx_job_kind kin
     rdx_status s = prepare(ctx, fn, kind, keys, values, value_size, indices, index_type, n, type,
                            opts, 1, &job);
     if (s == RDX_OK)
-        s = check_host_pointer(ctx, fn, "keys", keys);
-    if (s == RDX_OK)
-        s = check_host_pointer(ctx, fn, "values", values);
-    if (s == RDX_OK)
-        s = check_host_pointer(ctx, fn, "indices", indices);
+        s = check_host_arrays(ctx, fn, keys, values, indices);
     if (s == RDX_OK)
         s = check_segments(ctx, fn, offsets, num_segments, &job);
     if (s != RDX_OK || n == 0 || num_segments == 0)

@@ -88,6 +88,9 @@ int rdx_ranges_overlap(const void *a, size_t an, const void *b, size_t bn);
  * the status. fn names the entry point in messages. values/value_size are read for
  * RDX_JOB_PAIRS only, indices/index_type for RDX_JOB_ARGSORT only. Does not look at where
  * the arrays live. */
+/* The bit range and digit width of opts (not NULL) for keys of width bits: RDX_OK, or
+ * RDX_ERR_INVALID_ARGUMENT with a message naming fn and the field. */
+rdx_status rdx_check_bits(rdx_ctx *ctx, const char *fn, int width, const rdx_opts *opts);
 rdx_status rdx_prepare_job(rdx_ctx *ctx, const char *fn, rdx_job_kind kind, const void *keys,
                            void *values, size_t value_size, void *indices, rdx_type index_type,
                            size_t n, rdx_type type, const rdx_opts *opts, rdx_job *job);

@@ -31,19 +31,10 @@ rdx_status rdx_dist_prepare(rdx_ctx *ctx, const char *fn, rdx_type type, const r
         return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: opts->flags has unknown bits 0x%x", fn,
                         opts->flags & ~known);
     const int width = (int)rdx_type_bytes((int)type) * 8;
+    rdx_status bs = rdx_check_bits(ctx, fn, width, opts);
+    if (bs != RDX_OK)
+        return bs;
     const int end_bit = opts->end_bit == 0 ? width : opts->end_bit;
-    if (opts->begin_bit < 0)
-        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: opts->begin_bit = %d is negative", fn,
-                        opts->begin_bit);
-    if (end_bit < 0 || end_bit > width)
-        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT,
-                        "%s: opts->end_bit = %d is past the %d-bit key width", fn, opts->end_bit, width);
-    if (opts->begin_bit >= end_bit)
-        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT,
-                        "%s: opts->begin_bit = %d is not below end_bit = %d", fn, opts->begin_bit, end_bit);
-    if (opts->radix_bits < 0 || opts->radix_bits > 8)
-        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: opts->radix_bits = %d is outside 0..8",
-                        fn, opts->radix_bits);
     memset(job, 0, sizeof *job);
     job->type = type;
     job->key_size = (unsigned)width / 8;
