@@ -1,7 +1,8 @@
 /* The CUDA routes forced one at a time through the context's tuning (rdx_cuda_ctx_tuning):
  * small, cluster, grid and onesweep (medium and large tile shapes, several portions), each
  * sort checked against the reference and rdx_ctx_route checked to name the forced route;
- * the onesweep route in portions of a few tiles on more sizes and kinds; the cluster route
+ * the counting route from a lowered limit (and the jobs it declines); the onesweep route in
+ * portions of a few tiles on more sizes and kinds; the cluster route
  * against the grid route byte for byte. (test_cuda_msd forces the MSD route.)
  *
  * Exits 77 where no GPU is usable. RDX_TEST_SEED replays a run; RDX_TEST_MAX_LOG2_N bounds
@@ -212,6 +213,51 @@ static void cluster_vs_grid(rdx_ctx *ctx, int max_log2)
     printf("cluster vs grid: %d cases\n", cases);
 }
 
+/* The counting route (1- and 2-byte keys alone, every bit) from a lowered limit: every such
+ * type, both orders, device and host keys, keys starting off a 16-byte boundary (the
+ * route's head and tail), sizes around its limit; sort_and_compare's keys hold few distinct
+ * top bytes, so most 2-byte values are absent (runs across empty values). Then the jobs it
+ * must decline: a bit range that leaves bits out, NumPy's order on floats, values. */
+static void counting_route(rdx_ctx *ctx, int max_log2)
+{
+    uint64_t s = seed ^ 0x6666;
+    static const rdx_type types[] = {RDX_U8, RDX_I8, RDX_U16, RDX_I16, RDX_F16, RDX_BF16};
+    const size_t sizes[] = {RDX_SMALL_MAX_N + 1, 5003, 70001, ((size_t)1 << 20) + 9};
+    int cases = 0;
+    reset_tuning(ctx);
+    rdx_cuda_ctx_tuning(ctx)->count_min_n = RDX_SMALL_MAX_N + 1;
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        if (sizes[i] > ((size_t)1 << max_log2) + 100)
+            continue;
+        for (int t = 0; t < 6; t++)
+            for (int k = 0; k < 4; k++, cases++) {
+                const size_t kb = rdx_type_size(types[t]);
+                char what[96];
+                snprintf(what, sizeof what, "counting route, %s, case %d", type_name(types[t]), k);
+                sort_and_compare(ctx, types[t], sizes[i], 0, 0, k % 2 ? RDX_DESCENDING : 0u,
+                                 k < 3 ? AT_DEVICE : AT_HOST, AT_DEVICE, k == 2 ? kb * (1 + i % 7) : 0, &s, what);
+                CHECK_ROUTE(ctx, "count", what);
+            }
+    }
+    /* declined: the route the job takes instead is any other */
+    const size_t n = 5003;
+    uint16_t *keys = dev_alloc(n * 2), *host = host_or_die(n * 2);
+    for (size_t i = 0; i < n; i++)
+        host[i] = (uint16_t)rnd(&s);
+    dev_upload(keys, host, n * 2);
+    const rdx_opts low_bits = {0, 0, 8, 0}, numpy = {RDX_NUMPY_ORDER, 0, 0, 0};
+    CHECK(rdx_sort_keys(ctx, keys, n, RDX_U16, &low_bits) == RDX_OK, "bit range: %s", rdx_ctx_error(ctx));
+    CHECK(strcmp(rdx_ctx_route(ctx), "count") != 0, "a bit range [0, 8) of u16 keys took the counting route");
+    CHECK(rdx_sort_keys(ctx, keys, n, RDX_F16, &numpy) == RDX_OK, "numpy order: %s", rdx_ctx_error(ctx));
+    CHECK(strcmp(rdx_ctx_route(ctx), "count") != 0, "NumPy's order on f16 keys took the counting route");
+    sort_and_compare(ctx, RDX_U16, n, 4, 0, 0, AT_DEVICE, AT_DEVICE, 0, &s, "counting route declines pairs");
+    CHECK(strcmp(rdx_ctx_route(ctx), "count") != 0, "u16/u32 pairs took the counting route");
+    dev_release(keys);
+    free(host);
+    reset_tuning(ctx);
+    printf("counting route: %d cases\n", cases);
+}
+
 int main(void)
 {
     seed = rdx_test_seed();
@@ -231,6 +277,7 @@ int main(void)
 
     const int max_log2 = rdx_test_max_log2(20);
     forced_routes(ctx, max_log2);
+    counting_route(ctx, max_log2);
     portions(ctx, max_log2);
     cluster_vs_grid(ctx, max_log2);
     rdx_ctx_destroy(ctx);

@@ -25,6 +25,8 @@ cudaError_t rdx_kernels_init(void)
         e = rdx_grid_init();
     if (e == cudaSuccess)
         e = rdx_msd_init();
+    if (e == cudaSuccess)
+        e = rdx_count_init();
     /* The cluster path is an extra: where it cannot be prepared it is off, nothing more. */
     if (e == cudaSuccess && rdx_cluster_init() != cudaSuccess)
         (void)cudaGetLastError();

@@ -183,6 +183,21 @@ cudaError_t rdx_launch_msd_counts(int vb, const rdx_msd_args *a, cudaStream_t s)
 cudaError_t rdx_launch_msd_sort(int vb, const rdx_msd_args *a, cudaStream_t s);
 cudaError_t rdx_msd_init(void);
 
+/* Counting route (counting.cu): 1- and 2-byte keys alone, sorted over all their bits. */
+typedef struct rdx_count_args {
+    const void *keys_in;         /* read once */
+    void *keys_out;              /* written once (may be keys_in) */
+    size_t n;
+    int cls, desc;               /* the key codec */
+    unsigned long long *counts;  /* [bins]: keys of each mapped value (zeroed by the launch) */
+    unsigned long long *starts;  /* [bins + 1]: the first position of each value's run */
+} rdx_count_args;
+/* Bins (key values) of kb-byte keys: 256 or 65536. */
+size_t rdx_count_bins(int kb);
+/* Zeroes the counts, counts, scans and writes the runs: four operations on s. */
+cudaError_t rdx_launch_count(int kb, const rdx_count_args *a, int sms, cudaStream_t s);
+cudaError_t rdx_count_init(void);
+
 /* Keys per tile of the pass kernel for key bytes kb, value bytes vb (0, 4, 8) and the
  * medium (1) or large (0) tile shape of tuning.h. */
 size_t rdx_os_tile(int kb, int vb, int medium);

@@ -26,6 +26,7 @@ static void plan_shared(const rdx_cuda_tuning *t, const rdx_job *job, int keys_d
     p->kb = (int)job->key_size;
     p->cls = (int)rdx_type_class(job->type);
     p->desc = job->descending;
+    p->numpy_order = job->numpy_order;
     p->begin_bit = job->begin_bit;
     p->end_bit = job->end_bit;
     p->radix_bits = job->radix_bits ? job->radix_bits : RDX_CUDA_DEFAULT_RADIX_BITS;
@@ -96,6 +97,7 @@ void rdx_cuda_plan_job(const rdx_cuda_tuning *t, const rdx_job *job, int keys_de
     p->msd_ctrl = p->msd_counts2 = p->msd_bases2 = p->msd_first_tile = RDX_NO_SLOT;
     p->keys_a = p->keys_b = p->vals_a = p->vals_b = p->gsrc = p->gdst = RDX_NO_SLOT;
     p->grid_counts = p->grid_barrier = RDX_NO_SLOT;
+    p->count_counts = p->count_starts = RDX_NO_SLOT;
     /* The route's scratch first: the LSD passes clear their control block from offset 0. */
     p->route->layout(p, &end);
     /* The caller's arrays where they cannot be used in place. An argsort's keys must not

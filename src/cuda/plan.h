@@ -15,7 +15,7 @@
 /* Temporary storage is aligned to this inside the caller's block. */
 #define RDX_TEMP_ALIGN 256
 /* Rows of the route table (routes.cu). */
-#define RDX_CUDA_ROUTES 5
+#define RDX_CUDA_ROUTES 6
 
 struct rdx_cuda_route;
 
@@ -29,6 +29,7 @@ typedef struct rdx_cuda_plan {
                               passes and widens them as the last pass writes them */
     size_t gather_size;    /* pairs of another value size: bytes per value; else 0 */
     int cls, desc, begin_bit, end_bit, radix_bits, passes;
+    int numpy_order;       /* RDX_NUMPY_ORDER on float keys: equal keys may differ in bits */
     int medium;            /* the pass kernel's medium tile shape (else large) */
     size_t tile, portion, portions, max_tiles; /* the pass kernel's tiles and portions */
     const struct rdx_cuda_route *route; /* the route that takes the job */
@@ -52,6 +53,7 @@ typedef struct rdx_cuda_plan {
     size_t vals_b;  /* ping-pong partner of the values */
     size_t grid_counts, grid_barrier; /* grid route: per-block digit counts, barrier word */
     size_t grid_clear_bytes;          /* from the barrier word to the end of the counts */
+    size_t count_counts, count_starts; /* counting route: per-value counts, run starts */
     size_t gsrc;    /* gather step: a copy of the values to gather from */
     size_t gdst;    /* gather step with host values: the gathered values */
     size_t temp_bytes; /* includes RDX_TEMP_ALIGN slack */

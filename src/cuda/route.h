@@ -43,6 +43,7 @@ extern const rdx_cuda_route *const rdx_cuda_routes[RDX_CUDA_ROUTES];
 
 /* The routes (one file each). */
 extern const rdx_cuda_route rdx_route_small;    /* route_small.cu */
+extern const rdx_cuda_route rdx_route_count;    /* route_count.cu */
 extern const rdx_cuda_route rdx_route_msd;      /* route_msd.cu */
 extern const rdx_cuda_route rdx_route_cluster;  /* route_cluster.cu */
 extern const rdx_cuda_route rdx_route_grid;     /* route_grid.cu */

@@ -2,6 +2,9 @@
  * them; the first that accepts a job takes it. docs/cuda-notes.md opens with this list.
  *
  *   small     n <= RDX_SMALL_MAX_N: one block sorts on chip        route_small.cu
+ *   count     1- and 2-byte keys alone over all their bits, from
+ *             the context's count_min_n on: count each value, write
+ *             the runs (no scatter, no key scratch)                 route_count.cu
  *   msd       8-byte integer keys (and 4/8-byte values) from the
  *             context's msd_min_n on; the device's skew test may
  *             send them to the LSD passes                           route_msd.cu
@@ -14,5 +17,5 @@
 #include "route.h"
 
 const rdx_cuda_route *const rdx_cuda_routes[RDX_CUDA_ROUTES] = {
-    &rdx_route_small, &rdx_route_msd, &rdx_route_cluster, &rdx_route_grid, &rdx_route_onesweep,
+    &rdx_route_small, &rdx_route_count, &rdx_route_msd, &rdx_route_cluster, &rdx_route_grid, &rdx_route_onesweep,
 };

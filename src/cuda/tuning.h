@@ -73,14 +73,39 @@
 #define RDX_OS_MEDIUM_MAX_N ((size_t)1 << 18)
 #endif
 
+/* Keys of 1 and 2 bytes alone ("_2") and 12 bytes per key ("_12": u64/u32, u32/u64, and
+ * 1- and 2-byte keys with 8-byte values) have shapes of their own. Measured on an H200
+ * (docs/performance.md, "Shapes for 2 and 12 bytes per key", four sets against CUB in one
+ * run, 2^22 and 2^26 keys, seven distributions): 512 x 36 for u8 and u16 keys (2^26: u8
+ * 1.17x -> 1.36x CUB, u16 0.96x -> 1.18x; 2^22 within 3%; 384 x 40 and 384 x 48 lost up
+ * to 20% at 2^22); 384 x 17 for 12 bytes (u64/u32 skewed 2^26 +3-4%, u32/u64 +3-7%;
+ * 384 x 15 and 512 x 13 gained less). */
+#ifndef RDX_OS_THREADS_2
+#define RDX_OS_THREADS_2 512
+#endif
+#ifndef RDX_OS_ITEMS_2
+#define RDX_OS_ITEMS_2 36
+#endif
+#ifndef RDX_OS_MIN_BLOCKS_2
+#define RDX_OS_MIN_BLOCKS_2 2
+#endif
+#ifndef RDX_OS_THREADS_12
+#define RDX_OS_THREADS_12 384
+#endif
+#ifndef RDX_OS_ITEMS_12
+#define RDX_OS_ITEMS_12 17
+#endif
+#ifndef RDX_OS_MIN_BLOCKS_12
+#define RDX_OS_MIN_BLOCKS_12 2
+#endif
+
 /* The shape for key bytes kb, value bytes vb, medium (0/1). */
-#define RDX_OS_CLASS(kb, vb, x4, x8, x16) (((kb) + (vb)) <= 4 ? (x4) : ((kb) + (vb)) <= 8 ? (x8) : (x16))
-#define RDX_OS_SHAPE_THREADS(kb, vb, med) \
-    ((med) ? RDX_OSM_THREADS : RDX_OS_CLASS(kb, vb, RDX_OS_THREADS_4, RDX_OS_THREADS_8, RDX_OS_THREADS_16))
-#define RDX_OS_SHAPE_ITEMS(kb, vb, med) \
-    ((med) ? RDX_OSM_ITEMS : RDX_OS_CLASS(kb, vb, RDX_OS_ITEMS_4, RDX_OS_ITEMS_8, RDX_OS_ITEMS_16))
-#define RDX_OS_SHAPE_MIN_BLOCKS(kb, vb, med) \
-    ((med) ? RDX_OSM_MIN_BLOCKS : RDX_OS_CLASS(kb, vb, RDX_OS_MIN_BLOCKS_4, RDX_OS_MIN_BLOCKS_8, RDX_OS_MIN_BLOCKS_16))
+#define RDX_OS_CLASS(kb, vb, X)                                                              \
+    (((kb) + (vb)) <= 2 ? X##_2 : ((kb) + (vb)) <= 4 ? X##_4 : ((kb) + (vb)) <= 8 ? X##_8       \
+     : ((kb) + (vb)) <= 12 ? X##_12 : X##_16)
+#define RDX_OS_SHAPE_THREADS(kb, vb, med) ((med) ? RDX_OSM_THREADS : RDX_OS_CLASS(kb, vb, RDX_OS_THREADS))
+#define RDX_OS_SHAPE_ITEMS(kb, vb, med) ((med) ? RDX_OSM_ITEMS : RDX_OS_CLASS(kb, vb, RDX_OS_ITEMS))
+#define RDX_OS_SHAPE_MIN_BLOCKS(kb, vb, med) ((med) ? RDX_OSM_MIN_BLOCKS : RDX_OS_CLASS(kb, vb, RDX_OS_MIN_BLOCKS))
 
 /* Look-back status word: the low 30 bits hold a count, the top 2 a flag. One launch of
  * the pass kernel may therefore cover at most 2^30 - 1 keys (a "portion"); larger
@@ -96,6 +121,19 @@
 #ifndef RDX_LOOKBACK_BACKOFF_NS
 #define RDX_LOOKBACK_BACKOFF_NS 0
 #endif
+
+/* ---- counting route (counting.cu, route_count.cu): 1- and 2-byte keys alone over all
+ * their bits, from RDX_COUNT_MIN_N keys on (below, the one-launch routes win) ----
+ * Threads per block of its three kernels; bins one counting block holds in shared memory
+ * (32768: half of the 2-byte values, 128 KB, one block per SM; a 1-byte key's 256 bins
+ * take 1 KB); blocks per SM of the counting and the writing kernels. */
+#ifndef RDX_COUNT_MIN_N
+#define RDX_COUNT_MIN_N ((size_t)1 << 16)
+#endif
+#define RDX_COUNT_THREADS 1024
+#define RDX_COUNT_BLOCK_BINS 32768u
+#define RDX_COUNT_BLOCKS_PER_SM 2
+#define RDX_COUNT_FILL_BLOCKS_PER_SM 2
 
 /* ---- small-n path (small.cu): one block sorts everything on chip, one launch ----
  * Up to THREADS x ITEMS keys (4096). Above that the onesweep path wins, because one
