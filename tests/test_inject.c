@@ -31,7 +31,7 @@
 
 #if RDX_TEST_HAVE_CUDA
 #include <cuda_runtime_api.h>
-#include "rdx_cuda.h"
+#include "cuda_async.h"
 #include "cuda/test_hooks.h"
 #include "cuda/tuning.h"
 #endif
@@ -227,66 +227,19 @@ static int download(const inject_case *c, const arrays *a, inputs *out)
 
 #if RDX_TEST_HAVE_CUDA
 static cudaStream_t stream; /* the stream-ordered calls' (blocking: after the uploads) */
-
-/* Through rdx_cuda.h: the temporary storage's size, the test's own temporary storage, the
- * call on the test's stream, and the test's own synchronization (kernels enqueued before a
- * failure run too). */
-static rdx_status call_async(rdx_ctx *ctx, const inject_case *c, const arrays *a, const rdx_opts *o)
-{
-    const int seg = c->layout != WHOLE;
-    const size_t *off = a->offs;
-    size_t tb = 0;
-    rdx_status st;
-    switch (c->call) {
-    case CALL_KEYS:
-        st = seg ? rdx_cuda_segmented_sort_keys_temp_size(ctx, c->n, c->type, c->segs, o, &tb)
-                 : rdx_cuda_sort_keys_temp_size(ctx, c->n, c->type, o, &tb);
-        break;
-    case CALL_PAIRS:
-        st = seg ? rdx_cuda_segmented_sort_pairs_temp_size(ctx, c->value_size, c->n, c->type, c->segs, o, &tb)
-                 : rdx_cuda_sort_pairs_temp_size(ctx, c->value_size, c->n, c->type, o, &tb);
-        break;
-    default:
-        st = seg ? rdx_cuda_segmented_argsort_temp_size(ctx, c->n, c->type, c->segs, c->index_type, o, &tb)
-                 : rdx_cuda_argsort_temp_size(ctx, c->n, c->type, c->index_type, o, &tb);
-        break;
-    }
-    if (st != RDX_OK)
-        return st;
-    void *temp = mem_alloc(1, tb);
-    if (!temp) {
-        CHECK(0, "%s: the test's own temporary storage (%zu bytes) failed", c->name, tb);
-        return RDX_ERR_INTERNAL;
-    }
-    switch (c->call) {
-    case CALL_KEYS:
-        st = seg ? rdx_cuda_segmented_sort_keys_async(ctx, a->keys, c->n, c->type, off, c->segs, o, temp, tb, stream)
-                 : rdx_cuda_sort_keys_async(ctx, a->keys, c->n, c->type, o, temp, tb, stream);
-        break;
-    case CALL_PAIRS:
-        st = seg ? rdx_cuda_segmented_sort_pairs_async(ctx, a->keys, a->vals, c->value_size, c->n, c->type, off,
-                                                       c->segs, o, temp, tb, stream)
-                 : rdx_cuda_sort_pairs_async(ctx, a->keys, a->vals, c->value_size, c->n, c->type, o, temp, tb,
-                                             stream);
-        break;
-    default:
-        st = seg ? rdx_cuda_segmented_argsort_async(ctx, a->keys, c->n, c->type, off, c->segs, a->idx,
-                                                    c->index_type, o, temp, tb, stream)
-                 : rdx_cuda_argsort_async(ctx, a->keys, c->n, c->type, a->idx, c->index_type, o, temp, tb, stream);
-        break;
-    }
-    CHECK(cudaStreamSynchronize(stream) == cudaSuccess, "%s: the stream failed", c->name);
-    mem_free(1, temp);
-    return st;
-}
 #endif
 
 static rdx_status call(rdx_ctx *ctx, const inject_case *c, const arrays *a)
 {
     const rdx_opts o = {c->flags, 0, 0, 0};
 #if RDX_TEST_HAVE_CUDA
-    if (c->modes & M_ASYNC)
-        return call_async(ctx, c, a, &o);
+    if (c->modes & M_ASYNC) {
+        const rdx_test_async q = {(rdx_ref_kind)c->call, c->layout != WHOLE, a->keys, a->vals, c->value_size,
+                                  a->idx, c->index_type, c->n, c->type, a->offs, c->segs, o};
+        const int st = rdx_test_async_call(ctx, &q, stream);
+        CHECK(st >= 0, "%s: the test's own temporary storage or synchronization failed", c->name);
+        return st >= 0 ? (rdx_status)st : RDX_ERR_INTERNAL;
+    }
 #endif
     const size_t *off = a->offs;
     if (c->layout == WHOLE) {
