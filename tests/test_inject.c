@@ -293,7 +293,7 @@ static int many_portions;
 #endif
 /* Under compute-sanitizer (RDX_TEST_SANITIZER=1): at most this many failure points per
  * walk, spread evenly over all of them (each costs two sorts there). */
-#define SANITIZER_POINTS 8
+#define SANITIZER_POINTS 4
 static int sanitizer;
 
 /* rdx_ctx_create, with the tuning of the mode in force. */
