@@ -1,31 +1,49 @@
 #!/usr/bin/env bash
 # The whole check on a GPU machine (issue 3): build Release with the CUDA backend, run every
-# test, run compute-sanitizer (memcheck, racecheck, synccheck, initcheck) over the GPU tests at small
-# sizes, the Python GPU checks when present, then the GPU benchmark (CSV, and a plot when
-# matplotlib imports). Prints a summary table (step / result / seconds) and the benchmark
-# table last; exits non-zero when any step failed. Needs only the CUDA toolkit, CMake and
-# (preferably) ninja. Then the matrix's quick subset (rdx-gpu-bench --matrix=quick, CSV and
-# plots). Budget: under 11 minutes on an H100 or H200.
+# test, the concurrency stress on the GPU, compute-sanitizer (memcheck, racecheck, synccheck,
+# initcheck) over every GPU test that fits at small sizes, the Python GPU checks when
+# present, then the GPU benchmark (CSV, and a plot when matplotlib imports) and the matrix's
+# quick subset (rdx-gpu-bench --matrix=quick, CSV and plots). Prints a summary table (step /
+# result / seconds) and the benchmark table last; exits non-zero when any step failed. Needs
+# only the CUDA toolkit, CMake and (preferably) ninja. Budget: about 11 minutes in all on an
+# H100 or H200.
 #
-# usage: scripts/gpu-check.sh [OUTDIR]     logs go to OUTDIR, else $OUT, else ./gpu-check-out
+# usage: [GPU_CHECK_STEPS=LIST] scripts/gpu-check.sh [OUTDIR]
+#   logs go to OUTDIR, else $OUT, else ./gpu-check-out.
+#   GPU_CHECK_STEPS: the steps to run, a comma list of build, ctest, stress, sanitizers,
+#   python, bench, matrix (default: all). The build is incremental, so a machine with a
+#   shorter limit per command can run the check in parts, each part with the build first:
+#     GPU_CHECK_STEPS=build,ctest,stress,sanitizers scripts/gpu-check.sh
+#     GPU_CHECK_STEPS=build,python,bench,matrix scripts/gpu-check.sh
+#   Without build in the list the steps use the build in RDX_BUILD_DIR as it is.
 set -uo pipefail
 
 # ---- settings: adjust here ----
 BUILD_DIR=${RDX_BUILD_DIR:-build}                 # relative to the repository root
-# GPU test executables (in BUILD_DIR) run under the sanitizers; must exist. test_cuda_huge
-# is left out: it runs only with RDX_TEST_HUGE=1 (the ctest step).
+# Every ctest test that uses the GPU, run under each sanitizer: an executable in BUILD_DIR
+# (it must exist) and its arguments. Left out: test_cuda_huge (2^32 + 7 keys, far too many
+# for the sanitizers; it runs with RDX_TEST_HUGE=1 in the ctest step) and test_dist_mpi
+# (two processes under mpiexec; ctest runs it).
 GPU_TESTS=(tests/test_cuda_suite tests/test_cuda_stream tests/test_cuda_routes tests/test_cuda_msd
-           tests/test_cuda_bad tests/test_cuda_threads tests/test_cuda_cub tests/test_segmented_cuda)
-GPU_TESTS_OPTIONAL=()                             # run under the sanitizers too, when built
+           tests/test_cuda_bad tests/test_cuda_threads tests/test_cuda_cub tests/test_segmented_cuda
+           "tests/test_inject cuda" "tests/test_stress cuda")
+# Run under the sanitizers too, when built: the distributed sort (built with NCCL; it exits
+# 77, a SKIP here, with fewer than 2 GPUs).
+GPU_TESTS_OPTIONAL=(tests/test_dist_gpu)
 SAN_TOOLS=(memcheck racecheck synccheck initcheck)
 # Largest log2 size the GPU tests try under each tool, through this variable (every GPU test
 # reads it). racecheck tracks every shared-memory access, so it gets the smallest.
 SAN_SIZE_ENV=RDX_TEST_MAX_LOG2_N
 # Under the sanitizers test_cuda_suite leaves out the shared suite (its ~23000 sorts take far
 # longer than the time limits there; ctest runs it without them): RDX_TEST_SUITE=0; and
-# test_cuda_stream runs every 8th case of its out-of-place matrix and test_cuda_threads two
-# rounds: RDX_TEST_SANITIZER=1.
+# RDX_TEST_SANITIZER=1 thins the others: test_cuda_stream runs every 8th case of its
+# out-of-place matrix, test_cuda_threads two rounds, test_segmented_cuda one payload kind
+# per type and order, test_inject its marked cases with at most 4 failure points per walk.
 SAN_EXTRA_ENV=(RDX_TEST_SUITE=0 RDX_TEST_SANITIZER=1)
+# More environment for one test under the sanitizers (by executable name): the stress runs
+# 20 s with 4 threads (n up to 2^(SAN_LOG2N + 1), through RDX_TEST_MAX_LOG2_N).
+declare -A SAN_TEST_ENV=([test_stress]="RDX_TEST_STRESS_SECONDS=20 RDX_TEST_STRESS_THREADS=4"
+                         [test_dist_gpu]="NCCL_NVLS_ENABLE=0")
 declare -A SAN_LOG2N=([memcheck]=14 [racecheck]=12 [synccheck]=14 [initcheck]=14)
 declare -A SAN_TIMEOUT=([memcheck]=180 [racecheck]=240 [synccheck]=180 [initcheck]=180)   # seconds; the runs go in parallel
 CONFIGURE_TIMEOUT=120
@@ -37,7 +55,19 @@ BENCH_TIMEOUT=300
 BENCH_ARGS=()            # the benchmark's full default set
 MATRIX_TIMEOUT=240       # the matrix's quick subset: every case and distribution at 3 sizes, < 3 min on an H200
 MATRIX_ARGS=(--matrix=quick)   # the whole matrix (~10 min) is its own command: rdx-gpu-bench --matrix
+STRESS_SECONDS=30; STRESS_THREADS=16; STRESS_TIMEOUT=120
 # -------------------------------
+
+ALL_STEPS=(build ctest stress sanitizers python bench matrix)
+GPU_CHECK_STEPS=${GPU_CHECK_STEPS:-all}
+if [[ $GPU_CHECK_STEPS != all ]]; then
+    IFS=, read -ra asked <<<"$GPU_CHECK_STEPS"
+    for w in "${asked[@]}"; do
+        [[ " ${ALL_STEPS[*]} " == *" $w "* ]] || { echo "gpu-check: unknown step '$w' in GPU_CHECK_STEPS (steps: ${ALL_STEPS[*]}; or all)" >&2; exit 2; }
+    done
+fi
+# want STEP: whether GPU_CHECK_STEPS asks for it.
+want() { [[ $GPU_CHECK_STEPS == all || ,$GPU_CHECK_STEPS, == *,$1,* ]]; }
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT" || exit 2
@@ -82,6 +112,7 @@ collect_bg() {
     read -r rc secs limit <"$LOGDIR/$name.rc" || { rc=1; secs=0; limit=0; }
     if ((rc == 124 || rc == 137)); then note="timed out after ${limit} s"; fi
     if ((rc == 0)); then record "$name" PASS "$secs" "$note"
+    elif ((rc == 77)); then record "$name" SKIP "$secs" "the test skipped itself (exit 77), see $name.log"
     else record "$name" FAIL "$secs" "${note:-exit $rc, see $name.log}"; fi
     echo "== $name -> ${RESULTS[-1]} (${SECS[-1]} s) ${NOTES[-1]}" >&2
     rm -f "$LOGDIR/$name.rc"
@@ -102,9 +133,14 @@ for d in "${CUDA_HOME:-}" /usr/local/cuda; do
 done
 echo "gpu-check: ${GPU_NAME:-no GPU found} (sm_$ARCH), logs in $LOGDIR" >&2
 
+echo "gpu-check: steps: $GPU_CHECK_STEPS" >&2
+
 # ---- build ----
 built=0
-if run_step configure "$CONFIGURE_TIMEOUT" cmake -S "$ROOT" -B "$BUILD" ${GEN[@]+"${GEN[@]}"} \
+if ! want build; then
+    # The build of an earlier part, as it is.
+    [[ -f $BUILD/CMakeCache.txt ]] && built=1
+elif run_step configure "$CONFIGURE_TIMEOUT" cmake -S "$ROOT" -B "$BUILD" ${GEN[@]+"${GEN[@]}"} \
         -DCMAKE_BUILD_TYPE=Release -DRDX_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES="$ARCH"; then
     run_step build "$BUILD_TIMEOUT" cmake --build "$BUILD" -j"$JOBS" && built=1
 else
@@ -112,7 +148,8 @@ else
 fi
 
 # ---- every test, the huge one included ----
-if ((built)); then
+if ! want ctest; then :
+elif ((built)); then
     if run_step ctest "$CTEST_TIMEOUT" env RDX_TEST_HUGE=1 \
             ctest --test-dir "$BUILD" --output-on-failure -j"$CTEST_JOBS"; then
         # On a GPU machine a skipped GPU test means the GPU was not usable: a failure.
@@ -127,36 +164,47 @@ else
     skip_step ctest "not built"
 fi
 
-# ---- concurrency stress: 16 threads with a context each, half on their own streams ----
-if ((built)) && [[ -x $BUILD/tests/test_stress ]]; then
-    run_step stress-cuda 120 env RDX_TEST_STRESS_SECONDS=30 RDX_TEST_STRESS_THREADS=16 "$BUILD/tests/test_stress" cuda
+# ---- concurrency stress: threads with a context each, a third of the calls on their own streams ----
+if ! want stress; then :
+elif ((built)) && [[ -x $BUILD/tests/test_stress ]]; then
+    run_step stress-cuda "$STRESS_TIMEOUT" env RDX_TEST_STRESS_SECONDS="$STRESS_SECONDS" \
+        RDX_TEST_STRESS_THREADS="$STRESS_THREADS" "$BUILD/tests/test_stress" cuda
 else
     skip_step stress-cuda "not built"
 fi
 
 # ---- compute-sanitizer over the GPU tests at small sizes, all runs at once ----
 bins=()
-for b in "${GPU_TESTS[@]}"; do bins+=("$b"); done
-for b in ${GPU_TESTS_OPTIONAL[@]+"${GPU_TESTS_OPTIONAL[@]}"}; do [[ -x $BUILD/$b ]] && bins+=("$b"); done
+for t in "${GPU_TESTS[@]}"; do bins+=("$t"); done
+for t in ${GPU_TESTS_OPTIONAL[@]+"${GPU_TESTS_OPTIONAL[@]}"}; do
+    read -ra words <<<"$t"
+    [[ -x $BUILD/${words[0]} ]] && bins+=("$t")
+done
 started=()
+want sanitizers || bins=()
 for tool in "${SAN_TOOLS[@]}"; do
-    for b in "${bins[@]}"; do
-        name="sanitizer-$tool-$(basename "$b")"
+    for t in ${bins[@]+"${bins[@]}"}; do
+        read -ra words <<<"$t"            # the executable, then its arguments
+        b=${words[0]} base=$(basename "${words[0]}")
+        read -ra more_env <<<"${SAN_TEST_ENV[$base]:-}"
+        name="sanitizer-$tool-$base"
         if ((!built)); then skip_step "$name" "not built"
         elif [[ -z $SANITIZER ]]; then record "$name" FAIL 0 "compute-sanitizer not found"
         elif [[ ! -x $BUILD/$b ]]; then record "$name" FAIL 0 "$BUILD_DIR/$b missing (fix GPU_TESTS at the top)"
         else
             start_bg "$name" "${SAN_TIMEOUT[$tool]}" env "$SAN_SIZE_ENV=${SAN_LOG2N[$tool]}" "${SAN_EXTRA_ENV[@]}" \
-                "$SANITIZER" --tool "$tool" --error-exitcode 1 "$BUILD/$b"
+                ${more_env[@]+"${more_env[@]}"} "$SANITIZER" --tool "$tool" --error-exitcode 1 "$BUILD/$b" \
+                "${words[@]:1}"
             started+=("$name")
         fi
     done
 done
 wait
-for name in "${started[@]}"; do collect_bg "$name"; done
+for name in ${started[@]+"${started[@]}"}; do collect_bg "$name"; done
 
 # ---- the Python package's GPU checks ----
-if [[ -f python/gpu_check.sh ]]; then
+if ! want python; then :
+elif [[ -f python/gpu_check.sh ]]; then
     mkdir -p "$LOGDIR/python"
     run_step python "$PYTHON_TIMEOUT" env OUT="$LOGDIR/python" RDX_BUILD_DIR="$BUILD" \
         bash python/gpu_check.sh "$LOGDIR/python"
@@ -167,23 +215,26 @@ fi
 # ---- the GPU benchmark, and its plot ----
 BENCH="$BUILD/bench/rdx-gpu-bench"
 CSV="$LOGDIR/gpu_bench.csv"
-if ((!built)); then skip_step bench "not built"
+if ! want bench; then :
+elif ((!built)); then skip_step bench "not built"
 elif [[ ! -x $BENCH ]]; then record bench FAIL 0 "$BENCH missing"
 else
     run_step bench "$BENCH_TIMEOUT" "$BENCH" --csv "$CSV" ${BENCH_ARGS[@]+"${BENCH_ARGS[@]}"}
 fi
-if [[ ! -s $CSV ]]; then skip_step plot "no benchmark CSV"
+if ! want bench; then :
+elif [[ ! -s $CSV ]]; then skip_step plot "no benchmark CSV"
 elif ! python3 -c 'import matplotlib' 2>/dev/null; then skip_step plot "matplotlib does not import"
 else run_step plot 120 python3 bench/plot.py "$CSV" -o "$LOGDIR"
 fi
 
 # ---- the matrix's quick subset (issue 11), and its plots ----
 MCSV="$LOGDIR/matrix_quick.csv"
-if ((!built)); then skip_step matrix "not built"
+if ! want matrix; then :
+elif ((!built)); then skip_step matrix "not built"
 elif [[ ! -x $BENCH ]]; then record matrix FAIL 0 "$BENCH missing"
 else run_step matrix "$MATRIX_TIMEOUT" "$BENCH" --csv "$MCSV" "${MATRIX_ARGS[@]}"
 fi
-if [[ -s $MCSV ]] && python3 -c 'import matplotlib' 2>/dev/null; then
+if want matrix && [[ -s $MCSV ]] && python3 -c 'import matplotlib' 2>/dev/null; then
     run_step matrix-plot 120 python3 bench/plot_matrix.py "$MCSV" -o "$LOGDIR/matrix_plots"
 fi
 
@@ -191,10 +242,10 @@ fi
 total=$((SECONDS - START))
 {
     echo
-    echo "# gpu-check summary: ${GPU_NAME:-no GPU} (sm_$ARCH), $(git rev-parse --short HEAD 2>/dev/null), ${total} s"
-    printf '%-34s %-6s %7s  %s\n' step result seconds note
+    echo "# gpu-check summary: ${GPU_NAME:-no GPU} (sm_$ARCH), $(git rev-parse --short HEAD 2>/dev/null), ${total} s, steps: $GPU_CHECK_STEPS"
+    printf '%-40s %-6s %7s  %s\n' step result seconds note
     for i in "${!STEPS[@]}"; do
-        printf '%-34s %-6s %7s  %s\n' "${STEPS[$i]}" "${RESULTS[$i]}" "${SECS[$i]}" "${NOTES[$i]}"
+        printf '%-40s %-6s %7s  %s\n' "${STEPS[$i]}" "${RESULTS[$i]}" "${SECS[$i]}" "${NOTES[$i]}"
     done
     if [[ -f $LOGDIR/bench.log ]] && grep -q '^# rdxsort GPU benchmark results' "$LOGDIR/bench.log"; then
         echo

@@ -73,3 +73,71 @@ int rdx_ref_argsort(const void *keys, size_t n, rdx_type type, const rdx_opts *o
     free(b);
     return 0;
 }
+
+/* Segment s of the call: [*lo, *hi). */
+static void ref_segment(const rdx_ref_call *c, size_t s, size_t *lo, size_t *hi)
+{
+    if (!c->segmented) {
+        *lo = 0;
+        *hi = c->n;
+    } else if (c->offsets) {
+        *lo = c->offsets[s];
+        *hi = c->offsets[s + 1];
+    } else {
+        *lo = s * (c->n / c->num_segments);
+        *hi = *lo + c->n / c->num_segments;
+    }
+}
+
+/* 1 when elements [lo, hi) of a and b (of size bytes each) are the same. */
+static int same(const void *a, const void *b, size_t lo, size_t hi, size_t size)
+{
+    return hi <= lo || memcmp((const unsigned char *)a + lo * size, (const unsigned char *)b + lo * size,
+                              (hi - lo) * size) == 0;
+}
+
+int rdx_ref_check(const rdx_ref_call *c, const void *keys0, const void *values0, const void *indices0,
+                  const void *keys, const void *values, const void *indices)
+{
+    const size_t n = c->n, kb = rdx_type_bytes((int)c->type), vs = c->value_size;
+    const size_t ib = c->kind == RDX_REF_ARGSORT ? rdx_type_bytes((int)c->index_type) : 0;
+    const size_t S = c->segmented ? c->num_segments : 1;
+    const unsigned char *k0 = (const unsigned char *)keys0, *k1 = (const unsigned char *)keys;
+    const unsigned char *v0 = (const unsigned char *)values0, *v1 = (const unsigned char *)values;
+    const unsigned char *i1 = (const unsigned char *)indices;
+    /* Outside the segments [first, last): nothing changed. */
+    size_t first = n, last = n, lo, hi;
+    if (S > 0) {
+        ref_segment(c, 0, &first, &hi);
+        ref_segment(c, S - 1, &lo, &last);
+    }
+    const int pairs = c->kind == RDX_REF_PAIRS, args = c->kind == RDX_REF_ARGSORT;
+    int ok = args ? same(k0, k1, 0, n, kb) : same(k0, k1, 0, first, kb) && same(k0, k1, last, n, kb);
+    if (pairs)
+        ok = ok && same(v0, v1, 0, first, vs) && same(v0, v1, last, n, vs);
+    if (args)
+        ok = ok && same(indices0, indices, 0, first, ib) && same(indices0, indices, last, n, ib);
+    size_t *perm = (size_t *)malloc((n ? n : 1) * sizeof *perm);
+    if (!perm)
+        return 0;
+    for (size_t s = 0; ok && s < S; s++) {
+        ref_segment(c, s, &lo, &hi);
+        if (rdx_ref_argsort(k0 + lo * kb, hi - lo, c->type, &c->opts, perm) != 0) {
+            ok = 0;
+            break;
+        }
+        for (size_t i = 0; ok && i < hi - lo; i++) {
+            const size_t at = lo + i, from = lo + perm[i];
+            if (args) {
+                uint64_t x = 0;
+                memcpy(&x, i1 + at * ib, ib); /* little-endian: the low ib bytes */
+                ok = x == perm[i];
+            } else {
+                ok = memcmp(k1 + at * kb, k0 + from * kb, kb) == 0 &&
+                     (!pairs || memcmp(v1 + at * vs, v0 + from * vs, vs) == 0);
+            }
+        }
+    }
+    free(perm);
+    return ok;
+}

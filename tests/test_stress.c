@@ -1,14 +1,17 @@
 /* Concurrency stress: many host threads, each with its own context, sort at once for a
- * bounded time, each call with a random entry point (keys, pairs, argsort), key type, size,
- * distribution and options; every result is checked against the stable reference. On the
- * CUDA backend half of the threads use the stream-ordered calls of rdx_cuda.h, each on its
- * own stream of the one GPU, and the others the synchronous calls on device or host arrays.
+ * bounded time, each call with a random entry point (keys, pairs, argsort, each whole-array
+ * or segmented: equal rows with offsets NULL, or random offsets with empty segments and
+ * gaps), key type, size, distribution (float specials too) and options (order, bit range,
+ * digit width, RDX_NUMPY_ORDER, RDX_LOW_MEMORY); every result is checked against the
+ * stable reference. On the CUDA backend a third of the calls use the stream-ordered calls
+ * of rdx_cuda.h, each thread on its own stream of the one GPU, and the others the
+ * synchronous calls on device or host arrays.
  *
  * usage: test_stress cpu | cuda   (cuda exits 77, CTest's skip, where no GPU is usable)
  * Environment: RDX_TEST_STRESS_SECONDS (default 10), RDX_TEST_STRESS_THREADS (default 8),
- * RDX_TEST_STRESS_MAX_LOG2_N (default 17; 18 and more reach the CPU backend's threaded and
- * MSD routes), RDX_TEST_SEED replays the choices of each thread (not their interleaving).
- * Prints the sorts run and the wrong results (which must be 0). */
+ * RDX_TEST_STRESS_MAX_LOG2_N (default RDX_TEST_MAX_LOG2_N, else 17; 18 and more reach the
+ * CPU backend's threaded and MSD routes), RDX_TEST_SEED replays the choices of each thread
+ * (not their interleaving). Prints the sorts run and the wrong results (which must be 0). */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
 #include <pthread.h>
@@ -23,7 +26,7 @@
 
 #if RDX_TEST_HAVE_CUDA
 #include <cuda_runtime_api.h>
-#include "rdx_cuda.h"
+#include "cuda_async.h"
 #endif
 
 static uint64_t seed;
@@ -54,8 +57,9 @@ static long env_long(const char *name, long dflt)
     return v && v[0] ? strtol(v, NULL, 10) : dflt;
 }
 
-enum { CALL_KEYS, CALL_PAIRS, CALL_ARGSORT };
+enum { CALL_KEYS = RDX_REF_KEYS, CALL_PAIRS = RDX_REF_PAIRS, CALL_ARGSORT = RDX_REF_ARGSORT };
 enum { MEM_HOST, MEM_DEVICE, MEM_ASYNC };  /* how the arrays reach the library */
+#define MAX_SEGMENTS 64
 
 /* One random sort request. */
 typedef struct request {
@@ -63,14 +67,23 @@ typedef struct request {
     rdx_type type, index_type;
     size_t n, value_size;
     rdx_opts opts;
+    int segmented;
+    size_t nseg;
+    size_t *offsets;   /* segmented: nseg + 1 host offsets (the worker's), or NULL: equal rows */
+    int device_offsets; /* MEM_DEVICE: the offsets in device memory too (else host offsets) */
 } request;
 
 static void describe(const request *r, char *buf, size_t size)
 {
     static const char *calls[] = {"keys", "pairs", "argsort"}, *mems[] = {"host", "device", "async"};
-    snprintf(buf, size, "%s %s type %d n %zu value_size %zu index_type %d flags %u bits [%d, %d) radix %d",
-             calls[r->call], mems[r->mem], (int)r->type, r->n, r->value_size, (int)r->index_type,
-             r->opts.flags, r->opts.begin_bit, r->opts.end_bit, r->opts.radix_bits);
+    const int at = snprintf(buf, size,
+                            "%s %s type %d n %zu value_size %zu index_type %d flags %u bits [%d, %d) radix %d",
+                            calls[r->call], mems[r->mem], (int)r->type, r->n, r->value_size, (int)r->index_type,
+                            r->opts.flags, r->opts.begin_bit, r->opts.end_bit, r->opts.radix_bits);
+    if (r->segmented && at > 0 && (size_t)at < size)
+        snprintf(buf + at, size - (size_t)at, ", segmented: %zu %s", r->nseg,
+                 r->offsets ? (r->device_offsets ? "segments, device offsets" : "segments, host offsets")
+                            : "equal rows");
 }
 
 static void report(int thread, uint64_t thread_seed, const request *r, const char *what)
@@ -83,7 +96,8 @@ static void report(int thread, uint64_t thread_seed, const request *r, const cha
     pthread_mutex_unlock(&print_lock);
 }
 
-static void random_request(uint64_t *s, request *r)
+/* offsets: room for MAX_SEGMENTS + 1 entries, used when the request is segmented. */
+static void random_request(uint64_t *s, request *r, size_t *offsets)
 {
     static const size_t value_sizes[] = {1, 2, 4, 8, 12, 16};
     memset(r, 0, sizeof *r);
@@ -96,6 +110,10 @@ static void random_request(uint64_t *s, request *r)
     if (next(s) % 16 == 0)
         r->n = next(s) % 4;   /* 0..3 keys */
     r->opts.flags = next(s) & 1 ? RDX_DESCENDING : 0;
+    if (next(s) % 4 == 0)
+        r->opts.flags |= RDX_NUMPY_ORDER;
+    if (next(s) % 8 == 0)
+        r->opts.flags |= RDX_LOW_MEMORY;
     const int width = (int)rdx_type_size(r->type) * 8;
     if (next(s) % 4 == 0) {   /* a bit range */
         r->opts.begin_bit = (int)(next(s) % (uint64_t)width);
@@ -106,25 +124,58 @@ static void random_request(uint64_t *s, request *r)
     r->mem = MEM_HOST;
     if (backend == RDX_BACKEND_CUDA)
         r->mem = (int)(next(s) % 3);
+    /* A third segmented: equal rows (n cut to a multiple), or random offsets (some segments
+     * empty, gaps before the first and after the last). */
+    if (next(s) % 3 == 0) {
+        r->segmented = 1;
+        r->nseg = 1 + next(s) % MAX_SEGMENTS;
+        if (next(s) & 1) {
+            r->n -= r->n % r->nseg;
+        } else {
+            r->offsets = offsets;
+            for (size_t i = 0; i <= r->nseg; i++)
+                offsets[i] = i > 0 && next(s) % 5 == 0 ? offsets[i - 1] : next(s) % (r->n + 1);
+            for (size_t i = 1; i <= r->nseg; i++) /* insertion sort: at most 65 entries */
+                for (size_t j = i; j > 0 && offsets[j - 1] > offsets[j]; j--) {
+                    const size_t t = offsets[j];
+                    offsets[j] = offsets[j - 1];
+                    offsets[j - 1] = t;
+                }
+            r->device_offsets = (int)(next(s) & 1);
+        }
+    }
 }
 
-/* Keys of a random distribution: uniform, few distinct, sorted runs, or all equal. */
-static void fill_keys(uint64_t *s, unsigned char *keys, size_t n, size_t ks)
+/* A float special of the type: NaN of either sign (random payload), +-0 or +-inf. */
+static uint64_t float_special(uint64_t *s, rdx_type t)
 {
-    const int dist = (int)(next(s) % 4);
+    const int w = (int)rdx_type_size(t) * 8;
+    const int mant = t == RDX_F16 ? 10 : t == RDX_BF16 ? 7 : t == RDX_F32 ? 23 : 52;
+    const uint64_t sign = (uint64_t)1 << (w - 1), mant_all = ((uint64_t)1 << mant) - 1;
+    const uint64_t exp_all = (sign - 1) & ~mant_all, sg = next(s) & 1 ? sign : 0;
+    switch (next(s) % 3) {
+    case 0: return sg | exp_all | ((next(s) & mant_all) | 1); /* NaN */
+    case 1: return sg;                                        /* 0 */
+    default: return sg | exp_all;                             /* inf */
+    }
+}
+
+/* Keys of a random distribution: uniform, few distinct, sorted runs, all equal, or (for
+ * floats) a third of them NaNs, zeros and infinities of both signs. */
+static void fill_keys(uint64_t *s, unsigned char *keys, size_t n, rdx_type type)
+{
+    const size_t ks = rdx_type_size(type);
+    const int dist = (int)(next(s) % (type >= RDX_F16 ? 5 : 4));
     uint64_t few[4] = {next(s), next(s), next(s), next(s)};
     for (size_t i = 0; i < n; i++) {
         uint64_t v = dist == 0 ? next(s) : dist == 1 ? few[next(s) % 4] : dist == 2 ? i * 3 : few[0];
+        if (dist == 4)
+            v = next(s) % 3 == 0 ? float_special(s, type) : next(s);
         memcpy(keys + i * ks, &v, ks);
     }
 }
 
 /* ---- the arrays of one request, where the request wants them ---- */
-
-typedef struct buffers {
-    void *keys, *vals, *idx, *temp;
-    size_t temp_bytes;
-} buffers;
 
 #if RDX_TEST_HAVE_CUDA
 static int to_device(void **d, const void *h, size_t bytes)
@@ -136,99 +187,73 @@ static int to_device(void **d, const void *h, size_t bytes)
 }
 #endif
 
-/* Runs the request on ctx with keys/vals (host copies; results come back into them, and
- * indices into idx). Returns the library's status, or -1 when the test's own CUDA calls
- * failed. */
-static int run(rdx_ctx *ctx, const request *r, unsigned char *keys, unsigned char *vals, unsigned char *idx,
-               void *stream)
+/* The synchronous call of rdx.h for the request, with the arrays and offsets given. */
+static rdx_status sync_call(rdx_ctx *ctx, const request *r, void *keys, void *vals, void *idx, const size_t *offs)
 {
-    const size_t ks = rdx_type_size(r->type), kb = r->n * ks, vb = r->n * r->value_size,
-                 ib = r->n * rdx_type_size(r->index_type);
-    if (r->mem == MEM_HOST) {
-        (void)stream;
+    if (!r->segmented) {
         switch (r->call) {
         case CALL_KEYS: return rdx_sort_keys(ctx, keys, r->n, r->type, &r->opts);
         case CALL_PAIRS: return rdx_sort_pairs(ctx, keys, vals, r->value_size, r->n, r->type, &r->opts);
         default: return rdx_argsort(ctx, keys, r->n, r->type, idx, r->index_type, &r->opts);
         }
     }
+    switch (r->call) {
+    case CALL_KEYS: return rdx_segmented_sort_keys(ctx, keys, r->n, r->type, offs, r->nseg, &r->opts);
+    case CALL_PAIRS:
+        return rdx_segmented_sort_pairs(ctx, keys, vals, r->value_size, r->n, r->type, offs, r->nseg, &r->opts);
+    default:
+        return rdx_segmented_argsort(ctx, keys, r->n, r->type, offs, r->nseg, idx, r->index_type, &r->opts);
+    }
+}
+
+/* Runs the request on ctx with keys/vals (host copies; results come back into them, and
+ * indices into idx). Returns the library's status, or -1 when the test's own CUDA calls
+ * failed. */
+static int run(rdx_ctx *ctx, const request *r, unsigned char *keys, unsigned char *vals, unsigned char *idx,
+               void *stream)
+{
+    if (r->mem == MEM_HOST) {
+        (void)stream;
+        return sync_call(ctx, r, keys, vals, idx, r->offsets);
+    }
 #if RDX_TEST_HAVE_CUDA
-    buffers b = {0};
+    const size_t kb = r->n * rdx_type_size(r->type), vb = r->n * r->value_size,
+                 ib = r->n * rdx_type_size(r->index_type), ob = (r->nseg + 1) * sizeof(size_t);
+    void *dk = NULL, *dv = NULL, *di = NULL, *doff = NULL;
     int st = -1;
-    if (to_device(&b.keys, keys, kb) || to_device(&b.vals, vals, vb) || to_device(&b.idx, idx, ib))
+    if (to_device(&dk, keys, kb) || to_device(&dv, vals, vb) || to_device(&di, idx, ib) ||
+        (r->offsets && (r->mem == MEM_ASYNC || r->device_offsets) && to_device(&doff, r->offsets, ob)))
         goto out;
     if (r->mem == MEM_DEVICE) {
-        switch (r->call) {
-        case CALL_KEYS: st = rdx_sort_keys(ctx, b.keys, r->n, r->type, &r->opts); break;
-        case CALL_PAIRS: st = rdx_sort_pairs(ctx, b.keys, b.vals, r->value_size, r->n, r->type, &r->opts); break;
-        default: st = rdx_argsort(ctx, b.keys, r->n, r->type, b.idx, r->index_type, &r->opts); break;
-        }
+        st = sync_call(ctx, r, dk, dv, di, doff ? (const size_t *)doff : r->offsets);
     } else {
-        cudaStream_t sm = (cudaStream_t)stream;
-        rdx_status q = r->call == CALL_KEYS ? rdx_cuda_sort_keys_temp_size(ctx, r->n, r->type, &r->opts, &b.temp_bytes)
-                       : r->call == CALL_PAIRS
-                           ? rdx_cuda_sort_pairs_temp_size(ctx, r->value_size, r->n, r->type, &r->opts, &b.temp_bytes)
-                           : rdx_cuda_argsort_temp_size(ctx, r->n, r->type, r->index_type, &r->opts, &b.temp_bytes);
-        if (q != RDX_OK) {
-            st = q;
-            goto out;
-        }
-        if (cudaMalloc(&b.temp, b.temp_bytes ? b.temp_bytes : 1) != cudaSuccess)
-            goto out;
-        switch (r->call) {
-        case CALL_KEYS:
-            st = rdx_cuda_sort_keys_async(ctx, b.keys, r->n, r->type, &r->opts, b.temp, b.temp_bytes, sm);
-            break;
-        case CALL_PAIRS:
-            st = rdx_cuda_sort_pairs_async(ctx, b.keys, b.vals, r->value_size, r->n, r->type, &r->opts, b.temp,
-                                           b.temp_bytes, sm);
-            break;
-        default:
-            st = rdx_cuda_argsort_async(ctx, b.keys, r->n, r->type, b.idx, r->index_type, &r->opts, b.temp,
-                                        b.temp_bytes, sm);
-            break;
-        }
-        if (cudaStreamSynchronize(sm) != cudaSuccess)
-            st = -1;
+        const rdx_test_async q = {(rdx_ref_kind)r->call, r->segmented, dk, dv, r->value_size, di, r->index_type,
+                                  r->n, r->type, (const size_t *)doff, r->nseg, r->opts};
+        st = rdx_test_async_call(ctx, &q, (cudaStream_t)stream);
     }
     if (st == RDX_OK &&
-        (cudaMemcpy(keys, b.keys, kb, cudaMemcpyDeviceToHost) != cudaSuccess ||
-         cudaMemcpy(vals, b.vals, vb, cudaMemcpyDeviceToHost) != cudaSuccess ||
-         cudaMemcpy(idx, b.idx, ib, cudaMemcpyDeviceToHost) != cudaSuccess))
+        (cudaMemcpy(keys, dk, kb, cudaMemcpyDeviceToHost) != cudaSuccess ||
+         cudaMemcpy(vals, dv, vb, cudaMemcpyDeviceToHost) != cudaSuccess ||
+         cudaMemcpy(idx, di, ib, cudaMemcpyDeviceToHost) != cudaSuccess))
         st = -1;
 out:
-    cudaFree(b.keys);
-    cudaFree(b.vals);
-    cudaFree(b.idx);
-    cudaFree(b.temp);
+    cudaFree(dk);
+    cudaFree(dv);
+    cudaFree(di);
+    cudaFree(doff);
     return st;
 #else
-    (void)kb, (void)vb, (void)ib;
     return -1;
 #endif
 }
 
-/* 1 when keys/vals/idx hold the reference's result for the inputs k0/v0. */
-static int check(const request *r, const unsigned char *k0, const unsigned char *v0, const unsigned char *keys,
-                 const unsigned char *vals, const unsigned char *idx, size_t *perm)
+/* 1 when keys/vals/idx hold the reference's result for the inputs k0/v0/i0. */
+static int check(const request *r, const unsigned char *k0, const unsigned char *v0, const unsigned char *i0,
+                 const unsigned char *keys, const unsigned char *vals, const unsigned char *idx)
 {
-    const size_t ks = rdx_type_size(r->type), vs = r->value_size, is = rdx_type_size(r->index_type);
-    if (rdx_ref_argsort(k0, r->n, r->type, &r->opts, perm) != 0)
-        return 0;
-    for (size_t i = 0; i < r->n; i++) {
-        if (r->call == CALL_ARGSORT) {
-            uint64_t v = 0;
-            memcpy(&v, idx + i * is, is);
-            if (v != perm[i] || memcmp(keys + i * ks, k0 + i * ks, ks) != 0)
-                return 0;
-        } else {
-            if (memcmp(keys + i * ks, k0 + perm[i] * ks, ks) != 0)
-                return 0;
-            if (r->call == CALL_PAIRS && memcmp(vals + i * vs, v0 + perm[i] * vs, vs) != 0)
-                return 0;
-        }
-    }
-    return 1;
+    const rdx_ref_call c = {(rdx_ref_kind)r->call, r->type, r->n, r->value_size, r->index_type,
+                            r->segmented, r->offsets, r->nseg, r->opts};
+    return rdx_ref_check(&c, k0, v0, i0, keys, vals, idx);
 }
 
 typedef struct worker {
@@ -259,24 +284,25 @@ static void *work(void *arg)
     stream = (void *)sm;
 #endif
     const size_t cap = ((size_t)2 << max_log2_n) + 4;
-    unsigned char *k0 = malloc(cap * 8), *v0 = malloc(cap * 16), *keys = malloc(cap * 8),
+    unsigned char *k0 = malloc(cap * 8), *v0 = malloc(cap * 16), *i0 = malloc(cap * 8), *keys = malloc(cap * 8),
                   *vals = malloc(cap * 16), *idx = malloc(cap * 8);
-    size_t *perm = malloc(cap * sizeof *perm);
-    if (!k0 || !v0 || !keys || !vals || !idx || !perm) {
+    size_t *offsets = malloc((MAX_SEGMENTS + 1) * sizeof *offsets);
+    if (!k0 || !v0 || !i0 || !keys || !vals || !idx || !offsets) {
         report(w->id, w->seed, &(request){0}, "the test's own allocation failed");
         atomic_fetch_add(&failed_calls, 1);
         goto out;
     }
     while (now() < stop_at) {
         request r;
-        random_request(&s, &r);
+        random_request(&s, &r, offsets);
         const size_t ks = rdx_type_size(r.type);
-        fill_keys(&s, k0, r.n, ks);
+        fill_keys(&s, k0, r.n, r.type);
         for (size_t i = 0; i < r.n * r.value_size; i++)
             v0[i] = (unsigned char)next(&s);
+        memset(i0, 0xee, r.n * 8);
         memcpy(keys, k0, r.n * ks);
         memcpy(vals, v0, r.n * r.value_size);
-        memset(idx, 0xee, r.n * 8);
+        memcpy(idx, i0, r.n * 8);
         const int st = run(ctx, &r, keys, vals, idx, stream);
         atomic_fetch_add(&sorts_run, 1);
         if (st != RDX_OK) {
@@ -284,7 +310,7 @@ static void *work(void *arg)
             snprintf(msg, sizeof msg, "status %d: %s", st, st < 0 ? "a CUDA call of the test failed" : rdx_ctx_error(ctx));
             report(w->id, w->seed, &r, msg);
             atomic_fetch_add(&failed_calls, 1);
-        } else if (!check(&r, k0, v0, keys, vals, idx, perm)) {
+        } else if (!check(&r, k0, v0, i0, keys, vals, idx)) {
             report(w->id, w->seed, &r, "wrong result");
             atomic_fetch_add(&wrong_results, 1);
         }
@@ -292,10 +318,11 @@ static void *work(void *arg)
 out:
     free(k0);
     free(v0);
+    free(i0);
     free(keys);
     free(vals);
     free(idx);
-    free(perm);
+    free(offsets);
 #if RDX_TEST_HAVE_CUDA
     if (sm)
         cudaStreamDestroy(sm);
@@ -329,7 +356,7 @@ int main(int argc, char **argv)
     seed = rdx_test_seed();
     const long seconds = env_long("RDX_TEST_STRESS_SECONDS", 10);
     long nthreads = env_long("RDX_TEST_STRESS_THREADS", 8);
-    max_log2_n = (int)env_long("RDX_TEST_STRESS_MAX_LOG2_N", 17);
+    max_log2_n = (int)env_long("RDX_TEST_STRESS_MAX_LOG2_N", rdx_test_max_log2(17));
     if (nthreads < 1 || nthreads > 256 || max_log2_n < 0 || max_log2_n > 24) {
         fprintf(stderr, "test_stress: threads 1..256 and max log2 n 0..24\n");
         return 2;

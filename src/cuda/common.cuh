@@ -16,14 +16,19 @@
  * a failed allocation, RDX_ERR_DEVICE otherwise. Clears the (non-sticky) last error. */
 rdx_status rdx_cuda_fail(rdx_ctx *ctx, cudaError_t e, const char *what, const char *file, int line);
 
+/* One CUDA runtime call as a cudaError_t, for code that must clean up before it returns:
+ * the call, or, when the failure-injection hook (inject.h) picks this one,
+ * cudaErrorUnknown without making it. Counts as a CUDA call of ctx. */
+#define RDX_CUDA_CALL(ctx, call)                                                           \
+    (rdx_inject_hit((ctx), RDX_INJECT_CUDA_CALL) ? cudaErrorUnknown : (call))
+
 /* Checks one CUDA runtime call (or cudaGetLastError() after a launch). On failure it
  * returns from the enclosing function with the status; a variable `ctx` (rdx_ctx *) must
  * be in scope for the message. The failure-injection hook (inject.h) can make any one of
  * these fail (the call is then not made) with cudaErrorUnknown. */
 #define RDX_CUDA_TRY(call)                                                                 \
     do {                                                                                   \
-        cudaError_t rdx_err_ =                                                             \
-            rdx_inject_hit(ctx, RDX_INJECT_CUDA_CALL) ? cudaErrorUnknown : (call);        \
+        cudaError_t rdx_err_ = RDX_CUDA_CALL(ctx, call);                                   \
         if (rdx_err_ != cudaSuccess)                                                       \
             return rdx_cuda_fail(ctx, rdx_err_, #call, __FILE__, __LINE__);                \
     } while (0)

@@ -325,7 +325,7 @@ static rdx_status run_sync(rdx_ctx *ctx, const rdx_job *job, size_t lo, size_t h
     const size_t kbytes = align256(n * kb), vbytes = align256(n * vs), ibytes = align256(n * ib);
     const size_t total = kbytes + vbytes + ibytes + align256(ob) + L.total;
     unsigned char *mem = NULL;
-    cudaError_t e = cudaMalloc((void **)&mem, total);
+    cudaError_t e = RDX_CUDA_ALLOC(ctx, cudaMalloc((void **)&mem, total));
     if (e != cudaSuccess) {
         (void)cudaGetLastError();
         return rdx_fail(ctx, e == cudaErrorMemoryAllocation ? RDX_ERR_OUT_OF_MEMORY : RDX_ERR_DEVICE,
@@ -341,22 +341,22 @@ static rdx_status run_sync(rdx_ctx *ctx, const rdx_job *job, size_t lo, size_t h
     r.idx_out = ib ? di : NULL;
     r.d_off = rel_off ? (const size_t *)doff : NULL;
     const cudaStream_t stream = 0; /* the legacy default stream: ordered with the copies */
-    e = cudaMemcpy(dk, (const unsigned char *)job->keys + lo * kb, n * kb, cudaMemcpyDefault);
+    e = RDX_CUDA_CALL(ctx, cudaMemcpy(dk, (const unsigned char *)job->keys + lo * kb, n * kb, cudaMemcpyDefault));
     if (e == cudaSuccess && vs)
-        e = cudaMemcpy(dv, (const unsigned char *)job->values + lo * vs, n * vs, cudaMemcpyDefault);
+        e = RDX_CUDA_CALL(ctx, cudaMemcpy(dv, (const unsigned char *)job->values + lo * vs, n * vs, cudaMemcpyDefault));
     if (e == cudaSuccess && ob)
-        e = cudaMemcpy(doff, rel_off, ob, cudaMemcpyHostToDevice);
+        e = RDX_CUDA_CALL(ctx, cudaMemcpy(doff, rel_off, ob, cudaMemcpyHostToDevice));
     if (e == cudaSuccess) {
         s = rdx_cuda_seg_enqueue(ctx, &r, &L, temp, stream);
-        e = cudaStreamSynchronize(stream);
+        e = RDX_CUDA_CALL(ctx, cudaStreamSynchronize(stream));
     }
     /* The results go to the caller's arrays only now. */
     if (s == RDX_OK && e == cudaSuccess && job->kind != RDX_JOB_ARGSORT)
-        e = cudaMemcpy((unsigned char *)job->keys + lo * kb, dk, n * kb, cudaMemcpyDefault);
+        e = RDX_CUDA_CALL(ctx, cudaMemcpy((unsigned char *)job->keys + lo * kb, dk, n * kb, cudaMemcpyDefault));
     if (s == RDX_OK && e == cudaSuccess && vs)
-        e = cudaMemcpy((unsigned char *)job->values + lo * vs, dv, n * vs, cudaMemcpyDefault);
+        e = RDX_CUDA_CALL(ctx, cudaMemcpy((unsigned char *)job->values + lo * vs, dv, n * vs, cudaMemcpyDefault));
     if (s == RDX_OK && e == cudaSuccess && ib)
-        e = cudaMemcpy((unsigned char *)job->indices + lo * ib, di, n * ib, cudaMemcpyDefault);
+        e = RDX_CUDA_CALL(ctx, cudaMemcpy((unsigned char *)job->indices + lo * ib, di, n * ib, cudaMemcpyDefault));
     if (s == RDX_OK && e != cudaSuccess)
         s = rdx_cuda_fail(ctx, e, "the segmented sort's copies", __FILE__, __LINE__);
     (void)cudaFree(mem);
@@ -428,7 +428,8 @@ rdx_status rdx_cuda_segmented_sort(rdx_ctx *ctx, const rdx_job *job)
         return rdx_fail(ctx, RDX_ERR_OUT_OF_MEMORY, "CUDA backend: no host memory for %zu offsets", S + 1);
     rdx_status s = RDX_OK;
     if (job->offsets_on_device) {
-        const cudaError_t e = cudaMemcpy(rel, job->offsets, (S + 1) * sizeof *rel, cudaMemcpyDeviceToHost);
+        const cudaError_t e =
+            RDX_CUDA_CALL(ctx, cudaMemcpy(rel, job->offsets, (S + 1) * sizeof *rel, cudaMemcpyDeviceToHost));
         if (e != cudaSuccess)
             s = rdx_cuda_fail(ctx, e, "reading the offsets", __FILE__, __LINE__);
         if (s == RDX_OK)
