@@ -225,7 +225,7 @@ static void counting_route(rdx_ctx *ctx, int max_log2)
     const size_t sizes[] = {RDX_SMALL_MAX_N + 1, 5003, 70001, ((size_t)1 << 20) + 9};
     int cases = 0;
     reset_tuning(ctx);
-    rdx_cuda_ctx_tuning(ctx)->count_min_n = RDX_SMALL_MAX_N + 1;
+    rdx_cuda_ctx_tuning(ctx)->count_min_n = rdx_cuda_ctx_tuning(ctx)->count16_min_n = RDX_SMALL_MAX_N + 1;
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         if (sizes[i] > ((size_t)1 << max_log2) + 100)
             continue;

@@ -11,7 +11,8 @@
  * the same context must then sort correctly. The stream-ordered calls must allocate
  * nothing (no host or device allocation point at all).
  *
- * usage: test_inject cpu | cuda   (cuda exits 77, CTest's skip, where no GPU is usable)
+ * usage: test_inject cpu | cuda [K/M]   (cuda exits 77, CTest's skip, where no GPU is
+ * usable; K/M: only the CUDA cases i with i % M == K, so that ctest runs shards at once)
  * RDX_TEST_SEED replays a run. Prints the failure points walked per kind of failure.
  * RDX_TEST_SANITIZER=1 (under compute-sanitizer, scripts/gpu-check.sh): the cases marked
  * for it only, with n at most 2^RDX_TEST_MAX_LOG2_N, and no multi-portion mode.
@@ -518,6 +519,10 @@ static size_t sanitizer_n(const inject_case *c)
     return c->layout == ROWS ? most - most % c->segs : most;
 }
 
+/* The cases of shard `shard` of `shards` (case i where i % shards == shard): ctest runs
+ * the CUDA walk as three shards side by side, each walking every point of its cases. */
+static int shard = 0, shards = 1;
+
 static int run_cuda(uint64_t *s)
 {
     int count = 0;
@@ -541,6 +546,8 @@ static int run_cuda(uint64_t *s)
         many_portions = portions;
         for (size_t i = 0; i < ncases; i++) {
             inject_case c = cuda_cases[i];
+            if ((int)(i % (size_t)shards) != shard)
+                continue;
             if ((portions && !(c.modes & M_PORTIONS)) || (sanitizer && !(c.modes & M_SANITIZER)))
                 continue;
             if (sanitizer)
@@ -559,8 +566,10 @@ static int run_cuda(uint64_t *s)
 int main(int argc, char **argv)
 {
     const int cuda = argc > 1 && strcmp(argv[1], "cuda") == 0;
-    if (argc != 2 || (!cuda && strcmp(argv[1], "cpu") != 0)) {
-        fprintf(stderr, "usage: test_inject cpu|cuda\n");
+    if (argc < 2 || argc > 3 || (!cuda && strcmp(argv[1], "cpu") != 0) ||
+        (argc == 3 && (!cuda || sscanf(argv[2], "%d/%d", &shard, &shards) != 2 || shards < 1 || shard < 0 ||
+                       shard >= shards))) {
+        fprintf(stderr, "usage: test_inject cpu | cuda [SHARD/SHARDS]\n");
         return 2;
     }
     seed = rdx_test_seed();

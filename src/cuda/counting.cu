@@ -175,10 +175,10 @@ template <int KB> __global__ void __launch_bounds__(RDX_COUNT_THREADS) rdx_count
 
 template <int KB> static unsigned hist_blocks(size_t n, int sms)
 {
-    /* enough blocks to fill the device, and few enough keys per block for 32-bit counters */
+    /* enough blocks to fill the device, each counting at least RDX_COUNT_KEYS_PER_BIN keys
+     * per bin it holds; with at most n / sms keys each, 32-bit counters never overflow */
     size_t blocks = (size_t)(sms > 0 ? sms : 1) * RDX_COUNT_BLOCKS_PER_SM;
-    const size_t vecs = (n * KB + 15) / 16;
-    const size_t need = (vecs + RDX_COUNT_THREADS - 1) / RDX_COUNT_THREADS;
+    const size_t need = n / ((size_t)rdx_count_shape<KB>::BLOCK_BINS * RDX_COUNT_KEYS_PER_BIN);
     if (blocks > need)
         blocks = need ? need : 1;
     return (unsigned)blocks;

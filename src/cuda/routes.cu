@@ -3,7 +3,8 @@
  *
  *   small     n <= RDX_SMALL_MAX_N: one block sorts on chip        route_small.cu
  *   count     1- and 2-byte keys alone over all their bits, from
- *             the context's count_min_n on: count each value, write
+ *             the context's count_min_n (count16_min_n) on: count
+ *             each value, write
  *             the runs (no scatter, no key scratch)                 route_count.cu
  *   msd       8-byte integer keys (and 4/8-byte values) from the
  *             context's msd_min_n on; the device's skew test may

@@ -123,17 +123,25 @@
 #endif
 
 /* ---- counting route (counting.cu, route_count.cu): 1- and 2-byte keys alone over all
- * their bits, from RDX_COUNT_MIN_N keys on (below, the one-launch routes win) ----
- * Threads per block of its three kernels; bins one counting block holds in shared memory
- * (32768: half of the 2-byte values, 128 KB, one block per SM; a 1-byte key's 256 bins
- * take 1 KB); blocks per SM of the counting and the writing kernels. */
+ * their bits ----
+ * From RDX_COUNT_MIN_N 1-byte keys and RDX_COUNT16_MIN_N 2-byte keys on (below, the
+ * one-launch routes win: 2-byte keys need 65536 bins counted and scanned, ~40 us at any
+ * n). Threads per block of its three kernels; bins one counting block holds in shared
+ * memory (32768: half of the 2-byte values, 128 KB, one block per SM; a 1-byte key's 256
+ * bins take 1 KB); blocks per SM of the counting and the writing kernels; and the fewest
+ * keys a counting block counts per bin it holds (it adds each bin to global memory with
+ * one atomic at the end: below that the adds would cost more than the counting). */
 #ifndef RDX_COUNT_MIN_N
 #define RDX_COUNT_MIN_N ((size_t)1 << 16)
+#endif
+#ifndef RDX_COUNT16_MIN_N
+#define RDX_COUNT16_MIN_N ((size_t)1 << 22)
 #endif
 #define RDX_COUNT_THREADS 1024
 #define RDX_COUNT_BLOCK_BINS 32768u
 #define RDX_COUNT_BLOCKS_PER_SM 2
 #define RDX_COUNT_FILL_BLOCKS_PER_SM 2
+#define RDX_COUNT_KEYS_PER_BIN 8
 
 /* ---- small-n path (small.cu): one block sorts everything on chip, one launch ----
  * Up to THREADS x ITEMS keys (4096). Above that the onesweep path wins, because one

@@ -13,6 +13,7 @@ void rdx_cuda_tuning_defaults(rdx_cuda_tuning *t)
     t->portion_max_n = 0;
     t->msd_min_n = RDX_MSD_MIN_N;
     t->count_min_n = RDX_COUNT_MIN_N;
+    t->count16_min_n = RDX_COUNT16_MIN_N;
     t->device = -1;
     t->sms = 0;
     t->smem_optin = 0;

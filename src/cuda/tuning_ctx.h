@@ -28,8 +28,9 @@ typedef struct rdx_cuda_tuning {
                                    limit, about 2^30 */
     size_t msd_min_n;           /* the MSD route serves from this many keys on
                                    (RDX_MSD_MIN_N) */
-    size_t count_min_n;         /* the counting route serves from this many keys on
-                                   (RDX_COUNT_MIN_N) */
+    size_t count_min_n;         /* the counting route serves from this many 1-byte keys
+                                   on (RDX_COUNT_MIN_N), */
+    size_t count16_min_n;       /* and from this many 2-byte keys (RDX_COUNT16_MIN_N) */
     /* ---- the device (filled from its properties) ---- */
     int device;                 /* its number; -1 before the facts are known */
     int sms;                    /* multiprocessors */
