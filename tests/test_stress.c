@@ -178,12 +178,18 @@ static void fill_keys(uint64_t *s, unsigned char *keys, size_t n, rdx_type type)
 /* ---- the arrays of one request, where the request wants them ---- */
 
 #if RDX_TEST_HAVE_CUDA
-static int to_device(void **d, const void *h, size_t bytes)
+/* A device copy of h. Uploaded on `stream` when the request runs there: cudaMemcpy from
+ * pageable memory may return before the data has landed, and a non-blocking stream does
+ * not wait for the legacy stream's copy (the one wrong result of an H200 run, an async
+ * argsort, was that race). The synchronous calls sort on a blocking stream: no race. */
+static int to_device(void **d, const void *h, size_t bytes, void *stream)
 {
     *d = NULL;
     if (cudaMalloc(d, bytes ? bytes : 1) != cudaSuccess)
         return -1;
-    return cudaMemcpy(*d, h, bytes, cudaMemcpyHostToDevice) == cudaSuccess ? 0 : -1;
+    if (!stream)
+        return cudaMemcpy(*d, h, bytes, cudaMemcpyHostToDevice) == cudaSuccess ? 0 : -1;
+    return cudaMemcpyAsync(*d, h, bytes, cudaMemcpyHostToDevice, (cudaStream_t)stream) == cudaSuccess ? 0 : -1;
 }
 #endif
 
@@ -221,8 +227,9 @@ static int run(rdx_ctx *ctx, const request *r, unsigned char *keys, unsigned cha
                  ib = r->n * rdx_type_size(r->index_type), ob = (r->nseg + 1) * sizeof(size_t);
     void *dk = NULL, *dv = NULL, *di = NULL, *doff = NULL;
     int st = -1;
-    if (to_device(&dk, keys, kb) || to_device(&dv, vals, vb) || to_device(&di, idx, ib) ||
-        (r->offsets && (r->mem == MEM_ASYNC || r->device_offsets) && to_device(&doff, r->offsets, ob)))
+    void *up = r->mem == MEM_ASYNC ? stream : NULL;
+    if (to_device(&dk, keys, kb, up) || to_device(&dv, vals, vb, up) || to_device(&di, idx, ib, up) ||
+        (r->offsets && (r->mem == MEM_ASYNC || r->device_offsets) && to_device(&doff, r->offsets, ob, up)))
         goto out;
     if (r->mem == MEM_DEVICE) {
         st = sync_call(ctx, r, dk, dv, di, doff ? (const size_t *)doff : r->offsets);
