@@ -467,6 +467,10 @@ static int run_cpu(uint64_t *s)
     return 0;
 }
 
+/* The cases of shard `shard` of `shards` (case i where i % shards == shard): ctest runs
+ * the CUDA walk as three shards side by side, each walking every point of its cases. */
+static int shard = 0, shards = 1;
+
 #if RDX_TEST_HAVE_CUDA
 /* The CUDA backend: the small one-block kernel, the one-launch paths, the pass kernel
  * (one-launch paths off) whole and cut into portions of three tiles (M_PORTIONS), the
@@ -518,10 +522,6 @@ static size_t sanitizer_n(const inject_case *c)
         return c->n;
     return c->layout == ROWS ? most - most % c->segs : most;
 }
-
-/* The cases of shard `shard` of `shards` (case i where i % shards == shard): ctest runs
- * the CUDA walk as three shards side by side, each walking every point of its cases. */
-static int shard = 0, shards = 1;
 
 static int run_cuda(uint64_t *s)
 {
