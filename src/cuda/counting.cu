@@ -9,6 +9,7 @@
  * order for every key class and direction, and are written back decoded. */
 #include "common.cuh"
 #include "kernels.h"
+#include "rank.cuh" /* rdx_warp_incl_scan */
 
 /* Bins counted by one block: every value of a 1-byte key; half of the 2-byte values (the
  * block's blockIdx.y says which half), 128 KB of shared memory. */
@@ -103,25 +104,13 @@ template <int KB> __global__ void __launch_bounds__(RDX_COUNT_THREADS) rdx_count
         s_carry = 0;
 #pragma unroll
     for (int r = 0; r < ROUNDS; ++r) {
-        unsigned long long x = c[r]; /* inclusive scan within the warp */
-#pragma unroll
-        for (int o = 1; o < 32; o <<= 1) {
-            const unsigned long long y = __shfl_up_sync(0xffffffffu, x, o);
-            if (lane >= (uint32_t)o)
-                x += y;
-        }
+        const unsigned long long x = rdx_warp_incl_scan(c[r], lane);
         if (lane == 31)
             s_warp[warp] = x;
         __syncthreads();
         if (warp == 0) { /* exclusive scan of the warps' totals */
             const unsigned long long w = lane < WARPS ? s_warp[lane] : 0ull;
-            unsigned long long inc = w;
-#pragma unroll
-            for (int o = 1; o < 32; o <<= 1) {
-                const unsigned long long y = __shfl_up_sync(0xffffffffu, inc, o);
-                if (lane >= (uint32_t)o)
-                    inc += y;
-            }
+            const unsigned long long inc = rdx_warp_incl_scan(w, lane);
             if (lane < WARPS)
                 s_warp[lane] = inc - w;
         }
