@@ -23,6 +23,10 @@ typedef enum rdx_inject_kind {
 typedef struct rdx_inject_state {
     unsigned long count[RDX_INJECT_KINDS];   /* events since the last rdx_inject_arm */
     unsigned long fail_at[RDX_INJECT_KINDS]; /* 1-based event that fails; 0: none */
+    unsigned long write_point;               /* CUDA calls before the first write to a caller's
+                                                array (rdx_inject_first_write); 0: none yet */
+    int written;                             /* write_point is set */
+    int held;                                /* > 0: writes are to the library's own arrays */
 } rdx_inject_state;
 
 /* Restarts ctx's counters (NULL: the calling thread's) and makes its k-th event of that
@@ -30,11 +34,23 @@ typedef struct rdx_inject_state {
 void rdx_inject_arm(rdx_ctx *ctx, rdx_inject_kind kind, unsigned long k);
 /* Events of that kind counted on ctx (NULL: the thread's) since it was last armed. */
 unsigned long rdx_inject_count(const rdx_ctx *ctx, rdx_inject_kind kind);
+/* The CUDA calls ctx made, since it was last armed, before the call's first write to a
+ * caller's array (or the enqueue of the first kernel or copy that may write one); ULONG_MAX
+ * when it wrote none. A CUDA call that fails at or before this point must leave the
+ * caller's arrays as they were; after it, the arrays may hold part of the work (a real
+ * failure there is an asynchronous device fault: tests/test_inject.c says why). */
+unsigned long rdx_inject_write_point(const rdx_ctx *ctx);
 /* Disarms and zeroes every kind on ctx (NULL: the thread's). */
 void rdx_inject_reset(rdx_ctx *ctx);
 
 /* For the library: counts one event on ctx (NULL: the thread's); 1 when it must fail. */
 int rdx_inject_hit(rdx_ctx *ctx, rdx_inject_kind kind);
+/* For the library: the next CUDA call may write a caller's array (the first such mark
+ * since arming counts, unless held). */
+void rdx_inject_first_write(rdx_ctx *ctx);
+/* For the library: on = 1 before sorts of its own arrays through the public stream-ordered
+ * calls (the composition of segmented.cu), whose marks are not the caller's; 0 after. */
+void rdx_inject_hold_writes(rdx_ctx *ctx, int on);
 
 #ifdef __cplusplus
 }

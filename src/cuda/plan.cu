@@ -133,6 +133,7 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
     b.t = rdx_cuda_temp_base(temp);
     b.sms = sms;
     b.argsort = p->kind == RDX_JOB_ARGSORT;
+    b.callers = p->keys_a == RDX_NO_SLOT || (p->vb && p->vals_a == RDX_NO_SLOT);
     b.keys_a = p->keys_a != RDX_NO_SLOT ? (void *)(b.t + p->keys_a) : job->keys;
     b.vals_a = NULL;
     if (p->vb)
@@ -156,6 +157,8 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
         return st;
     if (p->gather_size) {
         void *dst = p->vals_dev ? job->values : (void *)(b.t + p->gdst);
+        if (p->vals_dev)
+            rdx_inject_first_write(ctx);
         RDX_CUDA_TRY(rdx_launch_gather(dst, gsrc, b.vals_a, p->vb, p->n, p->gather_size, sms, s));
     }
     return RDX_OK;

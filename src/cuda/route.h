@@ -23,7 +23,16 @@ typedef struct rdx_cuda_bufs {
     const void *keys_src, *vals_src;
     int argsort;
     int sms;               /* multiprocessors of the device */
+    int callers;           /* keys_a or vals_a is a caller's array (written in place) */
 } rdx_cuda_bufs;
+
+/* Before a route's first launch that may write buffer A: where A is a caller's array,
+ * marks the call's first write for the failure-injection test (inject.h). */
+static inline void rdx_cuda_mark_write(rdx_ctx *ctx, const rdx_cuda_bufs *b)
+{
+    if (b->callers)
+        rdx_inject_first_write(ctx);
+}
 
 typedef struct rdx_cuda_route {
     const char *name;      /* what rdx_ctx_route reports */

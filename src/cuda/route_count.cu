@@ -43,6 +43,7 @@ static rdx_status enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job *j
     a.desc = p->desc;
     a.counts = (unsigned long long *)(b->t + p->count_counts);
     a.starts = (unsigned long long *)(b->t + p->count_starts);
+    rdx_cuda_mark_write(ctx, b);
     RDX_CUDA_TRY(rdx_launch_count(p->kb, &a, b->sms, s));
     return RDX_OK;
 }

@@ -54,6 +54,7 @@ static rdx_status enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job *j
     /* The barrier word and the counts (RDX_GRID_ONE_BARRIER adds into them) after it. */
     if (!RDX_GRID_CG_SYNC || RDX_GRID_ONE_BARRIER)
         RDX_CUDA_TRY(cudaMemsetAsync(a.barrier, 0, RDX_GRID_ONE_BARRIER ? p->grid_clear_bytes : 4, s));
+    rdx_cuda_mark_write(ctx, b);
     RDX_CUDA_TRY(rdx_launch_grid(p->kb, p->vb, p->grid_shape, &a, (unsigned)p->grid_blocks, s));
     return RDX_OK;
 }

@@ -95,6 +95,7 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     l->scan.msd_ctrl = NULL;
     l->scan.msd_gate = l->msd_ctrl;
     RDX_CUDA_TRY(rdx_launch_scan(&l->scan, s));
+    rdx_cuda_mark_write(ctx, b); /* levels 2 and 3 write A */
     RDX_CUDA_TRY(rdx_launch_msd_sort(p->vb, &m, s));
     return RDX_OK;
 }

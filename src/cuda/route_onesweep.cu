@@ -132,6 +132,7 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
     }
 
     /* Launch j = pass * portions + portion uses status buffer j % 2 and clears the other. */
+    rdx_cuda_mark_write(ctx, b);
     for (int pass = 0; pass < p->passes; ++pass) {
         for (size_t k = 0; k < p->portions; ++k) {
             const size_t j = (size_t)pass * p->portions + k;

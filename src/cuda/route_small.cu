@@ -27,6 +27,7 @@ rdx_status rdx_cuda_enqueue_on_chip(rdx_ctx *ctx, const rdx_cuda_plan *p, const 
     a.begin_bit = p->begin_bit;
     a.end_bit = p->end_bit;
     a.radix_bits = p->radix_bits;
+    rdx_cuda_mark_write(ctx, b);
     RDX_CUDA_TRY(launch(p->kb, p->vb, &a, s));
     return RDX_OK;
 }

@@ -25,6 +25,7 @@ typedef struct rdx_seg_run {
     int whole;                /* one segment [0, n): no segment sort (RDX_NUMPY_ORDER alone) */
     rdx_opts opts;            /* of the key sort: direction, bits, digit width; no NUMPY flag */
     int numpy;                /* sort a canonical copy of the keys */
+    int own_outs;             /* the outputs are the library's buffers, not the caller's */
 } rdx_seg_run;
 
 /* Byte offsets of the parts of the temporary storage, from its base aligned to 256. */

@@ -224,7 +224,11 @@ rdx_status rdx_cuda_seg_enqueue(rdx_ctx *ctx, const rdx_seg_run *r, const rdx_se
                                                                          rdx_float_inf_bits(r->type));
         RDX_CUDA_TRY(cudaGetLastError());
     }
+    /* The sorts below write the composition's own buffers (the injection test's marks of
+     * a caller's first write are not theirs). */
+    rdx_inject_hold_writes(ctx, 1);
     s = rdx_cuda_argsort_async(ctx, canon, n, r->type, perm, ptype, &r->opts, sub, L->sub_bytes, stream);
+    rdx_inject_hold_writes(ctx, 0);
     if (s != RDX_OK)
         return s;
 
@@ -234,8 +238,10 @@ rdx_status rdx_cuda_seg_enqueue(rdx_ctx *ctx, const rdx_seg_run *r, const rdx_se
                                                                            r->seg_size, seg, L->sb);
         RDX_CUDA_TRY(cudaGetLastError());
         const rdx_opts so = seg_opts(r);
+        rdx_inject_hold_writes(ctx, 1);
         s = rdx_cuda_sort_pairs_async(ctx, seg, perm, L->pb, n, L->sb == 4 ? RDX_U32 : RDX_U64, &so, sub,
                                       L->sub_bytes, stream);
+        rdx_inject_hold_writes(ctx, 0);
         if (s != RDX_OK)
             return s;
     }
@@ -267,6 +273,8 @@ rdx_status rdx_cuda_seg_enqueue(rdx_ctx *ctx, const rdx_seg_run *r, const rdx_se
         g.idx_out = r->idx_out;
         g.ib = r->itype == RDX_U32 ? 4 : 8;
     }
+    if (!r->own_outs)
+        rdx_inject_first_write(ctx);
     gather_kernel<<<(unsigned)blocks, RDX_COPY_THREADS, 0, stream>>>(g);
     RDX_CUDA_TRY(cudaGetLastError());
     return RDX_OK;
@@ -340,6 +348,7 @@ static rdx_status run_sync(rdx_ctx *ctx, const rdx_job *job, size_t lo, size_t h
     r.vals_out = vs ? dv : NULL;
     r.idx_out = ib ? di : NULL;
     r.d_off = rel_off ? (const size_t *)doff : NULL;
+    r.own_outs = 1;
     const cudaStream_t stream = 0; /* the legacy default stream: ordered with the copies */
     e = RDX_CUDA_CALL(ctx, cudaMemcpy(dk, (const unsigned char *)job->keys + lo * kb, n * kb, cudaMemcpyDefault));
     if (e == cudaSuccess && vs)
@@ -351,6 +360,7 @@ static rdx_status run_sync(rdx_ctx *ctx, const rdx_job *job, size_t lo, size_t h
         e = RDX_CUDA_CALL(ctx, cudaStreamSynchronize(stream));
     }
     /* The results go to the caller's arrays only now. */
+    rdx_inject_first_write(ctx);
     if (s == RDX_OK && e == cudaSuccess && job->kind != RDX_JOB_ARGSORT)
         e = RDX_CUDA_CALL(ctx, cudaMemcpy((unsigned char *)job->keys + lo * kb, dk, n * kb, cudaMemcpyDefault));
     if (s == RDX_OK && e == cudaSuccess && vs)
