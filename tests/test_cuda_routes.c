@@ -9,6 +9,7 @@
  * the sizes (default 20); RDX_TEST_REQUIRE_CLUSTER=1 fails the run where the cluster route
  * is off on the device (it is on sm_90 and later when the device can place the cluster). */
 #include "cuda_check.h"
+#include "reference.h"
 
 #define KEEP ((size_t)-1) /* a limit left as tuning.h has it */
 
@@ -100,6 +101,94 @@ static void portions(rdx_ctx *ctx, int max_log2)
         sort_and_compare(ctx, RDX_U8, sizes[i], 0, 1, 0, AT_DEVICE, AT_DEVICE, 0, &s, "portions, argsort");
         sort_and_compare(ctx, RDX_U64, sizes[i], 8, 0, 0, AT_HOST, AT_HOST, 0, &s, "portions, host pairs");
         CHECK_ROUTE(ctx, "onesweep", "portions");
+    }
+    reset_tuning(ctx);
+}
+
+/* The largest tile of the pass kernel (the shape of 1- and 2-byte keys alone). */
+#define LARGEST_TILE ((size_t)RDX_OS_THREADS_2 * RDX_OS_ITEMS_2)
+
+/* Keys in runs of equal keys, 1 to 3 of the largest tiles long (a run of 1 in 8 is
+ * short: tiles with several digits among them), so that most tiles of every pass hold one
+ * digit (the pass kernel's shortcut) and the tiles at run ends do not. */
+static void fill_runs(unsigned char *keys, size_t n, size_t kb, uint64_t *s)
+{
+    const size_t tile = LARGEST_TILE;
+    uint64_t v = rnd(s);
+    for (size_t i = 0, left = 0; i < n; i++, left--) {
+        if (left == 0) {
+            v = rnd(s);
+            left = rnd(s) % 8 == 0 ? 1 + rnd(s) % 300 : tile + rnd(s) % (2 * tile);
+        }
+        for (size_t b = 0; b < kb; b++)
+            keys[i * kb + b] = (unsigned char)(v >> (8 * b));
+    }
+}
+
+/* The onesweep route on keys in runs (fill_runs): tiles of one digit beside mixed ones, in
+ * one portion and in many; keys, pairs of 4 and 8 bytes, argsort into 32- and 64-bit
+ * indices, descending, signed and float keys; checked against the reference. */
+static void one_digit_tiles(rdx_ctx *ctx, int max_log2)
+{
+    uint64_t s = seed ^ 0x7777;
+    const size_t tile = LARGEST_TILE;
+    const forced_route shapes[3] = {{"onesweep", 0, 0, 0, 0, KEEP},                  /* large shape */
+                                    {"onesweep", 0, 0, 0, (size_t)1 << 40, KEEP},    /* medium shape */
+                                    {"onesweep", 0, 0, 0, 0, 4 * tile}};             /* portions */
+    static const struct {
+        rdx_type type;
+        rdx_ref_kind kind;
+        size_t vs;
+        rdx_type index_type;
+        unsigned flags;
+    } jobs[] = {
+        {RDX_U32, RDX_REF_KEYS, 0, 0, 0},
+        {RDX_F32, RDX_REF_PAIRS, 4, 0, RDX_DESCENDING},
+        {RDX_I64, RDX_REF_PAIRS, 8, 0, 0},
+        {RDX_U64, RDX_REF_PAIRS, 4, 0, RDX_DESCENDING},
+        {RDX_U16, RDX_REF_ARGSORT, 0, RDX_U32, 0},
+        {RDX_F64, RDX_REF_ARGSORT, 0, RDX_U64, RDX_DESCENDING},
+        {RDX_I8, RDX_REF_KEYS, 0, 0, 0},
+    };
+    size_t n = 40 * tile + 123;
+    if (n > ((size_t)1 << max_log2) + 7)
+        n = ((size_t)1 << max_log2) + 7;
+    for (int sh = 0; sh < 3; sh++) {
+        force(ctx, &shapes[sh]);
+        for (size_t j = 0; j < sizeof jobs / sizeof jobs[0]; j++) {
+            const size_t kb = rdx_type_size(jobs[j].type);
+            const size_t ab = jobs[j].kind == RDX_REF_ARGSORT ? rdx_type_size(jobs[j].index_type) : jobs[j].vs;
+            unsigned char *k0 = host_or_die(n * kb), *a0 = host_or_die(n * ab + 1);
+            unsigned char *k1 = host_or_die(n * kb), *a1 = host_or_die(n * ab + 1);
+            fill_runs(k0, n, kb, &s);
+            for (size_t i = 0; i < n * ab; i++)
+                a0[i] = (unsigned char)rnd(&s);
+            unsigned char *dk = alloc_at(AT_DEVICE, n * kb), *da = alloc_at(AT_DEVICE, n * ab + 1);
+            dev_upload(dk, k0, n * kb);
+            dev_upload(da, a0, n * ab);
+            const rdx_opts o = {jobs[j].flags, 0, 0, 0};
+            const rdx_status st = jobs[j].kind == RDX_REF_ARGSORT
+                                      ? rdx_argsort(ctx, dk, n, jobs[j].type, da, jobs[j].index_type, &o)
+                                  : jobs[j].kind == RDX_REF_PAIRS ? rdx_sort_pairs(ctx, dk, da, ab, n, jobs[j].type, &o)
+                                                                  : rdx_sort_keys(ctx, dk, n, jobs[j].type, &o);
+            char what[120];
+            snprintf(what, sizeof what, "one-digit tiles, shape %d, %s, kind %d, value/index bytes %zu, flags %u", sh,
+                     type_name(jobs[j].type), (int)jobs[j].kind, ab, jobs[j].flags);
+            CHECK(st == RDX_OK, "%s: %s", what, rdx_ctx_error(ctx));
+            if (st == RDX_OK) {
+                dev_download(k1, dk, n * kb);
+                dev_download(a1, da, n * ab);
+                const rdx_ref_call rc = {jobs[j].kind, jobs[j].type, n, jobs[j].vs, jobs[j].index_type, 0, NULL, 0, o};
+                CHECK(rdx_ref_check(&rc, k0, a0, a0, k1, a1, a1), "%s: n = %zu: differs from the reference", what, n);
+                CHECK_ROUTE(ctx, "onesweep", what);
+            }
+            free_at(AT_DEVICE, dk);
+            free_at(AT_DEVICE, da);
+            free(k0);
+            free(a0);
+            free(k1);
+            free(a1);
+        }
     }
     reset_tuning(ctx);
 }
@@ -279,6 +368,7 @@ int main(void)
     forced_routes(ctx, max_log2);
     counting_route(ctx, max_log2);
     portions(ctx, max_log2);
+    one_digit_tiles(ctx, max_log2);
     cluster_vs_grid(ctx, max_log2);
     rdx_ctx_destroy(ctx);
     printf("test_cuda_routes: %s (%d failures), seed 0x%016" PRIx64 "\n", failures ? "FAILED" : "passed", failures,
