@@ -155,6 +155,7 @@ static void one_digit_tiles(rdx_ctx *ctx, int max_log2)
         n = ((size_t)1 << max_log2) + 7;
     for (int sh = 0; sh < 3; sh++) {
         force(ctx, &shapes[sh]);
+        rdx_cuda_ctx_tuning(ctx)->count_min_n = rdx_cuda_ctx_tuning(ctx)->count16_min_n = (size_t)-1; /* i8 */
         for (size_t j = 0; j < sizeof jobs / sizeof jobs[0]; j++) {
             const size_t kb = rdx_type_size(jobs[j].type);
             const size_t ab = jobs[j].kind == RDX_REF_ARGSORT ? rdx_type_size(jobs[j].index_type) : jobs[j].vs;
