@@ -9,8 +9,8 @@
  * keys out as one contiguous run: thread i writes slot i to
  * bases[d] + lookback[d] + (i - tile_start[d]).
  * A full tile whose keys all share one digit (sorted or reverse input, few distinct keys,
- * the later passes of skewed data) is one run already: it skips the counting and ranking
- * and is staged in shared memory in its own order.
+ * the later passes of skewed data) is one run already: its counts tell, and it skips the
+ * ranking, staged in shared memory in its own order.
  * Two tile shapes (tuning.h): large for throughput, medium for small inputs. */
 #include "common.cuh"
 #include "kernels.h"
@@ -86,21 +86,6 @@ static __device__ __forceinline__ void write_tile_any(const rdx_pass_args &a, co
     }
 }
 
-/* 1 in every thread of the block when each key of the full tile has the digit of the
- * tile's first key (*digit); a barrier. */
-template <typename K, int ITEMS>
-static __device__ __forceinline__ bool tile_one_digit(const K (&key)[ITEMS], K first_key, int shift, uint32_t mask,
-                                                      uint32_t *digit)
-{
-    const uint32_t d = rdx_digit(first_key, shift, mask);
-    bool same = true;
-#pragma unroll
-    for (int i = 0; i < ITEMS; ++i)
-        same &= rdx_digit(key[i], shift, mask) == d;
-    *digit = d;
-    return __syncthreads_and(same) != 0;
-}
-
 template <int KB, int VB, int MED>
 __global__ void __launch_bounds__(RDX_OS_SHAPE_THREADS(KB, VB, MED), RDX_OS_SHAPE_MIN_BLOCKS(KB, VB, MED))
     rdx_onesweep_kernel(const rdx_pass_args a)
@@ -174,24 +159,15 @@ __global__ void __launch_bounds__(RDX_OS_SHAPE_THREADS(KB, VB, MED), RDX_OS_SHAP
             key[i] = rdx_enc(key[i], a.cls, a.desc);
     }
 
-    /* One digit in the whole tile: its count is the tile, it starts at slot 0, and the
-     * tile is staged in its own order (written out by the same code below). */
-    uint32_t one = 0;
-    const bool one_digit =
-        full && tile_one_digit<K, L::ITEMS>(key, first_pass ? rdx_enc(in[0], a.cls, a.desc) : in[0], shift, mask, &one);
-
     /* Count first and publish at once, so that later tiles can go on; rank afterwards. */
-    uint32_t total;
-    if (one_digit)
-        total = threadIdx.x == one ? (uint32_t)L::TILE : 0u;
-    else
-        total = rdx_count_tile<K, L::ITEMS, L::THREADS>(key, count, shift, bits, s_wcnt);
+    const uint32_t total = rdx_count_tile<K, L::ITEMS, L::THREADS>(key, count, shift, bits, s_wcnt);
     uint32_t *row = a.status + (size_t)tile * RDX_CUDA_MAX_BINS;
     if (threadIdx.x < bins)
         rdx_store_status(row + threadIdx.x, (tile == 0 ? RDX_STATUS_PREFIX : RDX_STATUS_AGGREGATE) | total);
-    if (one_digit) {
-        if (threadIdx.x < bins)
-            s_start[threadIdx.x] = 0;
+    const bool one_digit = rdx_offset_tile_one_digit<L::THREADS>(total, bits, s_wcnt, s_start, s_scan,
+                                                                 full ? (uint32_t)L::TILE : UINT32_MAX);
+
+    if (one_digit) { /* the tile is one run already: staged in its own order */
 #pragma unroll
         for (int i = 0; i < L::ITEMS; ++i) {
             s_keys[first + (uint32_t)i * 32u] = key[i];
@@ -199,7 +175,6 @@ __global__ void __launch_bounds__(RDX_OS_SHAPE_THREADS(KB, VB, MED), RDX_OS_SHAP
                 s_vals[first + (uint32_t)i * 32u] = val[i];
         }
     } else {
-        rdx_offset_tile<L::THREADS>(total, bits, s_wcnt, s_start, s_scan);
         /* Rank, and reorder the tile by digit in shared memory while earlier tiles publish. */
         rdx_rank_scatter<VB, K, V, L::ITEMS, L::THREADS>(key, val, count, shift, bits, s_wcnt, s_keys, s_vals);
     }

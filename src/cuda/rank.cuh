@@ -193,10 +193,11 @@ static __device__ __forceinline__ uint32_t rdx_count_tile(const K (&key)[ITEMS],
     return total;
 }
 
-/* total: rdx_count_tile's result. Ends synchronized. */
-template <int THREADS>
-static __device__ __forceinline__ void rdx_offset_tile(uint32_t total, int bits, uint32_t *s_wcnt,
-                                                       uint32_t *s_start, uint32_t *s_scan)
+/* total: rdx_count_tile's result. Ends synchronized. ASK: returns, in every thread,
+ * whether one digit holds `whole` keys (from the barrier it ends with). */
+template <int THREADS, bool ASK>
+static __device__ __forceinline__ bool rdx_offset_tile_impl(uint32_t total, int bits, uint32_t *s_wcnt,
+                                                            uint32_t *s_start, uint32_t *s_scan, uint32_t whole)
 {
     enum { WARPS = THREADS / 32 };
     const uint32_t bins = 1u << bits;
@@ -207,7 +208,26 @@ static __device__ __forceinline__ void rdx_offset_tile(uint32_t total, int bits,
         for (int w = 0; w < WARPS; ++w)
             s_wcnt[w * RDX_CUDA_MAX_BINS + threadIdx.x] += start;
     }
+    if (ASK)
+        return __syncthreads_or(threadIdx.x < bins && total == whole) != 0;
     __syncthreads();
+    return false;
+}
+
+template <int THREADS>
+static __device__ __forceinline__ void rdx_offset_tile(uint32_t total, int bits, uint32_t *s_wcnt,
+                                                       uint32_t *s_start, uint32_t *s_scan)
+{
+    rdx_offset_tile_impl<THREADS, false>(total, bits, s_wcnt, s_start, s_scan, 0u);
+}
+
+/* rdx_offset_tile, and whether the tile of `whole` keys (a full one) has one digit only:
+ * then every key already sits at its slot (digit d starts at 0) and needs no ranking. */
+template <int THREADS>
+static __device__ __forceinline__ bool rdx_offset_tile_one_digit(uint32_t total, int bits, uint32_t *s_wcnt,
+                                                                 uint32_t *s_start, uint32_t *s_scan, uint32_t whole)
+{
+    return rdx_offset_tile_impl<THREADS, true>(total, bits, s_wcnt, s_start, s_scan, whole);
 }
 
 /* FAST: a full tile and 8-bit digits, the case that decides the speed (no validity
