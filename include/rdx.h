@@ -12,7 +12,9 @@
  *
  * Errors. No function prints, exits or aborts. Each sort returns an rdx_status; on
  * failure rdx_ctx_error() names the problem, and the arrays are left as they were
- * (every check and allocation happens before the first write).
+ * (every check and allocation happens before the first write). The one exception is a
+ * fault the GPU reports after the sort has begun writing them (RDX_ERR_DEVICE from an
+ * asynchronous kernel failure, which leaves the CUDA context itself unusable).
  */
 #ifndef RDX_H
 #define RDX_H
