@@ -11,26 +11,8 @@
 #define RDX_SCAN_THREADS RDX_CUDA_MAX_BINS /* one thread per digit */
 #define RDX_MAX_PASSES 64                  /* 64-bit keys, 1-bit digits */
 
-/* Exclusive prefix sum of one 64-bit value per thread over the block. */
-static __device__ __forceinline__ unsigned long long block_excl_scan_u64(unsigned long long v,
-                                                                         unsigned long long *s_warp)
-{
-    enum { WARPS = RDX_SCAN_THREADS / 32 };
-    const uint32_t lane = rdx_lane(), warp = threadIdx.x >> 5;
-    const unsigned long long x = rdx_warp_incl_scan(v, lane);
-    if (lane == 31)
-        s_warp[warp] = x;
-    __syncthreads();
-    unsigned long long before = 0;
-    for (uint32_t w = 0; w < warp; ++w)
-        before += s_warp[w];
-    __syncthreads();
-    return before + x - v;
-}
-
 __global__ void __launch_bounds__(RDX_SCAN_THREADS) rdx_scan_kernel(const rdx_scan_args a)
 {
-    __shared__ unsigned long long s_warp[RDX_SCAN_THREADS / 32];
     __shared__ uint32_t s_active[RDX_MAX_PASSES];
     __shared__ unsigned long long s_total[RDX_HIST_MAX_CELLS];
     if (a.msd_gate && a.msd_gate[RDX_MSD_STATE] == RDX_MSD_ON)
@@ -49,15 +31,33 @@ __global__ void __launch_bounds__(RDX_SCAN_THREADS) rdx_scan_kernel(const rdx_sc
     }
     __syncthreads();
 
-    for (int p = 0; p < a.passes; ++p) {
+    /* Each warp scans whole passes (warp w: passes w, w + WARPS, ...), lane l the digits
+     * [l * PER_LANE, (l + 1) * PER_LANE): no block barrier per pass (a block-wide scan per
+     * pass, three barriers each, took 7 us for four passes on an H200). */
+    enum { WARPS = RDX_SCAN_THREADS / 32, PER_LANE = RDX_CUDA_MAX_BINS / 32 };
+    const uint32_t lane = rdx_lane();
+    for (int p = (int)(t >> 5); p < a.passes; p += WARPS) {
         const int shift = a.begin_bit + p * a.radix_bits;
         const uint32_t bins = 1u << min(a.radix_bits, a.end_bit - shift);
-        const unsigned long long total = t < bins ? s_total[p * bins_max + t] : 0ull;
-        const unsigned long long slot = block_excl_scan_u64(total, s_warp);
-        if (t < bins)
-            a.bases[(size_t)p * RDX_CUDA_MAX_BINS + t] = slot;
-        const int one_bin = __syncthreads_or(t < bins && total == (unsigned long long)a.n);
-        if (t == 0)
+        unsigned long long v[PER_LANE], sum = 0;
+        bool one_bin = false; /* a digit holds every key: the pass moves nothing */
+#pragma unroll
+        for (int i = 0; i < PER_LANE; ++i) {
+            const uint32_t d = lane * PER_LANE + i;
+            v[i] = d < bins ? s_total[p * bins_max + d] : 0ull;
+            one_bin |= d < bins && v[i] == (unsigned long long)a.n;
+            sum += v[i];
+        }
+        unsigned long long slot = rdx_warp_incl_scan(sum, lane) - sum;
+#pragma unroll
+        for (int i = 0; i < PER_LANE; ++i) {
+            const uint32_t d = lane * PER_LANE + i;
+            if (d < bins)
+                a.bases[(size_t)p * RDX_CUDA_MAX_BINS + d] = slot;
+            slot += v[i];
+        }
+        one_bin = __any_sync(RDX_FULL_WARP, one_bin);
+        if (lane == 0)
             s_active[p] = !one_bin;
     }
     __syncthreads();
