@@ -244,10 +244,12 @@ rdx_status rdx_cuda_sort(rdx_ctx *ctx, const rdx_job *job)
         uint32_t state = 0;
         /* The sort is done: a failed read of the outcome (a report, not part of the sort;
          * no failure point of the injection test) is not its failure. */
-        const cudaError_t e = cudaMemcpy(&state, st->msd_ctrl + RDX_MSD_STATE, sizeof state, cudaMemcpyDeviceToHost);
-        route = e == cudaSuccess ? rdx_cuda_msd_outcome(state) : "msd (outcome not read back)";
-        if (e != cudaSuccess)
+        if (cudaMemcpy(&state, st->msd_ctrl + RDX_MSD_STATE, sizeof state, cudaMemcpyDeviceToHost) == cudaSuccess) {
+            route = rdx_cuda_msd_outcome(state);
+        } else {
+            route = "msd (outcome not read back)";
             (void)cudaGetLastError();
+        }
     }
     snprintf(ctx->route, sizeof ctx->route, "%s", route);
     return RDX_OK;
