@@ -141,23 +141,31 @@ static uint64_t random_key(uint64_t *s, rdx_type t)
 
 /* ---- layouts ---- */
 
-enum { L_EQUAL, L_RANDOM, L_HUGE_TINY, L_GAPS, L_FEW_LONG, NLAYOUT };
+enum { L_EQUAL, L_RANDOM, L_HUGE_TINY, L_GAPS, L_FEW_LONG, L_BINS, NLAYOUT };
 static const char *const layout_names[NLAYOUT] = {"equal rows", "random lengths", "huge + tiny",
-                                                  "gaps", "few long"};
+                                                  "gaps", "few long", "every bin"};
+
+/* Lengths at the edges of the CUDA backend's bins of short segments (tuning.h: a warp up
+ * to 32, 64, 128, 256 keys, a block up to 1024 and 4096, the composition above). */
+static const size_t bin_edges[] = {1, 2, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257,
+                                   1023, 1024, 1025, 4095, 4096, 4097};
+#define N_BIN_EDGES (sizeof bin_edges / sizeof bin_edges[0])
 
 typedef struct layout {
     size_t n, nseg;
     size_t *offsets;     /* host copy; NULL for equal rows */
 } layout;
 
-/* Lengths: equal rows of 1..300 keys; random 0..200 (a fifth empty); one segment past the
- * CPU backend's per-thread limit among thousands of 0..4-key ones; random ones starting
- * after a gap and ending before the end; and a few segments of 20000..90000 keys. */
+/* Lengths: equal rows of 1..300 keys or of a bin edge; random 0..200 (a fifth empty); one
+ * segment past the CPU backend's per-thread limit among thousands of 0..4-key ones; random
+ * ones starting after a gap and ending before the end; a few segments of 20000..90000
+ * keys; and segments of every bin up to 4096 keys, edges included, some empty. */
 static int make_layout(int which, uint64_t *s, layout *L)
 {
     memset(L, 0, sizeof *L);
     if (which == L_EQUAL) {
-        const size_t cols = 1 + rnd(s) % 300, rows = 1 + rnd(s) % 40;
+        const size_t cols = rnd(s) % 3 == 0 ? bin_edges[rnd(s) % N_BIN_EDGES] : 1 + rnd(s) % 300;
+        const size_t rows = 1 + rnd(s) % 40;
         L->n = rows * cols;
         L->nseg = rows;
         return 0;
@@ -170,6 +178,7 @@ static int make_layout(int which, uint64_t *s, layout *L)
     const size_t count = which == L_RANDOM ? 40 + rnd(s) % 60
                          : which == L_HUGE_TINY ? 4000
                          : which == L_GAPS ? 30
+                         : which == L_BINS ? 20 + rnd(s) % 20
                                            : 3;
     const size_t huge_at = rnd(s) % count;
     L->offsets[0] = at;
@@ -179,6 +188,14 @@ static int make_layout(int which, uint64_t *s, layout *L)
         case L_RANDOM: len = rnd(s) % 5 == 0 ? 0 : rnd(s) % 200; break;
         case L_HUGE_TINY: len = i == huge_at ? 70000 + rnd(s) % 1000 : rnd(s) % 5; break;
         case L_GAPS: len = rnd(s) % 100; break;
+        case L_BINS: {
+            static const size_t caps[] = {32, 64, 128, 256, 1024, 4096};
+            const size_t pick = rnd(s) % 8;
+            len = pick < 6 ? 1 + rnd(s) % caps[pick]
+                  : pick == 6 ? bin_edges[rnd(s) % (N_BIN_EDGES - 1)] /* not 4097: all on chip */
+                              : 0;
+            break;
+        }
         default: len = 20000 + rnd(s) % 70000; break;
         }
         at += len;
@@ -248,7 +265,16 @@ static void run_case(const layout *L, int which, rdx_type type, unsigned flags, 
 #else
     (void)ob;
 #endif
-    const rdx_opts opts = {flags, 0, 0, 0};
+    /* A quarter of the cases without RDX_NUMPY_ORDER sort by a random range of the bits. */
+    rdx_opts opts = {flags, 0, 0, 0};
+    if (!(flags & RDX_NUMPY_ORDER) && rnd(s) % 4 == 0) {
+        opts.begin_bit = (int)(rnd(s) % (8 * kb));
+        opts.end_bit = opts.begin_bit + 1 + (int)(rnd(s) % (8 * kb - (size_t)opts.begin_bit));
+    }
+    if (opts.end_bit) {
+        const size_t used = strlen(what);
+        snprintf(what + used, sizeof what - used, ", bits [%d, %d)", opts.begin_bit, opts.end_bit);
+    }
     rdx_status st;
 #ifdef RDX_TEST_SEG_CUDA
     if (use_async)

@@ -2,6 +2,7 @@
 #include "common.cuh"
 #include "device.h"
 #include "kernels.h"
+#include "seg_tile.h"
 
 #define RDX_MAX_DEVICES 64
 
@@ -27,6 +28,8 @@ cudaError_t rdx_kernels_init(void)
         e = rdx_msd_init();
     if (e == cudaSuccess)
         e = rdx_count_init();
+    if (e == cudaSuccess)
+        e = rdx_seg_tile_init();
     /* The cluster path is an extra: where it cannot be prepared it is off, nothing more. */
     if (e == cudaSuccess && rdx_cluster_init() != cudaSuccess)
         (void)cudaGetLastError();

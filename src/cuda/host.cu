@@ -108,6 +108,19 @@ static rdx_status ensure_scratch(rdx_ctx *ctx, struct rdx_cuda_state *st, size_t
     return RDX_OK;
 }
 
+rdx_status rdx_cuda_context_scratch(rdx_ctx *ctx, size_t bytes, void **scratch, cudaStream_t *stream)
+{
+    struct rdx_cuda_state *st = NULL;
+    rdx_status s = get_state(ctx, &st);
+    if (s == RDX_OK)
+        s = ensure_scratch(ctx, st, bytes);
+    if (s != RDX_OK)
+        return s;
+    *scratch = st->scratch;
+    *stream = st->stream;
+    return RDX_OK;
+}
+
 static rdx_status ensure_staging(rdx_ctx *ctx, struct rdx_cuda_state *st)
 {
     for (int i = 0; i < 2; ++i) {

@@ -26,16 +26,18 @@ typedef struct rdx_seg_run {
     rdx_opts opts;            /* of the key sort: direction, bits, digit width; no NUMPY flag */
     int numpy;                /* sort a canonical copy of the keys */
     int own_outs;             /* the outputs are the library's buffers, not the caller's */
+    size_t max_len;           /* the longest segment, or an upper bound (n) when not known */
 } rdx_seg_run;
 
 /* Byte offsets of the parts of the temporary storage, from its base aligned to 256. */
 typedef struct rdx_seg_layout {
-    size_t canon, perm, seg, vcopy, sub, sub_bytes, total;
+    size_t canon, perm, seg, vcopy, bins, sub, sub_bytes, total;
     unsigned pb, sb;          /* bytes of a permutation entry and of a segment id */
+    int tile;                 /* the route: 1 the on-chip kernels of seg_tile.h, 0 the composition */
 } rdx_seg_layout;
 
-/* The layout (and total temporary bytes) of a run; depends on n, S, the types, sizes and
- * options only. */
+/* The layout (and total temporary bytes) of a run; the total depends on n, S, the types,
+ * sizes and options only (not on the route, which also looks at max_len). */
 rdx_status rdx_cuda_seg_plan(rdx_ctx *ctx, const rdx_seg_run *r, rdx_seg_layout *L);
 /* Enqueues the run on stream with d_temp (L->total bytes); reads nothing on the host. */
 rdx_status rdx_cuda_seg_enqueue(rdx_ctx *ctx, const rdx_seg_run *r, const rdx_seg_layout *L, void *d_temp,

@@ -3,6 +3,7 @@
  * pairs sort of rdx_cuda.h; the synchronous entry points (host or device arrays and
  * offsets) on top. */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,7 +11,9 @@
 #include "common.cuh"
 #include "device.h"
 #include "segmented.h"
+#include "state.h"
 #include "seg_core.h"
+#include "seg_tile.h"
 
 /* ---- kernels ---- */
 
@@ -109,6 +112,35 @@ static __global__ void segment_kernel(const void *perm, unsigned pb, size_t n, c
     }
 }
 
+/* dst[i] = src[p], values of vs bytes. */
+static __device__ __forceinline__ void copy_value(void *dst, size_t i, const void *src, size_t p, size_t vs)
+{
+    if (vs == 4 || vs == 8) {
+        st_elem(dst, i, (unsigned)vs, ld_elem(src, p, (unsigned)vs));
+    } else {
+        const unsigned char *from = (const unsigned char *)src + p * vs;
+        unsigned char *to = (unsigned char *)dst + i * vs;
+        for (size_t b = 0; b < vs; b++)
+            to[b] = from[b];
+    }
+}
+
+/* The tile route's values that do not travel in registers: vals_out[i] = vcopy[perm[i]]
+ * over the segments' range [off[0], off[S]) (all of [0, n) for equal rows). A perm entry
+ * past n (offsets that break the rules) is skipped. */
+static __global__ void tile_values_kernel(const void *perm, unsigned pb, const size_t *off, size_t S, size_t n,
+                                          const void *vcopy, void *vals_out, size_t vs)
+{
+    const size_t lo = off ? (off[0] < n ? off[0] : n) : 0;
+    const size_t hi = off ? (off[S] < lo ? lo : off[S] < n ? off[S] : n) : n;
+    RDX_GRID_STRIDE(j, hi - lo)
+    {
+        const size_t i = lo + j, p = (size_t)ld_elem(perm, i, pb);
+        if (p < n)
+            copy_value(vals_out, i, vcopy, p, vs);
+    }
+}
+
 typedef struct gather_args {
     size_t n;
     const void *perm;
@@ -138,16 +170,8 @@ static __global__ void gather_kernel(gather_args g)
         const size_t p = (size_t)ld_elem(g.perm, i, g.pb);
         if (g.kcopy)
             st_elem(g.keys_out, i, g.kb, ld_elem(g.kcopy, p, g.kb));
-        if (g.vcopy) {
-            if (g.vs == 4 || g.vs == 8) {
-                st_elem(g.vals_out, i, (unsigned)g.vs, ld_elem(g.vcopy, p, (unsigned)g.vs));
-            } else {
-                const unsigned char *src = (const unsigned char *)g.vcopy + p * g.vs;
-                unsigned char *dst = (unsigned char *)g.vals_out + i * g.vs;
-                for (size_t b = 0; b < g.vs; b++)
-                    dst[b] = src[b];
-            }
-        }
+        if (g.vcopy)
+            copy_value(g.vals_out, i, g.vcopy, p, g.vs);
         if (g.idx_out) {
             const size_t start = !g.seg ? 0 : g.off ? g.off[s - 1] : (s - 1) * g.seg_size;
             st_elem(g.idx_out, i, g.ib, (uint64_t)(p - start));
@@ -167,6 +191,15 @@ static rdx_opts seg_opts(const rdx_seg_run *r)
         bits++;
     rdx_opts o = {r->opts.flags & RDX_LOW_MEMORY, 0, bits, 0};
     return o;
+}
+
+/* The route of a run, chosen here and nowhere else: the on-chip kernels of seg_tile.cu
+ * when every segment is known to hold at most RDX_SEG_TILE_MAX_N keys (equal rows that
+ * short, host offsets read by the synchronous calls, or n that small), the composition
+ * otherwise. */
+static int seg_route_tile(const rdx_seg_run *r)
+{
+    return r->max_len <= RDX_SEG_TILE_MAX_N && (uint64_t)r->S <= UINT32_MAX;
 }
 
 rdx_status rdx_cuda_seg_plan(rdx_ctx *ctx, const rdx_seg_run *r, rdx_seg_layout *L)
@@ -194,9 +227,65 @@ rdx_status rdx_cuda_seg_plan(rdx_ctx *ctx, const rdx_seg_run *r, rdx_seg_layout 
     L->vcopy = at;
     if (r->kind == RDX_JOB_PAIRS)
         at += align256(n * r->vs);
+    L->bins = at;
+    if (!r->whole)
+        at += align256(rdx_seg_tile_scratch_bytes(r->S));
     L->sub = at;
     L->sub_bytes = t_arg > t_seg ? t_arg : t_seg;
     L->total = at + L->sub_bytes + 256; /* + 256: the base is aligned up */
+    L->tile = seg_route_tile(r);
+    return RDX_OK;
+}
+
+static int aligned_to(const void *p, size_t a) { return (uintptr_t)p % a == 0; }
+
+/* The tile route (t: the temporary storage, aligned). Values of 4 or 8 bytes move in
+ * registers; others by a permutation in t and a gather from a copy. */
+static rdx_status enqueue_tile(rdx_ctx *ctx, const rdx_seg_run *r, const rdx_seg_layout *L, unsigned char *t,
+                               int sms, cudaStream_t stream)
+{
+    const size_t n = r->n;
+    const int pairs = r->kind == RDX_JOB_PAIRS;
+    const int vals_in_regs = pairs && (r->vs == 4 || r->vs == 8) && aligned_to(r->vals_in, r->vs) &&
+                             aligned_to(r->vals_out, r->vs);
+    rdx_seg_tile_args a;
+    memset(&a, 0, sizeof a);
+    a.keys_in = r->keys_in;
+    a.keys_out = r->kind == RDX_JOB_ARGSORT ? NULL : r->keys_out;
+    if (vals_in_regs) {
+        a.vals_in = r->vals_in;
+        a.vals_out = r->vals_out;
+        a.vs = (unsigned)r->vs;
+    } else if (pairs) {
+        a.idx_out = t + L->perm;
+        a.ib = L->pb;
+        a.idx_abs = 1;
+        RDX_CUDA_TRY(cudaMemcpyAsync(t + L->vcopy, r->vals_in, n * r->vs, cudaMemcpyDefault, stream));
+    }
+    if (r->kind == RDX_JOB_ARGSORT) {
+        a.idx_out = r->idx_out;
+        a.ib = r->itype == RDX_U32 ? 4 : 8;
+    }
+    a.n = n;
+    a.off = r->whole ? NULL : r->d_off;
+    a.seg_size = r->seg_size;
+    a.S = r->S;
+    a.cls = (int)rdx_type_class(r->type);
+    a.desc = (r->opts.flags & RDX_DESCENDING) != 0;
+    a.begin_bit = r->opts.begin_bit;
+    a.end_bit = r->opts.end_bit;
+    a.numpy = r->numpy;
+    a.inf = rdx_float_inf_bits(r->type);
+    if (!r->own_outs)
+        rdx_inject_first_write(ctx);
+    RDX_CUDA_TRY(rdx_seg_tile_enqueue((int)r->kb, &a, t + L->bins, sms, stream));
+    if (pairs && !vals_in_regs) {
+        size_t blocks = (n + RDX_COPY_THREADS - 1) / RDX_COPY_THREADS;
+        const size_t most = (size_t)(sms > 0 ? sms : 1) * RDX_COPY_BLOCKS_PER_SM;
+        tile_values_kernel<<<(unsigned)(blocks < most ? (blocks ? blocks : 1) : most), RDX_COPY_THREADS, 0,
+                             stream>>>(t + L->perm, L->pb, a.off, r->S, n, t + L->vcopy, r->vals_out, r->vs);
+        RDX_CUDA_TRY(cudaGetLastError());
+    }
     return RDX_OK;
 }
 
@@ -214,6 +303,8 @@ rdx_status rdx_cuda_seg_enqueue(rdx_ctx *ctx, const rdx_seg_run *r, const rdx_se
         blocks = most;
     unsigned char *t = (unsigned char *)d_temp;
     t += (256 - (uintptr_t)t % 256) % 256;
+    if (L->tile)
+        return enqueue_tile(ctx, r, L, t, sms, stream);
     void *canon = t + L->canon, *perm = t + L->perm, *seg = t + L->seg, *vcopy = t + L->vcopy, *sub = t + L->sub;
     const rdx_type ptype = L->pb == 4 ? RDX_U32 : RDX_U64;
 
@@ -311,6 +402,8 @@ void rdx_cuda_seg_run_from_job(const rdx_job *job, rdx_seg_run *r)
     r->whole = !job->segmented;
     r->opts = job_opts(job);
     r->numpy = job->numpy_order;
+    /* Offsets are not read here (the stream-ordered calls must not): n bounds them. */
+    r->max_len = job->segmented && !job->offsets ? job->segment_size : job->n;
 }
 
 /* ---- the synchronous calls: everything in device memory of the call's own, the
@@ -322,6 +415,12 @@ static rdx_status run_sync(rdx_ctx *ctx, const rdx_job *job, size_t lo, size_t h
     rdx_seg_run r;
     rdx_cuda_seg_run_from_job(job, &r);
     r.n = hi - lo;
+    if (rel_off) { /* host offsets: the longest segment is known */
+        r.max_len = 0;
+        for (size_t i = 0; i < r.S; i++)
+            if (rel_off[i + 1] - rel_off[i] > r.max_len)
+                r.max_len = rel_off[i + 1] - rel_off[i];
+    }
     const size_t n = r.n, kb = r.kb;
     const size_t vs = job->kind == RDX_JOB_PAIRS ? job->value_size : 0;
     const size_t ib = job->kind == RDX_JOB_ARGSORT ? (job->index_type == RDX_U32 ? 4 : 8) : 0;
@@ -371,6 +470,53 @@ static rdx_status run_sync(rdx_ctx *ctx, const rdx_job *job, size_t lo, size_t h
         s = rdx_cuda_fail(ctx, e, "the segmented sort's copies", __FILE__, __LINE__);
     (void)cudaFree(mem);
     return s;
+}
+
+/* The tile route on device arrays: sorted in the caller's arrays on the context's stream
+ * and scratch, with no copies (1 when run, with *status; 0 when the job does not take it).
+ * Offsets on the device are the caller's (checked on the host already); host offsets go
+ * up to the scratch. Only the launch of seg_tile.cu's kernels writes the caller's arrays,
+ * after everything else has succeeded. */
+static int run_direct(rdx_ctx *ctx, const rdx_job *job, size_t max_len, rdx_status *status)
+{
+    const int pairs = job->kind == RDX_JOB_PAIRS, argsort = job->kind == RDX_JOB_ARGSORT;
+    if (!rdx_cuda_is_device_pointer(job->keys) || (pairs && !rdx_cuda_is_device_pointer(job->values)) ||
+        (argsort && !rdx_cuda_is_device_pointer(job->indices)))
+        return 0;
+    rdx_seg_run r;
+    rdx_cuda_seg_run_from_job(job, &r);
+    r.max_len = max_len;
+    rdx_seg_layout L;
+    rdx_status s = rdx_cuda_seg_plan(ctx, &r, &L);
+    if (s == RDX_OK && !L.tile)
+        return 0;
+    const int upload_offsets = job->offsets && !job->offsets_on_device;
+    const size_t ob = upload_offsets ? align256((r.S + 1) * sizeof(size_t)) : 0;
+    void *scratch = NULL;
+    cudaStream_t stream = 0;
+    if (s == RDX_OK)
+        s = rdx_cuda_context_scratch(ctx, ob + L.total, &scratch, &stream);
+    if (s == RDX_OK) {
+        unsigned char *t = (unsigned char *)scratch;
+        t += (256 - (uintptr_t)t % 256) % 256;
+        r.d_off = job->offsets;
+        if (upload_offsets) {
+            r.d_off = (const size_t *)t;
+            const cudaError_t e = RDX_CUDA_CALL(
+                ctx, cudaMemcpyAsync(t, job->offsets, (r.S + 1) * sizeof(size_t), cudaMemcpyHostToDevice, stream));
+            if (e != cudaSuccess)
+                s = rdx_cuda_fail(ctx, e, "copying the offsets", __FILE__, __LINE__);
+        }
+        if (s == RDX_OK)
+            s = rdx_cuda_seg_enqueue(ctx, &r, &L, t + ob, stream);
+        const cudaError_t e = RDX_CUDA_CALL(ctx, cudaStreamSynchronize(stream));
+        if (s == RDX_OK && e != cudaSuccess)
+            s = rdx_cuda_fail(ctx, e, "the segmented sort", __FILE__, __LINE__);
+        if (s == RDX_OK)
+            snprintf(ctx->route, sizeof ctx->route, "%s", "segmented on chip");
+    }
+    *status = s;
+    return 1;
 }
 
 /* 1 when some key is not its canonical pattern, 0 when none is, -1 when that could not be
@@ -430,8 +576,9 @@ rdx_status rdx_cuda_segmented_sort(rdx_ctx *ctx, const rdx_job *job)
                      : job->kind == RDX_JOB_PAIRS ? "rdx_segmented_sort_pairs"
                                                   : "rdx_segmented_argsort";
     const size_t S = job->num_segments;
+    rdx_status direct = RDX_OK;
     if (!job->offsets)
-        return run_sync(ctx, job, 0, job->n, NULL);
+        return run_direct(ctx, job, job->segment_size, &direct) ? direct : run_sync(ctx, job, 0, job->n, NULL);
     /* Offsets on the host: checked by api.c; on the device: read back and checked here. */
     size_t *rel = (size_t *)rdx_host_malloc(ctx, (S + 1) * sizeof *rel);
     if (!rel)
@@ -449,7 +596,13 @@ rdx_status rdx_cuda_segmented_sort(rdx_ctx *ctx, const rdx_job *job)
         memcpy(rel, job->offsets, (S + 1) * sizeof *rel);
     }
     const size_t lo = s == RDX_OK ? rel[0] : 0, hi = s == RDX_OK ? rel[S] : 0;
-    if (s == RDX_OK && hi > lo) {
+    size_t max_len = 0;
+    for (size_t i = 0; s == RDX_OK && i < S; i++)
+        if (rel[i + 1] - rel[i] > max_len)
+            max_len = rel[i + 1] - rel[i];
+    if (s == RDX_OK && hi > lo && run_direct(ctx, job, max_len, &direct)) {
+        s = direct;
+    } else if (s == RDX_OK && hi > lo) {
         for (size_t i = 0; i <= S; i++)
             rel[i] -= lo;
         s = run_sync(ctx, job, lo, hi, rel);

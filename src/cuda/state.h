@@ -25,6 +25,10 @@ struct rdx_cuda_state {
  * device (and the device prepared); records a failure on ctx. */
 rdx_status rdx_cuda_tuning_ready(rdx_ctx *ctx, rdx_cuda_tuning **out);
 
+/* The context's stream and at least `bytes` of its scratch (host.cu), for synchronous calls
+ * outside host.cu (segmented.cu); records a failure on ctx. */
+rdx_status rdx_cuda_context_scratch(rdx_ctx *ctx, size_t bytes, void **scratch, cudaStream_t *stream);
+
 /* The route report of rdx_ctx_route: the MSD route's outcome from its control words. */
 const char *rdx_cuda_msd_outcome(uint32_t state);
 

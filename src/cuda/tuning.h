@@ -393,6 +393,26 @@
 #define RDX_MSD_PAIRS_MAX_N ((size_t)1 << 28)
 #endif
 
+/* ---- segmented sorts of short segments (seg_tile.cu, issue 14) ----
+ * Segments are binned by length; each bin has one kernel that sorts a whole segment on
+ * chip, reading and writing it once. Up to 32 x RDX_SEG_WARP_MAX_ITEMS keys a warp sorts
+ * a segment in registers (a bitonic network on (key, position): stable, no shared memory);
+ * longer ones up to RDX_SEG_TILE_MAX_N take a block and the ranking of rank.cuh (radix
+ * passes through shared memory). Longer segments go through the composition of
+ * segmented.h. The warp bins are 32, 64, 128, 256 keys (1, 2, 4, 8 items per lane); the
+ * block bins 1024 (256 x 4) and 4096 (512 x 8) keys. */
+#define RDX_SEG_WARP_THREADS 256
+#define RDX_SEG_WARP_MAX_ITEMS 8
+#define RDX_SEG_BLOCK_SMALL_THREADS 256
+#define RDX_SEG_BLOCK_SMALL_ITEMS 4
+#define RDX_SEG_BLOCK_THREADS 512
+#define RDX_SEG_BLOCK_ITEMS 8
+#define RDX_SEG_TILE_MAX_N (RDX_SEG_BLOCK_THREADS * RDX_SEG_BLOCK_ITEMS)
+/* Bins: 4 warp bins, 2 block bins. */
+#define RDX_SEG_BINS 6
+/* Blocks per SM of the persistent launches (each loops over its bin's segments). */
+#define RDX_SEG_BLOCKS_PER_SM 8
+
 /* ---- simple grid-stride kernels (copy back, iota, gather) ---- */
 #define RDX_COPY_THREADS 256
 #define RDX_COPY_BLOCKS_PER_SM 8

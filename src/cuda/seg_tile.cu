@@ -1,0 +1,452 @@
+/* Short segments sorted on chip (seg_tile.h): bins by length, one kernel per bin.
+ *
+ * Every kernel sorts (code, position) pairs, where code is the key's mapped value
+ * (key_codec.h, RDX_NUMPY_ORDER's canonical code with numpy) and position its place in
+ * the segment; the outputs are then gathered by position from the segment's own input:
+ * the original key bits (so NaN payloads and -0.0 survive RDX_NUMPY_ORDER), the value,
+ * the position itself (argsort). Each warp or block reads all of its segment's inputs
+ * before it writes any output, so in-place sorts are safe. */
+#include "common.cuh"
+#include "rank.cuh"
+#include "seg_tile.h"
+
+/* ---- what every bin shares ---- */
+
+static __host__ __device__ __forceinline__ int seg_bin_of(size_t len)
+{
+    if (len == 0)
+        return -1;
+    if (len <= 32)
+        return 0;
+    if (len <= 64)
+        return 1;
+    if (len <= 128)
+        return 2;
+    if (len <= 32 * RDX_SEG_WARP_MAX_ITEMS)
+        return 3;
+    if (len <= RDX_SEG_BLOCK_SMALL_THREADS * RDX_SEG_BLOCK_SMALL_ITEMS)
+        return 4;
+    return 5;
+}
+
+/* Segment s is [seg_lo, seg_hi), clamped to [0, n): offsets that break the rules (only the
+ * stream-ordered calls take them unchecked) sort wrong segments, never outside the array. */
+static __device__ __forceinline__ size_t seg_lo(const size_t *off, size_t s, size_t n)
+{
+    return off[s] < n ? off[s] : n;
+}
+
+static __device__ __forceinline__ size_t seg_hi(const size_t *off, size_t s, size_t n)
+{
+    const size_t lo = seg_lo(off, s, n);
+    return off[s + 1] < lo ? lo : off[s + 1] < n ? off[s + 1] : n;
+}
+
+/* The bin's segments: with offsets, the bin's part of the list (counts read on the
+ * device); without, segment w is w. */
+struct seg_work {
+    const uint32_t *list;
+    size_t items;
+};
+
+static __device__ __forceinline__ seg_work seg_work_of(const rdx_seg_tile_args &a, const uint32_t *scratch, int bin)
+{
+    seg_work w;
+    if (!a.off) {
+        w.list = NULL;
+        w.items = a.S;
+        return w;
+    }
+    size_t before = 0;
+    for (int b = 0; b < bin; ++b)
+        before += scratch[b];
+    w.list = scratch + 2 * RDX_SEG_BINS + before;
+    w.items = scratch[bin];
+    return w;
+}
+
+static __device__ __forceinline__ void seg_bounds(const rdx_seg_tile_args &a, const seg_work &w, size_t item,
+                                                  size_t *base, uint32_t *len)
+{
+    if (!w.list) {
+        *base = item * a.seg_size;
+        *len = (uint32_t)a.seg_size;
+        return;
+    }
+    const uint32_t s = w.list[item];
+    *base = seg_lo(a.off, s, a.n);
+    *len = (uint32_t)(seg_hi(a.off, s, a.n) - *base);
+}
+
+/* The code a key is ordered by. */
+template <typename K>
+static __device__ __forceinline__ K seg_code(K raw, const rdx_seg_tile_args &a)
+{
+    K c = rdx_enc(raw, a.cls, a.desc);
+    if (sizeof(K) >= 2 && a.numpy)
+        c = (K)rdx_numpy_canon((uint64_t)c, (unsigned)sizeof(K), a.inf, a.desc);
+    return c;
+}
+
+static __device__ __forceinline__ uint64_t seg_ld_val(const void *v, size_t i, unsigned vs)
+{
+    return vs == 8 ? ((const uint64_t *)v)[i] : ((const uint32_t *)v)[i];
+}
+
+/* Reads what output slot `slot` of the segment at base gets (the key and value at its
+ * source position src); seg_put writes it. */
+template <typename K> struct seg_out {
+    K key;
+    uint64_t val;
+};
+
+template <typename K>
+static __device__ __forceinline__ seg_out<K> seg_get(const rdx_seg_tile_args &a, size_t base, uint32_t src)
+{
+    seg_out<K> o;
+    o.key = a.keys_out ? ((const K *)a.keys_in)[base + src] : (K)0;
+    o.val = a.vals_out ? seg_ld_val(a.vals_in, base + src, a.vs) : 0;
+    return o;
+}
+
+template <typename K>
+static __device__ __forceinline__ void seg_put(const rdx_seg_tile_args &a, size_t base, uint32_t slot, uint32_t src,
+                                               const seg_out<K> &o)
+{
+    if (a.keys_out)
+        ((K *)a.keys_out)[base + slot] = o.key;
+    if (a.vals_out) {
+        if (a.vs == 8)
+            ((uint64_t *)a.vals_out)[base + slot] = o.val;
+        else
+            ((uint32_t *)a.vals_out)[base + slot] = (uint32_t)o.val;
+    }
+    if (a.idx_out) {
+        const uint64_t i = a.idx_abs ? base + src : src;
+        if (a.ib == 8)
+            ((uint64_t *)a.idx_out)[base + slot] = i;
+        else
+            ((uint32_t *)a.idx_out)[base + slot] = (uint32_t)i;
+    }
+}
+
+/* ---- binning (segments given by offsets) ---- */
+
+/* scratch[b] += segments of bin b. */
+static __global__ void seg_bin_count_kernel(const size_t *off, size_t S, size_t n, uint32_t *scratch)
+{
+    __shared__ uint32_t c[RDX_SEG_BINS];
+    if (threadIdx.x < RDX_SEG_BINS)
+        c[threadIdx.x] = 0;
+    __syncthreads();
+    for (size_t s = (size_t)blockIdx.x * blockDim.x + threadIdx.x; s < S; s += (size_t)gridDim.x * blockDim.x) {
+        const int b = seg_bin_of(seg_hi(off, s, n) - seg_lo(off, s, n));
+        if (b >= 0)
+            atomicAdd(&c[b], 1u);
+    }
+    __syncthreads();
+    if (threadIdx.x < RDX_SEG_BINS && c[threadIdx.x])
+        atomicAdd(&scratch[threadIdx.x], c[threadIdx.x]);
+}
+
+/* Lists each segment in its bin's part of the list (order within a bin is free). A block
+ * takes a run of slots per bin with one atomic per bin and round. */
+static __global__ void seg_bin_place_kernel(const size_t *off, size_t S, size_t n, uint32_t *scratch)
+{
+    __shared__ uint32_t c[RDX_SEG_BINS], at[RDX_SEG_BINS];
+    uint32_t *fill = scratch + RDX_SEG_BINS, *list = scratch + 2 * RDX_SEG_BINS;
+    uint32_t start = 0; /* the bin's first slot in the list, for thread b */
+    if (threadIdx.x < RDX_SEG_BINS)
+        for (unsigned b = 0; b < threadIdx.x; ++b)
+            start += scratch[b];
+    const size_t step = (size_t)gridDim.x * blockDim.x;
+    for (size_t first = (size_t)blockIdx.x * blockDim.x; first < S; first += step) {
+        if (threadIdx.x < RDX_SEG_BINS)
+            c[threadIdx.x] = 0;
+        __syncthreads();
+        const size_t s = first + threadIdx.x;
+        const int b = s < S ? seg_bin_of(seg_hi(off, s, n) - seg_lo(off, s, n)) : -1;
+        const uint32_t mine = b >= 0 ? atomicAdd(&c[b], 1u) : 0u;
+        __syncthreads();
+        if (threadIdx.x < RDX_SEG_BINS)
+            at[threadIdx.x] = start + (c[threadIdx.x] ? atomicAdd(&fill[threadIdx.x], c[threadIdx.x]) : 0u);
+        __syncthreads();
+        if (b >= 0)
+            list[at[b] + mine] = (uint32_t)s;
+        __syncthreads();
+    }
+}
+
+/* ---- a warp per segment: a bitonic network over 32 x ITEMS (code, position) pairs ----
+ * Element e = i * 32 + lane sits in item i of lane `lane`. Positions are unique, so the
+ * network's order is a strict total order and the result is the stable sort. Padding
+ * (e >= len) has the largest code and a position past every key. */
+
+template <typename K>
+static __device__ __forceinline__ bool seg_before(K ka, uint32_t pa, K kb, uint32_t pb)
+{
+    return ka < kb || (ka == kb && pa < pb);
+}
+
+template <typename K, int ITEMS>
+static __device__ __forceinline__ void seg_bitonic(K (&key)[ITEMS], uint32_t (&pos)[ITEMS], uint32_t lane)
+{
+#pragma unroll
+    for (int k = 2; k <= 32 * ITEMS; k <<= 1) {
+#pragma unroll
+        for (int j = k >> 1; j > 0; j >>= 1) {
+            if (j >= 32) { /* partners in this thread: items i and i + j / 32 */
+                const int jj = j >> 5;
+#pragma unroll
+                for (int i = 0; i < ITEMS; ++i) {
+                    if (i & jj)
+                        continue;
+                    const bool up = ((i * 32) & k) == 0;
+                    if (seg_before(key[i | jj], pos[i | jj], key[i], pos[i]) == up) {
+                        const K tk = key[i];
+                        const uint32_t tp = pos[i];
+                        key[i] = key[i | jj];
+                        pos[i] = pos[i | jj];
+                        key[i | jj] = tk;
+                        pos[i | jj] = tp;
+                    }
+                }
+            } else { /* partners across lanes: lane ^ j, same item */
+#pragma unroll
+                for (int i = 0; i < ITEMS; ++i) {
+                    const K ok = (K)__shfl_xor_sync(RDX_FULL_WARP, key[i], j);
+                    const uint32_t op = __shfl_xor_sync(RDX_FULL_WARP, pos[i], j);
+                    const bool up = (((uint32_t)i * 32u + lane) & (uint32_t)k) == 0;
+                    const bool lower = (lane & (uint32_t)j) == 0;
+                    /* the lower slot keeps the smaller in an ascending run */
+                    if (seg_before(ok, op, key[i], pos[i]) == (lower == up)) {
+                        key[i] = ok;
+                        pos[i] = op;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/* The network's key type: __shfl_xor_sync has no 8- and 16-bit forms. */
+template <int KB> struct seg_warp_key {
+    typedef typename rdx_uint<(KB < 4 ? 4 : KB)>::t t;
+};
+
+template <int KB, int ITEMS>
+__global__ void __launch_bounds__(RDX_SEG_WARP_THREADS) rdx_seg_warp_kernel(const rdx_seg_tile_args a,
+                                                                           const uint32_t *scratch, int bin)
+{
+    typedef typename rdx_uint<KB>::t K;
+    typedef typename seg_warp_key<KB>::t W;
+    const uint32_t lane = rdx_lane();
+    const seg_work work = seg_work_of(a, scratch, bin);
+    const int bits = a.end_bit - a.begin_bit;
+    const W mask = bits >= 8 * (int)sizeof(W) ? (W)~(W)0 : (W)(((W)1 << bits) - 1u);
+    const size_t warps = (size_t)gridDim.x * (RDX_SEG_WARP_THREADS / 32);
+    for (size_t item = (size_t)blockIdx.x * (RDX_SEG_WARP_THREADS / 32) + (threadIdx.x >> 5); item < work.items;
+         item += warps) {
+        size_t base;
+        uint32_t len;
+        seg_bounds(a, work, item, &base, &len);
+        W key[ITEMS];
+        uint32_t pos[ITEMS];
+#pragma unroll
+        for (int i = 0; i < ITEMS; ++i) {
+            const uint32_t e = (uint32_t)i * 32u + lane;
+            pos[i] = e;
+            key[i] = (W)~(W)0;
+            if (e < len)
+                key[i] = ((W)seg_code(((const K *)a.keys_in)[base + e], a) >> a.begin_bit) & mask;
+        }
+        seg_bitonic<W, ITEMS>(key, pos, lane);
+        seg_out<K> o[ITEMS];
+#pragma unroll
+        for (int i = 0; i < ITEMS; ++i)
+            if ((uint32_t)i * 32u + lane < len)
+                o[i] = seg_get<K>(a, base, pos[i]);
+        __syncwarp(); /* every read of the segment before any write */
+#pragma unroll
+        for (int i = 0; i < ITEMS; ++i) {
+            const uint32_t e = (uint32_t)i * 32u + lane;
+            if (e < len)
+                seg_put<K>(a, base, e, pos[i], o[i]);
+        }
+    }
+}
+
+/* ---- a block per segment: radix passes through shared memory (rank.cuh) ---- */
+
+template <int KB, int THREADS, int ITEMS> struct seg_block_layout {
+    typedef rdx_rank_layout<KB, 4, THREADS, THREADS * ITEMS> R;
+    static constexpr size_t BYTES = R::END + 16; /* + the skip flag */
+};
+
+template <int KB, int THREADS, int ITEMS>
+__global__ void __launch_bounds__(THREADS) rdx_seg_block_kernel(const rdx_seg_tile_args a, const uint32_t *scratch,
+                                                               int bin)
+{
+    typedef typename rdx_uint<KB>::t K;
+    typedef seg_block_layout<KB, THREADS, ITEMS> L;
+    extern __shared__ __align__(16) unsigned char smem[];
+    K *s_keys = (K *)(smem + L::R::KEYS);
+    uint32_t *s_vals = (uint32_t *)(smem + L::R::VALS);
+    uint32_t *s_wcnt = (uint32_t *)(smem + L::R::WCNT);
+    uint32_t *s_start = (uint32_t *)(smem + L::R::START);
+    uint32_t *s_scan = (uint32_t *)(smem + L::R::SCAN);
+    uint32_t *s_skip = (uint32_t *)(smem + L::R::END);
+
+    const seg_work work = seg_work_of(a, scratch, bin);
+    const uint32_t first = (threadIdx.x >> 5) * 32u * ITEMS + rdx_lane();
+    const int passes = (a.end_bit - a.begin_bit + 7) / 8;
+    for (size_t item = blockIdx.x; item < work.items; item += gridDim.x) {
+        size_t base;
+        uint32_t count;
+        seg_bounds(a, work, item, &base, &count);
+        K key[ITEMS];
+        uint32_t pos[ITEMS];
+#pragma unroll
+        for (int i = 0; i < ITEMS; ++i) {
+            const uint32_t p = first + (uint32_t)i * 32u;
+            pos[i] = p;
+            key[i] = p < count ? seg_code(((const K *)a.keys_in)[base + p], a) : (K)0;
+        }
+        for (int pass = 0; pass < passes; ++pass) {
+            const int shift = a.begin_bit + pass * 8;
+            const int bits = min(8, a.end_bit - shift);
+            const uint32_t total = rdx_count_tile<K, ITEMS, THREADS>(key, count, shift, bits, s_wcnt);
+            /* One digit holds every key: the pass moves nothing. A flag in shared memory,
+             * not __syncthreads_or: ptxas 13.0 fails on that here for 8-byte keys. */
+            if (threadIdx.x == 0)
+                *s_skip = 0;
+            __syncthreads();
+            if (threadIdx.x < (1u << bits) && total == count)
+                *s_skip = 1;
+            __syncthreads();
+            if (*s_skip)
+                continue;
+            rdx_offset_tile<THREADS>(total, bits, s_wcnt, s_start, s_scan);
+            rdx_rank_scatter<4, K, uint32_t, ITEMS, THREADS>(key, pos, count, shift, bits, s_wcnt, s_keys, s_vals);
+            __syncthreads();
+#pragma unroll
+            for (int i = 0; i < ITEMS; ++i) {
+                const uint32_t p = first + (uint32_t)i * 32u;
+                if (p < count) {
+                    key[i] = s_keys[p];
+                    pos[i] = s_vals[p];
+                }
+            }
+            __syncthreads();
+        }
+        seg_out<K> o[ITEMS];
+#pragma unroll
+        for (int i = 0; i < ITEMS; ++i)
+            if (first + (uint32_t)i * 32u < count)
+                o[i] = seg_get<K>(a, base, pos[i]);
+        __syncthreads(); /* every read of the segment before any write */
+#pragma unroll
+        for (int i = 0; i < ITEMS; ++i) {
+            const uint32_t p = first + (uint32_t)i * 32u;
+            if (p < count)
+                seg_put<K>(a, base, p, pos[i], o[i]);
+        }
+    }
+}
+
+/* ---- launches ---- */
+
+static unsigned seg_grid(size_t items, size_t per_block, int sms)
+{
+    size_t blocks = (items + per_block - 1) / per_block;
+    const size_t most = (size_t)(sms > 0 ? sms : 1) * RDX_SEG_BLOCKS_PER_SM;
+    if (blocks > most)
+        blocks = most;
+    return (unsigned)(blocks ? blocks : 1);
+}
+
+template <int KB>
+static cudaError_t launch_bin(int bin, const rdx_seg_tile_args *a, const uint32_t *scratch, unsigned warp_grid,
+                              unsigned block_grid, cudaStream_t s)
+{
+    enum { WT = RDX_SEG_WARP_THREADS, BT = RDX_SEG_BLOCK_THREADS, BST = RDX_SEG_BLOCK_SMALL_THREADS };
+    switch (bin) {
+    case 0: rdx_seg_warp_kernel<KB, 1><<<warp_grid, WT, 0, s>>>(*a, scratch, 0); break;
+    case 1: rdx_seg_warp_kernel<KB, 2><<<warp_grid, WT, 0, s>>>(*a, scratch, 1); break;
+    case 2: rdx_seg_warp_kernel<KB, 4><<<warp_grid, WT, 0, s>>>(*a, scratch, 2); break;
+    case 3: rdx_seg_warp_kernel<KB, RDX_SEG_WARP_MAX_ITEMS><<<warp_grid, WT, 0, s>>>(*a, scratch, 3); break;
+    case 4:
+        rdx_seg_block_kernel<KB, BST, RDX_SEG_BLOCK_SMALL_ITEMS>
+            <<<block_grid, BST, seg_block_layout<KB, BST, RDX_SEG_BLOCK_SMALL_ITEMS>::BYTES, s>>>(*a, scratch, 4);
+        break;
+    default:
+        rdx_seg_block_kernel<KB, BT, RDX_SEG_BLOCK_ITEMS>
+            <<<block_grid, BT, seg_block_layout<KB, BT, RDX_SEG_BLOCK_ITEMS>::BYTES, s>>>(*a, scratch, 5);
+        break;
+    }
+    return cudaGetLastError();
+}
+
+template <int KB>
+static cudaError_t enqueue_kb(const rdx_seg_tile_args *a, void *scratch, int sms, cudaStream_t s)
+{
+    const size_t S = a->S;
+    const unsigned warp_grid = seg_grid(S, RDX_SEG_WARP_THREADS / 32, sms);
+    const unsigned block_grid = seg_grid(S, 1, sms);
+    if (!a->off) /* equal rows: one bin */
+        return a->seg_size == 0 ? cudaSuccess
+                                : launch_bin<KB>(seg_bin_of(a->seg_size), a, NULL, warp_grid, block_grid, s);
+    uint32_t *sc = (uint32_t *)scratch;
+    cudaError_t e = cudaMemsetAsync(sc, 0, 2 * RDX_SEG_BINS * sizeof *sc, s);
+    if (e != cudaSuccess)
+        return e;
+    const unsigned bin_grid = seg_grid(S, RDX_COPY_THREADS, sms);
+    seg_bin_count_kernel<<<bin_grid, RDX_COPY_THREADS, 0, s>>>(a->off, S, a->n, sc);
+    seg_bin_place_kernel<<<bin_grid, RDX_COPY_THREADS, 0, s>>>(a->off, S, a->n, sc);
+    if ((e = cudaGetLastError()) != cudaSuccess)
+        return e;
+    /* Every bin's kernel; one with no segments in its bin returns at once. */
+    for (int bin = 0; bin < RDX_SEG_BINS && e == cudaSuccess; ++bin)
+        e = launch_bin<KB>(bin, a, sc, warp_grid, block_grid, s);
+    return e;
+}
+
+size_t rdx_seg_tile_scratch_bytes(size_t S) { return (2 * RDX_SEG_BINS + S) * sizeof(uint32_t); }
+
+cudaError_t rdx_seg_tile_enqueue(int kb, const rdx_seg_tile_args *a, void *scratch, int sms, cudaStream_t s)
+{
+    switch (kb) {
+    case 1: return enqueue_kb<1>(a, scratch, sms, s);
+    case 2: return enqueue_kb<2>(a, scratch, sms, s);
+    case 4: return enqueue_kb<4>(a, scratch, sms, s);
+    case 8: return enqueue_kb<8>(a, scratch, sms, s);
+    default: return cudaErrorInvalidValue;
+    }
+}
+
+template <int KB>
+static cudaError_t init_kb(void)
+{
+    cudaError_t e = cudaFuncSetAttribute(
+        (const void *)rdx_seg_block_kernel<KB, RDX_SEG_BLOCK_THREADS, RDX_SEG_BLOCK_ITEMS>,
+        cudaFuncAttributeMaxDynamicSharedMemorySize,
+        (int)seg_block_layout<KB, RDX_SEG_BLOCK_THREADS, RDX_SEG_BLOCK_ITEMS>::BYTES);
+    if (e == cudaSuccess)
+        e = cudaFuncSetAttribute(
+            (const void *)rdx_seg_block_kernel<KB, RDX_SEG_BLOCK_SMALL_THREADS, RDX_SEG_BLOCK_SMALL_ITEMS>,
+            cudaFuncAttributeMaxDynamicSharedMemorySize,
+            (int)seg_block_layout<KB, RDX_SEG_BLOCK_SMALL_THREADS, RDX_SEG_BLOCK_SMALL_ITEMS>::BYTES);
+    return e;
+}
+
+cudaError_t rdx_seg_tile_init(void)
+{
+    cudaError_t e = init_kb<1>();
+    if (e == cudaSuccess)
+        e = init_kb<2>();
+    if (e == cudaSuccess)
+        e = init_kb<4>();
+    if (e == cudaSuccess)
+        e = init_kb<8>();
+    return e;
+}

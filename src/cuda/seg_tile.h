@@ -1,0 +1,43 @@
+/* Segmented sorts of short segments on chip (seg_tile.cu): every segment of at most
+ * RDX_SEG_TILE_MAX_N keys is read once and written once by one warp or one block (bins in
+ * tuning.h). Used by the composition of segmented.cu when every segment is known to be
+ * that short (seg_route in segmented.cu). */
+#ifndef RDX_CUDA_SEG_TILE_H
+#define RDX_CUDA_SEG_TILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <cuda_runtime_api.h>
+
+typedef struct rdx_seg_tile_args {
+    const void *keys_in;   /* read; may equal keys_out (each segment is read before written) */
+    void *keys_out;        /* NULL: keys are not written (argsort) */
+    const void *vals_in;   /* values of vs = 4 or 8 bytes moved with the keys, or NULL */
+    void *vals_out;
+    unsigned vs;
+    void *idx_out;         /* the source position of each output key, or NULL */
+    unsigned ib;           /* bytes of an idx_out entry: 4 or 8 */
+    int idx_abs;           /* 1: idx_out[i] is the position in the array, 0: in the segment */
+    size_t n;              /* keys in the array (segments are clamped to it) */
+    const size_t *off;     /* S + 1 device offsets, or NULL: S equal segments of seg_size */
+    size_t seg_size;
+    size_t S;
+    int cls, desc;         /* the key codec (key_codec.h) */
+    int begin_bit, end_bit;
+    int numpy;             /* order by the RDX_NUMPY_ORDER code (floats) */
+    uint64_t inf;          /* the float type's +inf pattern, with numpy */
+} rdx_seg_tile_args;
+
+/* Device scratch of rdx_seg_tile_enqueue with offsets: 2 x RDX_SEG_BINS counters and a
+ * list of the S segments by bin (4-byte ids, so S < 2^32). */
+size_t rdx_seg_tile_scratch_bytes(size_t S);
+
+/* Sorts every segment of a (keys of kb bytes), each at most RDX_SEG_TILE_MAX_N long, on
+ * stream. With offsets the segments are binned on the device first (no host read), in
+ * scratch; without, every segment is in the bin of seg_size. */
+cudaError_t rdx_seg_tile_enqueue(int kb, const rdx_seg_tile_args *a, void *scratch, int sms, cudaStream_t s);
+
+/* Per-device preparation (shared-memory limits of the block kernels). */
+cudaError_t rdx_seg_tile_init(void);
+
+#endif
