@@ -5,6 +5,7 @@
 #include <string.h>
 #include "gpu_bench.h"
 #include "gpu_matrix.h"
+#include "gpu_seg.h"
 
 /* Below this, a number given to -n is a log2 size (2^k keys), not a count. */
 #define GB_LOG2_LIMIT 40
@@ -49,10 +50,27 @@ static void usage(FILE *f)
         "                 -n LIST   these sizes only (skipped, and said, where they do not fit)\n"
         "                 --repeat R, --warmup W  for every size\n"
         "  --max-log2 K   matrix: no n above 2^K (default %d)\n"
+        "  --segmented[=quick]\n"
+        "                 segmented sorts (issue 14): rdxsort's stream-ordered\n"
+        "                 rdx_cuda_segmented_sort_keys/_pairs_async against CUB\n"
+        "                 DeviceSegmentedSort::StableSort* and DeviceSegmentedRadixSort::Sort* on\n"
+        "                 device arrays, temporary storage allocated outside the timing; equal\n"
+        "                 rows 65536x32 16384x128 4096x1024 1024x16384 64x2^20 4x2^24 (rdxsort:\n"
+        "                 offsets NULL) and variable lengths: powerlaw (Lomax, mean ~100, some\n"
+        "                 empty, 2^24 keys) and huge+tiny (one segment of 2^23 keys among 2^20 of\n"
+        "                 1..16); every result checked bit for bit against CUB's (a difference is\n"
+        "                 a MISMATCH, exit 1); L2 flushed before every run, median of %d runs\n"
+        "                 after %d warm-ups; the table and, last, the worst rdx/best-CUB ratio.\n"
+        "                 quick: 4096x1024 65536x32 64x2^20 powerlaw, u32 keys and pairs only.\n"
+        "                 In segmented mode:\n"
+        "                 -t LIST   keys u32 f32 u64, pairs u32/u32 f32/u32 u64/u64 (default all)\n"
+        "                 --shapes LIST  RxC (counts or 2^k), powerlaw, huge+tiny\n"
+        "                 --repeat R, --warmup W, --seed S, --csv FILE\n"
         "  --no-cluster   rdxsort without its one-cluster path (sm_90+, n <= 2^16): the\n"
         "                 one-launch grid path serves those sizes, for an A/B comparison\n"
         "  -h, --help     this text\n", GB_LOG2_LIMIT, RDX_GM_REPEAT, RDX_GM_WARMUP, RDX_GM_BIG_REPEAT,
-        RDX_GM_BIG_WARMUP, RDX_GM_BIG_LOG2, RDX_GM_RATIO_FROM_LOG2, RDX_GM_MAX_LOG2);
+        RDX_GM_BIG_WARMUP, RDX_GM_BIG_LOG2, RDX_GM_RATIO_FROM_LOG2, RDX_GM_MAX_LOG2, RDX_GS_REPEAT,
+        RDX_GS_WARMUP);
 }
 
 static int bad(const char *what, const char *arg)
@@ -201,14 +219,58 @@ static int run_matrix(int quick, char *types, char *sizes, char *dists, long rep
     return close_csv(csv, csv_path, rdx_gpu_matrix_run(&o, stdout, csv));
 }
 
+/* ---- the segmented benchmark's lists (rdx-gpu-bench --segmented) ---- */
+
+static int add_seg_case(const char *tok, void *arg)
+{
+    rdx_gpu_seg_opts *o = (rdx_gpu_seg_opts *)arg;
+    if (o->ncases == RDX_GS_MAX_CASES) return -1;
+    return rdx_gpu_seg_parse_case(tok, &o->cases[o->ncases++]);
+}
+
+static int add_seg_shape(const char *tok, void *arg)
+{
+    rdx_gpu_seg_opts *o = (rdx_gpu_seg_opts *)arg;
+    if (o->nshapes == RDX_GS_MAX_SHAPES) return -1;
+    return rdx_gpu_seg_parse_shape(tok, &o->shapes[o->nshapes++]);
+}
+
+/* rdx-gpu-bench --segmented[=quick]. */
+static int run_segmented(int quick, char *types, char *shapes, long repeat, long warmup, int have_seed,
+                         unsigned long long seed, const char *csv_path)
+{
+    rdx_gpu_seg_opts o;
+    FILE *csv = NULL;
+    int rc;
+    rdx_gpu_seg_defaults(&o, quick);
+    if (types) {
+        o.ncases = 0;
+        if ((rc = each_item(types, add_seg_case, &o))) return rc;
+    }
+    if (shapes) {
+        o.nshapes = 0;
+        if ((rc = each_item(shapes, add_seg_shape, &o))) return rc;
+    }
+    if (repeat > 0) o.repeat = (int)repeat;
+    if (warmup >= 0) o.warmup = (int)warmup;
+    if (have_seed) o.seed = seed;
+    if (o.repeat < 10)
+        fprintf(stderr, "rdx-gpu-bench: note: a median of %d runs (the benchmark's rule is >= 10)\n", o.repeat);
+    if (csv_path && !(csv = fopen(csv_path, "w"))) {
+        fprintf(stderr, "rdx-gpu-bench: %s: %s\n", csv_path, strerror(errno));
+        return 2;
+    }
+    return close_csv(csv, csv_path, rdx_gpu_seg_run(&o, stdout, csv));
+}
+
 int main(int argc, char **argv)
 {
     rdx_gpu_bench_opts o, given;
     const char *csv_path = NULL;
-    char *types = NULL, *sizes = NULL, *dists = NULL;
+    char *types = NULL, *sizes = NULL, *dists = NULL, *shapes = NULL;
     long repeat = -1, warmup = -1, max_log2 = 0;
     unsigned long long seed = 0;
-    int quick = 0, have_seed = 0, matrix = 0, no_cluster = 0, i, rc;
+    int quick = 0, have_seed = 0, matrix = 0, segmented = 0, no_cluster = 0, i, rc;
     FILE *csv = NULL;
 
     for (i = 1; i < argc; i++) {
@@ -218,16 +280,19 @@ int main(int argc, char **argv)
         else if (strcmp(a, "--quick") == 0) quick = 1;
         else if (strcmp(a, "--matrix") == 0 || strcmp(a, "--matrix=full") == 0) matrix = 1;
         else if (strcmp(a, "--matrix=quick") == 0) matrix = 2;
+        else if (strcmp(a, "--segmented") == 0 || strcmp(a, "--segmented=full") == 0) segmented = 1;
+        else if (strcmp(a, "--segmented=quick") == 0) segmented = 2;
         else if (strcmp(a, "--no-cluster") == 0) no_cluster = 1;
         else if (!has_arg && (strcmp(a, "-t") == 0 || strcmp(a, "-n") == 0 || strcmp(a, "--dist") == 0 ||
                               strcmp(a, "--repeat") == 0 || strcmp(a, "--warmup") == 0 ||
                               strcmp(a, "--seed") == 0 || strcmp(a, "--csv") == 0 ||
-                              strcmp(a, "--max-log2") == 0))
+                              strcmp(a, "--max-log2") == 0 || strcmp(a, "--shapes") == 0))
             return bad("missing value for", a);
         else if (strcmp(a, "-t") == 0) types = argv[++i];
         else if (strcmp(a, "-n") == 0) sizes = argv[++i];
         else if (strcmp(a, "--dist") == 0) dists = argv[++i];
         else if (strcmp(a, "--csv") == 0) csv_path = argv[++i];
+        else if (strcmp(a, "--shapes") == 0) shapes = argv[++i];
         else if (strcmp(a, "--repeat") == 0 || strcmp(a, "--warmup") == 0) {
             char *end;
             long v = strtol(argv[++i], &end, 10);
@@ -246,6 +311,14 @@ int main(int argc, char **argv)
         }
     }
 
+    if (matrix && segmented) return bad("choose one of", "--matrix, --segmented");
+    if (segmented) {
+        if (sizes || dists || max_log2 || quick || no_cluster)
+            fprintf(stderr, "rdx-gpu-bench: note: -n, --dist, --max-log2, --quick and --no-cluster do not "
+                            "apply to --segmented (ignored)\n");
+        return run_segmented(segmented == 2, types, shapes, repeat, warmup, have_seed, seed, csv_path);
+    }
+    if (shapes) return bad("--shapes needs", "--segmented");
     if (matrix)
         return run_matrix(matrix == 2, types, sizes, dists, repeat, warmup, have_seed, seed, max_log2, csv_path);
     rdx_gpu_bench_defaults(&o, quick);
