@@ -141,9 +141,9 @@ static uint64_t random_key(uint64_t *s, rdx_type t)
 
 /* ---- layouts ---- */
 
-enum { L_EQUAL, L_RANDOM, L_HUGE_TINY, L_GAPS, L_FEW_LONG, L_BINS, NLAYOUT };
+enum { L_EQUAL, L_RANDOM, L_HUGE_TINY, L_GAPS, L_FEW_LONG, L_BINS, L_LONG_ROWS, NLAYOUT };
 static const char *const layout_names[NLAYOUT] = {"equal rows", "random lengths", "huge + tiny",
-                                                  "gaps", "few long", "every bin"};
+                                                  "gaps", "few long", "every bin", "long rows"};
 
 /* Lengths at the edges of the CUDA backend's bins of short segments (tuning.h: a warp up
  * to 32, 64, 128, 256 keys, a block up to 1024 and 4096, the composition above). */
@@ -163,6 +163,11 @@ typedef struct layout {
 static int make_layout(int which, uint64_t *s, layout *L)
 {
     memset(L, 0, sizeof *L);
+    if (which == L_LONG_ROWS) { /* the CUDA backend's rows route: RDX_SEG_ROWS_MIN_N = 2^22 */
+        L->nseg = 2 + rnd(s) % 2;
+        L->n = L->nseg * (((size_t)1 << 22) + rnd(s) % 64);
+        return 0;
+    }
     if (which == L_EQUAL) {
         const size_t cols = rnd(s) % 3 == 0 ? bin_edges[rnd(s) % N_BIN_EDGES] : 1 + rnd(s) % 300;
         const size_t rows = 1 + rnd(s) % 40;
@@ -354,6 +359,8 @@ done:
  * every layout, and only the synchronous and the stream-ordered pass on device arrays. */
 static int sanitizer;
 
+static int long_rows; /* run the long-rows layout */
+
 static void all_cases(uint64_t *s)
 {
     for (int which = 0; which < NLAYOUT; which++) {
@@ -364,10 +371,14 @@ static void all_cases(uint64_t *s)
         }
         for (int t = 0; t < 12; t++) {
             const rdx_type type = all_types[t];
+            /* Long rows (millions of keys, checked on the host): three types, on the GPU,
+             * not under the sanitizers. */
+            if (which == L_LONG_ROWS && (!long_rows || (type != RDX_U32 && type != RDX_F32 && type != RDX_I64)))
+                continue;
             for (int f = 0; f < (is_float(type) ? 4 : 2); f++) {
                 const unsigned flags = (f & 1 ? RDX_DESCENDING : 0u) | (f & 2 ? RDX_NUMPY_ORDER : 0u);
                 /* The long layouts take one payload kind per type and order. */
-                const int cheap = sanitizer || which == L_HUGE_TINY || which == L_FEW_LONG;
+                const int cheap = sanitizer || which == L_HUGE_TINY || which == L_FEW_LONG || which == L_LONG_ROWS;
                 const int pick = (int)(rnd(s) % 5);
                 for (int k = 0; k < 5; k++) {
                     if (cheap && k != pick)
@@ -526,6 +537,7 @@ int main(void)
         mem = pass != 2 ? &device_memory : &rdx_test_host_memory;
         offsets_on_device = pass == 0 || pass >= 3;
         use_async = pass < 3 ? 0 : pass - 2;
+        long_rows = !sanitizer && (pass == 0 || pass == 3); /* the synchronous and the stream-ordered call */
         printf("pass %d: %s arrays, %s offsets%s\n", pass, mem->name, offsets_on_device ? "device" : "host",
                use_async == 1 ? ", rdx_cuda.h" : use_async == 2 ? ", rdx_cuda.h in a CUDA graph" : "");
         fflush(stdout);

@@ -29,11 +29,16 @@ typedef struct rdx_seg_run {
     size_t max_len;           /* the longest segment, or an upper bound (n) when not known */
 } rdx_seg_run;
 
+/* The routes of a run (chosen by rdx_cuda_seg_plan): the composition of segmented.h, the
+ * on-chip kernels of seg_tile.h, or long equal rows one after another through the
+ * whole-array calls. */
+enum { RDX_SEG_COMPOSE, RDX_SEG_TILE, RDX_SEG_ROWS };
+
 /* Byte offsets of the parts of the temporary storage, from its base aligned to 256. */
 typedef struct rdx_seg_layout {
     size_t canon, perm, seg, vcopy, bins, sub, sub_bytes, total;
     unsigned pb, sb;          /* bytes of a permutation entry and of a segment id */
-    int tile;                 /* the route: 1 the on-chip kernels of seg_tile.h, 0 the composition */
+    int route;                /* RDX_SEG_COMPOSE, RDX_SEG_TILE or RDX_SEG_ROWS */
 } rdx_seg_layout;
 
 /* The layout (and total temporary bytes) of a run; the total depends on n, S, the types,

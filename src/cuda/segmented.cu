@@ -193,13 +193,74 @@ static rdx_opts seg_opts(const rdx_seg_run *r)
     return o;
 }
 
+/* The key sort's options with RDX_NUMPY_ORDER as the run has it (a whole-array call on a
+ * row canonicalises by itself). */
+static rdx_opts row_opts(const rdx_seg_run *r)
+{
+    rdx_opts o = r->opts;
+    if (r->numpy)
+        o.flags |= RDX_NUMPY_ORDER;
+    return o;
+}
+
+/* The temporary bytes one row's whole-array call needs. */
+static rdx_status row_temp(rdx_ctx *ctx, const rdx_seg_run *r, size_t *bytes)
+{
+    const rdx_opts o = row_opts(r);
+    const size_t m = r->seg_size;
+    switch (r->kind) {
+    case RDX_JOB_KEYS: return rdx_cuda_sort_keys_temp_size(ctx, m, r->type, &o, bytes);
+    case RDX_JOB_PAIRS: return rdx_cuda_sort_pairs_temp_size(ctx, r->vs, m, r->type, &o, bytes);
+    default: return rdx_cuda_argsort_temp_size(ctx, m, r->type, r->itype, &o, bytes);
+    }
+}
+
 /* The route of a run, chosen here and nowhere else: the on-chip kernels of seg_tile.cu
  * when every segment is known to hold at most RDX_SEG_TILE_MAX_N keys (equal rows that
- * short, host offsets read by the synchronous calls, or n that small), the composition
- * otherwise. */
-static int seg_route_tile(const rdx_seg_run *r)
+ * short, host offsets read by the synchronous calls, or n that small); equal rows of at
+ * least RDX_SEG_ROWS_MIN_N keys row by row through the whole-array calls (when a row's
+ * temporary storage fits in the run's); the composition otherwise. */
+static int seg_route(rdx_ctx *ctx, const rdx_seg_run *r, size_t total)
 {
-    return r->max_len <= RDX_SEG_TILE_MAX_N && (uint64_t)r->S <= UINT32_MAX;
+    if (r->max_len <= RDX_SEG_TILE_MAX_N && (uint64_t)r->S <= UINT32_MAX)
+        return RDX_SEG_TILE;
+    size_t row_bytes = 0;
+    if (!r->whole && !r->d_off && r->max_len == r->seg_size && r->seg_size >= RDX_SEG_ROWS_MIN_N &&
+        row_temp(ctx, r, &row_bytes) == RDX_OK && row_bytes <= total)
+        return RDX_SEG_ROWS;
+    return RDX_SEG_COMPOSE;
+}
+
+/* Equal rows one after another through the whole-array calls, on d_temp (the run's). */
+static rdx_status enqueue_rows(rdx_ctx *ctx, const rdx_seg_run *r, void *d_temp, size_t temp_bytes,
+                               cudaStream_t stream)
+{
+    const rdx_opts o = row_opts(r);
+    const size_t m = r->seg_size, kb = r->kb, ib = r->itype == RDX_U32 ? 4 : 8;
+    rdx_status s = RDX_OK;
+    /* Into the library's own buffers: not the caller's first write (inject.h). */
+    rdx_inject_hold_writes(ctx, r->own_outs);
+    for (size_t i = 0; i < r->S && s == RDX_OK; i++) {
+        const size_t at = i * m;
+        const unsigned char *kin = (const unsigned char *)r->keys_in + at * kb;
+        unsigned char *kout = (unsigned char *)r->keys_out + at * kb;
+        switch (r->kind) {
+        case RDX_JOB_KEYS:
+            s = rdx_cuda_sort_keys_into_async(ctx, kin, kout, m, r->type, &o, d_temp, temp_bytes, stream);
+            break;
+        case RDX_JOB_PAIRS:
+            s = rdx_cuda_sort_pairs_into_async(ctx, kin, kout, (const unsigned char *)r->vals_in + at * r->vs,
+                                               (unsigned char *)r->vals_out + at * r->vs, r->vs, m, r->type, &o,
+                                               d_temp, temp_bytes, stream);
+            break;
+        default:
+            s = rdx_cuda_argsort_async(ctx, kin, m, r->type, (unsigned char *)r->idx_out + at * ib, r->itype, &o,
+                                       d_temp, temp_bytes, stream);
+            break;
+        }
+    }
+    rdx_inject_hold_writes(ctx, 0);
+    return s;
 }
 
 rdx_status rdx_cuda_seg_plan(rdx_ctx *ctx, const rdx_seg_run *r, rdx_seg_layout *L)
@@ -233,7 +294,7 @@ rdx_status rdx_cuda_seg_plan(rdx_ctx *ctx, const rdx_seg_run *r, rdx_seg_layout 
     L->sub = at;
     L->sub_bytes = t_arg > t_seg ? t_arg : t_seg;
     L->total = at + L->sub_bytes + 256; /* + 256: the base is aligned up */
-    L->tile = seg_route_tile(r);
+    L->route = seg_route(ctx, r, L->total);
     return RDX_OK;
 }
 
@@ -303,8 +364,10 @@ rdx_status rdx_cuda_seg_enqueue(rdx_ctx *ctx, const rdx_seg_run *r, const rdx_se
         blocks = most;
     unsigned char *t = (unsigned char *)d_temp;
     t += (256 - (uintptr_t)t % 256) % 256;
-    if (L->tile)
+    if (L->route == RDX_SEG_TILE)
         return enqueue_tile(ctx, r, L, t, sms, stream);
+    if (L->route == RDX_SEG_ROWS)
+        return enqueue_rows(ctx, r, d_temp, L->total, stream);
     void *canon = t + L->canon, *perm = t + L->perm, *seg = t + L->seg, *vcopy = t + L->vcopy, *sub = t + L->sub;
     const rdx_type ptype = L->pb == 4 ? RDX_U32 : RDX_U64;
 
@@ -472,8 +535,9 @@ static rdx_status run_sync(rdx_ctx *ctx, const rdx_job *job, size_t lo, size_t h
     return s;
 }
 
-/* The tile route on device arrays: sorted in the caller's arrays on the context's stream
- * and scratch, with no copies (1 when run, with *status; 0 when the job does not take it).
+/* The tile and rows routes on device arrays: sorted in the caller's arrays on the context's
+ * stream and scratch, with no copies (1 when run, with *status; 0 when the job does not
+ * take them).
  * Offsets on the device are the caller's (checked on the host already); host offsets go
  * up to the scratch. Only the launch of seg_tile.cu's kernels writes the caller's arrays,
  * after everything else has succeeded. */
@@ -488,7 +552,7 @@ static int run_direct(rdx_ctx *ctx, const rdx_job *job, size_t max_len, rdx_stat
     r.max_len = max_len;
     rdx_seg_layout L;
     rdx_status s = rdx_cuda_seg_plan(ctx, &r, &L);
-    if (s == RDX_OK && !L.tile)
+    if (s == RDX_OK && L.route == RDX_SEG_COMPOSE)
         return 0;
     const int upload_offsets = job->offsets && !job->offsets_on_device;
     const size_t ob = upload_offsets ? align256((r.S + 1) * sizeof(size_t)) : 0;
@@ -513,7 +577,8 @@ static int run_direct(rdx_ctx *ctx, const rdx_job *job, size_t max_len, rdx_stat
         if (s == RDX_OK && e != cudaSuccess)
             s = rdx_cuda_fail(ctx, e, "the segmented sort", __FILE__, __LINE__);
         if (s == RDX_OK)
-            snprintf(ctx->route, sizeof ctx->route, "%s", "segmented on chip");
+            snprintf(ctx->route, sizeof ctx->route, "%s",
+                     L.route == RDX_SEG_TILE ? "segmented on chip" : "segmented row by row");
     }
     *status = s;
     return 1;
