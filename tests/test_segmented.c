@@ -146,9 +146,10 @@ static const char *const layout_names[NLAYOUT] = {"equal rows", "random lengths"
                                                   "gaps", "few long", "every bin", "long rows"};
 
 /* Lengths at the edges of the CUDA backend's bins of short segments (tuning.h: a warp up
- * to 32, 64, 128, 256 keys, a block up to 1024 and 4096, the composition above). */
-static const size_t bin_edges[] = {1, 2, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257,
-                                   1023, 1024, 1025, 4095, 4096, 4097};
+ * to 32, 64, 128, 256 keys, a block up to 1024, 4096 and 16384, the composition above). */
+static const size_t bin_edges[] = {1,    2,    31,   32,   33,   63,    64,    65,    127,   128,  129,
+                                   255,  256,  257,  1023, 1024, 1025,  4095,  4096,  4097,  16383,
+                                   16384, 16385};
 #define N_BIN_EDGES (sizeof bin_edges / sizeof bin_edges[0])
 
 typedef struct layout {
@@ -159,7 +160,7 @@ typedef struct layout {
 /* Lengths: equal rows of 1..300 keys or of a bin edge; random 0..200 (a fifth empty); one
  * segment past the CPU backend's per-thread limit among thousands of 0..4-key ones; random
  * ones starting after a gap and ending before the end; a few segments of 20000..90000
- * keys; and segments of every bin up to 4096 keys, edges included, some empty. */
+ * keys; and segments of every bin up to 16384 keys, edges included, some empty. */
 static int make_layout(int which, uint64_t *s, layout *L)
 {
     memset(L, 0, sizeof *L);
@@ -194,10 +195,10 @@ static int make_layout(int which, uint64_t *s, layout *L)
         case L_HUGE_TINY: len = i == huge_at ? 70000 + rnd(s) % 1000 : rnd(s) % 5; break;
         case L_GAPS: len = rnd(s) % 100; break;
         case L_BINS: {
-            static const size_t caps[] = {32, 64, 128, 256, 1024, 4096};
-            const size_t pick = rnd(s) % 8;
-            len = pick < 6 ? 1 + rnd(s) % caps[pick]
-                  : pick == 6 ? bin_edges[rnd(s) % (N_BIN_EDGES - 1)] /* not 4097: all on chip */
+            static const size_t caps[] = {32, 64, 128, 256, 1024, 4096, 16384};
+            const size_t pick = rnd(s) % 9;
+            len = pick < 7 ? 1 + rnd(s) % caps[pick]
+                  : pick == 7 ? bin_edges[rnd(s) % (N_BIN_EDGES - 1)] /* not 16385: all on chip */
                               : 0;
             break;
         }

@@ -26,7 +26,9 @@ static __host__ __device__ __forceinline__ int seg_bin_of(size_t len)
         return 3;
     if (len <= RDX_SEG_BLOCK_SMALL_THREADS * RDX_SEG_BLOCK_SMALL_ITEMS)
         return 4;
-    return 5;
+    if (len <= RDX_SEG_BLOCK_THREADS * RDX_SEG_BLOCK_ITEMS)
+        return 5;
+    return 6;
 }
 
 /* Segment s is [seg_lo, seg_hi), clamped to [0, n): offsets that break the rules (only the
@@ -369,7 +371,12 @@ template <int KB>
 static cudaError_t launch_bin(int bin, const rdx_seg_tile_args *a, const uint32_t *scratch, unsigned warp_grid,
                               unsigned block_grid, cudaStream_t s)
 {
-    enum { WT = RDX_SEG_WARP_THREADS, BT = RDX_SEG_BLOCK_THREADS, BST = RDX_SEG_BLOCK_SMALL_THREADS };
+    enum {
+        WT = RDX_SEG_WARP_THREADS,
+        BT = RDX_SEG_BLOCK_THREADS,
+        BST = RDX_SEG_BLOCK_SMALL_THREADS,
+        BLT = RDX_SEG_BLOCK_LARGE_THREADS
+    };
     switch (bin) {
     case 0: rdx_seg_warp_kernel<KB, 1><<<warp_grid, WT, 0, s>>>(*a, scratch, 0); break;
     case 1: rdx_seg_warp_kernel<KB, 2><<<warp_grid, WT, 0, s>>>(*a, scratch, 1); break;
@@ -379,9 +386,13 @@ static cudaError_t launch_bin(int bin, const rdx_seg_tile_args *a, const uint32_
         rdx_seg_block_kernel<KB, BST, RDX_SEG_BLOCK_SMALL_ITEMS>
             <<<block_grid, BST, seg_block_layout<KB, BST, RDX_SEG_BLOCK_SMALL_ITEMS>::BYTES, s>>>(*a, scratch, 4);
         break;
-    default:
+    case 5:
         rdx_seg_block_kernel<KB, BT, RDX_SEG_BLOCK_ITEMS>
             <<<block_grid, BT, seg_block_layout<KB, BT, RDX_SEG_BLOCK_ITEMS>::BYTES, s>>>(*a, scratch, 5);
+        break;
+    default:
+        rdx_seg_block_kernel<KB, BLT, RDX_SEG_BLOCK_LARGE_ITEMS>
+            <<<block_grid, BLT, seg_block_layout<KB, BLT, RDX_SEG_BLOCK_LARGE_ITEMS>::BYTES, s>>>(*a, scratch, 6);
         break;
     }
     return cudaGetLastError();
@@ -411,6 +422,18 @@ static cudaError_t enqueue_kb(const rdx_seg_tile_args *a, void *scratch, int sms
     return e;
 }
 
+size_t rdx_seg_tile_max_len(int kb, size_t smem_optin)
+{
+    size_t large = 0;
+    switch (kb) {
+    case 1: large = seg_block_layout<1, RDX_SEG_BLOCK_LARGE_THREADS, RDX_SEG_BLOCK_LARGE_ITEMS>::BYTES; break;
+    case 2: large = seg_block_layout<2, RDX_SEG_BLOCK_LARGE_THREADS, RDX_SEG_BLOCK_LARGE_ITEMS>::BYTES; break;
+    case 4: large = seg_block_layout<4, RDX_SEG_BLOCK_LARGE_THREADS, RDX_SEG_BLOCK_LARGE_ITEMS>::BYTES; break;
+    default: large = seg_block_layout<8, RDX_SEG_BLOCK_LARGE_THREADS, RDX_SEG_BLOCK_LARGE_ITEMS>::BYTES; break;
+    }
+    return large <= smem_optin ? RDX_SEG_TILE_MAX_N : RDX_SEG_BLOCK_THREADS * RDX_SEG_BLOCK_ITEMS;
+}
+
 size_t rdx_seg_tile_scratch_bytes(size_t S) { return (2 * RDX_SEG_BINS + S) * sizeof(uint32_t); }
 
 cudaError_t rdx_seg_tile_enqueue(int kb, const rdx_seg_tile_args *a, void *scratch, int sms, cudaStream_t s)
@@ -436,6 +459,14 @@ static cudaError_t init_kb(void)
             (const void *)rdx_seg_block_kernel<KB, RDX_SEG_BLOCK_SMALL_THREADS, RDX_SEG_BLOCK_SMALL_ITEMS>,
             cudaFuncAttributeMaxDynamicSharedMemorySize,
             (int)seg_block_layout<KB, RDX_SEG_BLOCK_SMALL_THREADS, RDX_SEG_BLOCK_SMALL_ITEMS>::BYTES);
+    /* The largest bin only where the device has the shared memory (rdx_seg_tile_max_len
+     * keeps segments off it elsewhere). */
+    if (e == cudaSuccess &&
+        cudaFuncSetAttribute(
+            (const void *)rdx_seg_block_kernel<KB, RDX_SEG_BLOCK_LARGE_THREADS, RDX_SEG_BLOCK_LARGE_ITEMS>,
+            cudaFuncAttributeMaxDynamicSharedMemorySize,
+            (int)seg_block_layout<KB, RDX_SEG_BLOCK_LARGE_THREADS, RDX_SEG_BLOCK_LARGE_ITEMS>::BYTES) != cudaSuccess)
+        (void)cudaGetLastError();
     return e;
 }
 

@@ -1,6 +1,6 @@
 /* Segmented sorts of short segments on chip (seg_tile.cu): every segment of at most
- * RDX_SEG_TILE_MAX_N keys is read once and written once by one warp or one block (bins in
- * tuning.h). Used by the composition of segmented.cu when every segment is known to be
+ * rdx_seg_tile_max_len keys is read once and written once by one warp or one block (bins
+ * in tuning.h). Used by the composition of segmented.cu when every segment is known to be
  * that short (seg_route in segmented.cu). */
 #ifndef RDX_CUDA_SEG_TILE_H
 #define RDX_CUDA_SEG_TILE_H
@@ -28,11 +28,16 @@ typedef struct rdx_seg_tile_args {
     uint64_t inf;          /* the float type's +inf pattern, with numpy */
 } rdx_seg_tile_args;
 
+/* The longest segment of kb-byte keys the kernels take on a device whose blocks may opt in
+ * to smem_optin bytes of shared memory: RDX_SEG_TILE_MAX_N, or 4096 where the largest bin
+ * does not fit. */
+size_t rdx_seg_tile_max_len(int kb, size_t smem_optin);
+
 /* Device scratch of rdx_seg_tile_enqueue with offsets: 2 x RDX_SEG_BINS counters and a
  * list of the S segments by bin (4-byte ids, so S < 2^32). */
 size_t rdx_seg_tile_scratch_bytes(size_t S);
 
-/* Sorts every segment of a (keys of kb bytes), each at most RDX_SEG_TILE_MAX_N long, on
+/* Sorts every segment of a (keys of kb bytes), each at most rdx_seg_tile_max_len long, on
  * stream. With offsets the segments are binned on the device first (no host read), in
  * scratch; without, every segment is in the bin of seg_size. */
 cudaError_t rdx_seg_tile_enqueue(int kb, const rdx_seg_tile_args *a, void *scratch, int sms, cudaStream_t s);

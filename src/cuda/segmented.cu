@@ -216,13 +216,17 @@ static rdx_status row_temp(rdx_ctx *ctx, const rdx_seg_run *r, size_t *bytes)
 }
 
 /* The route of a run, chosen here and nowhere else: the on-chip kernels of seg_tile.cu
- * when every segment is known to hold at most RDX_SEG_TILE_MAX_N keys (equal rows that
+ * when every segment is known to hold at most rdx_seg_tile_max_len keys (equal rows that
  * short, host offsets read by the synchronous calls, or n that small); equal rows of at
  * least RDX_SEG_ROWS_MIN_N keys row by row through the whole-array calls (when a row's
  * temporary storage fits in the run's); the composition otherwise. */
 static int seg_route(rdx_ctx *ctx, const rdx_seg_run *r, size_t total)
 {
-    if (r->max_len <= RDX_SEG_TILE_MAX_N && (uint64_t)r->S <= UINT32_MAX)
+    rdx_cuda_tuning *tuning = NULL;
+    const size_t tile_max = rdx_cuda_tuning_ready(ctx, &tuning) == RDX_OK
+                                ? rdx_seg_tile_max_len((int)r->kb, tuning->smem_optin)
+                                : RDX_SEG_BLOCK_THREADS * RDX_SEG_BLOCK_ITEMS;
+    if (r->max_len <= tile_max && (uint64_t)r->S <= UINT32_MAX)
         return RDX_SEG_TILE;
     size_t row_bytes = 0;
     if (!r->whole && !r->d_off && r->max_len == r->seg_size && r->seg_size >= RDX_SEG_ROWS_MIN_N &&

@@ -13,12 +13,14 @@
  *
  * A whole-array sort under RDX_NUMPY_ORDER is the same with one segment and no step 2.
  *
- * When every segment is known to hold at most RDX_SEG_TILE_MAX_N keys (equal rows that
+ * When every segment is known to hold at most rdx_seg_tile_max_len keys (equal rows that
  * short, offsets the synchronous calls read on the host, or n that small) the steps above
  * are replaced by the on-chip kernels of seg_tile.h: segments binned by length, a warp
- * per segment of up to 256 keys, a block per segment of up to 4096, each segment read and
- * written once. The choice is seg_route_tile in segmented.cu. On device arrays the
- * synchronous calls then sort in the caller's arrays on the context's scratch, without
+ * per segment of up to 256 keys, a block per segment of up to 16384 (4096 without
+ * Hopper's shared memory), each segment read and written once. Equal rows of
+ * RDX_SEG_ROWS_MIN_N keys or more are sorted row by row by the whole-array calls. The
+ * choice is seg_route in segmented.cu. On device arrays the synchronous calls take both
+ * of these in the caller's arrays on the context's scratch, without
  * copies (run_direct). */
 #ifndef RDX_CUDA_SEGMENTED_H
 #define RDX_CUDA_SEGMENTED_H

@@ -397,19 +397,23 @@
  * Segments are binned by length; each bin has one kernel that sorts a whole segment on
  * chip, reading and writing it once. Up to 32 x RDX_SEG_WARP_MAX_ITEMS keys a warp sorts
  * a segment in registers (a bitonic network on (key, position): stable, no shared memory);
- * longer ones up to RDX_SEG_TILE_MAX_N take a block and the ranking of rank.cuh (radix
- * passes through shared memory). Longer segments go through the composition of
- * segmented.h. The warp bins are 32, 64, 128, 256 keys (1, 2, 4, 8 items per lane); the
- * block bins 1024 (256 x 4) and 4096 (512 x 8) keys. */
+ * longer ones take a block and the ranking of rank.cuh (radix passes through shared
+ * memory). The warp bins are 32, 64, 128, 256 keys (1, 2, 4, 8 items per lane); the block
+ * bins 1024 (256 x 4), 4096 (512 x 8) and RDX_SEG_TILE_MAX_N = 16384 (1024 x 16), the
+ * last where the device lets a block have its shared memory (8-byte keys need 225 KB:
+ * Hopper; elsewhere segments end at 4096 keys). Longer segments go through the
+ * composition of segmented.h. */
 #define RDX_SEG_WARP_THREADS 256
 #define RDX_SEG_WARP_MAX_ITEMS 8
 #define RDX_SEG_BLOCK_SMALL_THREADS 256
 #define RDX_SEG_BLOCK_SMALL_ITEMS 4
 #define RDX_SEG_BLOCK_THREADS 512
 #define RDX_SEG_BLOCK_ITEMS 8
-#define RDX_SEG_TILE_MAX_N (RDX_SEG_BLOCK_THREADS * RDX_SEG_BLOCK_ITEMS)
-/* Bins: 4 warp bins, 2 block bins. */
-#define RDX_SEG_BINS 6
+#define RDX_SEG_BLOCK_LARGE_THREADS 1024
+#define RDX_SEG_BLOCK_LARGE_ITEMS 16
+#define RDX_SEG_TILE_MAX_N (RDX_SEG_BLOCK_LARGE_THREADS * RDX_SEG_BLOCK_LARGE_ITEMS)
+/* Bins: 4 warp bins, 3 block bins. */
+#define RDX_SEG_BINS 7
 /* Blocks per SM of the persistent launches (each loops over its bin's segments). */
 #define RDX_SEG_BLOCKS_PER_SM 8
 /* Equal rows of at least this many keys are sorted one after another by the whole-array
