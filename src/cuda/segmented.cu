@@ -220,19 +220,22 @@ static rdx_status row_temp(rdx_ctx *ctx, const rdx_seg_run *r, size_t *bytes)
  * short, host offsets read by the synchronous calls, or n that small); equal rows of at
  * least RDX_SEG_ROWS_MIN_N keys row by row through the whole-array calls (when a row's
  * temporary storage fits in the run's); the composition otherwise. */
-static int seg_route(rdx_ctx *ctx, const rdx_seg_run *r, size_t total)
+static rdx_status seg_route(rdx_ctx *ctx, const rdx_seg_run *r, size_t total, int *route)
 {
     rdx_cuda_tuning *tuning = NULL;
-    const size_t tile_max = rdx_cuda_tuning_ready(ctx, &tuning) == RDX_OK
-                                ? rdx_seg_tile_max_len((int)r->kb, tuning->smem_optin)
-                                : RDX_SEG_BLOCK_THREADS * RDX_SEG_BLOCK_ITEMS;
-    if (r->max_len <= tile_max && (uint64_t)r->S <= UINT32_MAX)
-        return RDX_SEG_TILE;
-    size_t row_bytes = 0;
-    if (!r->whole && !r->d_off && r->max_len == r->seg_size && r->seg_size >= RDX_SEG_ROWS_MIN_N &&
-        row_temp(ctx, r, &row_bytes) == RDX_OK && row_bytes <= total)
-        return RDX_SEG_ROWS;
-    return RDX_SEG_COMPOSE;
+    rdx_status s = rdx_cuda_tuning_ready(ctx, &tuning);
+    if (s != RDX_OK)
+        return s;
+    *route = RDX_SEG_COMPOSE;
+    if (r->max_len <= rdx_seg_tile_max_len((int)r->kb, tuning->smem_optin) && (uint64_t)r->S <= UINT32_MAX) {
+        *route = RDX_SEG_TILE;
+    } else if (!r->whole && !r->d_off && r->max_len == r->seg_size && r->seg_size >= RDX_SEG_ROWS_MIN_N) {
+        size_t row_bytes = 0;
+        s = row_temp(ctx, r, &row_bytes);
+        if (s == RDX_OK && row_bytes <= total)
+            *route = RDX_SEG_ROWS;
+    }
+    return s;
 }
 
 /* Equal rows one after another through the whole-array calls, on d_temp (the run's). */
@@ -298,8 +301,7 @@ rdx_status rdx_cuda_seg_plan(rdx_ctx *ctx, const rdx_seg_run *r, rdx_seg_layout 
     L->sub = at;
     L->sub_bytes = t_arg > t_seg ? t_arg : t_seg;
     L->total = at + L->sub_bytes + 256; /* + 256: the base is aligned up */
-    L->route = seg_route(ctx, r, L->total);
-    return RDX_OK;
+    return seg_route(ctx, r, L->total, &L->route);
 }
 
 static int aligned_to(const void *p, size_t a) { return (uintptr_t)p % a == 0; }
