@@ -417,10 +417,12 @@
 /* Blocks per SM of the persistent launches (each loops over its bin's segments). */
 #define RDX_SEG_BLOCKS_PER_SM 8
 /* Equal rows of at least this many keys are sorted one after another by the whole-array
- * calls (each row at full speed, no segment-id sort). H200, 4 x 2^24 u32 keys: 4.40 ms
- * by composition; 64 x 2^20 took 3.74 ms by composition, about what 64 row sorts of
- * 2^20 keys take, so rows from 2^22 keys on. */
-#define RDX_SEG_ROWS_MIN_N ((size_t)1 << 22)
+ * calls (each row at full speed, no segment-id sort). H200, u32 keys, composition against
+ * row by row: 4 x 2^24 4.40 / 1.55 ms, 64 x 2^20 3.77 / 3.12 ms, 256 x 2^18 3.74 / 7.75 ms
+ * (docs/performance.md, "Round 8"). */
+#ifndef RDX_SEG_ROWS_MIN_N
+#define RDX_SEG_ROWS_MIN_N ((size_t)1 << 20)
+#endif
 
 /* ---- simple grid-stride kernels (copy back, iota, gather) ---- */
 #define RDX_COPY_THREADS 256
