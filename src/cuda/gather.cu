@@ -61,7 +61,7 @@ __global__ void __launch_bounds__(RDX_COPY_THREADS) rdx_fixup_kernel(const rdx_f
     }
 }
 
-static unsigned copy_grid(size_t work, int sms)
+unsigned rdx_copy_grid(size_t work, int sms)
 {
     size_t grid = (work + RDX_COPY_THREADS - 1) / RDX_COPY_THREADS;
     const size_t cap = (size_t)(sms > 0 ? sms : 1) * RDX_COPY_BLOCKS_PER_SM;
@@ -72,7 +72,7 @@ static unsigned copy_grid(size_t work, int sms)
 
 cudaError_t rdx_launch_fixup(const rdx_fixup_args *a, int sms, cudaStream_t s)
 {
-    rdx_fixup_kernel<<<copy_grid(a->n, sms), RDX_COPY_THREADS, 0, s>>>(*a);
+    rdx_fixup_kernel<<<rdx_copy_grid(a->n, sms), RDX_COPY_THREADS, 0, s>>>(*a);
     return cudaGetLastError();
 }
 
@@ -93,7 +93,7 @@ static cudaError_t launch_gather_unit(void *dst, const void *src, const void *id
                                       size_t value_size, int sms, cudaStream_t s)
 {
     const size_t per = value_size / sizeof(U);
-    const unsigned grid = copy_grid(n * per, sms);
+    const unsigned grid = rdx_copy_grid(n * per, sms);
     if (index_bytes == 4)
         rdx_gather_kernel<U, uint32_t><<<grid, RDX_COPY_THREADS, 0, s>>>((U *)dst, (const U *)src,
                                                                          (const uint32_t *)idx, n, per);

@@ -223,6 +223,10 @@ int rdx_grid_fits(int kb, int vb, int shape, size_t blocks, int sms);
 int rdx_cluster_fits(int kb, int vb, size_t n);
 cudaError_t rdx_launch_cluster(int kb, int vb, const rdx_cluster_args *a, cudaStream_t s);
 cudaError_t rdx_launch_fixup(const rdx_fixup_args *a, int sms, cudaStream_t s);
+
+/* The grid of a grid-stride kernel of RDX_COPY_THREADS over `work` items: one item per
+ * thread, at most RDX_COPY_BLOCKS_PER_SM blocks per SM, at least one block. */
+unsigned rdx_copy_grid(size_t work, int sms);
 /* dst[i] = src[idx[i]] for n values of value_size bytes; idx is u32 or u64. */
 cudaError_t rdx_launch_gather(void *dst, const void *src, const void *idx, int index_bytes, size_t n,
                               size_t value_size, int sms, cudaStream_t s);

@@ -282,7 +282,7 @@ __global__ void __launch_bounds__(RDX_SEG_WARP_THREADS) rdx_seg_warp_kernel(cons
 
 template <int KB, int THREADS, int ITEMS> struct seg_block_layout {
     typedef rdx_rank_layout<KB, 4, THREADS, THREADS * ITEMS> R;
-    static constexpr size_t BYTES = R::END + 16; /* + the skip flag */
+    static constexpr size_t BYTES = R::END + 16; /* + the two skip flags */
 };
 
 template <int KB, int THREADS, int ITEMS>
@@ -297,7 +297,7 @@ __global__ void __launch_bounds__(THREADS) rdx_seg_block_kernel(const rdx_seg_ti
     uint32_t *s_wcnt = (uint32_t *)(smem + L::R::WCNT);
     uint32_t *s_start = (uint32_t *)(smem + L::R::START);
     uint32_t *s_scan = (uint32_t *)(smem + L::R::SCAN);
-    uint32_t *s_skip = (uint32_t *)(smem + L::R::END);
+    volatile uint32_t *s_skip = (volatile uint32_t *)(smem + L::R::END); /* two flags */
 
     const seg_work work = seg_work_of(a, scratch, bin);
     const uint32_t first = (threadIdx.x >> 5) * 32u * ITEMS + rdx_lane();
@@ -317,16 +317,17 @@ __global__ void __launch_bounds__(THREADS) rdx_seg_block_kernel(const rdx_seg_ti
         for (int pass = 0; pass < passes; ++pass) {
             const int shift = a.begin_bit + pass * 8;
             const int bits = min(8, a.end_bit - shift);
-            const uint32_t total = rdx_count_tile<K, ITEMS, THREADS>(key, count, shift, bits, s_wcnt);
-            /* One digit holds every key: the pass moves nothing. A flag in shared memory,
-             * not __syncthreads_or: ptxas 13.0 fails on that here for 8-byte keys. */
+            /* One digit holds every key: the pass moves nothing. Two flags by pass parity,
+             * as grid.cu and cluster.cu have them (not __syncthreads_or: ptxas 13.0 fails
+             * on that here for 8-byte keys): this pass's flag is cleared before the
+             * barriers of rdx_count_tile, and was last read two passes ago. */
             if (threadIdx.x == 0)
-                *s_skip = 0;
-            __syncthreads();
+                s_skip[pass & 1] = 0;
+            const uint32_t total = rdx_count_tile<K, ITEMS, THREADS>(key, count, shift, bits, s_wcnt);
             if (threadIdx.x < (1u << bits) && total == count)
-                *s_skip = 1;
+                s_skip[pass & 1] = 1;
             __syncthreads();
-            if (*s_skip)
+            if (s_skip[pass & 1])
                 continue;
             rdx_offset_tile<THREADS>(total, bits, s_wcnt, s_start, s_scan);
             rdx_rank_scatter<4, K, uint32_t, ITEMS, THREADS>(key, pos, count, shift, bits, s_wcnt, s_keys, s_vals);

@@ -10,6 +10,7 @@
 #include "rdx_cuda.h"
 #include "common.cuh"
 #include "device.h"
+#include "kernels.h"
 #include "segmented.h"
 #include "state.h"
 #include "seg_core.h"
@@ -347,10 +348,7 @@ static rdx_status enqueue_tile(rdx_ctx *ctx, const rdx_seg_run *r, const rdx_seg
         rdx_inject_first_write(ctx);
     RDX_CUDA_TRY(rdx_seg_tile_enqueue((int)r->kb, &a, t + L->bins, sms, stream));
     if (pairs && !vals_in_regs) {
-        size_t blocks = (n + RDX_COPY_THREADS - 1) / RDX_COPY_THREADS;
-        const size_t most = (size_t)(sms > 0 ? sms : 1) * RDX_COPY_BLOCKS_PER_SM;
-        tile_values_kernel<<<(unsigned)(blocks < most ? (blocks ? blocks : 1) : most), RDX_COPY_THREADS, 0,
-                             stream>>>(t + L->perm, L->pb, a.off, r->S, n, t + L->vcopy, r->vals_out, r->vs);
+        tile_values_kernel<<<rdx_copy_grid(n, sms), RDX_COPY_THREADS, 0, stream>>>(t + L->perm, L->pb, a.off, r->S, n, t + L->vcopy, r->vals_out, r->vs);
         RDX_CUDA_TRY(cudaGetLastError());
     }
     return RDX_OK;
@@ -364,10 +362,7 @@ rdx_status rdx_cuda_seg_enqueue(rdx_ctx *ctx, const rdx_seg_run *r, const rdx_se
     if (s != RDX_OK)
         return s;
     const size_t n = r->n;
-    size_t blocks = (n + RDX_COPY_THREADS - 1) / RDX_COPY_THREADS;
-    const size_t most = (size_t)(sms > 0 ? sms : 1) * RDX_COPY_BLOCKS_PER_SM;
-    if (blocks > most)
-        blocks = most;
+    const unsigned blocks = rdx_copy_grid(n, sms);
     unsigned char *t = (unsigned char *)d_temp;
     t += (256 - (uintptr_t)t % 256) % 256;
     if (L->route == RDX_SEG_TILE)
@@ -380,7 +375,7 @@ rdx_status rdx_cuda_seg_enqueue(rdx_ctx *ctx, const rdx_seg_run *r, const rdx_se
     /* 1. the (canonical) copy of the keys, argsorted. */
     RDX_CUDA_TRY(cudaMemcpyAsync(canon, r->keys_in, n * r->kb, cudaMemcpyDefault, stream));
     if (r->numpy) {
-        canon_kernel<<<(unsigned)blocks, RDX_COPY_THREADS, 0, stream>>>(canon, n, r->kb,
+        canon_kernel<<<blocks, RDX_COPY_THREADS, 0, stream>>>(canon, n, r->kb,
                                                                          rdx_float_inf_bits(r->type));
         RDX_CUDA_TRY(cudaGetLastError());
     }
@@ -394,7 +389,7 @@ rdx_status rdx_cuda_seg_enqueue(rdx_ctx *ctx, const rdx_seg_run *r, const rdx_se
 
     /* 2. stably by segment. */
     if (!r->whole) {
-        segment_kernel<<<(unsigned)blocks, RDX_COPY_THREADS, 0, stream>>>(perm, L->pb, n, r->d_off, r->S,
+        segment_kernel<<<blocks, RDX_COPY_THREADS, 0, stream>>>(perm, L->pb, n, r->d_off, r->S,
                                                                            r->seg_size, seg, L->sb);
         RDX_CUDA_TRY(cudaGetLastError());
         const rdx_opts so = seg_opts(r);
@@ -435,7 +430,7 @@ rdx_status rdx_cuda_seg_enqueue(rdx_ctx *ctx, const rdx_seg_run *r, const rdx_se
     }
     if (!r->own_outs)
         rdx_inject_first_write(ctx);
-    gather_kernel<<<(unsigned)blocks, RDX_COPY_THREADS, 0, stream>>>(g);
+    gather_kernel<<<blocks, RDX_COPY_THREADS, 0, stream>>>(g);
     RDX_CUDA_TRY(cudaGetLastError());
     return RDX_OK;
 }
@@ -478,18 +473,15 @@ void rdx_cuda_seg_run_from_job(const rdx_job *job, rdx_seg_run *r)
 /* ---- the synchronous calls: everything in device memory of the call's own, the
  * caller's arrays written only at the end, when everything else has succeeded ---- */
 
-/* Keys [lo, hi) of the job, with rel_off (S + 1 host offsets relative to lo) or equal rows. */
-static rdx_status run_sync(rdx_ctx *ctx, const rdx_job *job, size_t lo, size_t hi, const size_t *rel_off)
+/* Keys [lo, hi) of the job, with rel_off (S + 1 host offsets relative to lo) or equal rows;
+ * max_len: the longest segment, or n when not known. */
+static rdx_status run_sync(rdx_ctx *ctx, const rdx_job *job, size_t lo, size_t hi, const size_t *rel_off,
+                           size_t max_len)
 {
     rdx_seg_run r;
     rdx_cuda_seg_run_from_job(job, &r);
     r.n = hi - lo;
-    if (rel_off) { /* host offsets: the longest segment is known */
-        r.max_len = 0;
-        for (size_t i = 0; i < r.S; i++)
-            if (rel_off[i + 1] - rel_off[i] > r.max_len)
-                r.max_len = rel_off[i + 1] - rel_off[i];
-    }
+    r.max_len = max_len;
     const size_t n = r.n, kb = r.kb;
     const size_t vs = job->kind == RDX_JOB_PAIRS ? job->value_size : 0;
     const size_t ib = job->kind == RDX_JOB_ARGSORT ? (job->index_type == RDX_U32 ? 4 : 8) : 0;
@@ -638,7 +630,7 @@ rdx_status rdx_cuda_numpy_sort(rdx_ctx *ctx, const rdx_job *job)
         plain.numpy_order = 0;
         return rdx_cuda_sort(ctx, &plain);
     }
-    return run_sync(ctx, job, 0, job->n, NULL);
+    return run_sync(ctx, job, 0, job->n, NULL, job->n);
 }
 
 rdx_status rdx_cuda_segmented_sort(rdx_ctx *ctx, const rdx_job *job)
@@ -649,7 +641,9 @@ rdx_status rdx_cuda_segmented_sort(rdx_ctx *ctx, const rdx_job *job)
     const size_t S = job->num_segments;
     rdx_status direct = RDX_OK;
     if (!job->offsets)
-        return run_direct(ctx, job, job->segment_size, &direct) ? direct : run_sync(ctx, job, 0, job->n, NULL);
+        return run_direct(ctx, job, job->segment_size, &direct)
+                   ? direct
+                   : run_sync(ctx, job, 0, job->n, NULL, job->segment_size);
     /* Offsets on the host: checked by api.c; on the device: read back and checked here. */
     size_t *rel = (size_t *)rdx_host_malloc(ctx, (S + 1) * sizeof *rel);
     if (!rel)
@@ -676,7 +670,7 @@ rdx_status rdx_cuda_segmented_sort(rdx_ctx *ctx, const rdx_job *job)
     } else if (s == RDX_OK && hi > lo) {
         for (size_t i = 0; i <= S; i++)
             rel[i] -= lo;
-        s = run_sync(ctx, job, lo, hi, rel);
+        s = run_sync(ctx, job, lo, hi, rel, max_len);
     }
     rdx_host_free(rel);
     return s;
