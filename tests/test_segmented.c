@@ -146,7 +146,8 @@ static const char *const layout_names[NLAYOUT] = {"equal rows", "random lengths"
                                                   "gaps", "few long", "every bin", "long rows"};
 
 /* Lengths at the edges of the CUDA backend's bins of short segments (tuning.h: a warp up
- * to 32, 64, 128, 256 keys, a block up to 1024, 4096 and 16384, the composition above). */
+ * to 32, 64, 128, 256 keys, a block up to 1024, 4096 and 16384, the segmented passes
+ * above). */
 static const size_t bin_edges[] = {1,    2,    31,   32,   33,   63,    64,    65,    127,   128,  129,
                                    255,  256,  257,  1023, 1024, 1025,  4095,  4096,  4097,  16383,
                                    16384, 16385};
@@ -157,21 +158,25 @@ typedef struct layout {
     size_t *offsets;     /* host copy; NULL for equal rows */
 } layout;
 
-/* Lengths: equal rows of 1..300 keys or of a bin edge; random 0..200 (a fifth empty); one
- * segment past the CPU backend's per-thread limit among thousands of 0..4-key ones; random
- * ones starting after a gap and ending before the end; a few segments of 20000..90000
- * keys; and segments of every bin up to 16384 keys, edges included, some empty. */
+/* Lengths: equal rows of 1..300 keys, of a bin edge, or of 16385..66384 keys (the
+ * segmented passes); random 0..200 (a fifth empty); one segment past the CPU backend's
+ * per-thread limit among thousands of 0..4-key ones; random ones starting after a gap and
+ * ending before the end; a few segments of 20000..90000 keys; segments of every bin,
+ * edges included, some empty, some longer than 16384; and 2 or 3 rows of 2^21 keys
+ * (hundreds of tiles per segment in the passes). */
 static int make_layout(int which, uint64_t *s, layout *L)
 {
     memset(L, 0, sizeof *L);
-    if (which == L_LONG_ROWS) { /* the CUDA backend's rows route: RDX_SEG_ROWS_MIN_N = 2^22 */
+    if (which == L_LONG_ROWS) {
         L->nseg = 2 + rnd(s) % 2;
-        L->n = L->nseg * (((size_t)1 << 22) + rnd(s) % 64);
+        L->n = L->nseg * (((size_t)1 << 21) + rnd(s) % 64);
         return 0;
     }
     if (which == L_EQUAL) {
-        const size_t cols = rnd(s) % 3 == 0 ? bin_edges[rnd(s) % N_BIN_EDGES] : 1 + rnd(s) % 300;
-        const size_t rows = 1 + rnd(s) % 40;
+        const unsigned pick = (unsigned)(rnd(s) % 6);
+        const size_t cols = pick < 2 ? bin_edges[rnd(s) % N_BIN_EDGES] : pick == 2 ? 16385 + rnd(s) % 50000
+                                                                                    : 1 + rnd(s) % 300;
+        const size_t rows = pick == 2 ? 1 + rnd(s) % 5 : 1 + rnd(s) % 40;
         L->n = rows * cols;
         L->nseg = rows;
         return 0;
@@ -196,10 +201,11 @@ static int make_layout(int which, uint64_t *s, layout *L)
         case L_GAPS: len = rnd(s) % 100; break;
         case L_BINS: {
             static const size_t caps[] = {32, 64, 128, 256, 1024, 4096, 16384};
-            const size_t pick = rnd(s) % 9;
+            const size_t pick = rnd(s) % 10;
             len = pick < 7 ? 1 + rnd(s) % caps[pick]
-                  : pick == 7 ? bin_edges[rnd(s) % (N_BIN_EDGES - 1)] /* not 16385: all on chip */
-                              : 0;
+                  : pick == 7 ? bin_edges[rnd(s) % N_BIN_EDGES]
+                  : pick == 8 ? 0
+                              : 16385 + rnd(s) % 40000;
             break;
         }
         default: len = 20000 + rnd(s) % 70000; break;
@@ -232,7 +238,7 @@ static void run_case(const layout *L, int which, rdx_type type, unsigned flags, 
 {
     const size_t n = L->n, kb = rdx_type_size(type), ib = itype == RDX_U32 ? 4 : 8;
     const size_t pb = kind == K_PAIRS ? vs : kind == K_ARGSORT ? ib : 1;
-    char what[200];
+    char what[256];
     snprintf(what, sizeof what, "%s (n = %zu, %zu segments), type %d, flags %u, %s%s", layout_names[which],
              n, L->nseg, (int)type, flags,
              kind == K_KEYS ? "keys" : kind == K_PAIRS ? "pairs" : "argsort",
@@ -249,9 +255,17 @@ static void run_case(const layout *L, int which, rdx_type type, unsigned flags, 
         CHECK(0, "%s: the test could not allocate memory", what);
         goto done;
     }
+    /* Keys: mixed (random and few distinct), all equal (no pass of a radix sort moves a
+     * key), or only the low 24 bits random (passes skipped, an odd number left). */
+    const unsigned data = (unsigned)(rnd(s) % 5);
+    const uint64_t same = random_key(s, type);
     for (size_t i = 0; i < n; i++) {
-        const uint64_t x = random_key(s, type);
+        const uint64_t x = data == 3 ? same : data == 4 ? rnd(s) & 0xffffffu : random_key(s, type);
         memcpy(k0 + i * kb, &x, kb); /* little-endian low bytes */
+    }
+    {
+        const size_t used = strlen(what);
+        snprintf(what + used, sizeof what - used, "%s", data == 3 ? ", keys all equal" : data == 4 ? ", keys < 2^24" : "");
     }
     for (size_t i = 0; i < n * pb; i++)
         p0[i] = (unsigned char)rnd(s);

@@ -136,6 +136,20 @@ static __device__ __forceinline__ uint32_t rdx_look_back(const uint32_t *const &
     return excl;
 }
 
+/* Segment s of the offsets is [rdx_seg_lo, rdx_seg_hi), clamped to [0, n): offsets that
+ * break the rules (only the stream-ordered calls take them unchecked) sort wrong segments,
+ * never outside the array. */
+static __device__ __forceinline__ size_t rdx_seg_lo(const size_t *off, size_t s, size_t n)
+{
+    return off[s] < n ? off[s] : n;
+}
+
+static __device__ __forceinline__ size_t rdx_seg_hi(const size_t *off, size_t s, size_t n)
+{
+    const size_t lo = rdx_seg_lo(off, s, n);
+    return off[s + 1] < lo ? lo : off[s + 1] < n ? off[s + 1] : n;
+}
+
 /* Per-pass word written by the scan kernel, read by the pass kernels (device-side skip
  * and buffer choice, so that the whole sort can be captured in a CUDA graph). */
 #define RDX_PASS_ACTIVE 1u  /* the digit differs between keys: the pass runs */
@@ -144,6 +158,36 @@ static __device__ __forceinline__ uint32_t rdx_look_back(const uint32_t *const &
                                buffer FROM_B names (the same as A when sorting in place),
                                and encodes keys as they are loaded */
 #define RDX_PASS_LAST 8u    /* last active pass: decode keys as they are stored */
+
+/* The pass words from which passes are active (is_active[p] != 0), for one thread: the
+ * scan kernel's, and the segmented passes'. In place the first active pass reads A and
+ * writes B, and after an odd number of active passes the result lies in B (the fix-up
+ * copies it back). With a source apart from A, the first active pass reads the source and
+ * writes A when the number of active passes is odd, B when it is even: the last one then
+ * writes A. *active: the number of active passes. */
+static __device__ __forceinline__ void rdx_plan_passes(const uint32_t *is_active, int passes, int apart,
+                                                       uint32_t *pass_info, uint32_t *active)
+{
+    int last = -1;
+    uint32_t count = 0;
+    for (int p = 0; p < passes; ++p)
+        if (is_active[p]) {
+            last = p;
+            ++count;
+        }
+    uint32_t from_b = apart ? (count & 1u) : 0u, seen = 0;
+    for (int p = 0; p < passes; ++p) {
+        uint32_t info = 0;
+        if (is_active[p]) {
+            info = RDX_PASS_ACTIVE | (from_b ? RDX_PASS_FROM_B : 0u) | (seen ? 0u : RDX_PASS_FIRST) |
+                   (p == last ? RDX_PASS_LAST : 0u);
+            seen = 1;
+            from_b ^= 1u;
+        }
+        pass_info[p] = info;
+    }
+    *active = count;
+}
 
 static __device__ __forceinline__ uint32_t rdx_lane(void) { return threadIdx.x & 31u; }
 

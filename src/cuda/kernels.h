@@ -47,6 +47,23 @@ typedef struct rdx_scan_args {
 } rdx_scan_args;
 
 /* One launch of the pass kernel: one pass over one portion. */
+/* The tiles of the segmented passes (seg_passes.cu): tiles numbered per long segment, so
+ * that none crosses a segment's edge; a segment's first tile starts its look-back chain,
+ * and slots come from the segment's own digit bases. All device arrays. */
+enum { RDX_SEGP_LONG, RDX_SEGP_TILES, RDX_SEGP_CTL_WORDS }; /* the words of rdx_seg_tiles.ctl */
+typedef struct rdx_seg_tiles {
+    const uint32_t *ctl;         /* [RDX_SEGP_TILES]: the tiles in all (the grid may be larger) */
+    const uint32_t *tile_seg;    /* [tiles]: the long segment of each tile */
+    const uint32_t *first_tile;  /* [long segments]: each one's first tile */
+    const size_t *start, *end;   /* [long segments]: each one's keys [start, end) */
+    const uint32_t *bases;       /* [long segments][passes][256]: each digit's first slot,
+                                    from the segment's start */
+    int passes;
+    int iota_rel;                /* indices count from the segment's start (argsort) */
+    int numpy;                   /* the first pass orders by RDX_NUMPY_ORDER's code (floats) */
+    unsigned long long inf;      /* the float type's +inf pattern, with numpy */
+} rdx_seg_tiles;
+
 typedef struct rdx_pass_args {
     void *keys_a, *keys_b;       /* ping-pong buffers, whole arrays; A holds the result */
     void *vals_a, *vals_b;       /* NULL when no values move */
@@ -71,6 +88,7 @@ typedef struct rdx_pass_args {
     int widen;                   /* with keys_scratch and 4-byte values: the last pass writes
                                     them as 8-byte indices */
     int narrow;                  /* every output slot is below 2^32 (32-bit offsets) */
+    rdx_seg_tiles seg;           /* rdx_launch_seg_pass only */
 } rdx_pass_args;
 
 /* One block sorts n <= RDX_SMALL_MAX_N keys on chip (small.cu); also the cluster path's. */
@@ -208,6 +226,8 @@ cudaError_t rdx_kernels_init(void);
 cudaError_t rdx_launch_histogram(int kb, const rdx_hist_args *a, int sms, cudaStream_t s);
 cudaError_t rdx_launch_scan(const rdx_scan_args *a, cudaStream_t s);
 cudaError_t rdx_launch_pass(int kb, int vb, int medium, const rdx_pass_args *a, unsigned grid, cudaStream_t s);
+/* The pass kernel on the tiles of a->seg (large tile shape; a->portion_begin 0, n < 2^32). */
+cudaError_t rdx_launch_seg_pass(int kb, int vb, const rdx_pass_args *a, unsigned grid, cudaStream_t s);
 cudaError_t rdx_launch_small(int kb, int vb, const rdx_small_args *a, cudaStream_t s);
 /* Grid path: the tile shape for n keys (0, 1, 2: tuning.h), its keys per block, and a
  * cooperative launch of `grid` blocks of that shape. */

@@ -11,7 +11,10 @@
  * A full tile whose keys all share one digit (sorted or reverse input, few distinct keys,
  * the later passes of skewed data) is one run already: its counts tell, and it skips the
  * ranking, staged in shared memory in its own order.
- * Two tile shapes (tuning.h): large for throughput, medium for small inputs. */
+ * Two tile shapes (tuning.h): large for throughput, medium for small inputs.
+ * SEG = 1 (the segmented passes, seg_passes.cu): tiles are numbered per segment
+ * (a.seg), a segment's first tile publishes its prefix, the look-back stops there, and a
+ * digit's slots start at the segment's start plus its own digit base. */
 #include "common.cuh"
 #include "kernels.h"
 #include "rank.cuh"
@@ -86,7 +89,7 @@ static __device__ __forceinline__ void write_tile_any(const rdx_pass_args &a, co
     }
 }
 
-template <int KB, int VB, int MED>
+template <int KB, int VB, int MED, int SEG>
 __global__ void __launch_bounds__(RDX_OS_SHAPE_THREADS(KB, VB, MED), RDX_OS_SHAPE_MIN_BLOCKS(KB, VB, MED))
     rdx_onesweep_kernel(const rdx_pass_args a)
 {
@@ -114,8 +117,21 @@ __global__ void __launch_bounds__(RDX_OS_SHAPE_THREADS(KB, VB, MED), RDX_OS_SHAP
         s_misc[0] = atomicAdd(a.tile_counter, 1u);
     __syncthreads();
     const uint32_t tile = s_misc[0];
-    const size_t tile_begin = (size_t)tile * L::TILE;
-    const size_t left = a.portion_count - tile_begin;
+    /* The tile's first key, its keys, and the first tile of its look-back chain. */
+    size_t tile_begin, left, seg_start = 0;
+    uint32_t chain = 0, li = 0;
+    if (SEG) {
+        if (tile >= a.seg.ctl[RDX_SEGP_TILES])
+            return; /* the grid is sized for the most tiles the segments can need */
+        li = a.seg.tile_seg[tile];
+        chain = a.seg.first_tile[li];
+        seg_start = a.seg.start[li];
+        tile_begin = seg_start + (size_t)(tile - chain) * L::TILE;
+        left = a.seg.end[li] - tile_begin;
+    } else {
+        tile_begin = (size_t)tile * L::TILE;
+        left = a.portion_count - tile_begin;
+    }
     const uint32_t count = left < (size_t)L::TILE ? (uint32_t)left : (uint32_t)L::TILE;
     const bool from_b = (info & RDX_PASS_FROM_B) != 0;
     /* The first active pass reads the sort's source (buffer A when sorting in place). */
@@ -146,7 +162,7 @@ __global__ void __launch_bounds__(RDX_OS_SHAPE_THREADS(KB, VB, MED), RDX_OS_SHAP
         const V *vin = (const V *)(first_pass ? a.vals_src : from_b ? a.vals_b : a.vals_a) + a.portion_begin +
                        tile_begin;
         const bool iota = a.iota && first_pass;
-        const size_t index0 = a.portion_begin + tile_begin;
+        const size_t index0 = a.portion_begin + tile_begin - (SEG && a.seg.iota_rel ? seg_start : 0);
 #pragma unroll
         for (int i = 0; i < L::ITEMS; ++i) {
             const uint32_t pos = first + (uint32_t)i * 32u;
@@ -157,13 +173,18 @@ __global__ void __launch_bounds__(RDX_OS_SHAPE_THREADS(KB, VB, MED), RDX_OS_SHAP
 #pragma unroll
         for (int i = 0; i < L::ITEMS; ++i)
             key[i] = rdx_enc(key[i], a.cls, a.desc);
+        if (SEG && KB >= 2 && a.seg.numpy) {
+#pragma unroll
+            for (int i = 0; i < L::ITEMS; ++i)
+                key[i] = (K)rdx_numpy_canon((uint64_t)key[i], (unsigned)KB, a.seg.inf, a.desc);
+        }
     }
 
     /* Count first and publish at once, so that later tiles can go on; rank afterwards. */
     const uint32_t total = rdx_count_tile<K, L::ITEMS, L::THREADS>(key, count, shift, bits, s_wcnt);
     uint32_t *row = a.status + (size_t)tile * RDX_CUDA_MAX_BINS;
     if (threadIdx.x < bins)
-        rdx_store_status(row + threadIdx.x, (tile == 0 ? RDX_STATUS_PREFIX : RDX_STATUS_AGGREGATE) | total);
+        rdx_store_status(row + threadIdx.x, (tile == chain ? RDX_STATUS_PREFIX : RDX_STATUS_AGGREGATE) | total);
     const bool one_digit = rdx_offset_tile_one_digit<L::THREADS>(total, bits, s_wcnt, s_start, s_scan,
                                                                  full ? (uint32_t)L::TILE : UINT32_MAX);
 
@@ -183,7 +204,7 @@ __global__ void __launch_bounds__(RDX_OS_SHAPE_THREADS(KB, VB, MED), RDX_OS_SHAP
     if (threadIdx.x < ((bins + 31u) & ~31u)) {
         const bool mine = threadIdx.x < bins;
         uint32_t excl = 0;
-        if (tile > 0) {
+        if (tile > chain) {
             excl = rdx_look_back(a.status, tile - 1, !mine);
             if (mine)
                 rdx_store_status(row + threadIdx.x, RDX_STATUS_PREFIX | (excl + total));
@@ -191,7 +212,9 @@ __global__ void __launch_bounds__(RDX_OS_SHAPE_THREADS(KB, VB, MED), RDX_OS_SHAP
         if (mine) {
             /* Slot i of digit d goes to bases[d] + excl + (i - start[d]); unsigned
              * wrap-around makes the subtraction safe. */
-            const unsigned long long base = a.bases[a.pass * RDX_CUDA_MAX_BINS + threadIdx.x];
+            const unsigned long long base =
+                SEG ? seg_start + a.seg.bases[((size_t)li * a.seg.passes + a.pass) * RDX_CUDA_MAX_BINS + threadIdx.x]
+                    : a.bases[a.pass * RDX_CUDA_MAX_BINS + threadIdx.x];
             const unsigned long long gofs = base + excl - s_start[threadIdx.x];
             if (a.narrow)
                 ((uint32_t *)s_gofs)[threadIdx.x] = (uint32_t)gofs;
@@ -199,7 +222,7 @@ __global__ void __launch_bounds__(RDX_OS_SHAPE_THREADS(KB, VB, MED), RDX_OS_SHAP
                 s_gofs[threadIdx.x] = gofs;
             /* The last tile knows the portion's count of each digit: the next portion's
              * keys of digit d start after them. */
-            if (a.bases_next && tile == gridDim.x - 1)
+            if (!SEG && a.bases_next && tile == gridDim.x - 1)
                 a.bases_next[a.pass * RDX_CUDA_MAX_BINS + threadIdx.x] = base + excl + total;
         }
         __syncwarp();
@@ -219,36 +242,37 @@ __global__ void __launch_bounds__(RDX_OS_SHAPE_THREADS(KB, VB, MED), RDX_OS_SHAP
         write_tile_any<OUT_KEYS, VB, L>(a, s_keys, s_vals, s_gofs, count, shift, mask, out, vout);
 }
 
-template <int KB, int VB, int MED>
+template <int KB, int VB, int MED, int SEG>
 static cudaError_t launch_pass(const rdx_pass_args *a, unsigned grid, cudaStream_t s)
 {
     typedef rdx_os_layout<KB, VB, MED> L;
-    rdx_onesweep_kernel<KB, VB, MED><<<grid, L::THREADS, L::BYTES, s>>>(*a);
+    rdx_onesweep_kernel<KB, VB, MED, SEG><<<grid, L::THREADS, L::BYTES, s>>>(*a);
     return cudaGetLastError();
 }
 
-template <int KB, int VB, int MED>
+template <int KB, int VB, int MED, int SEG>
 static cudaError_t init_pass(void)
 {
-    return cudaFuncSetAttribute((const void *)rdx_onesweep_kernel<KB, VB, MED>,
+    return cudaFuncSetAttribute((const void *)rdx_onesweep_kernel<KB, VB, MED, SEG>,
                                 cudaFuncAttributeMaxDynamicSharedMemorySize, (int)rdx_os_layout<KB, VB, MED>::BYTES);
 }
 
-template <int MED>
+/* The segmented passes use the large shape only. */
+template <int MED, int SEG>
 static cudaError_t launch_shape(int kb, int vb, const rdx_pass_args *a, unsigned grid, cudaStream_t s)
 {
 #define RDX_PASS_CASE(KB, VB) \
-    case KB * 16 + VB: return launch_pass<KB, VB, MED>(a, grid, s);
+    case KB * 16 + VB: return launch_pass<KB, VB, MED, SEG>(a, grid, s);
     switch (kb * 16 + vb) {
         RDX_FOR_EACH_KV(RDX_PASS_CASE)
     default: return cudaErrorInvalidValue;
     }
 }
 
-template <int MED>
+template <int MED, int SEG>
 static cudaError_t init_shape(void)
 {
-#define RDX_PASS_INIT(KB, VB) init_pass<KB, VB, MED>(),
+#define RDX_PASS_INIT(KB, VB) init_pass<KB, VB, MED, SEG>(),
     const cudaError_t r[12] = {RDX_FOR_EACH_KV(RDX_PASS_INIT)};
     for (int i = 0; i < 12; ++i)
         if (r[i] != cudaSuccess)
@@ -258,7 +282,12 @@ static cudaError_t init_shape(void)
 
 cudaError_t rdx_launch_pass(int kb, int vb, int medium, const rdx_pass_args *a, unsigned grid, cudaStream_t s)
 {
-    return medium ? launch_shape<1>(kb, vb, a, grid, s) : launch_shape<0>(kb, vb, a, grid, s);
+    return medium ? launch_shape<1, 0>(kb, vb, a, grid, s) : launch_shape<0, 0>(kb, vb, a, grid, s);
+}
+
+cudaError_t rdx_launch_seg_pass(int kb, int vb, const rdx_pass_args *a, unsigned grid, cudaStream_t s)
+{
+    return launch_shape<0, 1>(kb, vb, a, grid, s);
 }
 
 size_t rdx_os_tile(int kb, int vb, int medium)
@@ -268,6 +297,8 @@ size_t rdx_os_tile(int kb, int vb, int medium)
 
 cudaError_t rdx_onesweep_init(void)
 {
-    const cudaError_t e = init_shape<0>();
-    return e != cudaSuccess ? e : init_shape<1>();
+    cudaError_t e = init_shape<0, 0>();
+    if (e == cudaSuccess)
+        e = init_shape<1, 0>();
+    return e != cudaSuccess ? e : init_shape<0, 1>();
 }

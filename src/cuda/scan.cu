@@ -63,29 +63,7 @@ __global__ void __launch_bounds__(RDX_SCAN_THREADS) rdx_scan_kernel(const rdx_sc
     __syncthreads();
 
     if (t == 0) {
-        int last = -1;
-        uint32_t active = 0;
-        for (int p = 0; p < a.passes; ++p)
-            if (s_active[p]) {
-                last = p;
-                ++active;
-            }
-        /* In place the first active pass reads A and writes B, and after an odd number of
-         * active passes the result lies in B (the fix-up copies it back). With a source
-         * apart from A, the first active pass reads the source and writes A when the number
-         * of active passes is odd, B when it is even: the last one then writes A. */
-        uint32_t from_b = a.apart ? (active & 1u) : 0u, seen = 0;
-        for (int p = 0; p < a.passes; ++p) {
-            uint32_t info = 0;
-            if (s_active[p]) {
-                info = RDX_PASS_ACTIVE | (from_b ? RDX_PASS_FROM_B : 0u) | (seen ? 0u : RDX_PASS_FIRST) |
-                       (p == last ? RDX_PASS_LAST : 0u);
-                seen = 1;
-                from_b ^= 1u;
-            }
-            a.pass_info[p] = info;
-        }
-        *a.active = active;
+        rdx_plan_passes(s_active, a.passes, a.apart, a.pass_info, a.active);
         /* The MSD route (msd.cu): taken when the largest top-digit bucket holds at most
          * RDX_MSD_SKEW times the average; level 1 (the pass kernel on the top digit) reads
          * its word at ctrl[RDX_MSD_INFO + pass]. A top digit shared by every key fails the

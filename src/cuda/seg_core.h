@@ -30,15 +30,21 @@ typedef struct rdx_seg_run {
 } rdx_seg_run;
 
 /* The routes of a run (chosen by rdx_cuda_seg_plan): the composition of segmented.h, the
- * on-chip kernels of seg_tile.h, or long equal rows one after another through the
- * whole-array calls. */
-enum { RDX_SEG_COMPOSE, RDX_SEG_TILE, RDX_SEG_ROWS };
+ * on-chip kernels of seg_tile.h alone (every segment short), or those with the segmented
+ * passes of seg_passes.h for the long segments. */
+enum { RDX_SEG_COMPOSE, RDX_SEG_TILE, RDX_SEG_PASSES };
 
-/* Byte offsets of the parts of the temporary storage, from its base aligned to 256. */
+/* Byte offsets of the parts of the temporary storage, from its base aligned to 256. The
+ * bins come first; after them the composition's buffers (canon ... sub) or the segmented
+ * passes' (segp ... pvals_b) share the space. */
 typedef struct rdx_seg_layout {
-    size_t canon, perm, seg, vcopy, bins, sub, sub_bytes, total;
+    size_t bins;                          /* seg_tile.h's bins (with offsets) */
+    size_t canon, perm, seg, vcopy, sub, sub_bytes; /* the composition */
+    size_t segp, pkeys_a, pkeys_b, pvals_b;         /* the segmented passes */
+    size_t total;
     unsigned pb, sb;          /* bytes of a permutation entry and of a segment id */
-    int route;                /* RDX_SEG_COMPOSE, RDX_SEG_TILE or RDX_SEG_ROWS */
+    size_t max_short;         /* the longest segment of the on-chip kernels (rdx_seg_tile_max_len) */
+    int route;                /* RDX_SEG_COMPOSE, RDX_SEG_TILE or RDX_SEG_PASSES */
 } rdx_seg_layout;
 
 /* The layout (and total temporary bytes) of a run; the total depends on n, S, the types,

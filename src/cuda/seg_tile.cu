@@ -12,10 +12,14 @@
 
 /* ---- what every bin shares ---- */
 
-static __host__ __device__ __forceinline__ int seg_bin_of(size_t len)
+/* The bin of a segment of len keys: -1 (empty), a short bin, or RDX_SEG_LONG_BIN (more
+ * than max_short keys: seg_passes.cu sorts it). */
+static __host__ __device__ __forceinline__ int seg_bin_of(size_t len, size_t max_short)
 {
     if (len == 0)
         return -1;
+    if (len > max_short)
+        return RDX_SEG_LONG_BIN;
     if (len <= 32)
         return 0;
     if (len <= 64)
@@ -29,19 +33,6 @@ static __host__ __device__ __forceinline__ int seg_bin_of(size_t len)
     if (len <= RDX_SEG_BLOCK_THREADS * RDX_SEG_BLOCK_ITEMS)
         return 5;
     return 6;
-}
-
-/* Segment s is [seg_lo, seg_hi), clamped to [0, n): offsets that break the rules (only the
- * stream-ordered calls take them unchecked) sort wrong segments, never outside the array. */
-static __device__ __forceinline__ size_t seg_lo(const size_t *off, size_t s, size_t n)
-{
-    return off[s] < n ? off[s] : n;
-}
-
-static __device__ __forceinline__ size_t seg_hi(const size_t *off, size_t s, size_t n)
-{
-    const size_t lo = seg_lo(off, s, n);
-    return off[s + 1] < lo ? lo : off[s + 1] < n ? off[s + 1] : n;
 }
 
 /* The bin's segments: with offsets, the bin's part of the list (counts read on the
@@ -76,8 +67,8 @@ static __device__ __forceinline__ void seg_bounds(const rdx_seg_tile_args &a, co
         return;
     }
     const uint32_t s = w.list[item];
-    *base = seg_lo(a.off, s, a.n);
-    *len = (uint32_t)(seg_hi(a.off, s, a.n) - *base);
+    *base = rdx_seg_lo(a.off, s, a.n);
+    *len = (uint32_t)(rdx_seg_hi(a.off, s, a.n) - *base);
 }
 
 /* The code a key is ordered by. */
@@ -135,14 +126,15 @@ static __device__ __forceinline__ void seg_put(const rdx_seg_tile_args &a, size_
 /* ---- binning (segments given by offsets) ---- */
 
 /* scratch[b] += segments of bin b. */
-static __global__ void seg_bin_count_kernel(const size_t *off, size_t S, size_t n, uint32_t *scratch)
+static __global__ void seg_bin_count_kernel(const size_t *off, size_t S, size_t n, size_t max_short,
+                                            uint32_t *scratch)
 {
     __shared__ uint32_t c[RDX_SEG_BINS];
     if (threadIdx.x < RDX_SEG_BINS)
         c[threadIdx.x] = 0;
     __syncthreads();
     for (size_t s = (size_t)blockIdx.x * blockDim.x + threadIdx.x; s < S; s += (size_t)gridDim.x * blockDim.x) {
-        const int b = seg_bin_of(seg_hi(off, s, n) - seg_lo(off, s, n));
+        const int b = seg_bin_of(rdx_seg_hi(off, s, n) - rdx_seg_lo(off, s, n), max_short);
         if (b >= 0)
             atomicAdd(&c[b], 1u);
     }
@@ -153,7 +145,8 @@ static __global__ void seg_bin_count_kernel(const size_t *off, size_t S, size_t 
 
 /* Lists each segment in its bin's part of the list (order within a bin is free). A block
  * takes a run of slots per bin with one atomic per bin and round. */
-static __global__ void seg_bin_place_kernel(const size_t *off, size_t S, size_t n, uint32_t *scratch)
+static __global__ void seg_bin_place_kernel(const size_t *off, size_t S, size_t n, size_t max_short,
+                                            uint32_t *scratch)
 {
     __shared__ uint32_t c[RDX_SEG_BINS], at[RDX_SEG_BINS];
     uint32_t *fill = scratch + RDX_SEG_BINS, *list = scratch + 2 * RDX_SEG_BINS;
@@ -167,7 +160,7 @@ static __global__ void seg_bin_place_kernel(const size_t *off, size_t S, size_t 
             c[threadIdx.x] = 0;
         __syncthreads();
         const size_t s = first + threadIdx.x;
-        const int b = s < S ? seg_bin_of(seg_hi(off, s, n) - seg_lo(off, s, n)) : -1;
+        const int b = s < S ? seg_bin_of(rdx_seg_hi(off, s, n) - rdx_seg_lo(off, s, n), max_short) : -1;
         const uint32_t mine = b >= 0 ? atomicAdd(&c[b], 1u) : 0u;
         __syncthreads();
         if (threadIdx.x < RDX_SEG_BINS)
@@ -400,27 +393,33 @@ static cudaError_t launch_bin(int bin, const rdx_seg_tile_args *a, const uint32_
 }
 
 template <int KB>
-static cudaError_t enqueue_kb(const rdx_seg_tile_args *a, void *scratch, int sms, cudaStream_t s)
+static cudaError_t enqueue_kb(const rdx_seg_tile_args *a, const void *scratch, int sms, cudaStream_t s)
 {
     const size_t S = a->S;
     const unsigned warp_grid = seg_grid(S, RDX_SEG_WARP_THREADS / 32, sms);
     const unsigned block_grid = seg_grid(S, 1, sms);
-    if (!a->off) /* equal rows: one bin */
-        return a->seg_size == 0 ? cudaSuccess
-                                : launch_bin<KB>(seg_bin_of(a->seg_size), a, NULL, warp_grid, block_grid, s);
+    if (!a->off) { /* equal rows: one bin, or none when the rows are long */
+        const int bin = seg_bin_of(a->seg_size, a->max_short);
+        return bin < 0 || bin == RDX_SEG_LONG_BIN ? cudaSuccess
+                                                   : launch_bin<KB>(bin, a, NULL, warp_grid, block_grid, s);
+    }
+    /* Every short bin's kernel; one with no segments in its bin returns at once. */
+    cudaError_t e = cudaSuccess;
+    for (int bin = 0; bin < RDX_SEG_SHORT_BINS && e == cudaSuccess; ++bin)
+        e = launch_bin<KB>(bin, a, (const uint32_t *)scratch, warp_grid, block_grid, s);
+    return e;
+}
+
+cudaError_t rdx_seg_tile_bin(const rdx_seg_tile_args *a, void *scratch, int sms, cudaStream_t s)
+{
     uint32_t *sc = (uint32_t *)scratch;
     cudaError_t e = cudaMemsetAsync(sc, 0, 2 * RDX_SEG_BINS * sizeof *sc, s);
     if (e != cudaSuccess)
         return e;
-    const unsigned bin_grid = seg_grid(S, RDX_COPY_THREADS, sms);
-    seg_bin_count_kernel<<<bin_grid, RDX_COPY_THREADS, 0, s>>>(a->off, S, a->n, sc);
-    seg_bin_place_kernel<<<bin_grid, RDX_COPY_THREADS, 0, s>>>(a->off, S, a->n, sc);
-    if ((e = cudaGetLastError()) != cudaSuccess)
-        return e;
-    /* Every bin's kernel; one with no segments in its bin returns at once. */
-    for (int bin = 0; bin < RDX_SEG_BINS && e == cudaSuccess; ++bin)
-        e = launch_bin<KB>(bin, a, sc, warp_grid, block_grid, s);
-    return e;
+    const unsigned bin_grid = seg_grid(a->S, RDX_COPY_THREADS, sms);
+    seg_bin_count_kernel<<<bin_grid, RDX_COPY_THREADS, 0, s>>>(a->off, a->S, a->n, a->max_short, sc);
+    seg_bin_place_kernel<<<bin_grid, RDX_COPY_THREADS, 0, s>>>(a->off, a->S, a->n, a->max_short, sc);
+    return cudaGetLastError();
 }
 
 size_t rdx_seg_tile_max_len(int kb, size_t smem_optin)
@@ -437,7 +436,7 @@ size_t rdx_seg_tile_max_len(int kb, size_t smem_optin)
 
 size_t rdx_seg_tile_scratch_bytes(size_t S) { return (2 * RDX_SEG_BINS + S) * sizeof(uint32_t); }
 
-cudaError_t rdx_seg_tile_enqueue(int kb, const rdx_seg_tile_args *a, void *scratch, int sms, cudaStream_t s)
+cudaError_t rdx_seg_tile_enqueue(int kb, const rdx_seg_tile_args *a, const void *scratch, int sms, cudaStream_t s)
 {
     switch (kb) {
     case 1: return enqueue_kb<1>(a, scratch, sms, s);

@@ -1,7 +1,7 @@
 /* Segmented sorts of short segments on chip (seg_tile.cu): every segment of at most
  * rdx_seg_tile_max_len keys is read once and written once by one warp or one block (bins
- * in tuning.h). Used by the composition of segmented.cu when every segment is known to be
- * that short (seg_route in segmented.cu). */
+ * in tuning.h). Longer segments are listed in a bin of their own for seg_passes.cu. The
+ * choice of route is seg_route in segmented.cu. */
 #ifndef RDX_CUDA_SEG_TILE_H
 #define RDX_CUDA_SEG_TILE_H
 
@@ -22,6 +22,7 @@ typedef struct rdx_seg_tile_args {
     const size_t *off;     /* S + 1 device offsets, or NULL: S equal segments of seg_size */
     size_t seg_size;
     size_t S;
+    size_t max_short;      /* rdx_seg_tile_max_len: longer segments are left to seg_passes.cu */
     int cls, desc;         /* the key codec (key_codec.h) */
     int begin_bit, end_bit;
     int numpy;             /* order by the RDX_NUMPY_ORDER code (floats) */
@@ -33,14 +34,18 @@ typedef struct rdx_seg_tile_args {
  * does not fit. */
 size_t rdx_seg_tile_max_len(int kb, size_t smem_optin);
 
-/* Device scratch of rdx_seg_tile_enqueue with offsets: 2 x RDX_SEG_BINS counters and a
- * list of the S segments by bin (4-byte ids, so S < 2^32). */
+/* Device scratch of the bins with offsets: RDX_SEG_BINS counts, RDX_SEG_BINS fill
+ * counters, and a list of the S segments by bin (4-byte ids, so S < 2^32), the long bin
+ * (RDX_SEG_LONG_BIN) last. */
 size_t rdx_seg_tile_scratch_bytes(size_t S);
 
-/* Sorts every segment of a (keys of kb bytes), each at most rdx_seg_tile_max_len long, on
- * stream. With offsets the segments are binned on the device first (no host read), in
- * scratch; without, every segment is in the bin of seg_size. */
-cudaError_t rdx_seg_tile_enqueue(int kb, const rdx_seg_tile_args *a, void *scratch, int sms, cudaStream_t s);
+/* With offsets: bins the segments on the device (no host read) into scratch. */
+cudaError_t rdx_seg_tile_bin(const rdx_seg_tile_args *a, void *scratch, int sms, cudaStream_t s);
+
+/* Sorts every segment of a (keys of kb bytes) of at most a->max_short keys on stream:
+ * with offsets those rdx_seg_tile_bin listed in scratch, without every row when seg_size
+ * is that short. Longer segments are not touched. */
+cudaError_t rdx_seg_tile_enqueue(int kb, const rdx_seg_tile_args *a, const void *scratch, int sms, cudaStream_t s);
 
 /* Per-device preparation (shared-memory limits of the block kernels). */
 cudaError_t rdx_seg_tile_init(void);

@@ -14,6 +14,7 @@
 #include "segmented.h"
 #include "state.h"
 #include "seg_core.h"
+#include "seg_passes.h"
 #include "seg_tile.h"
 
 /* ---- kernels ---- */
@@ -194,91 +195,62 @@ static rdx_opts seg_opts(const rdx_seg_run *r)
     return o;
 }
 
-/* The key sort's options with RDX_NUMPY_ORDER as the run has it (a whole-array call on a
- * row canonicalises by itself). */
-static rdx_opts row_opts(const rdx_seg_run *r)
+static int aligned_to(const void *p, size_t a) { return (uintptr_t)p % a == 0; }
+
+/* The bytes of a value the segmented passes move with each key (0: none), or -1 when they
+ * cannot take the run: pairs under RDX_NUMPY_ORDER (the original keys would be a third
+ * array to move), values of other sizes than 4 and 8 bytes or not aligned to them, keys
+ * under RDX_NUMPY_ORDER of 2 bytes (they move their original bits as values). */
+static int passes_value_bytes(const rdx_seg_run *r)
 {
-    rdx_opts o = r->opts;
-    if (r->numpy)
-        o.flags |= RDX_NUMPY_ORDER;
-    return o;
+    switch (r->kind) {
+    case RDX_JOB_KEYS: return !r->numpy ? 0 : r->kb == 4 || r->kb == 8 ? (int)r->kb : -1;
+    case RDX_JOB_PAIRS:
+        return !r->numpy && (r->vs == 4 || r->vs == 8) && aligned_to(r->vals_in, r->vs) &&
+                       aligned_to(r->vals_out, r->vs)
+                   ? (int)r->vs
+                   : -1;
+    default: return 4; /* indices within the segment, widened to 8 bytes as they are written */
+    }
 }
 
-/* The temporary bytes one row's whole-array call needs. */
-static rdx_status row_temp(rdx_ctx *ctx, const rdx_seg_run *r, size_t *bytes)
+static int radix_bits_of(const rdx_seg_run *r)
 {
-    const rdx_opts o = row_opts(r);
-    const size_t m = r->seg_size;
-    switch (r->kind) {
-    case RDX_JOB_KEYS: return rdx_cuda_sort_keys_temp_size(ctx, m, r->type, &o, bytes);
-    case RDX_JOB_PAIRS: return rdx_cuda_sort_pairs_temp_size(ctx, r->vs, m, r->type, &o, bytes);
-    default: return rdx_cuda_argsort_temp_size(ctx, m, r->type, r->itype, &o, bytes);
-    }
+    return r->opts.radix_bits ? r->opts.radix_bits : RDX_CUDA_DEFAULT_RADIX_BITS;
 }
 
 /* The route of a run, chosen here and nowhere else: the on-chip kernels of seg_tile.cu
- * when every segment is known to hold at most rdx_seg_tile_max_len keys (equal rows that
- * short, host offsets read by the synchronous calls, or n that small); equal rows of at
- * least RDX_SEG_ROWS_MIN_N keys row by row through the whole-array calls (when a row's
- * temporary storage fits in the run's); the composition otherwise. */
-static rdx_status seg_route(rdx_ctx *ctx, const rdx_seg_run *r, size_t total, int *route)
+ * alone when every segment is known to hold at most rdx_seg_tile_max_len keys (equal rows
+ * that short, host offsets read by the synchronous calls, or n that small); else those
+ * for the short segments and the segmented passes for the long ones, where the passes
+ * take the run (n < 2^32, no segment of 2^30 keys or more: a look-back count's bits,
+ * the kinds of passes_value_bytes); the composition otherwise. */
+static int seg_route(const rdx_seg_run *r, size_t max_short)
 {
-    rdx_cuda_tuning *tuning = NULL;
-    rdx_status s = rdx_cuda_tuning_ready(ctx, &tuning);
-    if (s != RDX_OK)
-        return s;
-    *route = RDX_SEG_COMPOSE;
-    if (r->max_len <= rdx_seg_tile_max_len((int)r->kb, tuning->smem_optin) && (uint64_t)r->S <= UINT32_MAX) {
-        *route = RDX_SEG_TILE;
-    } else if (!r->whole && !r->d_off && r->max_len == r->seg_size && r->seg_size >= RDX_SEG_ROWS_MIN_N) {
-        size_t row_bytes = 0;
-        s = row_temp(ctx, r, &row_bytes);
-        if (s == RDX_OK && row_bytes <= total)
-            *route = RDX_SEG_ROWS;
-    }
-    return s;
-}
-
-/* Equal rows one after another through the whole-array calls, on d_temp (the run's). */
-static rdx_status enqueue_rows(rdx_ctx *ctx, const rdx_seg_run *r, void *d_temp, size_t temp_bytes,
-                               cudaStream_t stream)
-{
-    const rdx_opts o = row_opts(r);
-    const size_t m = r->seg_size, kb = r->kb, ib = r->itype == RDX_U32 ? 4 : 8;
-    rdx_status s = RDX_OK;
-    /* Into the library's own buffers: not the caller's first write (inject.h). */
-    rdx_inject_hold_writes(ctx, r->own_outs);
-    for (size_t i = 0; i < r->S && s == RDX_OK; i++) {
-        const size_t at = i * m;
-        const unsigned char *kin = (const unsigned char *)r->keys_in + at * kb;
-        unsigned char *kout = (unsigned char *)r->keys_out + at * kb;
-        switch (r->kind) {
-        case RDX_JOB_KEYS:
-            s = rdx_cuda_sort_keys_into_async(ctx, kin, kout, m, r->type, &o, d_temp, temp_bytes, stream);
-            break;
-        case RDX_JOB_PAIRS:
-            s = rdx_cuda_sort_pairs_into_async(ctx, kin, kout, (const unsigned char *)r->vals_in + at * r->vs,
-                                               (unsigned char *)r->vals_out + at * r->vs, r->vs, m, r->type, &o,
-                                               d_temp, temp_bytes, stream);
-            break;
-        default:
-            s = rdx_cuda_argsort_async(ctx, kin, m, r->type, (unsigned char *)r->idx_out + at * ib, r->itype, &o,
-                                       d_temp, temp_bytes, stream);
-            break;
-        }
-    }
-    rdx_inject_hold_writes(ctx, 0);
-    return s;
+    if ((uint64_t)r->S > UINT32_MAX)
+        return RDX_SEG_COMPOSE;
+    if (r->max_len <= max_short)
+        return RDX_SEG_TILE;
+    const int passes = (r->opts.end_bit - r->opts.begin_bit + radix_bits_of(r) - 1) / radix_bits_of(r);
+    if ((uint64_t)r->n < ((uint64_t)1 << 32) && (uint64_t)r->max_len < ((uint64_t)1 << RDX_OS_COUNT_BITS) &&
+        passes_value_bytes(r) >= 0 && ((unsigned)passes << radix_bits_of(r)) <= RDX_HIST_MAX_CELLS)
+        return RDX_SEG_PASSES;
+    return RDX_SEG_COMPOSE;
 }
 
 rdx_status rdx_cuda_seg_plan(rdx_ctx *ctx, const rdx_seg_run *r, rdx_seg_layout *L)
 {
     memset(L, 0, sizeof *L);
+    rdx_cuda_tuning *tuning = NULL;
+    rdx_status s = rdx_cuda_tuning_ready(ctx, &tuning);
+    if (s != RDX_OK)
+        return s;
+    L->max_short = rdx_seg_tile_max_len((int)r->kb, tuning->smem_optin);
     const size_t n = r->n;
     L->pb = (uint64_t)n <= (uint64_t)UINT32_MAX + 1 ? 4 : 8;
     L->sb = (uint64_t)r->S + 1 <= (uint64_t)UINT32_MAX ? 4 : 8;
     size_t t_arg = 0, t_seg = 0;
-    rdx_status s = rdx_cuda_argsort_temp_size(ctx, n, r->type, L->pb == 4 ? RDX_U32 : RDX_U64, &r->opts, &t_arg);
+    s = rdx_cuda_argsort_temp_size(ctx, n, r->type, L->pb == 4 ? RDX_U32 : RDX_U64, &r->opts, &t_arg);
     if (s == RDX_OK && !r->whole) {
         const rdx_opts so = seg_opts(r);
         s = rdx_cuda_sort_pairs_temp_size(ctx, L->pb, n, L->sb == 4 ? RDX_U32 : RDX_U64, &so, &t_seg);
@@ -286,6 +258,11 @@ rdx_status rdx_cuda_seg_plan(rdx_ctx *ctx, const rdx_seg_run *r, rdx_seg_layout 
     if (s != RDX_OK)
         return s;
     size_t at = 0;
+    L->bins = at;
+    if (!r->whole)
+        at += align256(rdx_seg_tile_scratch_bytes(r->S));
+    const size_t after_bins = at;
+    /* The composition. */
     L->canon = at;
     at += align256(n * r->kb);
     L->perm = at;
@@ -296,19 +273,76 @@ rdx_status rdx_cuda_seg_plan(rdx_ctx *ctx, const rdx_seg_run *r, rdx_seg_layout 
     L->vcopy = at;
     if (r->kind == RDX_JOB_PAIRS)
         at += align256(n * r->vs);
-    L->bins = at;
-    if (!r->whole)
-        at += align256(rdx_seg_tile_scratch_bytes(r->S));
     L->sub = at;
     L->sub_bytes = t_arg > t_seg ? t_arg : t_seg;
-    L->total = at + L->sub_bytes + 256; /* + 256: the base is aligned up */
-    return seg_route(ctx, r, L->total, &L->route);
+    const size_t compose_end = at + L->sub_bytes;
+    /* The segmented passes: their scratch, a second key buffer, a working copy of the keys
+     * where the keys are not the result (argsort; RDX_NUMPY_ORDER, whose results are the
+     * original keys, moved as values), and a second value buffer (a size the totals do
+     * not depend on: 8 bytes per key at most). */
+    at = after_bins;
+    L->segp = at;
+    const int passes = (r->opts.end_bit - r->opts.begin_bit + radix_bits_of(r) - 1) / radix_bits_of(r);
+    const int vb = passes_value_bytes(r) > 0 ? passes_value_bytes(r) : 0;
+    at += align256(rdx_seg_passes_scratch_bytes((int)r->kb, vb, n, r->S, L->max_short, passes));
+    L->pkeys_b = at;
+    at += align256(n * r->kb);
+    L->pkeys_a = at;
+    at += align256(n * r->kb);
+    L->pvals_b = at;
+    at += align256(n * 8);
+    L->total = (compose_end > at ? compose_end : at) + 256; /* + 256: the base is aligned up */
+    L->route = seg_route(r, L->max_short);
+    return RDX_OK;
 }
 
-static int aligned_to(const void *p, size_t a) { return (uintptr_t)p % a == 0; }
+/* The segmented passes' arguments for the run's long segments (t: the temporary storage,
+ * aligned; bins: seg_tile.h's bins, with offsets). */
+static void passes_args(const rdx_seg_run *r, const rdx_seg_layout *L, unsigned char *t, const void *bins,
+                        rdx_seg_passes_args *p)
+{
+    memset(p, 0, sizeof *p);
+    p->kb = (int)r->kb;
+    p->vb = passes_value_bytes(r);
+    p->keys_src = r->keys_in;
+    p->keys_a = r->keys_out;
+    p->keys_b = t + L->pkeys_b;
+    p->vals_src = r->vals_in;
+    p->vals_a = r->vals_out;
+    p->vals_b = t + L->pvals_b;
+    if (r->kind == RDX_JOB_KEYS && r->numpy) {
+        /* Sorted by the canonical code; the original keys move as the values. */
+        p->keys_a = t + L->pkeys_a;
+        p->vals_src = r->keys_in;
+        p->vals_a = r->keys_out;
+        p->keys_scratch = 1;
+    } else if (r->kind == RDX_JOB_ARGSORT) {
+        p->keys_a = t + L->pkeys_a;
+        p->vals_src = NULL;
+        p->vals_a = r->idx_out;
+        p->keys_scratch = 1;
+        p->iota_rel = 1;
+        p->widen = r->itype != RDX_U32;
+    }
+    p->numpy = r->numpy;
+    p->inf = rdx_float_inf_bits(r->type);
+    p->n = r->n;
+    p->off = r->whole ? NULL : r->d_off;
+    p->S = r->S;
+    p->seg_size = r->seg_size;
+    p->bins = (const uint32_t *)bins;
+    p->max_short = L->max_short;
+    p->cls = (int)rdx_type_class(r->type);
+    p->desc = (r->opts.flags & RDX_DESCENDING) != 0;
+    p->begin_bit = r->opts.begin_bit;
+    p->end_bit = r->opts.end_bit;
+    p->radix_bits = radix_bits_of(r);
+}
 
-/* The tile route (t: the temporary storage, aligned). Values of 4 or 8 bytes move in
- * registers; others by a permutation in t and a gather from a copy. */
+/* The tile route, and the passes route (the long segments by the segmented passes, then
+ * the short ones on chip). t: the temporary storage, aligned. Values of 4 or 8 bytes move
+ * in registers; others (the tile route only) by a permutation in t and a gather from a
+ * copy. */
 static rdx_status enqueue_tile(rdx_ctx *ctx, const rdx_seg_run *r, const rdx_seg_layout *L, unsigned char *t,
                                int sms, cudaStream_t stream)
 {
@@ -338,14 +372,22 @@ static rdx_status enqueue_tile(rdx_ctx *ctx, const rdx_seg_run *r, const rdx_seg
     a.off = r->whole ? NULL : r->d_off;
     a.seg_size = r->seg_size;
     a.S = r->S;
+    a.max_short = L->max_short;
     a.cls = (int)rdx_type_class(r->type);
     a.desc = (r->opts.flags & RDX_DESCENDING) != 0;
     a.begin_bit = r->opts.begin_bit;
     a.end_bit = r->opts.end_bit;
     a.numpy = r->numpy;
     a.inf = rdx_float_inf_bits(r->type);
+    if (a.off)
+        RDX_CUDA_TRY(rdx_seg_tile_bin(&a, t + L->bins, sms, stream));
     if (!r->own_outs)
         rdx_inject_first_write(ctx);
+    if (L->route == RDX_SEG_PASSES) {
+        rdx_seg_passes_args p;
+        passes_args(r, L, t, t + L->bins, &p);
+        RDX_CUDA_TRY(rdx_seg_passes_enqueue(&p, t + L->segp, sms, stream));
+    }
     RDX_CUDA_TRY(rdx_seg_tile_enqueue((int)r->kb, &a, t + L->bins, sms, stream));
     if (pairs && !vals_in_regs) {
         tile_values_kernel<<<rdx_copy_grid(n, sms), RDX_COPY_THREADS, 0, stream>>>(t + L->perm, L->pb, a.off, r->S, n, t + L->vcopy, r->vals_out, r->vs);
@@ -365,10 +407,8 @@ rdx_status rdx_cuda_seg_enqueue(rdx_ctx *ctx, const rdx_seg_run *r, const rdx_se
     const unsigned blocks = rdx_copy_grid(n, sms);
     unsigned char *t = (unsigned char *)d_temp;
     t += (256 - (uintptr_t)t % 256) % 256;
-    if (L->route == RDX_SEG_TILE)
+    if (L->route != RDX_SEG_COMPOSE)
         return enqueue_tile(ctx, r, L, t, sms, stream);
-    if (L->route == RDX_SEG_ROWS)
-        return enqueue_rows(ctx, r, d_temp, L->total, stream);
     void *canon = t + L->canon, *perm = t + L->perm, *seg = t + L->seg, *vcopy = t + L->vcopy, *sub = t + L->sub;
     const rdx_type ptype = L->pb == 4 ? RDX_U32 : RDX_U64;
 
@@ -533,11 +573,11 @@ static rdx_status run_sync(rdx_ctx *ctx, const rdx_job *job, size_t lo, size_t h
     return s;
 }
 
-/* The tile and rows routes on device arrays: sorted in the caller's arrays on the context's
- * stream and scratch, with no copies (1 when run, with *status; 0 when the job does not
- * take them).
+/* The tile and passes routes on device arrays: sorted in the caller's arrays on the
+ * context's stream and scratch, with no copies (1 when run, with *status; 0 when the job
+ * does not take them).
  * Offsets on the device are the caller's (checked on the host already); host offsets go
- * up to the scratch. Only the launch of seg_tile.cu's kernels writes the caller's arrays,
+ * up to the scratch. Only the launches of seg_passes.cu and seg_tile.cu write the caller's arrays,
  * after everything else has succeeded. */
 static int run_direct(rdx_ctx *ctx, const rdx_job *job, size_t max_len, rdx_status *status)
 {
@@ -576,7 +616,7 @@ static int run_direct(rdx_ctx *ctx, const rdx_job *job, size_t max_len, rdx_stat
             s = rdx_cuda_fail(ctx, e, "the segmented sort", __FILE__, __LINE__);
         if (s == RDX_OK)
             snprintf(ctx->route, sizeof ctx->route, "%s",
-                     L.route == RDX_SEG_TILE ? "segmented on chip" : "segmented row by row");
+                     L.route == RDX_SEG_TILE ? "segmented on chip" : "segmented passes and on chip");
     }
     *status = s;
     return 1;

@@ -13,15 +13,18 @@
  *
  * A whole-array sort under RDX_NUMPY_ORDER is the same with one segment and no step 2.
  *
- * When every segment is known to hold at most rdx_seg_tile_max_len keys (equal rows that
- * short, offsets the synchronous calls read on the host, or n that small) the steps above
- * are replaced by the on-chip kernels of seg_tile.h: segments binned by length, a warp
- * per segment of up to 256 keys, a block per segment of up to 16384 (4096 without
- * Hopper's shared memory), each segment read and written once. Equal rows of
- * RDX_SEG_ROWS_MIN_N keys or more are sorted row by row by the whole-array calls. The
- * choice is seg_route in segmented.cu. On device arrays the synchronous calls take both
- * of these in the caller's arrays on the context's scratch, without
- * copies (run_direct). */
+ * These steps are the fallback. When every segment is known to hold at most
+ * rdx_seg_tile_max_len keys (equal rows that short, offsets the synchronous calls read on
+ * the host, or n that small) they are replaced by the on-chip kernels of seg_tile.h:
+ * segments binned by length, a warp per segment of up to 256 keys, a block per segment of
+ * up to 16384 (4096 without Hopper's shared memory), each segment read and written once.
+ * Otherwise the longer segments go through the segmented passes of seg_passes.h (the
+ * whole-array pass kernel with tiles numbered per segment) and the short ones through the
+ * on-chip kernels, all decided on the device. The composition is left for the runs the
+ * passes do not take (pairs under RDX_NUMPY_ORDER, values of other sizes than 4 and 8
+ * bytes, n of 2^32 or more). The choice is seg_route in segmented.cu. On device arrays
+ * the synchronous calls take the first two in the caller's arrays on the context's
+ * scratch, without copies (run_direct). */
 #ifndef RDX_CUDA_SEGMENTED_H
 #define RDX_CUDA_SEGMENTED_H
 

@@ -401,8 +401,8 @@
  * memory). The warp bins are 32, 64, 128, 256 keys (1, 2, 4, 8 items per lane); the block
  * bins 1024 (256 x 4), 4096 (512 x 8) and RDX_SEG_TILE_MAX_N = 16384 (1024 x 16), the
  * last where the device lets a block have its shared memory (8-byte keys need 225 KB:
- * Hopper; elsewhere segments end at 4096 keys). Longer segments go through the
- * composition of segmented.h. */
+ * Hopper; elsewhere segments end at 4096 keys). Longer segments go to the segmented
+ * passes (seg_passes.cu). */
 #define RDX_SEG_WARP_THREADS 256
 #define RDX_SEG_WARP_MAX_ITEMS 8
 #define RDX_SEG_BLOCK_SMALL_THREADS 256
@@ -412,17 +412,19 @@
 #define RDX_SEG_BLOCK_LARGE_THREADS 1024
 #define RDX_SEG_BLOCK_LARGE_ITEMS 16
 #define RDX_SEG_TILE_MAX_N (RDX_SEG_BLOCK_LARGE_THREADS * RDX_SEG_BLOCK_LARGE_ITEMS)
-/* Bins: 4 warp bins, 3 block bins. */
-#define RDX_SEG_BINS 7
+/* Bins: 4 warp bins, 3 block bins, then the long segments' bin. */
+#define RDX_SEG_SHORT_BINS 7
+#define RDX_SEG_LONG_BIN 7
+#define RDX_SEG_BINS 8
 /* Blocks per SM of the persistent launches (each loops over its bin's segments). */
 #define RDX_SEG_BLOCKS_PER_SM 8
-/* Equal rows of at least this many keys are sorted one after another by the whole-array
- * calls (each row at full speed, no segment-id sort). H200, u32 keys, composition against
- * row by row: 4 x 2^24 4.40 / 1.55 ms, 64 x 2^20 3.77 / 3.12 ms, 256 x 2^18 3.74 / 7.75 ms
- * (docs/performance.md, "Round 8"). */
-#ifndef RDX_SEG_ROWS_MIN_N
-#define RDX_SEG_ROWS_MIN_N ((size_t)1 << 20)
-#endif
+
+/* ---- the segmented passes (seg_passes.cu): long segments through the pass kernel ----
+ * One block numbers the long segments' tiles (a scan over the segments); the per-segment
+ * up-front histogram runs this many blocks per SM, each over a run of tiles. */
+#define RDX_SEGP_TILES_THREADS 1024
+#define RDX_SEGP_HIST_THREADS 512
+#define RDX_SEGP_HIST_BLOCKS_PER_SM 4
 
 /* ---- simple grid-stride kernels (copy back, iota, gather) ---- */
 #define RDX_COPY_THREADS 256

@@ -1,0 +1,401 @@
+/* The segmented passes (seg_passes.h): the long segments sorted by the pass kernel of
+ * onesweep.cu, all in the same launches.
+ *
+ *   tiles   one block lists the long segments (seg_tile.cu's long bin, or every row),
+ *           their keys and their tiles: each segment gets ceil(len / tile) tiles of its
+ *           own, numbered in segment order (an exclusive scan); then each tile is given
+ *           its segment (map).
+ *   hist    the digit counts of every pass per segment, in one read of the keys: a block
+ *           counts a run of tiles in shared memory and adds a segment's counts to global
+ *           memory when the run leaves it.
+ *   scan    a warp per (segment, pass) turns the counts into each digit's first slot from
+ *           the segment's start; a pass in which every segment has one digit only is not
+ *           run (plan: rdx_plan_passes, as the whole-array scan kernel does).
+ *   passes  the pass kernel with SEG = 1: a segment's first tile starts its look-back
+ *           chain, so the segments' passes run side by side in one launch per digit.
+ *   fixup   as the whole-array fix-up, over the long segments' keys only.
+ *
+ * Every launch is enqueued whatever the data, with grids sized for the most tiles the
+ * segments can need (extra blocks return at once): no host read, CUDA-graph safe. */
+#include "common.cuh"
+#include "kernels.h"
+#include "rank.cuh"
+#include "seg_passes.h"
+
+/* ---- the scratch ---- */
+
+typedef struct segp_layout {
+    size_t lmax, tmax, tile;  /* most long segments, most tiles, keys per tile */
+    size_t ctl, act, info, active, counters, bases, status0, zero_end; /* zeroed first */
+    size_t status1, first_tile, start, end, tile_seg, total;
+} segp_layout;
+
+/* The buffers of the kernels below, in the scratch. */
+typedef struct segp_dev {
+    uint32_t *ctl, *act, *info, *active, *counters, *bases, *status[2], *first_tile, *tile_seg;
+    size_t *start, *end;
+    size_t lmax, tmax, tile;
+} segp_dev;
+
+static size_t take(size_t *at, size_t bytes)
+{
+    const size_t here = *at;
+    *at += (bytes + 255) / 256 * 256;
+    return here;
+}
+
+static segp_layout segp_plan(int kb, int vb, size_t n, size_t S, size_t max_short, int passes)
+{
+    segp_layout L;
+    const size_t most = n / (max_short + 1); /* each long segment holds more than max_short keys */
+    L.lmax = S < most ? S : most;
+    L.tile = rdx_os_tile(kb, vb, 0);
+    L.tmax = (n + L.tile - 1) / L.tile + L.lmax; /* each segment ends in at most one partial tile */
+    const size_t rows = (size_t)passes * RDX_CUDA_MAX_BINS;
+    size_t at = 0;
+    L.ctl = take(&at, RDX_SEGP_CTL_WORDS * 4);
+    L.act = take(&at, (size_t)passes * 4);
+    L.info = take(&at, (size_t)passes * 4);
+    L.active = take(&at, 4);
+    L.counters = take(&at, (size_t)passes * 4);
+    L.bases = take(&at, L.lmax * rows * 4);
+    L.status0 = take(&at, L.tmax * RDX_CUDA_MAX_BINS * 4);
+    L.zero_end = at;
+    L.status1 = take(&at, L.tmax * RDX_CUDA_MAX_BINS * 4);
+    L.first_tile = take(&at, (L.lmax + 1) * 4);
+    L.start = take(&at, L.lmax * sizeof(size_t));
+    L.end = take(&at, L.lmax * sizeof(size_t));
+    L.tile_seg = take(&at, L.tmax * 4);
+    L.total = at;
+    return L;
+}
+
+static int passes_of(int begin_bit, int end_bit, int radix_bits)
+{
+    return (end_bit - begin_bit + radix_bits - 1) / radix_bits;
+}
+
+size_t rdx_seg_passes_scratch_bytes(int kb, int vb, size_t n, size_t S, size_t max_short, int passes)
+{
+    return segp_plan(kb, vb, n, S, max_short, passes).total;
+}
+
+/* ---- kernels ---- */
+
+/* Long segment li's keys [*lo, *hi). */
+static __device__ __forceinline__ void segp_bounds(const rdx_seg_passes_args &a, const uint32_t *list, size_t li,
+                                                   size_t *lo, size_t *hi)
+{
+    if (!a.off) {
+        *lo = li * a.seg_size;
+        *hi = *lo + a.seg_size;
+        return;
+    }
+    const size_t s = list[li];
+    *lo = rdx_seg_lo(a.off, s, a.n);
+    *hi = rdx_seg_hi(a.off, s, a.n);
+}
+
+/* One block: the long segments, their keys and first tiles, and the count of each. */
+__global__ void __launch_bounds__(RDX_SEGP_TILES_THREADS) segp_tiles_kernel(const rdx_seg_passes_args a,
+                                                                            const segp_dev d)
+{
+    __shared__ uint32_t s_warp[RDX_SEGP_TILES_THREADS / 32];
+    const uint32_t *list = NULL;
+    size_t L = a.S;
+    if (a.off) {
+        uint32_t before = 0;
+        for (int b = 0; b < RDX_SEG_LONG_BIN; ++b)
+            before += a.bins[b];
+        list = a.bins + 2 * RDX_SEG_BINS + before;
+        L = a.bins[RDX_SEG_LONG_BIN];
+    }
+    if (L > d.lmax) /* only with offsets that break the rules (overlapping segments) */
+        L = d.lmax;
+    const size_t per = (L + RDX_SEGP_TILES_THREADS - 1) / RDX_SEGP_TILES_THREADS;
+    const size_t first = threadIdx.x * per < L ? threadIdx.x * per : L;
+    const size_t last = first + per < L ? first + per : L;
+    uint32_t mine = 0;
+    for (size_t li = first; li < last; ++li) {
+        size_t lo, hi;
+        segp_bounds(a, list, li, &lo, &hi);
+        mine += (uint32_t)((hi - lo + d.tile - 1) / d.tile);
+    }
+    uint32_t tile = rdx_block_excl_scan<RDX_SEGP_TILES_THREADS>(mine, s_warp);
+    for (size_t li = first; li < last; ++li) {
+        size_t lo, hi;
+        segp_bounds(a, list, li, &lo, &hi);
+        d.first_tile[li] = tile;
+        d.start[li] = lo;
+        d.end[li] = hi;
+        tile += (uint32_t)((hi - lo + d.tile - 1) / d.tile);
+    }
+    if (threadIdx.x == RDX_SEGP_TILES_THREADS - 1) {
+        d.ctl[RDX_SEGP_LONG] = (uint32_t)L;
+        /* More tiles than the grids have only with overlapping segments: those sort wrong,
+         * never outside the arrays. */
+        d.ctl[RDX_SEGP_TILES] = tile < d.tmax ? tile : (uint32_t)d.tmax;
+    }
+}
+
+/* tile_seg[t] = the long segment of tile t (the last whose first tile is <= t; every long
+ * segment has a tile, so first tiles increase). */
+__global__ void __launch_bounds__(RDX_COPY_THREADS) segp_map_kernel(const segp_dev d)
+{
+    const uint32_t tiles = d.ctl[RDX_SEGP_TILES], L = d.ctl[RDX_SEGP_LONG];
+    for (size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x; t < tiles; t += (size_t)gridDim.x * blockDim.x) {
+        uint32_t lo = 0, hi = L - 1u;
+        while (lo < hi) {
+            const uint32_t mid = (lo + hi + 1u) >> 1;
+            if (d.first_tile[mid] <= t)
+                lo = mid;
+            else
+                hi = mid - 1u;
+        }
+        d.tile_seg[t] = lo;
+    }
+}
+
+/* The code a key is sorted by in the passes (the pass kernel's first pass computes the same). */
+template <typename K>
+static __device__ __forceinline__ K segp_code(K k, const rdx_seg_passes_args &a)
+{
+    k = rdx_enc(k, a.cls, a.desc);
+    if (sizeof(K) >= 2 && a.numpy)
+        k = (K)rdx_numpy_canon((uint64_t)k, (unsigned)sizeof(K), a.inf, a.desc);
+    return k;
+}
+
+/* Every pass's digit counts per long segment: block b counts its run of tiles. */
+template <int KB>
+__global__ void __launch_bounds__(RDX_SEGP_HIST_THREADS) segp_hist_kernel(const rdx_seg_passes_args a,
+                                                                          const segp_dev d, int passes)
+{
+    typedef typename rdx_uint<KB>::t K;
+    __shared__ uint32_t s_hist[RDX_HIST_MAX_CELLS];
+    const uint32_t tiles = d.ctl[RDX_SEGP_TILES];
+    const uint32_t bins = 1u << a.radix_bits, cells = (uint32_t)passes * bins;
+    const uint32_t run = (tiles + gridDim.x - 1) / gridDim.x;
+    const uint32_t t0 = blockIdx.x * run, t1 = t0 + run < tiles ? t0 + run : tiles;
+    for (uint32_t j = threadIdx.x; j < cells; j += RDX_SEGP_HIST_THREADS)
+        s_hist[j] = 0u;
+    __syncthreads();
+    const K *keys = (const K *)a.keys_src;
+    for (uint32_t t = t0; t < t1; ++t) {
+        const uint32_t li = d.tile_seg[t];
+        const size_t begin = d.start[li] + (size_t)(t - d.first_tile[li]) * d.tile;
+        const size_t end = begin + d.tile < d.end[li] ? begin + d.tile : d.end[li];
+#pragma unroll 4
+        for (size_t i = begin + threadIdx.x; i < end; i += RDX_SEGP_HIST_THREADS) {
+            const K k = segp_code(keys[i], a);
+            for (int p = 0; p < passes; ++p) {
+                const int shift = a.begin_bit + p * a.radix_bits;
+                const uint32_t mask = (1u << min(a.radix_bits, a.end_bit - shift)) - 1u;
+                atomicAdd(&s_hist[p * bins + rdx_digit(k, shift, mask)], 1u);
+            }
+        }
+        if (t + 1u == t1 || d.tile_seg[t + 1u] != li) { /* the run leaves the segment */
+            __syncthreads();
+            for (uint32_t j = threadIdx.x; j < cells; j += RDX_SEGP_HIST_THREADS) {
+                const uint32_t c = s_hist[j];
+                if (c) {
+                    atomicAdd(&d.bases[((size_t)li * passes + j / bins) * RDX_CUDA_MAX_BINS + j % bins], c);
+                    s_hist[j] = 0u;
+                }
+            }
+            __syncthreads();
+        }
+    }
+}
+
+/* A warp per (long segment, pass): the counts become each digit's first slot from the
+ * segment's start, in place; a pass runs when some segment has two digits in it. */
+__global__ void __launch_bounds__(256) segp_scan_kernel(const rdx_seg_passes_args a, const segp_dev d, int passes)
+{
+    enum { PER_LANE = RDX_CUDA_MAX_BINS / 32 };
+    const uint32_t lane = rdx_lane();
+    const size_t w = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    const size_t li = w / (size_t)passes;
+    const int p = (int)(w % (size_t)passes);
+    if (li >= d.ctl[RDX_SEGP_LONG])
+        return; /* whole warps */
+    const int shift = a.begin_bit + p * a.radix_bits;
+    const uint32_t bins = 1u << min(a.radix_bits, a.end_bit - shift);
+    const uint32_t len = (uint32_t)(d.end[li] - d.start[li]);
+    uint32_t *row = d.bases + (li * (size_t)passes + (size_t)p) * RDX_CUDA_MAX_BINS;
+    uint32_t v[PER_LANE], sum = 0;
+    bool one_digit = false;
+#pragma unroll
+    for (int i = 0; i < PER_LANE; ++i) {
+        const uint32_t dg = lane * PER_LANE + (uint32_t)i;
+        v[i] = dg < bins ? row[dg] : 0u;
+        one_digit |= dg < bins && v[i] == len;
+        sum += v[i];
+    }
+    uint32_t slot = rdx_warp_incl_scan(sum, lane) - sum;
+#pragma unroll
+    for (int i = 0; i < PER_LANE; ++i) {
+        const uint32_t dg = lane * PER_LANE + (uint32_t)i;
+        if (dg < bins)
+            row[dg] = slot;
+        slot += v[i];
+    }
+    if (!__any_sync(RDX_FULL_WARP, one_digit) && lane == 0)
+        d.act[p] = 1u;
+}
+
+__global__ void segp_plan_kernel(const segp_dev d, int passes, int apart)
+{
+    if (threadIdx.x == 0)
+        rdx_plan_passes(d.act, passes, apart, d.info, d.active);
+}
+
+/* dst[i] = src[i] for i in [begin, end), elements of `bytes` bytes, over the block. */
+static __device__ __forceinline__ void segp_copy(void *dst, const void *src, size_t begin, size_t end, int bytes)
+{
+    for (size_t i = begin + threadIdx.x; i < end; i += blockDim.x) {
+        switch (bytes) {
+        case 1: ((uint8_t *)dst)[i] = ((const uint8_t *)src)[i]; break;
+        case 2: ((uint16_t *)dst)[i] = ((const uint16_t *)src)[i]; break;
+        case 4: ((uint32_t *)dst)[i] = ((const uint32_t *)src)[i]; break;
+        default: ((unsigned long long *)dst)[i] = ((const unsigned long long *)src)[i]; break;
+        }
+    }
+}
+
+/* The whole-array fix-up (gather.cu) over the long segments' tiles: with no pass run, the
+ * source (or the indices) to A where they differ; in place after an odd number of passes,
+ * B back to A. */
+__global__ void __launch_bounds__(RDX_COPY_THREADS) segp_fixup_kernel(const rdx_seg_passes_args a, const segp_dev d,
+                                                                     int apart)
+{
+    const uint32_t active = *d.active, tiles = d.ctl[RDX_SEGP_TILES];
+    const bool none = active == 0, back = (active & 1u) && !apart;
+    if (!none && !back)
+        return;
+    const int ib = a.widen ? 8 : a.vb;
+    for (uint32_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+        const uint32_t li = d.tile_seg[t];
+        const size_t begin = d.start[li] + (size_t)(t - d.first_tile[li]) * d.tile;
+        const size_t end = begin + d.tile < d.end[li] ? begin + d.tile : d.end[li];
+        if (back) {
+            if (!a.keys_scratch)
+                segp_copy(a.keys_a, a.keys_b, begin, end, a.kb);
+            if (a.vb)
+                segp_copy(a.vals_a, a.vals_b, begin, end, a.vb);
+            continue;
+        }
+        if (!a.keys_scratch && a.keys_src != a.keys_a)
+            segp_copy(a.keys_a, a.keys_src, begin, end, a.kb);
+        if (a.vb && !a.vals_src) { /* the permutation is the identity */
+            const size_t from = a.iota_rel ? d.start[li] : 0;
+            for (size_t i = begin + threadIdx.x; i < end; i += blockDim.x) {
+                if (ib == 8)
+                    ((unsigned long long *)a.vals_a)[i] = i - from;
+                else
+                    ((uint32_t *)a.vals_a)[i] = (uint32_t)(i - from);
+            }
+        } else if (a.vb && a.vals_src != a.vals_a) {
+            segp_copy(a.vals_a, a.vals_src, begin, end, a.vb);
+        }
+    }
+}
+
+/* ---- the enqueue ---- */
+
+template <int KB>
+static void launch_hist(const rdx_seg_passes_args *a, const segp_dev *d, int passes, unsigned grid, cudaStream_t s)
+{
+    segp_hist_kernel<KB><<<grid, RDX_SEGP_HIST_THREADS, 0, s>>>(*a, *d, passes);
+}
+
+cudaError_t rdx_seg_passes_enqueue(const rdx_seg_passes_args *a, void *scratch, int sms, cudaStream_t s)
+{
+    const int passes = passes_of(a->begin_bit, a->end_bit, a->radix_bits);
+    if (a->n == 0 || a->S == 0 || passes < 1 || ((uint32_t)passes << a->radix_bits) > RDX_HIST_MAX_CELLS ||
+        (uint64_t)a->n >= ((uint64_t)1 << 32))
+        return a->n == 0 || a->S == 0 ? cudaSuccess : cudaErrorInvalidValue;
+    const segp_layout L = segp_plan(a->kb, a->vb, a->n, a->S, a->max_short, passes);
+    unsigned char *t = (unsigned char *)scratch;
+    segp_dev d;
+    d.ctl = (uint32_t *)(t + L.ctl);
+    d.act = (uint32_t *)(t + L.act);
+    d.info = (uint32_t *)(t + L.info);
+    d.active = (uint32_t *)(t + L.active);
+    d.counters = (uint32_t *)(t + L.counters);
+    d.bases = (uint32_t *)(t + L.bases);
+    d.status[0] = (uint32_t *)(t + L.status0);
+    d.status[1] = (uint32_t *)(t + L.status1);
+    d.first_tile = (uint32_t *)(t + L.first_tile);
+    d.tile_seg = (uint32_t *)(t + L.tile_seg);
+    d.start = (size_t *)(t + L.start);
+    d.end = (size_t *)(t + L.end);
+    d.lmax = L.lmax;
+    d.tmax = L.tmax;
+    d.tile = L.tile;
+
+    cudaError_t e = cudaMemsetAsync(t, 0, L.zero_end, s);
+    if (e != cudaSuccess)
+        return e;
+    segp_tiles_kernel<<<1, RDX_SEGP_TILES_THREADS, 0, s>>>(*a, d);
+    segp_map_kernel<<<rdx_copy_grid(L.tmax, sms), RDX_COPY_THREADS, 0, s>>>(d);
+    size_t hist_grid = (size_t)(sms > 0 ? sms : 1) * RDX_SEGP_HIST_BLOCKS_PER_SM;
+    if (hist_grid > L.tmax)
+        hist_grid = L.tmax;
+    switch (a->kb) {
+    case 1: launch_hist<1>(a, &d, passes, (unsigned)hist_grid, s); break;
+    case 2: launch_hist<2>(a, &d, passes, (unsigned)hist_grid, s); break;
+    case 4: launch_hist<4>(a, &d, passes, (unsigned)hist_grid, s); break;
+    default: launch_hist<8>(a, &d, passes, (unsigned)hist_grid, s); break;
+    }
+    const size_t scan_warps = L.lmax * (size_t)passes;
+    segp_scan_kernel<<<(unsigned)((scan_warps + 7) / 8), 256, 0, s>>>(*a, d, passes);
+    const int apart = a->keys_src != a->keys_a && (!a->vals_src || a->vals_src != a->vals_a);
+    segp_plan_kernel<<<1, 32, 0, s>>>(d, passes, apart);
+    if ((e = cudaGetLastError()) != cudaSuccess)
+        return e;
+
+    for (int p = 0; p < passes; ++p) {
+        rdx_pass_args pa;
+        memset(&pa, 0, sizeof pa);
+        pa.keys_a = a->keys_a;
+        pa.keys_b = a->keys_b;
+        pa.vals_a = a->vals_a;
+        pa.vals_b = a->vals_b;
+        pa.keys_src = a->keys_src;
+        pa.vals_src = a->vals_src ? a->vals_src : a->vals_a;
+        pa.pass_info = d.info;
+        pa.status = d.status[p % 2];
+        pa.status_next = d.status[(p + 1) % 2];
+        pa.zero_rows = L.tmax;
+        pa.tile_counter = d.counters + p;
+        pa.portion_begin = 0;
+        pa.portion_count = a->n;
+        pa.pass = p;
+        pa.shift = a->begin_bit + p * a->radix_bits;
+        pa.bits = a->end_bit - pa.shift < a->radix_bits ? a->end_bit - pa.shift : a->radix_bits;
+        pa.cls = a->cls;
+        pa.desc = a->desc;
+        pa.iota = a->vals_src == NULL;
+        pa.keys_scratch = a->keys_scratch;
+        pa.widen = a->widen;
+        pa.narrow = 1;
+        pa.seg.ctl = d.ctl;
+        pa.seg.tile_seg = d.tile_seg;
+        pa.seg.first_tile = d.first_tile;
+        pa.seg.start = d.start;
+        pa.seg.end = d.end;
+        pa.seg.bases = d.bases;
+        pa.seg.passes = passes;
+        pa.seg.iota_rel = a->iota_rel;
+        pa.seg.numpy = a->numpy;
+        pa.seg.inf = a->inf;
+        if ((e = rdx_launch_seg_pass(a->kb, a->vb, &pa, (unsigned)L.tmax, s)) != cudaSuccess)
+            return e;
+    }
+    const size_t fix_grid = L.tmax < (size_t)(sms > 0 ? sms : 1) * RDX_COPY_BLOCKS_PER_SM
+                                ? L.tmax
+                                : (size_t)(sms > 0 ? sms : 1) * RDX_COPY_BLOCKS_PER_SM;
+    segp_fixup_kernel<<<(unsigned)fix_grid, RDX_COPY_THREADS, 0, s>>>(*a, d, apart);
+    return cudaGetLastError();
+}

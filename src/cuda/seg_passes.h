@@ -1,0 +1,47 @@
+/* Long segments (more keys than seg_tile.cu's largest bin) sorted by the LSD pass kernel
+ * of the whole-array sort, all of them in the same launches (seg_passes.cu): tiles are
+ * numbered per segment so that none crosses a segment's edge, the up-front histogram and
+ * the digit bases are per segment, and each tile's look-back stops at its segment's first
+ * tile. Every long segment is read and written once per pass, as in a whole-array sort of
+ * their keys; the number of segments costs nothing per key. Everything is decided on the
+ * device (which segments are long, their tiles, which passes run): no host read, safe to
+ * capture in a CUDA graph. */
+#ifndef RDX_CUDA_SEG_PASSES_H
+#define RDX_CUDA_SEG_PASSES_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <cuda_runtime_api.h>
+
+typedef struct rdx_seg_passes_args {
+    int kb;                 /* key bytes: 1, 2, 4, 8 */
+    int vb;                 /* bytes of the values the passes move: 0, 4 or 8 */
+    const void *keys_src;   /* what the first pass reads; written only where it is keys_a */
+    void *keys_a;           /* the result, or scratch when keys_scratch */
+    void *keys_b;           /* scratch of n keys */
+    const void *vals_src;   /* NULL: the values start as indices (argsort) */
+    void *vals_a;           /* the result values (or indices) */
+    void *vals_b;           /* scratch of n values, or NULL */
+    int keys_scratch;       /* keys are not part of the result: the last pass writes the values only */
+    int iota_rel;           /* the values start as indices from the segment's start */
+    int widen;              /* indices moved as 4 bytes, written as 8 (argsort into 64-bit indices) */
+    int numpy;              /* order by RDX_NUMPY_ORDER's canonical code (floats) */
+    uint64_t inf;           /* the float type's +inf pattern, with numpy */
+    size_t n;               /* keys in the array; below 2^32 */
+    const size_t *off;      /* S + 1 device offsets, or NULL: S equal segments of seg_size */
+    size_t S, seg_size;
+    const uint32_t *bins;   /* with off: the bins of rdx_seg_tile_bin (the long bin is read) */
+    size_t max_short;       /* segments of more keys than this are long */
+    int cls, desc;          /* the key codec (key_codec.h) */
+    int begin_bit, end_bit, radix_bits;
+} rdx_seg_passes_args;
+
+/* Device scratch of rdx_seg_passes_enqueue for `passes` digits (the keys_b and vals_b
+ * buffers not included). */
+size_t rdx_seg_passes_scratch_bytes(int kb, int vb, size_t n, size_t S, size_t max_short, int passes);
+
+/* Sorts every long segment of a on stream, in the scratch of rdx_seg_passes_scratch_bytes
+ * (aligned to 256 bytes). Segments of max_short keys or fewer are not touched. */
+cudaError_t rdx_seg_passes_enqueue(const rdx_seg_passes_args *a, void *scratch, int sms, cudaStream_t s);
+
+#endif
