@@ -50,12 +50,13 @@ typedef struct rdx_scan_args {
 /* The tiles of the segmented passes (seg_passes.cu): tiles numbered per long segment, so
  * that none crosses a segment's edge; a segment's first tile starts its look-back chain,
  * and slots come from the segment's own digit bases. All device arrays. */
-enum { RDX_SEGP_LONG, RDX_SEGP_TILES, RDX_SEGP_CTL_WORDS }; /* the words of rdx_seg_tiles.ctl */
 typedef struct rdx_seg_tiles {
-    const uint32_t *ctl;         /* [RDX_SEGP_TILES]: the tiles in all (the grid may be larger) */
-    const uint32_t *tile_seg;    /* [tiles]: the long segment of each tile */
-    const uint32_t *first_tile;  /* [long segments]: each one's first tile */
-    const size_t *start, *end;   /* [long segments]: each one's keys [start, end) */
+    const uint4 *tiles;          /* [grid]: each tile's first key, its keys (0: no tile, the
+                                    block returns), the first tile of its segment, and the
+                                    segment (one load per tile) */
+    size_t seg_size;             /* equal rows: the row's keys (the tile is computed, not
+                                    loaded; the grid is the tiles), or 0 */
+    uint32_t row_tiles;          /* equal rows: tiles per row */
     const uint32_t *bases;       /* [long segments][passes][256]: each digit's first slot,
                                     from the segment's start */
     int passes;

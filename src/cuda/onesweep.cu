@@ -121,13 +121,22 @@ __global__ void __launch_bounds__(RDX_OS_SHAPE_THREADS(KB, VB, MED), RDX_OS_SHAP
     size_t tile_begin, left, seg_start = 0;
     uint32_t chain = 0, li = 0;
     if (SEG) {
-        if (tile >= a.seg.ctl[RDX_SEGP_TILES])
-            return; /* the grid is sized for the most tiles the segments can need */
-        li = a.seg.tile_seg[tile];
-        chain = a.seg.first_tile[li];
-        seg_start = a.seg.start[li];
-        tile_begin = seg_start + (size_t)(tile - chain) * L::TILE;
-        left = a.seg.end[li] - tile_begin;
+        if (a.seg.seg_size) { /* equal rows: computed */
+            li = tile / a.seg.row_tiles;
+            chain = li * a.seg.row_tiles;
+            seg_start = (size_t)li * a.seg.seg_size;
+            tile_begin = seg_start + (size_t)(tile - chain) * L::TILE;
+            left = seg_start + a.seg.seg_size - tile_begin;
+        } else {
+            const uint4 t = a.seg.tiles[tile];
+            if (t.y == 0)
+                return; /* the grid is sized for the most tiles the segments can need */
+            tile_begin = t.x;
+            left = t.y;
+            chain = t.z;
+            li = t.w;
+            seg_start = tile_begin - (size_t)(tile - chain) * L::TILE;
+        }
     } else {
         tile_begin = (size_t)tile * L::TILE;
         left = a.portion_count - tile_begin;

@@ -4,7 +4,8 @@
  *   tiles   one block lists the long segments (seg_tile.cu's long bin, or every row),
  *           their keys and their tiles: each segment gets ceil(len / tile) tiles of its
  *           own, numbered in segment order (an exclusive scan); then each tile is given
- *           its segment (map).
+ *           its first key, its keys, its segment and that segment's first tile (map), all
+ *           in one 16-byte word, so that a block learns its tile with one load.
  *   hist    the digit counts of every pass per segment, in one read of the keys: a block
  *           counts a run of tiles in shared memory and adds a segment's counts to global
  *           memory when the run leaves it.
@@ -24,15 +25,18 @@
 
 /* ---- the scratch ---- */
 
+enum { RDX_SEGP_LONG, RDX_SEGP_TILES, RDX_SEGP_CTL_WORDS }; /* the control words: long segments, tiles */
+
 typedef struct segp_layout {
     size_t lmax, tmax, tile;  /* most long segments, most tiles, keys per tile */
     size_t ctl, act, info, active, counters, bases, status0, zero_end; /* zeroed first */
-    size_t status1, first_tile, start, end, tile_seg, total;
+    size_t status1, first_tile, start, end, tiles, total;
 } segp_layout;
 
 /* The buffers of the kernels below, in the scratch. */
 typedef struct segp_dev {
-    uint32_t *ctl, *act, *info, *active, *counters, *bases, *status[2], *first_tile, *tile_seg;
+    uint32_t *ctl, *act, *info, *active, *counters, *bases, *status[2], *first_tile;
+    uint4 *tiles;
     size_t *start, *end;
     size_t lmax, tmax, tile;
 } segp_dev;
@@ -65,7 +69,7 @@ static segp_layout segp_plan(int kb, int vb, size_t n, size_t S, size_t max_shor
     L.first_tile = take(&at, (L.lmax + 1) * 4);
     L.start = take(&at, L.lmax * sizeof(size_t));
     L.end = take(&at, L.lmax * sizeof(size_t));
-    L.tile_seg = take(&at, L.tmax * 4);
+    L.tiles = take(&at, L.tmax * sizeof(uint4));
     L.total = at;
     return L;
 }
@@ -138,12 +142,17 @@ __global__ void __launch_bounds__(RDX_SEGP_TILES_THREADS) segp_tiles_kernel(cons
     }
 }
 
-/* tile_seg[t] = the long segment of tile t (the last whose first tile is <= t; every long
- * segment has a tile, so first tiles increase). */
+/* tiles[t] = (first key, keys, first tile of its segment, segment) of tile t: its segment
+ * is the last whose first tile is <= t (every long segment has a tile, so first tiles
+ * increase). n < 2^32: a key's index fits 32 bits. */
 __global__ void __launch_bounds__(RDX_COPY_THREADS) segp_map_kernel(const segp_dev d)
 {
     const uint32_t tiles = d.ctl[RDX_SEGP_TILES], L = d.ctl[RDX_SEGP_LONG];
-    for (size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x; t < tiles; t += (size_t)gridDim.x * blockDim.x) {
+    for (size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x; t < d.tmax; t += (size_t)gridDim.x * blockDim.x) {
+        if (t >= tiles) { /* past the last tile: keys 0, the pass kernel's block returns */
+            d.tiles[t] = make_uint4(0u, 0u, 0u, 0u);
+            continue;
+        }
         uint32_t lo = 0, hi = L - 1u;
         while (lo < hi) {
             const uint32_t mid = (lo + hi + 1u) >> 1;
@@ -152,7 +161,10 @@ __global__ void __launch_bounds__(RDX_COPY_THREADS) segp_map_kernel(const segp_d
             else
                 hi = mid - 1u;
         }
-        d.tile_seg[t] = lo;
+        const uint32_t first = d.first_tile[lo];
+        const size_t begin = d.start[lo] + (size_t)(t - first) * d.tile;
+        const size_t left = d.end[lo] - begin;
+        d.tiles[t] = make_uint4((uint32_t)begin, (uint32_t)(left < d.tile ? left : d.tile), first, lo);
     }
 }
 
@@ -166,12 +178,26 @@ static __device__ __forceinline__ K segp_code(K k, const rdx_seg_passes_args &a)
     return k;
 }
 
-/* Every pass's digit counts per long segment: block b counts its run of tiles. */
+/* Counts key k (its code) in every pass. */
+template <typename K>
+static __device__ __forceinline__ void segp_count(uint32_t *h, K k, const rdx_seg_passes_args &a, int passes,
+                                                  uint32_t bins)
+{
+    for (int p = 0; p < passes; ++p) {
+        const int shift = a.begin_bit + p * a.radix_bits;
+        const uint32_t mask = (1u << min(a.radix_bits, a.end_bit - shift)) - 1u;
+        atomicAdd(&h[p * bins + rdx_digit(k, shift, mask)], 1u);
+    }
+}
+
+/* Every pass's digit counts per long segment: block b counts its run of tiles, 16 bytes
+ * per load (the whole-array histogram's way), several loads in flight per thread. */
 template <int KB>
 __global__ void __launch_bounds__(RDX_SEGP_HIST_THREADS) segp_hist_kernel(const rdx_seg_passes_args a,
                                                                           const segp_dev d, int passes)
 {
     typedef typename rdx_uint<KB>::t K;
+    enum { VEC = 16 / KB, UNROLL = RDX_HIST_KEYS / VEC > 0 ? RDX_HIST_KEYS / VEC : 1 };
     __shared__ uint32_t s_hist[RDX_HIST_MAX_CELLS];
     const uint32_t tiles = d.ctl[RDX_SEGP_TILES];
     const uint32_t bins = 1u << a.radix_bits, cells = (uint32_t)passes * bins;
@@ -180,26 +206,46 @@ __global__ void __launch_bounds__(RDX_SEGP_HIST_THREADS) segp_hist_kernel(const 
     for (uint32_t j = threadIdx.x; j < cells; j += RDX_SEGP_HIST_THREADS)
         s_hist[j] = 0u;
     __syncthreads();
-    const K *keys = (const K *)a.keys_src;
     for (uint32_t t = t0; t < t1; ++t) {
-        const uint32_t li = d.tile_seg[t];
-        const size_t begin = d.start[li] + (size_t)(t - d.first_tile[li]) * d.tile;
-        const size_t end = begin + d.tile < d.end[li] ? begin + d.tile : d.end[li];
-#pragma unroll 4
-        for (size_t i = begin + threadIdx.x; i < end; i += RDX_SEGP_HIST_THREADS) {
-            const K k = segp_code(keys[i], a);
+        const uint4 ti = d.tiles[t];
+        const K *keys = (const K *)a.keys_src + ti.x;
+        uint32_t head = (uint32_t)(((16u - ((uintptr_t)keys & 15u)) & 15u) / KB); /* keys before alignment */
+        if (head > ti.y)
+            head = ti.y;
+        const uint32_t nvec = (ti.y - head) / VEC, tail = head + nvec * VEC;
+        for (uint32_t j = threadIdx.x; j < head; j += RDX_SEGP_HIST_THREADS)
+            segp_count(s_hist, segp_code(keys[j], a), a, passes, bins);
+        for (uint32_t j = tail + threadIdx.x; j < ti.y; j += RDX_SEGP_HIST_THREADS)
+            segp_count(s_hist, segp_code(keys[j], a), a, passes, bins);
+        const uint4 *vec = (const uint4 *)(keys + head);
+        for (uint32_t base = threadIdx.x; base < nvec; base += RDX_SEGP_HIST_THREADS * UNROLL) {
+            union { uint4 raw[UNROLL]; K k[UNROLL * VEC]; } u;
+            int loaded = 0; /* vectors of this round that exist (a prefix) */
+#pragma unroll
+            for (int r = 0; r < UNROLL; ++r) {
+                const bool ok = base + r * RDX_SEGP_HIST_THREADS < nvec;
+                u.raw[r] = ok ? vec[base + r * RDX_SEGP_HIST_THREADS] : make_uint4(0u, 0u, 0u, 0u);
+                loaded += ok;
+            }
+#pragma unroll
+            for (int j = 0; j < UNROLL * VEC; ++j)
+                u.k[j] = segp_code(u.k[j], a);
             for (int p = 0; p < passes; ++p) {
                 const int shift = a.begin_bit + p * a.radix_bits;
                 const uint32_t mask = (1u << min(a.radix_bits, a.end_bit - shift)) - 1u;
-                atomicAdd(&s_hist[p * bins + rdx_digit(k, shift, mask)], 1u);
+                uint32_t *h = s_hist + p * bins;
+#pragma unroll
+                for (int j = 0; j < UNROLL * VEC; ++j)
+                    if (j / VEC < loaded)
+                        atomicAdd(&h[rdx_digit(u.k[j], shift, mask)], 1u);
             }
         }
-        if (t + 1u == t1 || d.tile_seg[t + 1u] != li) { /* the run leaves the segment */
+        if (t + 1u == t1 || d.tiles[t + 1u].w != ti.w) { /* the run leaves the segment */
             __syncthreads();
             for (uint32_t j = threadIdx.x; j < cells; j += RDX_SEGP_HIST_THREADS) {
                 const uint32_t c = s_hist[j];
                 if (c) {
-                    atomicAdd(&d.bases[((size_t)li * passes + j / bins) * RDX_CUDA_MAX_BINS + j % bins], c);
+                    atomicAdd(&d.bases[((size_t)ti.w * passes + j / bins) * RDX_CUDA_MAX_BINS + j % bins], c);
                     s_hist[j] = 0u;
                 }
             }
@@ -275,9 +321,8 @@ __global__ void __launch_bounds__(RDX_COPY_THREADS) segp_fixup_kernel(const rdx_
         return;
     const int ib = a.widen ? 8 : a.vb;
     for (uint32_t t = blockIdx.x; t < tiles; t += gridDim.x) {
-        const uint32_t li = d.tile_seg[t];
-        const size_t begin = d.start[li] + (size_t)(t - d.first_tile[li]) * d.tile;
-        const size_t end = begin + d.tile < d.end[li] ? begin + d.tile : d.end[li];
+        const uint4 ti = d.tiles[t];
+        const size_t begin = ti.x, end = begin + ti.y;
         if (back) {
             if (!a.keys_scratch)
                 segp_copy(a.keys_a, a.keys_b, begin, end, a.kb);
@@ -288,7 +333,7 @@ __global__ void __launch_bounds__(RDX_COPY_THREADS) segp_fixup_kernel(const rdx_
         if (!a.keys_scratch && a.keys_src != a.keys_a)
             segp_copy(a.keys_a, a.keys_src, begin, end, a.kb);
         if (a.vb && !a.vals_src) { /* the permutation is the identity */
-            const size_t from = a.iota_rel ? d.start[li] : 0;
+            const size_t from = a.iota_rel ? begin - (size_t)(t - ti.z) * d.tile : 0;
             for (size_t i = begin + threadIdx.x; i < end; i += blockDim.x) {
                 if (ib == 8)
                     ((unsigned long long *)a.vals_a)[i] = i - from;
@@ -327,7 +372,7 @@ cudaError_t rdx_seg_passes_enqueue(const rdx_seg_passes_args *a, void *scratch, 
     d.status[0] = (uint32_t *)(t + L.status0);
     d.status[1] = (uint32_t *)(t + L.status1);
     d.first_tile = (uint32_t *)(t + L.first_tile);
-    d.tile_seg = (uint32_t *)(t + L.tile_seg);
+    d.tiles = (uint4 *)(t + L.tiles);
     d.start = (size_t *)(t + L.start);
     d.end = (size_t *)(t + L.end);
     d.lmax = L.lmax;
@@ -380,17 +425,18 @@ cudaError_t rdx_seg_passes_enqueue(const rdx_seg_passes_args *a, void *scratch, 
         pa.keys_scratch = a->keys_scratch;
         pa.widen = a->widen;
         pa.narrow = 1;
-        pa.seg.ctl = d.ctl;
-        pa.seg.tile_seg = d.tile_seg;
-        pa.seg.first_tile = d.first_tile;
-        pa.seg.start = d.start;
-        pa.seg.end = d.end;
+        pa.seg.tiles = d.tiles;
+        if (!a->off) { /* equal rows: each block computes its tile */
+            pa.seg.seg_size = a->seg_size;
+            pa.seg.row_tiles = (uint32_t)((a->seg_size + L.tile - 1) / L.tile);
+        }
         pa.seg.bases = d.bases;
         pa.seg.passes = passes;
         pa.seg.iota_rel = a->iota_rel;
         pa.seg.numpy = a->numpy;
         pa.seg.inf = a->inf;
-        if ((e = rdx_launch_seg_pass(a->kb, a->vb, &pa, (unsigned)L.tmax, s)) != cudaSuccess)
+        const size_t grid = a->off ? L.tmax : a->S * (size_t)pa.seg.row_tiles;
+        if ((e = rdx_launch_seg_pass(a->kb, a->vb, &pa, (unsigned)grid, s)) != cudaSuccess)
             return e;
     }
     const size_t fix_grid = L.tmax < (size_t)(sms > 0 ? sms : 1) * RDX_COPY_BLOCKS_PER_SM
