@@ -508,6 +508,8 @@ static const inject_case cuda_cases[] = {
         M_SANITIZER),
     SEG("seg pairs u32/8 B n=400000, one long segment", CALL_PAIRS, RDX_U32, 400000, 8, 0, 0, ONE_LONG, 20,
         M_PORTIONS),
+    SEG("seg argsort f32 -> u64, 4 rows x 20000 numpy order", CALL_ARGSORT, RDX_F32, 80000, 0, RDX_U64,
+        RDX_NUMPY_ORDER, ROWS, 4, 0),
     CASE("async keys u32 n=50000", CALL_KEYS, RDX_U32, 50000, 0, 0, 0, M_ASYNC | M_SANITIZER),
     CASE("async pairs u64/8 B n=50000 desc", CALL_PAIRS, RDX_U64, 50000, 8, 0, RDX_DESCENDING, M_ASYNC),
     CASE("async pairs f32/12 B n=50000", CALL_PAIRS, RDX_F32, 50000, 12, 0, 0, M_ASYNC),
@@ -523,6 +525,8 @@ static const inject_case cuda_cases[] = {
     SEG("async seg argsort f32 -> u64, offsets", CALL_ARGSORT, RDX_F32, 50000, 0, RDX_U64, 0, OFFSETS, 120, M_ASYNC),
     SEG("async seg argsort u32 -> u32, 64 rows x 800", CALL_ARGSORT, RDX_U32, 51200, 0, RDX_U32, 0, ROWS, 64,
         M_ASYNC),
+    SEG("async seg keys f64, one long segment numpy order", CALL_KEYS, RDX_F64, 72000, 0, 0, RDX_NUMPY_ORDER,
+        ONE_LONG, 12, M_ASYNC),
 };
 
 /* Under the sanitizers n is at most 2^RDX_TEST_MAX_LOG2_N (rows: a multiple of them). */
