@@ -40,7 +40,7 @@ enum { RDX_SEG_COMPOSE, RDX_SEG_TILE, RDX_SEG_PASSES };
 typedef struct rdx_seg_layout {
     size_t bins;                          /* seg_tile.h's bins (with offsets) */
     size_t canon, perm, seg, vcopy, sub, sub_bytes; /* the composition */
-    size_t segp, pkeys_a, pkeys_b, pvals_b;         /* the segmented passes */
+    size_t segp, pkeys_a, pkeys_b, pvals_a, pvals_b; /* the segmented passes */
     size_t total;
     unsigned pb, sb;          /* bytes of a permutation entry and of a segment id */
     size_t max_short;         /* the longest segment of the on-chip kernels (rdx_seg_tile_max_len) */

@@ -311,15 +311,14 @@ static __device__ __forceinline__ void segp_copy(void *dst, const void *src, siz
 
 /* The whole-array fix-up (gather.cu) over the long segments' tiles: with no pass run, the
  * source (or the indices) to A where they differ; in place after an odd number of passes,
- * B back to A. */
+ * B back to A; and 4-byte indices widened into wide_out. */
 __global__ void __launch_bounds__(RDX_COPY_THREADS) segp_fixup_kernel(const rdx_seg_passes_args a, const segp_dev d,
                                                                      int apart)
 {
     const uint32_t active = *d.active, tiles = d.ctl[RDX_SEGP_TILES];
     const bool none = active == 0, back = (active & 1u) && !apart;
-    if (!none && !back)
+    if (!none && !back && !a.wide_out)
         return;
-    const int ib = a.widen ? 8 : a.vb;
     for (uint32_t t = blockIdx.x; t < tiles; t += gridDim.x) {
         const uint4 ti = d.tiles[t];
         const size_t begin = ti.x, end = begin + ti.y;
@@ -328,6 +327,11 @@ __global__ void __launch_bounds__(RDX_COPY_THREADS) segp_fixup_kernel(const rdx_
                 segp_copy(a.keys_a, a.keys_b, begin, end, a.kb);
             if (a.vb)
                 segp_copy(a.vals_a, a.vals_b, begin, end, a.vb);
+        }
+        if (!none) {
+            if (a.wide_out)
+                for (size_t i = begin + threadIdx.x; i < end; i += blockDim.x)
+                    ((unsigned long long *)a.wide_out)[i] = ((const uint32_t *)a.vals_a)[i];
             continue;
         }
         if (!a.keys_scratch && a.keys_src != a.keys_a)
@@ -335,7 +339,9 @@ __global__ void __launch_bounds__(RDX_COPY_THREADS) segp_fixup_kernel(const rdx_
         if (a.vb && !a.vals_src) { /* the permutation is the identity */
             const size_t from = a.iota_rel ? begin - (size_t)(t - ti.z) * d.tile : 0;
             for (size_t i = begin + threadIdx.x; i < end; i += blockDim.x) {
-                if (ib == 8)
+                if (a.wide_out)
+                    ((unsigned long long *)a.wide_out)[i] = i - from;
+                else if (a.vb == 8)
                     ((unsigned long long *)a.vals_a)[i] = i - from;
                 else
                     ((uint32_t *)a.vals_a)[i] = (uint32_t)(i - from);
@@ -423,7 +429,7 @@ cudaError_t rdx_seg_passes_enqueue(const rdx_seg_passes_args *a, void *scratch, 
         pa.desc = a->desc;
         pa.iota = a->vals_src == NULL;
         pa.keys_scratch = a->keys_scratch;
-        pa.widen = a->widen;
+        pa.widen = 0; /* the fix-up widens (wide_out) */
         pa.narrow = 1;
         pa.seg.tiles = d.tiles;
         if (!a->off) { /* equal rows: each block computes its tile */

@@ -24,7 +24,10 @@ typedef struct rdx_seg_passes_args {
     void *vals_b;           /* scratch of n values, or NULL */
     int keys_scratch;       /* keys are not part of the result: the last pass writes the values only */
     int iota_rel;           /* the values start as indices from the segment's start */
-    int widen;              /* indices moved as 4 bytes, written as 8 (argsort into 64-bit indices) */
+    void *wide_out;         /* argsort into 64-bit indices: the passes move 4-byte indices
+                               in vals_a (scratch), the fix-up widens them into wide_out
+                               (vals_a cannot be the 8-byte array used as a 4-byte one: its
+                               first half is other segments' indices); else NULL */
     int numpy;              /* order by RDX_NUMPY_ORDER's canonical code (floats) */
     uint64_t inf;           /* the float type's +inf pattern, with numpy */
     size_t n;               /* keys in the array; below 2^32 */

@@ -210,7 +210,7 @@ static int passes_value_bytes(const rdx_seg_run *r)
                        aligned_to(r->vals_out, r->vs)
                    ? (int)r->vs
                    : -1;
-    default: return 4; /* indices within the segment, widened to 8 bytes as they are written */
+    default: return 4; /* indices within the segment (widened to 8 bytes at the end) */
     }
 }
 
@@ -276,21 +276,30 @@ rdx_status rdx_cuda_seg_plan(rdx_ctx *ctx, const rdx_seg_run *r, rdx_seg_layout 
     L->sub = at;
     L->sub_bytes = t_arg > t_seg ? t_arg : t_seg;
     const size_t compose_end = at + L->sub_bytes;
-    /* The segmented passes: their scratch, a second key buffer, a working copy of the keys
-     * where the keys are not the result (argsort; RDX_NUMPY_ORDER, whose results are the
-     * original keys, moved as values), and a second value buffer (a size the totals do
-     * not depend on: 8 bytes per key at most). */
+    /* The segmented passes: their scratch (for the tile shape with the most tiles: the
+     * value bytes the passes move depend on the arrays' alignment, the size may not), a
+     * second key buffer, a working copy of the keys where the keys are not the result
+     * (argsort; RDX_NUMPY_ORDER, whose results are the original keys, moved as values), a
+     * second value buffer (8 bytes per key at most), and an argsort's 4-byte indices
+     * before they are widened. */
     at = after_bins;
     L->segp = at;
     const int passes = (r->opts.end_bit - r->opts.begin_bit + radix_bits_of(r) - 1) / radix_bits_of(r);
-    const int vb = passes_value_bytes(r) > 0 ? passes_value_bytes(r) : 0;
-    at += align256(rdx_seg_passes_scratch_bytes((int)r->kb, vb, n, r->S, L->max_short, passes));
+    size_t segp_bytes = 0;
+    for (int vb = 0; vb <= 8; vb += 4) {
+        const size_t b = rdx_seg_passes_scratch_bytes((int)r->kb, vb, n, r->S, L->max_short, passes);
+        segp_bytes = b > segp_bytes ? b : segp_bytes;
+    }
+    at += align256(segp_bytes);
     L->pkeys_b = at;
     at += align256(n * r->kb);
     L->pkeys_a = at;
     at += align256(n * r->kb);
     L->pvals_b = at;
     at += align256(n * 8);
+    L->pvals_a = at;
+    if (r->kind == RDX_JOB_ARGSORT)
+        at += align256(n * 4);
     L->total = (compose_end > at ? compose_end : at) + 256; /* + 256: the base is aligned up */
     L->route = seg_route(r, L->max_short);
     return RDX_OK;
@@ -319,10 +328,10 @@ static void passes_args(const rdx_seg_run *r, const rdx_seg_layout *L, unsigned 
     } else if (r->kind == RDX_JOB_ARGSORT) {
         p->keys_a = t + L->pkeys_a;
         p->vals_src = NULL;
-        p->vals_a = r->idx_out;
+        p->vals_a = r->itype == RDX_U32 ? r->idx_out : (void *)(t + L->pvals_a);
+        p->wide_out = r->itype == RDX_U32 ? NULL : r->idx_out;
         p->keys_scratch = 1;
         p->iota_rel = 1;
-        p->widen = r->itype != RDX_U32;
     }
     p->numpy = r->numpy;
     p->inf = rdx_float_inf_bits(r->type);
