@@ -5,20 +5,9 @@
  * Each block counts into shared memory and adds its bins to global memory once. Keys are
  * read 16 bytes per load, several loads in flight per thread. */
 #include "common.cuh"
+#include "hist.cuh"
 #include "kernels.h"
 
-
-/* Counts one key in every pass (head and tail keys that miss the 16-byte loads). */
-template <typename K>
-static __device__ __forceinline__ void count_one(uint32_t *h, K k, const rdx_hist_args &a, uint32_t bins)
-{
-    k = rdx_enc(k, a.cls, a.desc);
-    for (int p = 0; p < a.passes; ++p) {
-        const int shift = a.begin_bit + p * a.radix_bits;
-        const uint32_t mask = (1u << min(a.radix_bits, a.end_bit - shift)) - 1u;
-        atomicAdd(&h[p * bins + rdx_digit(k, shift, mask)], 1u);
-    }
-}
 
 template <int KB>
 __global__ void __launch_bounds__(RDX_HIST_THREADS) rdx_histogram_kernel(const rdx_hist_args a)
@@ -40,47 +29,26 @@ __global__ void __launch_bounds__(RDX_HIST_THREADS) rdx_histogram_kernel(const r
     }
     __syncthreads();
 
+    const rdx_hist_digits g = {a.passes, a.begin_bit, a.end_bit, a.radix_bits, a.cls, a.desc, 0, 0ull};
     const K *keys = (const K *)a.keys;
     size_t head = ((16u - ((uintptr_t)keys & 15u)) & 15u) / KB; /* keys before 16-byte alignment */
     if (head > a.count)
         head = a.count;
     const size_t nvec = (a.count - head) / VEC;
     const size_t tail = head + nvec * VEC;
-    if (blockIdx.x == 0) {
+    if (blockIdx.x == 0) { /* head and tail keys that miss the 16-byte loads */
         for (size_t j = threadIdx.x; j < head; j += RDX_HIST_THREADS)
-            count_one(s_hist, keys[j], a, bins);
+            rdx_hist_count_code(s_hist, rdx_hist_code(keys[j], g), g);
         for (size_t j = tail + threadIdx.x; j < a.count; j += RDX_HIST_THREADS)
-            count_one(s_hist, keys[j], a, bins);
+            rdx_hist_count_code(s_hist, rdx_hist_code(keys[j], g), g);
     }
 
-    /* UNROLL 16-byte loads in flight per thread, then count them pass by pass.
-     * Equal digits in a warp (sorted or low-entropy keys) cost little: the hardware merges
-     * same-address increments of one instruction. */
+    /* UNROLL 16-byte loads in flight per thread, then count them pass by pass. */
     const uint4 *vec = (const uint4 *)(keys + head);
     const size_t stride = (size_t)gridDim.x * RDX_HIST_THREADS;
     for (size_t base = (size_t)blockIdx.x * RDX_HIST_THREADS + threadIdx.x; base < nvec;
-         base += stride * UNROLL) {
-        union { uint4 raw[UNROLL]; K k[UNROLL * VEC]; } u;
-        int loaded = 0; /* vectors of this round that exist (a prefix) */
-#pragma unroll
-        for (int r = 0; r < UNROLL; ++r) {
-            const bool ok = base + r * stride < nvec;
-            u.raw[r] = ok ? vec[base + r * stride] : make_uint4(0u, 0u, 0u, 0u);
-            loaded += ok;
-        }
-#pragma unroll
-        for (int j = 0; j < UNROLL * VEC; ++j)
-            u.k[j] = rdx_enc(u.k[j], a.cls, a.desc);
-        for (int p = 0; p < a.passes; ++p) {
-            const int shift = a.begin_bit + p * a.radix_bits;
-            const uint32_t mask = (1u << min(a.radix_bits, a.end_bit - shift)) - 1u;
-            uint32_t *h = s_hist + p * bins;
-#pragma unroll
-            for (int j = 0; j < UNROLL * VEC; ++j)
-                if (j / VEC < loaded)
-                    atomicAdd(&h[rdx_digit(u.k[j], shift, mask)], 1u);
-        }
-    }
+         base += stride * UNROLL)
+        rdx_hist_count_round<K, UNROLL>(s_hist, vec, base, stride, nvec, g);
     __syncwarp();
     __syncthreads();
 

@@ -19,6 +19,7 @@
  * Every launch is enqueued whatever the data, with grids sized for the most tiles the
  * segments can need (extra blocks return at once): no host read, CUDA-graph safe. */
 #include "common.cuh"
+#include "hist.cuh"
 #include "kernels.h"
 #include "rank.cuh"
 #include "seg_passes.h"
@@ -168,28 +169,6 @@ __global__ void __launch_bounds__(RDX_COPY_THREADS) segp_map_kernel(const segp_d
     }
 }
 
-/* The code a key is sorted by in the passes (the pass kernel's first pass computes the same). */
-template <typename K>
-static __device__ __forceinline__ K segp_code(K k, const rdx_seg_passes_args &a)
-{
-    k = rdx_enc(k, a.cls, a.desc);
-    if (sizeof(K) >= 2 && a.numpy)
-        k = (K)rdx_numpy_canon((uint64_t)k, (unsigned)sizeof(K), a.inf, a.desc);
-    return k;
-}
-
-/* Counts key k (its code) in every pass. */
-template <typename K>
-static __device__ __forceinline__ void segp_count(uint32_t *h, K k, const rdx_seg_passes_args &a, int passes,
-                                                  uint32_t bins)
-{
-    for (int p = 0; p < passes; ++p) {
-        const int shift = a.begin_bit + p * a.radix_bits;
-        const uint32_t mask = (1u << min(a.radix_bits, a.end_bit - shift)) - 1u;
-        atomicAdd(&h[p * bins + rdx_digit(k, shift, mask)], 1u);
-    }
-}
-
 /* Every pass's digit counts per long segment: block b counts its run of tiles, 16 bytes
  * per load (the whole-array histogram's way), several loads in flight per thread. */
 template <int KB>
@@ -203,6 +182,7 @@ __global__ void __launch_bounds__(RDX_SEGP_HIST_THREADS) segp_hist_kernel(const 
     const uint32_t bins = 1u << a.radix_bits, cells = (uint32_t)passes * bins;
     const uint32_t run = (tiles + gridDim.x - 1) / gridDim.x;
     const uint32_t t0 = blockIdx.x * run, t1 = t0 + run < tiles ? t0 + run : tiles;
+    const rdx_hist_digits g = {passes, a.begin_bit, a.end_bit, a.radix_bits, a.cls, a.desc, a.numpy, a.inf};
     for (uint32_t j = threadIdx.x; j < cells; j += RDX_SEGP_HIST_THREADS)
         s_hist[j] = 0u;
     __syncthreads();
@@ -214,32 +194,12 @@ __global__ void __launch_bounds__(RDX_SEGP_HIST_THREADS) segp_hist_kernel(const 
             head = ti.y;
         const uint32_t nvec = (ti.y - head) / VEC, tail = head + nvec * VEC;
         for (uint32_t j = threadIdx.x; j < head; j += RDX_SEGP_HIST_THREADS)
-            segp_count(s_hist, segp_code(keys[j], a), a, passes, bins);
+            rdx_hist_count_code(s_hist, rdx_hist_code(keys[j], g), g);
         for (uint32_t j = tail + threadIdx.x; j < ti.y; j += RDX_SEGP_HIST_THREADS)
-            segp_count(s_hist, segp_code(keys[j], a), a, passes, bins);
+            rdx_hist_count_code(s_hist, rdx_hist_code(keys[j], g), g);
         const uint4 *vec = (const uint4 *)(keys + head);
-        for (uint32_t base = threadIdx.x; base < nvec; base += RDX_SEGP_HIST_THREADS * UNROLL) {
-            union { uint4 raw[UNROLL]; K k[UNROLL * VEC]; } u;
-            int loaded = 0; /* vectors of this round that exist (a prefix) */
-#pragma unroll
-            for (int r = 0; r < UNROLL; ++r) {
-                const bool ok = base + r * RDX_SEGP_HIST_THREADS < nvec;
-                u.raw[r] = ok ? vec[base + r * RDX_SEGP_HIST_THREADS] : make_uint4(0u, 0u, 0u, 0u);
-                loaded += ok;
-            }
-#pragma unroll
-            for (int j = 0; j < UNROLL * VEC; ++j)
-                u.k[j] = segp_code(u.k[j], a);
-            for (int p = 0; p < passes; ++p) {
-                const int shift = a.begin_bit + p * a.radix_bits;
-                const uint32_t mask = (1u << min(a.radix_bits, a.end_bit - shift)) - 1u;
-                uint32_t *h = s_hist + p * bins;
-#pragma unroll
-                for (int j = 0; j < UNROLL * VEC; ++j)
-                    if (j / VEC < loaded)
-                        atomicAdd(&h[rdx_digit(u.k[j], shift, mask)], 1u);
-            }
-        }
+        for (uint32_t base = threadIdx.x; base < nvec; base += RDX_SEGP_HIST_THREADS * UNROLL)
+            rdx_hist_count_round<K, UNROLL>(s_hist, vec, base, RDX_SEGP_HIST_THREADS, nvec, g);
         if (t + 1u == t1 || d.tiles[t + 1u].w != ti.w) { /* the run leaves the segment */
             __syncthreads();
             for (uint32_t j = threadIdx.x; j < cells; j += RDX_SEGP_HIST_THREADS) {

@@ -1,0 +1,70 @@
+/* Counting keys by digit for the up-front histograms (histogram.cu for whole arrays,
+ * seg_passes.cu per segment): every pass's digits of a key in one go, and a round of
+ * 16-byte loads, several in flight per thread. */
+#ifndef RDX_CUDA_HIST_CUH
+#define RDX_CUDA_HIST_CUH
+
+#include "common.cuh"
+
+/* What a histogram counts: the digits of every pass, of keys mapped by the codec (and by
+ * RDX_NUMPY_ORDER's canonical code with numpy). */
+typedef struct rdx_hist_digits {
+    int passes, begin_bit, end_bit, radix_bits;
+    int cls, desc, numpy;
+    unsigned long long inf;   /* the float type's +inf pattern, with numpy */
+} rdx_hist_digits;
+
+template <typename K>
+static __device__ __forceinline__ K rdx_hist_code(K k, const rdx_hist_digits &g)
+{
+    k = rdx_enc(k, g.cls, g.desc);
+    if (sizeof(K) >= 2 && g.numpy)
+        k = (K)rdx_numpy_canon((uint64_t)k, (unsigned)sizeof(K), g.inf, g.desc);
+    return k;
+}
+
+/* h[pass][digit] += 1 for every pass of the mapped key k (h: shared, 2^radix_bits bins a pass). */
+template <typename K>
+static __device__ __forceinline__ void rdx_hist_count_code(uint32_t *h, K k, const rdx_hist_digits &g)
+{
+    const uint32_t bins = 1u << g.radix_bits;
+    for (int p = 0; p < g.passes; ++p) {
+        const int shift = g.begin_bit + p * g.radix_bits;
+        const uint32_t mask = (1u << min(g.radix_bits, g.end_bit - shift)) - 1u;
+        atomicAdd(&h[p * bins + rdx_digit(k, shift, mask)], 1u);
+    }
+}
+
+/* One round of this thread: the vectors vec[base + r * stride] for r < UNROLL that lie
+ * below nvec, loaded first (all in flight), then counted pass by pass. Equal digits in a
+ * warp (sorted or low-entropy keys) cost little: the hardware merges same-address
+ * increments of one instruction. */
+template <typename K, int UNROLL>
+static __device__ __forceinline__ void rdx_hist_count_round(uint32_t *h, const uint4 *vec, size_t base, size_t stride,
+                                                            size_t nvec, const rdx_hist_digits &g)
+{
+    enum { VEC = 16 / sizeof(K) };
+    union { uint4 raw[UNROLL]; K k[UNROLL * VEC]; } u;
+    int loaded = 0; /* vectors of this round that exist (a prefix) */
+#pragma unroll
+    for (int r = 0; r < UNROLL; ++r) {
+        const bool ok = base + r * stride < nvec;
+        u.raw[r] = ok ? vec[base + r * stride] : make_uint4(0u, 0u, 0u, 0u);
+        loaded += ok;
+    }
+#pragma unroll
+    for (int j = 0; j < UNROLL * VEC; ++j)
+        u.k[j] = rdx_hist_code(u.k[j], g);
+    const uint32_t bins = 1u << g.radix_bits;
+    for (int p = 0; p < g.passes; ++p) {
+        const int shift = g.begin_bit + p * g.radix_bits;
+        const uint32_t mask = (1u << min(g.radix_bits, g.end_bit - shift)) - 1u;
+        uint32_t *hp = h + p * bins;
+#pragma unroll
+        for (int j = 0; j < UNROLL * VEC; ++j)
+            if (j / VEC < loaded)
+                atomicAdd(&hp[rdx_digit(u.k[j], shift, mask)], 1u);
+    }
+}
+
+#endif /* RDX_CUDA_HIST_CUH */
