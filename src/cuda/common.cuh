@@ -136,6 +136,21 @@ static __device__ __forceinline__ uint32_t rdx_look_back(const uint32_t *const &
     return excl;
 }
 
+/* The last j in [0, count) with first[j] <= t (first[0] <= t; first non-decreasing): the
+ * bucket or segment of tile t, from the first tile of each. */
+static __device__ __forceinline__ uint32_t rdx_last_at_most(const uint32_t *first, uint32_t count, uint32_t t)
+{
+    uint32_t lo = 0, hi = count - 1u;
+    while (lo < hi) {
+        const uint32_t mid = (lo + hi + 1u) >> 1;
+        if (first[mid] <= t)
+            lo = mid;
+        else
+            hi = mid - 1u;
+    }
+    return lo;
+}
+
 /* Segment s of the offsets is [rdx_seg_lo, rdx_seg_hi), clamped to [0, n): offsets that
  * break the rules (only the stream-ordered calls take them unchecked) sort wrong segments,
  * never outside the array. */

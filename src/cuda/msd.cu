@@ -180,15 +180,7 @@ __global__ void __launch_bounds__(msd_shape<VB>::L2_THREADS, msd_shape<VB>::L2_M
         return; /* the grid is sized for the most tiles any split can need */
     /* The last level-1 bucket whose first tile is <= tile (empty buckets share their
      * first tile with the next one, so the last is the non-empty one). */
-    uint32_t lo = 0, hi = MSD_BUCKETS1 - 1u;
-    while (lo < hi) {
-        const uint32_t mid = (lo + hi + 1u) >> 1;
-        if (a.first_tile[mid] <= tile)
-            lo = mid;
-        else
-            hi = mid - 1u;
-    }
-    const uint32_t b1 = lo, ft = a.first_tile[b1];
+    const uint32_t b1 = rdx_last_at_most(a.first_tile, MSD_BUCKETS1, tile), ft = a.first_tile[b1];
     const size_t bucket_end = b1 + 1u < MSD_BUCKETS1 ? (size_t)a.top_bases[b1 + 1u] : a.n;
     const size_t tile_begin = (size_t)a.top_bases[b1] + (size_t)(tile - ft) * L::TILE;
     const size_t left = bucket_end - tile_begin;

@@ -154,14 +154,7 @@ __global__ void __launch_bounds__(RDX_COPY_THREADS) segp_map_kernel(const segp_d
             d.tiles[t] = make_uint4(0u, 0u, 0u, 0u);
             continue;
         }
-        uint32_t lo = 0, hi = L - 1u;
-        while (lo < hi) {
-            const uint32_t mid = (lo + hi + 1u) >> 1;
-            if (d.first_tile[mid] <= t)
-                lo = mid;
-            else
-                hi = mid - 1u;
-        }
+        const uint32_t lo = rdx_last_at_most(d.first_tile, L, (uint32_t)t);
         const uint32_t first = d.first_tile[lo];
         const size_t begin = d.start[lo] + (size_t)(t - first) * d.tile;
         const size_t left = d.end[lo] - begin;
@@ -366,42 +359,41 @@ cudaError_t rdx_seg_passes_enqueue(const rdx_seg_passes_args *a, void *scratch, 
     if ((e = cudaGetLastError()) != cudaSuccess)
         return e;
 
+    /* The launches differ in the pass and its look-back buffers only. */
+    rdx_pass_args pa;
+    memset(&pa, 0, sizeof pa);
+    pa.keys_a = a->keys_a;
+    pa.keys_b = a->keys_b;
+    pa.vals_a = a->vals_a;
+    pa.vals_b = a->vals_b;
+    pa.keys_src = a->keys_src;
+    pa.vals_src = a->vals_src ? a->vals_src : a->vals_a;
+    pa.pass_info = d.info;
+    pa.zero_rows = L.tmax;
+    pa.portion_count = a->n;
+    pa.cls = a->cls;
+    pa.desc = a->desc;
+    pa.iota = a->vals_src == NULL;
+    pa.keys_scratch = a->keys_scratch;
+    pa.narrow = 1; /* widen 0: the fix-up widens (wide_out) */
+    pa.seg.tiles = d.tiles;
+    pa.seg.bases = d.bases;
+    pa.seg.passes = passes;
+    pa.seg.iota_rel = a->iota_rel;
+    pa.seg.numpy = a->numpy;
+    pa.seg.inf = a->inf;
+    if (!a->off) { /* equal rows: each block computes its tile */
+        pa.seg.seg_size = a->seg_size;
+        pa.seg.row_tiles = (uint32_t)((a->seg_size + L.tile - 1) / L.tile);
+    }
+    const size_t grid = a->off ? L.tmax : a->S * (size_t)pa.seg.row_tiles;
     for (int p = 0; p < passes; ++p) {
-        rdx_pass_args pa;
-        memset(&pa, 0, sizeof pa);
-        pa.keys_a = a->keys_a;
-        pa.keys_b = a->keys_b;
-        pa.vals_a = a->vals_a;
-        pa.vals_b = a->vals_b;
-        pa.keys_src = a->keys_src;
-        pa.vals_src = a->vals_src ? a->vals_src : a->vals_a;
-        pa.pass_info = d.info;
         pa.status = d.status[p % 2];
         pa.status_next = d.status[(p + 1) % 2];
-        pa.zero_rows = L.tmax;
         pa.tile_counter = d.counters + p;
-        pa.portion_begin = 0;
-        pa.portion_count = a->n;
         pa.pass = p;
         pa.shift = a->begin_bit + p * a->radix_bits;
         pa.bits = a->end_bit - pa.shift < a->radix_bits ? a->end_bit - pa.shift : a->radix_bits;
-        pa.cls = a->cls;
-        pa.desc = a->desc;
-        pa.iota = a->vals_src == NULL;
-        pa.keys_scratch = a->keys_scratch;
-        pa.widen = 0; /* the fix-up widens (wide_out) */
-        pa.narrow = 1;
-        pa.seg.tiles = d.tiles;
-        if (!a->off) { /* equal rows: each block computes its tile */
-            pa.seg.seg_size = a->seg_size;
-            pa.seg.row_tiles = (uint32_t)((a->seg_size + L.tile - 1) / L.tile);
-        }
-        pa.seg.bases = d.bases;
-        pa.seg.passes = passes;
-        pa.seg.iota_rel = a->iota_rel;
-        pa.seg.numpy = a->numpy;
-        pa.seg.inf = a->inf;
-        const size_t grid = a->off ? L.tmax : a->S * (size_t)pa.seg.row_tiles;
         if ((e = rdx_launch_seg_pass(a->kb, a->vb, &pa, (unsigned)grid, s)) != cudaSuccess)
             return e;
     }

@@ -219,6 +219,12 @@ static int radix_bits_of(const rdx_seg_run *r)
     return r->opts.radix_bits ? r->opts.radix_bits : RDX_CUDA_DEFAULT_RADIX_BITS;
 }
 
+/* The digit passes of the run's bits. */
+static int passes_of(const rdx_seg_run *r)
+{
+    return (r->opts.end_bit - r->opts.begin_bit + radix_bits_of(r) - 1) / radix_bits_of(r);
+}
+
 /* The route of a run, chosen here and nowhere else: the on-chip kernels of seg_tile.cu
  * alone when every segment is known to hold at most rdx_seg_tile_max_len keys (equal rows
  * that short, host offsets read by the synchronous calls, or n that small); else those
@@ -231,7 +237,7 @@ static int seg_route(const rdx_seg_run *r, size_t max_short)
         return RDX_SEG_COMPOSE;
     if (r->max_len <= max_short)
         return RDX_SEG_TILE;
-    const int passes = (r->opts.end_bit - r->opts.begin_bit + radix_bits_of(r) - 1) / radix_bits_of(r);
+    const int passes = passes_of(r);
     if ((uint64_t)r->n < ((uint64_t)1 << 32) && (uint64_t)r->max_len < ((uint64_t)1 << RDX_OS_COUNT_BITS) &&
         passes_value_bytes(r) >= 0 && ((unsigned)passes << radix_bits_of(r)) <= RDX_HIST_MAX_CELLS)
         return RDX_SEG_PASSES;
@@ -284,7 +290,7 @@ rdx_status rdx_cuda_seg_plan(rdx_ctx *ctx, const rdx_seg_run *r, rdx_seg_layout 
      * before they are widened. */
     at = after_bins;
     L->segp = at;
-    const int passes = (r->opts.end_bit - r->opts.begin_bit + radix_bits_of(r) - 1) / radix_bits_of(r);
+    const int passes = passes_of(r);
     size_t segp_bytes = 0;
     for (int vb = 0; vb <= 8; vb += 4) {
         const size_t b = rdx_seg_passes_scratch_bytes((int)r->kb, vb, n, r->S, L->max_short, passes);
