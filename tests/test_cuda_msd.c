@@ -1,10 +1,11 @@
 /* The MSD route for 8-byte integer keys (src/cuda/route_msd.cu, msd.cu), reached at
  * moderate sizes by lowering the context's msd_min_n: keys and pairs (4- and 8-byte values
  * that must come out as the stable sort's indices), in place and through the out-of-place
- * calls, inputs that make the device run the route, decline it (skew) or fall back (a
- * level-2 bucket above level 3's capacity), exactly full and one key over that capacity.
- * The route each sort took is read back from the device (rdx_cuda_ctx_msd_state), counted
- * and, where the input decides it, checked, as is rdx_ctx_route's name for it.
+ * calls, inputs that make the device run the route, decline it (skew) or send level-2
+ * buckets above level 3's capacity to the segmented passes, exactly full and one key over
+ * that capacity. The outcome of each sort is read back from the device
+ * (rdx_cuda_ctx_msd_state), counted and, where the input decides it, checked, as is
+ * rdx_ctx_route's name for it.
  *
  * Exits 77 where no GPU is usable. RDX_TEST_SEED replays a run; RDX_TEST_MAX_LOG2_N below
  * 17 (gpu-check.sh, under compute-sanitizer) runs one sort of each outcome. */
@@ -19,7 +20,7 @@ enum {
     MSD_SORTED,   /* random, already sorted */
     MSD_FEW,      /* 16 distinct values */
     MSD_GIANT,    /* 1/64 of the keys share their top 16 bits: a level-2 bucket above the
-                     level-3 capacity, the route falls back after level 2's histogram */
+                     level-3 capacity, sorted by the segmented passes */
     MSD_CAP,      /* n / 256 keys in each level-2 bucket (b, 0): n = 256 * cap fits exactly */
     MSD_SUBBIG,   /* bits 40-47 equal, 4 values of bits 48-55: sub-buckets above 64 keys,
                      level 3's on-chip LSD passes */
@@ -73,11 +74,24 @@ static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
         qsort(k, n, sizeof *k, cmp_u64);
 }
 
-static int msd_routes[5]; /* -1 (not planned), 0, 1, 2, 3: counted at route + 1 */
+/* A sort's outcome: rdx_cuda_ctx_msd_state (-1 not planned, 0 declined, 1 inconsistent,
+ * 2 ran), and 3 where the route ran and sent level-2 buckets to the segmented passes. */
+enum { MSD_LONG = 3 };
+static int msd_routes[5]; /* counted at outcome + 1 */
 
-/* rdx_ctx_route after a successful sort whose MSD state (rdx_cuda_ctx_msd_state) is
- * route: the device's outcome after a synchronous call, the planned route after a
- * stream-ordered one, no MSD name where the route was not planned. */
+static int msd_outcome(rdx_ctx *ctx, unsigned *slow)
+{
+    unsigned long_buckets = 0;
+    const int state = rdx_cuda_ctx_msd_state(ctx, slow, &long_buckets);
+    const int route = state == 2 && long_buckets > 0 ? MSD_LONG : state;
+    if (route >= -1 && route <= 3)
+        msd_routes[route + 1]++;
+    return route;
+}
+
+/* rdx_ctx_route after a successful sort whose outcome is route: the device's outcome
+ * after a synchronous call, the planned route after a stream-ordered one, no MSD name
+ * where the route was not planned. */
 static void check_route_name(rdx_ctx *ctx, int route, int into, const char *what)
 {
     const char *name = rdx_ctx_route(ctx);
@@ -86,9 +100,8 @@ static void check_route_name(rdx_ctx *ctx, int route, int into, const char *what
         return;
     }
     const char *want = into          ? "msd (decided on the device)"
-                       : route == 2 ? "msd"
+                       : route == 2 || route == MSD_LONG ? "msd"
                        : route == 0 ? "onesweep (msd declined: skew)"
-                       : route == 3 ? "onesweep (msd fell back: bucket too large)"
                                     : "msd (inconsistent state)";
     CHECK_ROUTE(ctx, want, what);
 }
@@ -106,9 +119,7 @@ static void msd_case(rdx_ctx *ctx, rdx_type type, size_t n, int desc, int fill, 
     dev_upload(in, orig, n * 8);
     const rdx_status st = into ? into_keys(ctx, in, out, n, type, &opts) : rdx_sort_keys(ctx, in, n, type, &opts);
     unsigned slow = 0;
-    const int route = rdx_cuda_ctx_msd_state(ctx, &slow);
-    if (route >= -1 && route <= 3)
-        msd_routes[route + 1]++;
+    const int route = msd_outcome(ctx, &slow);
     CHECK(st == RDX_OK, "msd %s %s n=%zu %s%s: status %d (%s)", type_name(type), msd_fill_names[fill], n,
           desc ? "descending" : "ascending", into ? " into" : "", (int)st, rdx_ctx_error(ctx));
     if (st == RDX_OK) {
@@ -125,7 +136,7 @@ static void msd_case(rdx_ctx *ctx, rdx_type type, size_t n, int desc, int fill, 
                   msd_fill_names[fill], n);
         }
     }
-    CHECK(fill != MSD_SUBBIG || route != 2 || slow > 0, "msd %s n=%zu: no level-3 block took the on-chip LSD passes",
+    CHECK(fill != MSD_SUBBIG || route < 2 || slow > 0, "msd %s n=%zu: no level-3 block took the on-chip LSD passes",
           msd_fill_names[fill], n);
     CHECK(want == -9 || route == want, "msd %s %s n=%zu %s: route %d, expected %d", type_name(type),
           msd_fill_names[fill], n, desc ? "descending" : "ascending", route, want);
@@ -161,9 +172,7 @@ static void msd_pairs_case(rdx_ctx *ctx, rdx_type type, size_t n, size_t vs, int
     const rdx_status st = into ? into_pairs(ctx, kin, kout, vin, vout, vs, n, type, &opts)
                                : rdx_sort_pairs(ctx, kin, vin, vs, n, type, &opts);
     unsigned slow = 0;
-    const int route = rdx_cuda_ctx_msd_state(ctx, &slow);
-    if (route >= -1 && route <= 3)
-        msd_routes[route + 1]++;
+    const int route = msd_outcome(ctx, &slow);
     char desc_text[160];
     snprintf(desc_text, sizeof desc_text, "msd pairs %s/%zu-byte values %s n=%zu %s%s (route %d, %u slow blocks)",
              type_name(type), vs, msd_fill_names[fill], n, desc ? "descending" : "ascending", into ? " into" : "",
@@ -191,7 +200,7 @@ static void msd_pairs_case(rdx_ctx *ctx, rdx_type type, size_t n, size_t vs, int
             CHECK(memcmp(gotv, vals, n * vs) == 0, "%s: the input values changed", desc_text);
         }
     }
-    CHECK(fill != MSD_SUBBIG || route != 2 || slow > 0, "%s: no level-3 block took the on-chip LSD passes",
+    CHECK(fill != MSD_SUBBIG || route < 2 || slow > 0, "%s: no level-3 block took the on-chip LSD passes",
           desc_text);
     CHECK(want == -9 || route == want, "%s: route %d, expected %d", desc_text, route, want);
     if (into) {
@@ -209,8 +218,9 @@ static void msd_pairs_case(rdx_ctx *ctx, rdx_type type, size_t n, size_t vs, int
 
 /* Pairs through the route: both integer types, 8-byte values (and 4-byte ones on a few
  * cases), in place and out of place, both orders; few distinct keys check stability (many
- * equal keys per level-3 run), big sub-buckets level 3's on-chip LSD passes, the giant
- * bucket the fallback; pairs level 3 holds RDX_MSD_L3_CAP_PAIRS keys. */
+ * equal keys per level-3 run), big sub-buckets level 3's on-chip LSD passes, few distinct
+ * keys, low entropy and the giant bucket the segmented passes; pairs level 3 holds
+ * RDX_MSD_L3_CAP_PAIRS keys. */
 static void msd_pairs_tests(rdx_ctx *ctx, int max_log2)
 {
     uint64_t s = seed ^ 0x9A125;
@@ -225,25 +235,28 @@ static void msd_pairs_tests(rdx_ctx *ctx, int max_log2)
                     continue;
                 for (size_t f = 0; f < sizeof fills / sizeof fills[0]; f++) {
                     const int fill = fills[f];
-                    const int want = fill == MSD_UNIFORM || fill == MSD_SORTED || fill == MSD_DUPS ? 2 : -9;
+                    const int want = fill == MSD_UNIFORM || fill == MSD_SORTED || fill == MSD_DUPS ? 2
+                                     : fill == MSD_FEW || fill == MSD_LOWENT                    ? MSD_LONG
+                                                                                                : -9;
                     msd_pairs_case(ctx, types[t], sizes[i], 8, desc, fill, (int)((i + f) & 1), want, &s);
                 }
             }
     msd_pairs_case(ctx, RDX_U64, (size_t)1 << 17, 4, 0, MSD_UNIFORM, 0, 2, &s);
     msd_pairs_case(ctx, RDX_U64, (size_t)1 << 18, 4, 1, MSD_DUPS, 1, 2, &s);
     msd_pairs_case(ctx, RDX_I64, (size_t)1 << 18, 4, 0, MSD_DUPS_BIG, 0, -9, &s);
-    msd_pairs_case(ctx, RDX_I64, ((size_t)1 << 17) + 3, 4, 1, MSD_FEW, 1, -9, &s);
+    msd_pairs_case(ctx, RDX_I64, ((size_t)1 << 17) + 3, 4, 1, MSD_FEW, 1, MSD_LONG, &s);
     msd_pairs_case(ctx, RDX_U64, (size_t)1 << 20, 8, 0, MSD_SUBBIG, 0, 2, &s);
     msd_pairs_case(ctx, RDX_I64, (size_t)1 << 20, 8, 1, MSD_SUBBIG, 1, 2, &s);
     msd_pairs_case(ctx, RDX_U64, (size_t)1 << 20, 4, 1, MSD_SUBBIG, 0, 2, &s);
-    msd_pairs_case(ctx, RDX_U64, (size_t)1 << 20, 8, 0, MSD_GIANT, 0, 3, &s);
+    msd_pairs_case(ctx, RDX_U64, (size_t)1 << 20, 8, 0, MSD_GIANT, 0, MSD_LONG, &s);
     msd_pairs_case(ctx, RDX_I64, (size_t)1 << 20, 8, 1, MSD_GIANT, 1, -9, &s);
+    msd_pairs_case(ctx, RDX_U64, ((size_t)1 << 19) + 77, 4, 1, MSD_GIANT, 0, MSD_LONG, &s);
     msd_pairs_case(ctx, RDX_U64, (size_t)1 << 20, 8, 0, MSD_TOPEQ, 1, 0, &s);
     /* The pairs capacity of a level-3 block: exactly full, and one key over. */
     if (max_log2 >= 21) {
         msd_pairs_case(ctx, RDX_U64, 256 * cap, 8, 0, MSD_CAP, 0, 2, &s);
         msd_pairs_case(ctx, RDX_I64, 256 * cap, 8, 1, MSD_CAP, 1, 2, &s);
-        msd_pairs_case(ctx, RDX_U64, 256 * cap + 1, 8, 0, MSD_CAP, 1, 3, &s);
+        msd_pairs_case(ctx, RDX_U64, 256 * cap + 1, 8, 0, MSD_CAP, 1, MSD_LONG, &s);
     }
 }
 
@@ -260,11 +273,13 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         msd_case(ctx, RDX_I64, n + 3, 1, MSD_UNIFORM, 1, 2, &s);
         msd_case(ctx, RDX_U64, n, 0, MSD_SUBBIG, 0, 2, &s);
         msd_case(ctx, RDX_U64, n, 0, MSD_TOPEQ, 0, 0, &s);
-        msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_GIANT, 0, 3, &s);
+        msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_GIANT, 0, MSD_LONG, &s);
         msd_pairs_case(ctx, RDX_U64, n, 8, 0, MSD_UNIFORM, 0, 2, &s);
+        msd_pairs_case(ctx, RDX_I64, n, 8, 1, MSD_FEW, 0, MSD_LONG, &s);
         msd_pairs_case(ctx, RDX_I64, n + 3, 8, 1, MSD_DUPS, 1, 2, &s);
         rdx_cuda_ctx_tuning(ctx)->msd_min_n = RDX_MSD_MIN_N;
         CHECK(msd_routes[3] > 0, "msd: the route never ran");
+        CHECK(msd_routes[4] > 0, "msd: no level-2 bucket went to the segmented passes");
         return;
     }
     static const rdx_type types[3] = {RDX_U64, RDX_I64, RDX_F64};
@@ -279,17 +294,18 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
                 const int is_float = types[t] == RDX_F64;
                 msd_case(ctx, types[t], sizes[i], desc, MSD_UNIFORM, (int)(i & 1), is_float ? -1 : 2, &s);
                 for (int f = MSD_LOWENT; f <= MSD_FEW; f++)
-                    msd_case(ctx, types[t], sizes[i], desc, f, 0,
-                             is_float ? -1 : f == MSD_TOPEQ ? 0 : f == MSD_SORTED ? 2 : -9, &s);
+                    msd_case(ctx, types[t], sizes[i], desc, f, (int)((i + f) & 1),
+                             is_float ? -1 : f == MSD_TOPEQ ? 0 : f == MSD_SORTED ? 2 : MSD_LONG, &s);
             }
-    /* The capacity of a level-3 block: exactly full, and one key over (the fallback). */
+    /* The capacity of a level-3 block: exactly full, and one key over (that bucket goes to
+     * the segmented passes). */
     if (max_log2 >= 21) {
         msd_case(ctx, RDX_U64, 256 * cap, 0, MSD_CAP, 0, 2, &s);
         msd_case(ctx, RDX_U64, 256 * cap, 1, MSD_CAP, 1, 2, &s);
-        msd_case(ctx, RDX_U64, 256 * cap + 1, 0, MSD_CAP, 0, 3, &s);
+        msd_case(ctx, RDX_U64, 256 * cap + 1, 0, MSD_CAP, 0, MSD_LONG, &s);
         msd_case(ctx, RDX_I64, 256 * cap + 1, 1, MSD_CAP, 1, -9, &s);
     }
-    msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_GIANT, 0, 3, &s);
+    msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_GIANT, 0, MSD_LONG, &s);
     msd_case(ctx, RDX_I64, (size_t)1 << 20, 1, MSD_GIANT, 1, -9, &s);
     msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_SUBBIG, 0, 2, &s);
     msd_case(ctx, RDX_U64, (size_t)1 << 20, 1, MSD_SUBBIG, 1, 2, &s);
@@ -300,9 +316,11 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
     rdx_cuda_ctx_tuning(ctx)->msd_min_n = RDX_MSD_MIN_N;
     msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_UNIFORM, 0, (size_t)RDX_MSD_MIN_N <= ((size_t)1 << 20) ? 2 : -1,
              &s);
-    printf("msd: routes taken: none planned %d, declined (skew) %d, ran %d, fell back %d, inconsistent %d\n",
+    printf("msd: outcomes: none planned %d, declined (skew) %d, ran %d, ran with buckets for the segmented "
+           "passes %d, inconsistent %d\n",
            msd_routes[0], msd_routes[1], msd_routes[3], msd_routes[4], msd_routes[2]);
-    CHECK(msd_routes[3] > 0, "msd: the route never ran");
+    CHECK(msd_routes[3] > 0, "msd: the route never ran without long buckets");
+    CHECK(msd_routes[4] > 0, "msd: no level-2 bucket went to the segmented passes");
 }
 
 int main(void)

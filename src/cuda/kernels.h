@@ -51,11 +51,12 @@ typedef struct rdx_scan_args {
  * that none crosses a segment's edge; a segment's first tile starts its look-back chain,
  * and slots come from the segment's own digit bases. All device arrays. */
 typedef struct rdx_seg_tiles {
-    const uint4 *tiles;          /* [grid]: each tile's first key, its keys (0: no tile, the
-                                    block returns), the first tile of its segment, and the
-                                    segment (one load per tile) */
+    const uint4 *tiles;          /* [tiles]: each tile's first key, its keys, the first tile
+                                    of its segment, and the segment (one load per tile) */
+    const uint32_t *tile_count;  /* the tiles (device): each block takes tiles until they
+                                    run out, so the grid need not match them */
     size_t seg_size;             /* equal rows: the row's keys (the tile is computed, not
-                                    loaded; the grid is the tiles), or 0 */
+                                    loaded), or 0 */
     uint32_t row_tiles;          /* equal rows: tiles per row */
     const uint32_t *bases;       /* [long segments][passes][256]: each digit's first slot,
                                     from the segment's start */
@@ -144,20 +145,21 @@ typedef struct rdx_fixup_args {
 
 /* The MSD route for 64-bit keys (msd.cu). Control words, u32, RDX_MSD_CTRL_WORDS of them,
  * zeroed before the sort: */
-#define RDX_MSD_STATE 0       /* RDX_MSD_OFF / _LEVEL1 / _ON / _FALLBACK */
+#define RDX_MSD_STATE 0       /* RDX_MSD_OFF / _LEVEL1 / _ON */
 #define RDX_MSD_SLOW 1        /* level-3 blocks that took the on-chip LSD fallback */
 #define RDX_MSD_L1_COUNTER 2  /* level 1's tile counter (the pass kernel's) */
 #define RDX_MSD_L2_COUNTER 3  /* level 2's tile counter */
+#define RDX_MSD_LONG 4        /* level-2 buckets above level 3's capacity (RDX_MSD_L3_CAP,
+                                 RDX_MSD_L3_CAP_PAIRS with values): the segmented passes
+                                 (seg_passes.h) sort them */
 #define RDX_MSD_INFO 8        /* [8] pass_info words for level 1 (the pass kernel reads
                                  [RDX_MSD_INFO + 7]) */
 #define RDX_MSD_CTRL_WORDS 16
 #define RDX_MSD_OFF 0u        /* not taken (skew), or not decided */
 #define RDX_MSD_LEVEL1 1u     /* the scan armed level 1 */
-#define RDX_MSD_ON 2u         /* level 2's histogram fits level 3: levels 2 and 3 run, the
-                                 LSD passes and the fix-up do nothing */
-#define RDX_MSD_FALLBACK 3u   /* a level-2 bucket exceeds level 3's capacity
-                                 (RDX_MSD_L3_CAP, RDX_MSD_L3_CAP_PAIRS with values): the
-                                 LSD passes sort the untouched source */
+#define RDX_MSD_ON 2u         /* levels 2 and 3 run (and the segmented passes on the
+                                 buckets above level 3's capacity); the LSD passes and the
+                                 fix-up do nothing */
 
 /* Levels 2 and 3 of the MSD route (level 1 is rdx_launch_pass with pass_info
  * ctrl + RDX_MSD_INFO, source -> keys_b / vals_b, encoding). 8-byte keys, keys only or
@@ -194,12 +196,14 @@ size_t rdx_msd_l2_tile(int vb);
 size_t rdx_msd_l2_max_tiles(size_t n, int vb);
 /* Level 3's capacity (keys of one level-2 bucket) with value bytes vb. */
 size_t rdx_msd_l3_cap(int vb);
-/* Enqueue level 2's histogram and scan (which decide between RDX_MSD_ON and
- * RDX_MSD_FALLBACK), and level 2 and level 3, for value bytes vb (0, 4, 8; the args'
- * vals_a / vals_b set when vb > 0); each kernel returns at once on the device unless it
- * is its turn. */
+/* Enqueue level 2's histogram and scan (which turn the route on), and level 2 and level 3,
+ * for value bytes vb (0, 4, 8; the args' vals_a / vals_b set when vb > 0); each kernel
+ * returns at once on the device unless it is its turn. */
 cudaError_t rdx_launch_msd_counts(int vb, const rdx_msd_args *a, cudaStream_t s);
 cudaError_t rdx_launch_msd_sort(int vb, const rdx_msd_args *a, cudaStream_t s);
+/* The level-2 buckets as the S = 65536 offsets (65537 words) of the segmented passes,
+ * which take the buckets above level 3's capacity; all zero unless the route is on. */
+cudaError_t rdx_launch_msd_offsets(const rdx_msd_args *a, size_t *off, int sms, cudaStream_t s);
 cudaError_t rdx_msd_init(void);
 
 /* Counting route (counting.cu): 1- and 2-byte keys alone, sorted over all their bits. */
@@ -227,8 +231,10 @@ cudaError_t rdx_kernels_init(void);
 cudaError_t rdx_launch_histogram(int kb, const rdx_hist_args *a, int sms, cudaStream_t s);
 cudaError_t rdx_launch_scan(const rdx_scan_args *a, cudaStream_t s);
 cudaError_t rdx_launch_pass(int kb, int vb, int medium, const rdx_pass_args *a, unsigned grid, cudaStream_t s);
-/* The pass kernel on the tiles of a->seg (large tile shape; a->portion_begin 0, n < 2^32). */
-cudaError_t rdx_launch_seg_pass(int kb, int vb, const rdx_pass_args *a, unsigned grid, cudaStream_t s);
+/* The pass kernel on the tiles of a->seg (large tile shape; a->portion_begin 0, n < 2^32):
+ * at most max_tiles blocks, no more than fit on the device's sms multiprocessors at once
+ * (each block loops over tiles). */
+cudaError_t rdx_launch_seg_pass(int kb, int vb, const rdx_pass_args *a, size_t max_tiles, int sms, cudaStream_t s);
 cudaError_t rdx_launch_small(int kb, int vb, const rdx_small_args *a, cudaStream_t s);
 /* Grid path: the tile shape for n keys (0, 1, 2: tuning.h), its keys per block, and a
  * cooperative launch of `grid` blocks of that shape. */

@@ -3,17 +3,18 @@
  *
  *   level 1  the pass kernel (onesweep.cu) on the top digit, source -> B, encoding; its
  *            digit offsets come from the up-front histogram, and the scan kernel arms it
- *            (ctrl[RDX_MSD_INFO + 7]) only when the top digit is not too skewed.
+ *            (ctrl[RDX_MSD_INFO + 7]) only when one top digit does not hold most keys.
  *   level 2  histogram of B per (level-1 bucket, bits 48-55) (msd_hist_kernel), then one
- *            block turns it into bases and level-2 tile numbers and decides whether every
- *            level-2 bucket fits a level-3 block (msd_scan_kernel); if one does not, the
- *            route falls back to the LSD passes, which sort the untouched source. Else
- *            the segmented pass (msd_pass_kernel): tiles are numbered per level-1 bucket,
- *            the look-back stops at the bucket's first tile; B -> A.
- *   level 3  one block per level-2 bucket (msd_block_kernel): load it, count it by the
- *            next 8-12 bits in shared memory, put each run of equal digits (a few keys)
- *            in order by comparisons, write decoded, in place in A. A block with a run of
- *            more than RDX_MSD_L3_RUN_MAX keys sorts its bucket by on-chip LSD passes.
+ *            block turns it into bases and level-2 tile numbers and counts the level-2
+ *            buckets above level 3's capacity (msd_scan_kernel); then the segmented pass
+ *            (msd_pass_kernel): tiles are numbered per level-1 bucket, the look-back
+ *            stops at the bucket's first tile; B -> A, decoded.
+ *   level 3  one block per level-2 bucket of at most its capacity (msd_block_kernel):
+ *            load it, count it by the next 8-12 bits in shared memory, put each run of
+ *            equal digits (a few keys) in order by comparisons, write, in place in A. A
+ *            block with a run of more than RDX_MSD_L3_RUN_MAX keys sorts its bucket by
+ *            on-chip LSD passes. The larger buckets are sorted over bits 0-47 by the
+ *            segmented passes (seg_passes.h, launched by route_msd.cu), in place in A.
  *
  * Keys only (VB = 0): equal keys are indistinguishable, so level 3 need not be stable.
  * Pairs (VB = 4 or 8 bytes of value per key): levels 1 and 2 move the values with the keys
@@ -91,7 +92,7 @@ template <int VB> __global__ void __launch_bounds__(MSD_SCAN_THREADS) msd_scan_k
         return;
     const uint32_t lane = rdx_lane(), warp = threadIdx.x >> 5;
     const uint32_t tile = (uint32_t)(S::L2_THREADS * S::L2_ITEMS);
-    bool big = false;
+    uint32_t big = 0; /* level-2 buckets above level 3's capacity, this thread's */
     /* One warp per level-1 bucket at a time, eight digits per lane. */
     for (uint32_t b1 = warp; b1 < MSD_BUCKETS1; b1 += MSD_SCAN_THREADS / 32) {
         uint32_t c[8], sum = 0;
@@ -99,7 +100,7 @@ template <int VB> __global__ void __launch_bounds__(MSD_SCAN_THREADS) msd_scan_k
         for (int j = 0; j < 8; ++j) {
             c[j] = a.counts2[b1 * 256u + lane * 8u + (uint32_t)j];
             sum += c[j];
-            big |= c[j] > (uint32_t)S::L3_CAP;
+            big += c[j] > (uint32_t)S::L3_CAP;
         }
         const uint32_t inc = rdx_warp_incl_scan(sum, lane);
         uint32_t run = (uint32_t)a.top_bases[b1] + inc - sum;
@@ -111,7 +112,9 @@ template <int VB> __global__ void __launch_bounds__(MSD_SCAN_THREADS) msd_scan_k
         if (lane == 31)
             s_tiles[b1] = (inc + tile - 1u) / tile;
     }
-    big = __syncthreads_or(big) != 0;
+    if (big)
+        atomicAdd(&a.ctrl[RDX_MSD_LONG], big);
+    __syncthreads();
     if (threadIdx.x == 0) {
         uint32_t t = 0;
         for (uint32_t b1 = 0; b1 < MSD_BUCKETS1; ++b1) {
@@ -119,14 +122,21 @@ template <int VB> __global__ void __launch_bounds__(MSD_SCAN_THREADS) msd_scan_k
             t += s_tiles[b1];
         }
         a.first_tile[MSD_BUCKETS1] = t;
-        if (big) {
-            a.ctrl[RDX_MSD_STATE] = RDX_MSD_FALLBACK;
-        } else {
-            a.ctrl[RDX_MSD_STATE] = RDX_MSD_ON;
-            for (int p = 0; p < a.passes; ++p)
-                a.pass_info[p] = 0u; /* the LSD passes return at once */
-        }
+        a.ctrl[RDX_MSD_STATE] = RDX_MSD_ON;
+        for (int p = 0; p < a.passes; ++p)
+            a.pass_info[p] = 0u; /* the LSD passes return at once */
     }
+}
+
+/* The level-2 buckets as offsets for the segmented passes (seg_passes.h), which sort those
+ * above level 3's capacity: off[b] is bucket b's first key, off[65536] = n; all zero (every
+ * bucket empty) where the route is not on. */
+__global__ void __launch_bounds__(RDX_COPY_THREADS) msd_offsets_kernel(const uint32_t *ctrl, const uint32_t *bases2,
+                                                                      size_t *off, size_t n)
+{
+    const bool on = ctrl[RDX_MSD_STATE] == RDX_MSD_ON;
+    for (uint32_t b = blockIdx.x * blockDim.x + threadIdx.x; b <= MSD_BUCKETS2; b += gridDim.x * blockDim.x)
+        off[b] = !on ? 0 : b < MSD_BUCKETS2 ? (size_t)bases2[b] : n;
 }
 
 /* ---- level 2: the segmented pass ---- */
@@ -189,6 +199,7 @@ __global__ void __launch_bounds__(msd_shape<VB>::L2_THREADS, msd_shape<VB>::L2_M
     K *out = (K *)a.keys_a;
     V *vout = (V *)a.vals_a;
     const int shift = 48, bits = 8;
+    const K flip = rdx_enc((K)0, a.cls, a.desc); /* integer keys: x ^ flip encodes and decodes */
     const uint32_t lane = rdx_lane(), warp = threadIdx.x >> 5;
     const uint32_t first = warp * 32u * L::ITEMS + lane;
 
@@ -227,7 +238,7 @@ __global__ void __launch_bounds__(msd_shape<VB>::L2_THREADS, msd_shape<VB>::L2_M
         if (idx < count) {
             const K k = s_keys[idx];
             const uint32_t o = s_gofs[rdx_digit(k, shift, 255u)] + idx;
-            out[o] = k;
+            out[o] = k ^ flip; /* decoded */
             if (VB)
                 vout[o] = s_vals[idx];
         }
@@ -275,7 +286,7 @@ static __device__ __forceinline__ void msd_block_lsd_body(rdx_msd_key *keys, voi
 #pragma unroll
     for (int i = 0; i < ITEMS; ++i) {
         const uint32_t pos = first + (uint32_t)i * 32u;
-        key[i] = pos < m ? keys[pos] : (K)0;
+        key[i] = pos < m ? rdx_enc(keys[pos], cls, desc) : (K)0;
         val[i] = VB && pos < m ? vals[pos] : (V)0;
     }
     for (int shift = 0; shift < 48; shift += 8) {
@@ -357,15 +368,11 @@ __global__ void __launch_bounds__(msd_shape<VB>::L3_THREADS, msd_shape<VB>::L3_M
     const uint32_t begin = a.bases2[b];
     const uint32_t end = b + 1u < MSD_BUCKETS2 ? a.bases2[b + 1u] : (uint32_t)a.n;
     const uint32_t m = end - begin;
-    if (m == 0)
-        return;
+    if (m < 2 || m > (uint32_t)msd_shape<VB>::L3_CAP)
+        return; /* one key is in place; a bucket above the capacity is the segmented passes' */
     K *keys = (K *)a.keys_a + begin;
     V *vals = (V *)a.vals_a + begin; /* keys only: unused */
-    if (m == 1) {
-        if (threadIdx.x == 0)
-            keys[0] = rdx_dec(keys[0], a.cls, a.desc); /* its value is in place */
-        return;
-    }
+    const K flip = rdx_enc((K)0, a.cls, a.desc); /* integer keys: x ^ flip encodes and decodes */
     const int shift = 48 - a.l3_bits;
     const uint32_t bins = 1u << a.l3_bits, mask = bins - 1u;
     for (uint32_t j = threadIdx.x; j < bins; j += THREADS)
@@ -377,7 +384,7 @@ __global__ void __launch_bounds__(msd_shape<VB>::L3_THREADS, msd_shape<VB>::L3_M
 #pragma unroll
     for (int i = 0; i < ITEMS; ++i) {
         const uint32_t pos = (uint32_t)i * THREADS + threadIdx.x;
-        key[i] = pos < m ? keys[pos] : (K)0;
+        key[i] = pos < m ? keys[pos] ^ flip : (K)0;
         if (VB)
             val[i] = pos < m ? vals[pos] : (V)0;
     }
@@ -443,14 +450,14 @@ __global__ void __launch_bounds__(msd_shape<VB>::L3_THREADS, msd_shape<VB>::L3_M
                 const K o = s_keys[j];
                 r += (o < k) | ((o == k) & ((uint32_t)s_idx[j] < me));
             }
-            keys[r] = rdx_dec(k, a.cls, a.desc);
+            keys[r] = k ^ flip;
             vals[r] = s_vals[pos];
         } else {
             for (uint32_t j = st; j < en; ++j) {
                 const K o = s_keys[j];
                 r += (o < k) | ((o == k) & (j < pos));
             }
-            keys[r] = rdx_dec(k, a.cls, a.desc);
+            keys[r] = k ^ flip;
         }
     }
 }
@@ -524,6 +531,12 @@ cudaError_t rdx_launch_msd_sort(int vb, const rdx_msd_args *a, cudaStream_t s)
     if (!msd_args_ok(vb, a))
         return cudaErrorInvalidValue;
     return vb == 0 ? launch_sort<0>(a, s) : vb == 4 ? launch_sort<4>(a, s) : launch_sort<8>(a, s);
+}
+
+cudaError_t rdx_launch_msd_offsets(const rdx_msd_args *a, size_t *off, int sms, cudaStream_t s)
+{
+    msd_offsets_kernel<<<rdx_copy_grid(MSD_BUCKETS2 + 1u, sms), RDX_COPY_THREADS, 0, s>>>(a->ctrl, a->bases2, off, a->n);
+    return cudaGetLastError();
 }
 
 template <int VB> static cudaError_t init_vb(void)

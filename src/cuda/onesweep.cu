@@ -89,34 +89,21 @@ static __device__ __forceinline__ void write_tile_any(const rdx_pass_args &a, co
     }
 }
 
+/* Moves tile `tile` of the pass (its number taken from the tile counter): load, count and
+ * publish, rank, look back, write. */
 template <int KB, int VB, int MED, int SEG>
-__global__ void __launch_bounds__(RDX_OS_SHAPE_THREADS(KB, VB, MED), RDX_OS_SHAPE_MIN_BLOCKS(KB, VB, MED))
-    rdx_onesweep_kernel(const rdx_pass_args a)
+static __device__ __forceinline__ void pass_tile(const rdx_pass_args &a, uint32_t info, uint32_t tile,
+                                                 unsigned char *smem)
 {
     typedef rdx_os_layout<KB, VB, MED> L;
     typedef typename rdx_uint<KB>::t K;
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
-    extern __shared__ __align__(16) unsigned char smem[];
     K *s_keys = (K *)(smem + L::KEYS);
     V *s_vals = (V *)(smem + L::VALS);
     unsigned long long *s_gofs = (unsigned long long *)(smem + L::GOFS);
     uint32_t *s_wcnt = (uint32_t *)(smem + L::WCNT);
     uint32_t *s_start = (uint32_t *)(smem + L::START);
     uint32_t *s_scan = (uint32_t *)(smem + L::SCAN);
-    uint32_t *s_misc = (uint32_t *)(smem + L::MISC);
-
-    /* The next launch's status words must be zero; this launch clears them (it is the only
-     * one running, and the previous user of that buffer has finished). */
-    rdx_clear_status_rows<L::THREADS>(a.status_next, a.zero_rows);
-
-    const uint32_t info = a.pass_info[a.pass];
-    if (!(info & RDX_PASS_ACTIVE))
-        return; /* every key has the same digit: nothing moves */
-
-    if (threadIdx.x == 0)
-        s_misc[0] = atomicAdd(a.tile_counter, 1u);
-    __syncthreads();
-    const uint32_t tile = s_misc[0];
     /* The tile's first key, its keys, and the first tile of its look-back chain. */
     size_t tile_begin, left, seg_start = 0;
     uint32_t chain = 0, li = 0;
@@ -130,7 +117,7 @@ __global__ void __launch_bounds__(RDX_OS_SHAPE_THREADS(KB, VB, MED), RDX_OS_SHAP
         } else {
             const uint4 t = a.seg.tiles[tile];
             if (t.y == 0)
-                return; /* the grid is sized for the most tiles the segments can need */
+                return; /* only with offsets that break the rules */
             tile_begin = t.x;
             left = t.y;
             chain = t.z;
@@ -252,6 +239,41 @@ __global__ void __launch_bounds__(RDX_OS_SHAPE_THREADS(KB, VB, MED), RDX_OS_SHAP
 }
 
 template <int KB, int VB, int MED, int SEG>
+__global__ void __launch_bounds__(RDX_OS_SHAPE_THREADS(KB, VB, MED), RDX_OS_SHAPE_MIN_BLOCKS(KB, VB, MED))
+    rdx_onesweep_kernel(const rdx_pass_args a)
+{
+    typedef rdx_os_layout<KB, VB, MED> L;
+    extern __shared__ __align__(16) unsigned char smem[];
+    uint32_t *s_misc = (uint32_t *)(smem + L::MISC);
+
+    /* The next launch's status words must be zero; this launch clears them (it is the only
+     * one running, and the previous user of that buffer has finished). The segmented
+     * passes use as many rows as they have tiles. */
+    const uint32_t seg_tiles = SEG ? *a.seg.tile_count : 0u;
+    rdx_clear_status_rows<L::THREADS>(a.status_next, SEG && seg_tiles < a.zero_rows ? (size_t)seg_tiles : a.zero_rows);
+
+    const uint32_t info = a.pass_info[a.pass];
+    if (!(info & RDX_PASS_ACTIVE))
+        return; /* every key has the same digit: nothing moves */
+
+    /* A block takes the next tile number (so it only waits on tiles that have started):
+     * one tile per block, the grid being the tiles; or, in the segmented passes whose tiles
+     * are counted on the device, tiles until they run out, on a grid of resident blocks. */
+    for (;;) {
+        if (threadIdx.x == 0)
+            s_misc[0] = atomicAdd(a.tile_counter, 1u);
+        __syncthreads();
+        const uint32_t tile = s_misc[0];
+        if (SEG && tile + 1u > seg_tiles)
+            return;
+        pass_tile<KB, VB, MED, SEG>(a, info, tile, smem);
+        if (!SEG)
+            return;
+        __syncthreads(); /* the shared memory is the next tile's */
+    }
+}
+
+template <int KB, int VB, int MED, int SEG>
 static cudaError_t launch_pass(const rdx_pass_args *a, unsigned grid, cudaStream_t s)
 {
     typedef rdx_os_layout<KB, VB, MED> L;
@@ -259,11 +281,20 @@ static cudaError_t launch_pass(const rdx_pass_args *a, unsigned grid, cudaStream
     return cudaGetLastError();
 }
 
+/* Blocks of the segmented pass kernel resident per multiprocessor, per (key, value)
+ * bytes as RDX_FOR_EACH_KV lists them; set by rdx_onesweep_init (the same on every device
+ * of one architecture). */
+static int seg_per_sm[12];
+
 template <int KB, int VB, int MED, int SEG>
-static cudaError_t init_pass(void)
+static cudaError_t init_pass(int *per_sm)
 {
-    return cudaFuncSetAttribute((const void *)rdx_onesweep_kernel<KB, VB, MED, SEG>,
-                                cudaFuncAttributeMaxDynamicSharedMemorySize, (int)rdx_os_layout<KB, VB, MED>::BYTES);
+    typedef rdx_os_layout<KB, VB, MED> L;
+    const void *f = (const void *)rdx_onesweep_kernel<KB, VB, MED, SEG>;
+    cudaError_t e = cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)L::BYTES);
+    if (e == cudaSuccess && SEG)
+        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(per_sm, f, L::THREADS, L::BYTES);
+    return e;
 }
 
 /* The segmented passes use the large shape only. */
@@ -281,7 +312,8 @@ static cudaError_t launch_shape(int kb, int vb, const rdx_pass_args *a, unsigned
 template <int MED, int SEG>
 static cudaError_t init_shape(void)
 {
-#define RDX_PASS_INIT(KB, VB) init_pass<KB, VB, MED, SEG>(),
+    int *per_sm = seg_per_sm;
+#define RDX_PASS_INIT(KB, VB) init_pass<KB, VB, MED, SEG>(per_sm++),
     const cudaError_t r[12] = {RDX_FOR_EACH_KV(RDX_PASS_INIT)};
     for (int i = 0; i < 12; ++i)
         if (r[i] != cudaSuccess)
@@ -294,9 +326,12 @@ cudaError_t rdx_launch_pass(int kb, int vb, int medium, const rdx_pass_args *a, 
     return medium ? launch_shape<1, 0>(kb, vb, a, grid, s) : launch_shape<0, 0>(kb, vb, a, grid, s);
 }
 
-cudaError_t rdx_launch_seg_pass(int kb, int vb, const rdx_pass_args *a, unsigned grid, cudaStream_t s)
+cudaError_t rdx_launch_seg_pass(int kb, int vb, const rdx_pass_args *a, size_t max_tiles, int sms, cudaStream_t s)
 {
-    return launch_shape<0, 1>(kb, vb, a, grid, s);
+    /* RDX_FOR_EACH_KV's order: key bytes 1, 2, 4, 8, each with value bytes 0, 4, 8. */
+    const int per_sm = seg_per_sm[(kb == 1 ? 0 : kb == 2 ? 1 : kb == 4 ? 2 : 3) * 3 + (vb == 0 ? 0 : vb == 4 ? 1 : 2)];
+    const size_t resident = (size_t)(sms > 0 ? sms : 1) * (size_t)(per_sm > 0 ? per_sm : 1);
+    return launch_shape<0, 1>(kb, vb, a, (unsigned)(max_tiles < resident ? max_tiles : resident), s);
 }
 
 size_t rdx_os_tile(int kb, int vb, int medium)

@@ -86,6 +86,8 @@ typedef struct rdx_cuda_lsd {
     rdx_scan_args scan;    /* the scan launch of the LSD passes, to repeat */
 } rdx_cuda_lsd;
 
+/* The MSD route's scratch for the level-2 buckets above level 3's capacity (route_msd.cu). */
+void rdx_cuda_msd_long_layout(rdx_cuda_plan *p, size_t *end);
 /* Levels 1 to 3 of the MSD route and the LSD passes' deferred histogram (route_msd.cu). */
 rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_cuda_bufs *b, rdx_cuda_lsd *l,
                                cudaStream_t s);

@@ -7,6 +7,13 @@
 
 #include "common.cuh"
 #include "route.h"
+#include "seg_passes.h"
+#include "seg_tile.h"
+
+/* The level-2 buckets (256 x 256) and the bits below them, which the segmented passes sort
+ * in the buckets above level 3's capacity. */
+#define MSD_L2_BUCKETS ((size_t)256 * 256)
+#define MSD_LOW_BITS 48
 
 /* Keys only, or pairs whose 4- or 8-byte values move with the keys (not argsort, not
  * values gathered by index at the end); the whole key with 8-bit digits; one portion
@@ -35,6 +42,14 @@ static const char *accepts(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
 }
 
 static void layout(rdx_cuda_plan *p, size_t *end) { rdx_cuda_lsd_layout(p, end, 1); }
+
+void rdx_cuda_msd_long_layout(rdx_cuda_plan *p, size_t *end)
+{
+    p->msd_off = rdx_cuda_take(end, (MSD_L2_BUCKETS + 1) * sizeof(size_t));
+    p->msd_bins = rdx_cuda_take(end, rdx_seg_tile_scratch_bytes(MSD_L2_BUCKETS));
+    p->msd_segp = rdx_cuda_take(end, rdx_seg_passes_scratch_bytes(8, p->vb, p->n, MSD_L2_BUCKETS,
+                                                                  rdx_msd_l3_cap(p->vb), MSD_LOW_BITS / 8));
+}
 
 rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_cuda_bufs *b, rdx_cuda_lsd *l,
                                cudaStream_t s)
@@ -97,6 +112,42 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     RDX_CUDA_TRY(rdx_launch_scan(&l->scan, s));
     rdx_cuda_mark_write(ctx, b); /* levels 2 and 3 write A */
     RDX_CUDA_TRY(rdx_launch_msd_sort(p->vb, &m, s));
+
+    /* The level-2 buckets above level 3's capacity (few distinct keys, a heavy key, skew
+     * below the top digit): the segmented passes sort each over bits 0-47, in place in A
+     * with B (free after level 2) as their other buffer, all in the same launches. Level
+     * 2 wrote them decoded. */
+    size_t *off = (size_t *)(t + p->msd_off);
+    uint32_t *bins = (uint32_t *)(t + p->msd_bins);
+    RDX_CUDA_TRY(rdx_launch_msd_offsets(&m, off, b->sms, s));
+    rdx_seg_tile_args g;
+    memset(&g, 0, sizeof g);
+    g.n = n;
+    g.off = off;
+    g.S = MSD_L2_BUCKETS;
+    g.max_short = rdx_msd_l3_cap(p->vb);
+    RDX_CUDA_TRY(rdx_seg_tile_bin(&g, bins, b->sms, s));
+    rdx_seg_passes_args q;
+    memset(&q, 0, sizeof q);
+    q.kb = 8;
+    q.vb = p->vb;
+    q.keys_src = b->keys_a;
+    q.keys_a = b->keys_a;
+    q.keys_b = l->keys_b;
+    q.vals_src = b->vals_a; /* NULL for keys only */
+    q.vals_a = b->vals_a;
+    q.vals_b = l->vals_b;
+    q.n = n;
+    q.off = off;
+    q.S = MSD_L2_BUCKETS;
+    q.bins = bins;
+    q.max_short = g.max_short;
+    q.cls = p->cls;
+    q.desc = p->desc;
+    q.begin_bit = 0;
+    q.end_bit = MSD_LOW_BITS;
+    q.radix_bits = 8;
+    RDX_CUDA_TRY(rdx_seg_passes_enqueue(&q, t + p->msd_segp, b->sms, s));
     return RDX_OK;
 }
 

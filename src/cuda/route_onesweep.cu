@@ -26,6 +26,7 @@ void rdx_cuda_lsd_layout(rdx_cuda_plan *p, size_t *end, int msd)
     if (msd) {
         p->msd_bases2 = rdx_cuda_take(end, (size_t)256 * 256 * 4);
         p->msd_first_tile = rdx_cuda_take(end, 257 * 4);
+        rdx_cuda_msd_long_layout(p, end);
     }
     /* Level 2 of the MSD route looks back in the second buffer with its own tiles. */
     size_t rows = p->max_tiles;

@@ -65,7 +65,7 @@ __global__ void __launch_bounds__(RDX_SCAN_THREADS) rdx_scan_kernel(const rdx_sc
     if (t == 0) {
         rdx_plan_passes(s_active, a.passes, a.apart, a.pass_info, a.active);
         /* The MSD route (msd.cu): taken when the largest top-digit bucket holds at most
-         * RDX_MSD_SKEW times the average; level 1 (the pass kernel on the top digit) reads
+         * RDX_MSD_SKEW times the average (tuning.h); level 1 (the pass kernel on the top digit) reads
          * its word at ctrl[RDX_MSD_INFO + pass]. A top digit shared by every key fails the
          * test (the LSD passes skip it). */
         if (a.msd_ctrl) {

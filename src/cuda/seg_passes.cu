@@ -30,8 +30,8 @@ enum { RDX_SEGP_LONG, RDX_SEGP_TILES, RDX_SEGP_CTL_WORDS }; /* the control words
 
 typedef struct segp_layout {
     size_t lmax, tmax, tile;  /* most long segments, most tiles, keys per tile */
-    size_t ctl, act, info, active, counters, bases, status0, zero_end; /* zeroed first */
-    size_t status1, first_tile, start, end, tiles, total;
+    size_t ctl, act, info, active, counters, zero_end; /* zeroed first */
+    size_t bases, status0, status1, first_tile, start, end, tiles, total;
 } segp_layout;
 
 /* The buffers of the kernels below, in the scratch. */
@@ -63,9 +63,10 @@ static segp_layout segp_plan(int kb, int vb, size_t n, size_t S, size_t max_shor
     L.info = take(&at, (size_t)passes * 4);
     L.active = take(&at, 4);
     L.counters = take(&at, (size_t)passes * 4);
+    L.zero_end = at;
+    /* Zeroed by the map kernel, as far as the long segments use them. */
     L.bases = take(&at, L.lmax * rows * 4);
     L.status0 = take(&at, L.tmax * RDX_CUDA_MAX_BINS * 4);
-    L.zero_end = at;
     L.status1 = take(&at, L.tmax * RDX_CUDA_MAX_BINS * 4);
     L.first_tile = take(&at, (L.lmax + 1) * 4);
     L.start = take(&at, L.lmax * sizeof(size_t));
@@ -145,20 +146,27 @@ __global__ void __launch_bounds__(RDX_SEGP_TILES_THREADS) segp_tiles_kernel(cons
 
 /* tiles[t] = (first key, keys, first tile of its segment, segment) of tile t: its segment
  * is the last whose first tile is <= t (every long segment has a tile, so first tiles
- * increase). n < 2^32: a key's index fits 32 bits. */
-__global__ void __launch_bounds__(RDX_COPY_THREADS) segp_map_kernel(const segp_dev d)
+ * increase). n < 2^32: a key's index fits 32 bits. The first pass's look-back row of each
+ * tile, and each long segment's digit counts (at its first tile), are zeroed here: only
+ * what the segments use, not the most they could. */
+__global__ void __launch_bounds__(RDX_COPY_THREADS) segp_map_kernel(const segp_dev d, int passes)
 {
     const uint32_t tiles = d.ctl[RDX_SEGP_TILES], L = d.ctl[RDX_SEGP_LONG];
-    for (size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x; t < d.tmax; t += (size_t)gridDim.x * blockDim.x) {
-        if (t >= tiles) { /* past the last tile: keys 0, the pass kernel's block returns */
-            d.tiles[t] = make_uint4(0u, 0u, 0u, 0u);
-            continue;
-        }
+    const uint4 zero = make_uint4(0u, 0u, 0u, 0u);
+    for (size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x; t < tiles; t += (size_t)gridDim.x * blockDim.x) {
         const uint32_t lo = rdx_last_at_most(d.first_tile, L, (uint32_t)t);
         const uint32_t first = d.first_tile[lo];
         const size_t begin = d.start[lo] + (size_t)(t - first) * d.tile;
         const size_t left = d.end[lo] - begin;
         d.tiles[t] = make_uint4((uint32_t)begin, (uint32_t)(left < d.tile ? left : d.tile), first, lo);
+        uint4 *row = (uint4 *)(d.status[0] + t * RDX_CUDA_MAX_BINS);
+        for (int j = 0; j < RDX_CUDA_MAX_BINS / 4; ++j)
+            row[j] = zero;
+        if (t == first) {
+            uint4 *b = (uint4 *)(d.bases + (size_t)lo * passes * RDX_CUDA_MAX_BINS);
+            for (int j = 0; j < passes * RDX_CUDA_MAX_BINS / 4; ++j)
+                b[j] = zero;
+        }
     }
 }
 
@@ -207,17 +215,11 @@ __global__ void __launch_bounds__(RDX_SEGP_HIST_THREADS) segp_hist_kernel(const 
     }
 }
 
-/* A warp per (long segment, pass): the counts become each digit's first slot from the
- * segment's start, in place; a pass runs when some segment has two digits in it. */
-__global__ void __launch_bounds__(256) segp_scan_kernel(const rdx_seg_passes_args a, const segp_dev d, int passes)
+/* Segment li's pass p, by one warp. */
+static __device__ __forceinline__ void segp_scan_one(const rdx_seg_passes_args &a, const segp_dev &d, int passes,
+                                                     size_t li, int p, uint32_t lane)
 {
     enum { PER_LANE = RDX_CUDA_MAX_BINS / 32 };
-    const uint32_t lane = rdx_lane();
-    const size_t w = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-    const size_t li = w / (size_t)passes;
-    const int p = (int)(w % (size_t)passes);
-    if (li >= d.ctl[RDX_SEGP_LONG])
-        return; /* whole warps */
     const int shift = a.begin_bit + p * a.radix_bits;
     const uint32_t bins = 1u << min(a.radix_bits, a.end_bit - shift);
     const uint32_t len = (uint32_t)(d.end[li] - d.start[li]);
@@ -241,6 +243,17 @@ __global__ void __launch_bounds__(256) segp_scan_kernel(const rdx_seg_passes_arg
     }
     if (!__any_sync(RDX_FULL_WARP, one_digit) && lane == 0)
         d.act[p] = 1u;
+}
+
+/* A warp per (long segment, pass): the counts become each digit's first slot from the
+ * segment's start, in place; a pass runs when some segment has two digits in it. */
+__global__ void __launch_bounds__(256) segp_scan_kernel(const rdx_seg_passes_args a, const segp_dev d, int passes)
+{
+    const uint32_t lane = rdx_lane();
+    const size_t warps = (size_t)d.ctl[RDX_SEGP_LONG] * (size_t)passes;
+    for (size_t w = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5; w < warps;
+         w += ((size_t)gridDim.x * blockDim.x) >> 5) /* whole warps */
+        segp_scan_one(a, d, passes, w / (size_t)passes, (int)(w % (size_t)passes), lane);
 }
 
 __global__ void segp_plan_kernel(const segp_dev d, int passes, int apart)
@@ -342,7 +355,7 @@ cudaError_t rdx_seg_passes_enqueue(const rdx_seg_passes_args *a, void *scratch, 
     if (e != cudaSuccess)
         return e;
     segp_tiles_kernel<<<1, RDX_SEGP_TILES_THREADS, 0, s>>>(*a, d);
-    segp_map_kernel<<<rdx_copy_grid(L.tmax, sms), RDX_COPY_THREADS, 0, s>>>(d);
+    segp_map_kernel<<<rdx_copy_grid(L.tmax, sms), RDX_COPY_THREADS, 0, s>>>(d, passes);
     size_t hist_grid = (size_t)(sms > 0 ? sms : 1) * RDX_SEGP_HIST_BLOCKS_PER_SM;
     if (hist_grid > L.tmax)
         hist_grid = L.tmax;
@@ -352,8 +365,8 @@ cudaError_t rdx_seg_passes_enqueue(const rdx_seg_passes_args *a, void *scratch, 
     case 4: launch_hist<4>(a, &d, passes, (unsigned)hist_grid, s); break;
     default: launch_hist<8>(a, &d, passes, (unsigned)hist_grid, s); break;
     }
-    const size_t scan_warps = L.lmax * (size_t)passes;
-    segp_scan_kernel<<<(unsigned)((scan_warps + 7) / 8), 256, 0, s>>>(*a, d, passes);
+    const size_t scan_blocks = (L.lmax * (size_t)passes + 7) / 8; /* 8 warps a block */
+    segp_scan_kernel<<<(unsigned)(scan_blocks < hist_grid ? scan_blocks : hist_grid), 256, 0, s>>>(*a, d, passes);
     const int apart = a->keys_src != a->keys_a && (!a->vals_src || a->vals_src != a->vals_a);
     segp_plan_kernel<<<1, 32, 0, s>>>(d, passes, apart);
     if ((e = cudaGetLastError()) != cudaSuccess)
@@ -377,6 +390,7 @@ cudaError_t rdx_seg_passes_enqueue(const rdx_seg_passes_args *a, void *scratch, 
     pa.keys_scratch = a->keys_scratch;
     pa.narrow = 1; /* widen 0: the fix-up widens (wide_out) */
     pa.seg.tiles = d.tiles;
+    pa.seg.tile_count = d.ctl + RDX_SEGP_TILES;
     pa.seg.bases = d.bases;
     pa.seg.passes = passes;
     pa.seg.iota_rel = a->iota_rel;
@@ -386,7 +400,7 @@ cudaError_t rdx_seg_passes_enqueue(const rdx_seg_passes_args *a, void *scratch, 
         pa.seg.seg_size = a->seg_size;
         pa.seg.row_tiles = (uint32_t)((a->seg_size + L.tile - 1) / L.tile);
     }
-    const size_t grid = a->off ? L.tmax : a->S * (size_t)pa.seg.row_tiles;
+    const size_t max_tiles = a->off ? L.tmax : a->S * (size_t)pa.seg.row_tiles;
     for (int p = 0; p < passes; ++p) {
         pa.status = d.status[p % 2];
         pa.status_next = d.status[(p + 1) % 2];
@@ -394,7 +408,7 @@ cudaError_t rdx_seg_passes_enqueue(const rdx_seg_passes_args *a, void *scratch, 
         pa.pass = p;
         pa.shift = a->begin_bit + p * a->radix_bits;
         pa.bits = a->end_bit - pa.shift < a->radix_bits ? a->end_bit - pa.shift : a->radix_bits;
-        if ((e = rdx_launch_seg_pass(a->kb, a->vb, &pa, (unsigned)grid, s)) != cudaSuccess)
+        if ((e = rdx_launch_seg_pass(a->kb, a->vb, &pa, max_tiles, sms, s)) != cudaSuccess)
             return e;
     }
     const size_t fix_grid = L.tmax < (size_t)(sms > 0 ? sms : 1) * RDX_COPY_BLOCKS_PER_SM

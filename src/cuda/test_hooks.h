@@ -28,12 +28,12 @@ int rdx_cuda_cluster_max_blocks(size_t key_bytes, size_t value_bytes);
 /* The MSD route's state after the last sort enqueued on ctx with the route planned, read
  * from the device after a device-wide synchronization (so: after that sort finished,
  * before the next sort on ctx): -1 none was planned (another route ran), 0 the skew test
- * declined it (LSD), 2 MSD ran, 3 it fell back to LSD after level 2's histogram (a level-2
- * bucket above level 3's capacity, RDX_MSD_L3_CAP or RDX_MSD_L3_CAP_PAIRS), 1 an
- * inconsistent state, -2 the read failed.
+ * declined it (LSD), 2 MSD ran, 1 an inconsistent state, -2 the read failed.
  * *slow_blocks (if not NULL): level-3 blocks that sorted their bucket by on-chip LSD
- * passes (a sub-bucket above 64 keys). */
-int rdx_cuda_ctx_msd_state(rdx_ctx *ctx, unsigned *slow_blocks);
+ * passes (a sub-bucket above 64 keys). *long_buckets (if not NULL): level-2 buckets above
+ * level 3's capacity (RDX_MSD_L3_CAP or RDX_MSD_L3_CAP_PAIRS), which the segmented passes
+ * sorted. */
+int rdx_cuda_ctx_msd_state(rdx_ctx *ctx, unsigned *slow_blocks, unsigned *long_buckets);
 
 #ifdef __cplusplus
 }

@@ -301,14 +301,19 @@
 #define RDX_MSD_MIN_N ((size_t)1 << 25)
 #endif
 /* Above this the level-2 buckets (n / 65536 keys on average, 5120 here) come too close to
- * the level-3 capacity (6144): uniform keys would fall back. */
+ * the level-3 capacity (6144): many buckets of uniform keys would go to the segmented
+ * passes, whose six passes over them cost more than the LSD passes' eight over all. */
 #ifndef RDX_MSD_MAX_N
 #define RDX_MSD_MAX_N (((size_t)1 << 28) + ((size_t)1 << 26))
 #endif
 /* Skew: the route is taken only when the largest top-digit bucket holds at most SKEW
- * times the average (n / 256). Decided on the device by the scan kernel. */
+ * times the average (n / 256), here half the keys. Decided on the device by the scan
+ * kernel. Level-2 buckets above level 3's capacity (few distinct keys, a heavy key, skew
+ * below the top digit) go to the segmented passes, each on its own, so skew costs the
+ * route only where one top digit holds most keys: then level 1 splits little, and the
+ * segmented passes would move those keys as often as the LSD passes do. */
 #ifndef RDX_MSD_SKEW
-#define RDX_MSD_SKEW 8
+#define RDX_MSD_SKEW 128
 #endif
 /* Level 2 (segmented pass) tile shape: the large u64 shape of the pass kernel. */
 #ifndef RDX_MSD_L2_THREADS

@@ -48,7 +48,6 @@ const char *rdx_cuda_msd_outcome(uint32_t state)
     switch (state) {
     case RDX_MSD_ON: return "msd";
     case RDX_MSD_OFF: return "onesweep (msd declined: skew)";
-    case RDX_MSD_FALLBACK: return "onesweep (msd fell back: bucket too large)";
     default: return "msd (inconsistent state)";
     }
 }
