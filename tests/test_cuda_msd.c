@@ -15,10 +15,11 @@
 /* Inputs. */
 enum {
     MSD_UNIFORM,  /* random bits: the route runs */
-    MSD_LOWENT,   /* AND of three random words: top digit skewed */
+    MSD_LOWENT,   /* AND of three random words: top digit skewed, the route declines */
     MSD_TOPEQ,    /* the top 8 bits equal: the skew test declines */
     MSD_SORTED,   /* random, already sorted */
-    MSD_FEW,      /* 16 distinct values */
+    MSD_FEW,      /* 16 distinct values: few 16-bit prefixes, the route runs and every
+                     level-2 bucket goes to the segmented passes */
     MSD_GIANT,    /* 1/64 of the keys share their top 16 bits: a level-2 bucket above the
                      level-3 capacity, sorted by the segmented passes */
     MSD_CAP,      /* n / 256 keys in each level-2 bucket (b, 0): n = 256 * cap fits exactly */
@@ -28,11 +29,13 @@ enum {
                      level 3's comparisons meet equal keys (stability of pairs) */
     MSD_DUPS_BIG, /* 4096 distinct random values, each n / 4096 times: runs of equal keys
                      longer than RDX_MSD_L3_RUN_MAX (n >= 2^18), the on-chip LSD passes */
+    MSD_TAGGED,   /* one of 8 random 16-bit tags on top of 48 random bits: few prefixes, the
+                     route runs and the segmented passes sort every key over 48 bits */
     MSD_NFILL
 };
 static const char *const msd_fill_names[MSD_NFILL] = {
     "uniform",  "low entropy",     "top bits equal", "sorted",         "few distinct",
-    "giant bucket", "capacity", "big sub-buckets", "duplicates x8", "duplicates x n/4096"};
+    "giant bucket", "capacity", "big sub-buckets", "duplicates x8", "duplicates x n/4096", "tagged"};
 
 /* A random-looking 64-bit value for each index (the splitmix64 finalizer). */
 static uint64_t msd_mix(uint64_t x)
@@ -67,6 +70,7 @@ static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
                                 (rnd(s) & 0x000000FFFFFFFF00ull); break;
         case MSD_DUPS: k[i] = msd_mix(base ^ (r % (n / 8 + 1))); break;
         case MSD_DUPS_BIG: k[i] = msd_mix(base ^ (r % 4096)); break;
+        case MSD_TAGGED: k[i] = (few[r % 8] & ~low48) | (rnd(s) & low48); break;
         default: k[i] = r; break;
         }
     }
@@ -219,7 +223,7 @@ static void msd_pairs_case(rdx_ctx *ctx, rdx_type type, size_t n, size_t vs, int
 /* Pairs through the route: both integer types, 8-byte values (and 4-byte ones on a few
  * cases), in place and out of place, both orders; few distinct keys check stability (many
  * equal keys per level-3 run), big sub-buckets level 3's on-chip LSD passes, few distinct
- * keys, low entropy and the giant bucket the segmented passes; pairs level 3 holds
+ * keys and the giant bucket the segmented passes; pairs level 3 holds
  * RDX_MSD_L3_CAP_PAIRS keys. */
 static void msd_pairs_tests(rdx_ctx *ctx, int max_log2)
 {
@@ -236,7 +240,8 @@ static void msd_pairs_tests(rdx_ctx *ctx, int max_log2)
                 for (size_t f = 0; f < sizeof fills / sizeof fills[0]; f++) {
                     const int fill = fills[f];
                     const int want = fill == MSD_UNIFORM || fill == MSD_SORTED || fill == MSD_DUPS ? 2
-                                     : fill == MSD_FEW || fill == MSD_LOWENT                    ? MSD_LONG
+                                     : fill == MSD_FEW                                          ? MSD_LONG
+                                     : fill == MSD_LOWENT                                       ? 0
                                                                                                 : -9;
                     msd_pairs_case(ctx, types[t], sizes[i], 8, desc, fill, (int)((i + f) & 1), want, &s);
                 }
@@ -252,6 +257,8 @@ static void msd_pairs_tests(rdx_ctx *ctx, int max_log2)
     msd_pairs_case(ctx, RDX_I64, (size_t)1 << 20, 8, 1, MSD_GIANT, 1, -9, &s);
     msd_pairs_case(ctx, RDX_U64, ((size_t)1 << 19) + 77, 4, 1, MSD_GIANT, 0, MSD_LONG, &s);
     msd_pairs_case(ctx, RDX_U64, (size_t)1 << 20, 8, 0, MSD_TOPEQ, 1, 0, &s);
+    msd_pairs_case(ctx, RDX_I64, (size_t)1 << 20, 8, 1, MSD_TAGGED, 0, MSD_LONG, &s);
+    msd_pairs_case(ctx, RDX_U64, ((size_t)1 << 19) + 77, 4, 0, MSD_TAGGED, 1, MSD_LONG, &s);
     /* The pairs capacity of a level-3 block: exactly full, and one key over. */
     if (max_log2 >= 21) {
         msd_pairs_case(ctx, RDX_U64, 256 * cap, 8, 0, MSD_CAP, 0, 2, &s);
@@ -295,7 +302,10 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
                 msd_case(ctx, types[t], sizes[i], desc, MSD_UNIFORM, (int)(i & 1), is_float ? -1 : 2, &s);
                 for (int f = MSD_LOWENT; f <= MSD_FEW; f++)
                     msd_case(ctx, types[t], sizes[i], desc, f, (int)((i + f) & 1),
-                             is_float ? -1 : f == MSD_TOPEQ ? 0 : f == MSD_SORTED ? 2 : MSD_LONG, &s);
+                             is_float                             ? -1
+                             : f == MSD_TOPEQ || f == MSD_LOWENT ? 0
+                             : f == MSD_SORTED                   ? 2
+                                                                 : MSD_LONG, &s);
             }
     /* The capacity of a level-3 block: exactly full, and one key over (that bucket goes to
      * the segmented passes). */
@@ -309,6 +319,8 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
     msd_case(ctx, RDX_I64, (size_t)1 << 20, 1, MSD_GIANT, 1, -9, &s);
     msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_SUBBIG, 0, 2, &s);
     msd_case(ctx, RDX_U64, (size_t)1 << 20, 1, MSD_SUBBIG, 1, 2, &s);
+    msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_TAGGED, 1, MSD_LONG, &s);
+    msd_case(ctx, RDX_I64, ((size_t)1 << 19) + 77, 1, MSD_TAGGED, 0, MSD_LONG, &s);
     msd_pairs_tests(ctx, max_log2);
     /* Below the threshold (keys and pairs): not planned. */
     msd_case(ctx, RDX_U64, ((size_t)1 << 17) - 1, 0, MSD_UNIFORM, 0, -1, &s);

@@ -41,8 +41,9 @@ typedef struct rdx_scan_args {
                                     (keys_src != keys_a, and vals_src != vals_a where values
                                     are read): the passes are laid out to end in A */
     uint32_t *msd_ctrl;          /* NULL, or the MSD route's control words (msd.cu): the scan
-                                    decides from the top digit's counts whether the route is
-                                    taken (RDX_MSD_SKEW) and arms level 1 */
+                                    decides from the top two digits' counts whether the route
+                                    is taken (RDX_MSD_SKEW, RDX_MSD_FEW_PREFIXES) and arms
+                                    level 1 */
     const uint32_t *msd_gate;    /* as rdx_hist_args.msd_gate */
 } rdx_scan_args;
 

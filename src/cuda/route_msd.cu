@@ -100,11 +100,11 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     m.desc = p->desc;
     RDX_CUDA_TRY(rdx_launch_msd_counts(p->vb, &m, s));
 
-    /* Unless the route is on now, the LSD passes need the other digits' counts and the
-     * scan of them all. */
+    /* Unless the route is on now, the LSD passes need the other digits' counts (all but
+     * the top two) and the scan of them all. */
     rdx_hist_args h = rdx_cuda_hist_args(b->keys_src, n, l->counts, p);
-    h.end_bit = p->begin_bit + top * p->radix_bits;
-    h.passes = top;
+    h.end_bit = p->begin_bit + (top - 1) * p->radix_bits;
+    h.passes = top - 1;
     h.msd_gate = l->msd_ctrl;
     RDX_CUDA_TRY(rdx_launch_histogram(p->kb, &h, b->sms, s));
     l->scan.msd_ctrl = NULL;

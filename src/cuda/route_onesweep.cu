@@ -94,8 +94,8 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
     const int apart = b->keys_src != b->keys_a && (!b->vals_src || b->vals_src != b->vals_a);
 
     RDX_CUDA_TRY(cudaMemsetAsync(t, 0, p->ctrl_end, s));
-    /* Where the MSD route is planned this counts the top digit only (all the route
-     * needs); the other digits are counted later if the route is not taken. */
+    /* Where the MSD route is planned this counts the top two digits only (all the
+     * route's decision needs); the others are counted later if the route is not taken. */
     for (size_t k = 0; k < p->portions; ++k) {
         const size_t begin = k * p->portion;
         rdx_hist_args h = rdx_cuda_hist_args((const unsigned char *)b->keys_src + begin * p->kb,
@@ -104,9 +104,9 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
         h.zero = k == 0 ? l.status[0] : NULL;
         h.zero_words = k == 0 ? p->status_words : 0;
         if (p->msd) {
-            h.counts += (size_t)(p->passes - 1) * RDX_CUDA_MAX_BINS;
-            h.begin_bit = p->begin_bit + (p->passes - 1) * p->radix_bits;
-            h.passes = 1;
+            h.counts += (size_t)(p->passes - 2) * RDX_CUDA_MAX_BINS;
+            h.begin_bit = p->begin_bit + (p->passes - 2) * p->radix_bits;
+            h.passes = 2;
         }
         RDX_CUDA_TRY(rdx_launch_histogram(p->kb, &h, b->sms, s));
     }
