@@ -88,9 +88,9 @@ const char *rdx_ctx_error(const rdx_ctx *ctx);
  * the CPU backend; on the CUDA backend "small" (one block), "cluster" (one thread-block
  * cluster, sm_90+), "grid" (one launch of co-resident blocks), "onesweep" (histograms and
  * LSD passes) or "msd" (most significant digit first, 8-byte integer keys). The MSD route
- * is chosen on the device: after a synchronous sort "msd", "onesweep (msd declined:
- * skew)" or "onesweep (msd fell back: bucket too large)"; after a stream-ordered call of
- * rdx_cuda.h the route as planned, "msd (decided on the device)". "" before any sort;
+ * is chosen on the device: after a synchronous sort "msd" or "onesweep (msd declined:
+ * skew)"; after a stream-ordered call of rdx_cuda.h the route as planned, "msd (decided
+ * on the device)". "" before any sort;
  * failed calls and sorts of 0 keys leave it as it was. Never NULL, also for a NULL
  * context. For reports and tests: the names may grow with new routes. */
 const char *rdx_ctx_route(const rdx_ctx *ctx);
