@@ -42,8 +42,9 @@ SAN_SIZE_ENV=RDX_TEST_MAX_LOG2_N
 SAN_EXTRA_ENV=(RDX_TEST_SUITE=0 RDX_TEST_SANITIZER=1)
 # More environment for one test under the sanitizers (by executable name): the stress runs
 # 10 s with 2 threads (n up to 2^(SAN_LOG2N + 1), through RDX_TEST_MAX_LOG2_N; 20 s with 4
-# threads ran past racecheck's limit on an H200, beside the other 49 sanitizer runs).
-declare -A SAN_TEST_ENV=([test_stress]="RDX_TEST_STRESS_SECONDS=10 RDX_TEST_STRESS_THREADS=2"
+# threads ran past racecheck's limit on an H200, beside the other 49 sanitizer runs), and
+# prints each sort as it starts (racecheck's run hung once: the log names the sort).
+declare -A SAN_TEST_ENV=([test_stress]="RDX_TEST_STRESS_SECONDS=10 RDX_TEST_STRESS_THREADS=2 RDX_TEST_STRESS_TRACE=1"
                          [test_dist_gpu]="NCCL_NVLS_ENABLE=0")
 # racecheck at 2^12 ran past 240 s for test_cuda_cub and test_segmented_cuda (H200, all 50
 # runs at once): 2^10 and 300 s.

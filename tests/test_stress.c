@@ -11,7 +11,9 @@
  * Environment: RDX_TEST_STRESS_SECONDS (default 10), RDX_TEST_STRESS_THREADS (default 8),
  * RDX_TEST_STRESS_MAX_LOG2_N (default RDX_TEST_MAX_LOG2_N, else 17; 18 and more reach the
  * CPU backend's threaded and MSD routes), RDX_TEST_SEED replays the choices of each thread
- * (not their interleaving). Prints the sorts run and the wrong results (which must be 0). */
+ * (not their interleaving), RDX_TEST_STRESS_TRACE=1 prints each sort as it starts (so that
+ * a run that hangs names its sort). Prints the sorts run and the wrong results (which must
+ * be 0). */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
 #include <pthread.h>
@@ -86,14 +88,23 @@ static void describe(const request *r, char *buf, size_t size)
                             : "equal rows");
 }
 
-static void report(int thread, uint64_t thread_seed, const request *r, const char *what)
+static int trace; /* RDX_TEST_STRESS_TRACE */
+
+/* A line about request r of a thread, flushed: "FAIL" and what went wrong, or "start". */
+static void say(const char *head, int thread, uint64_t thread_seed, const request *r, const char *what)
 {
     char d[256];
     describe(r, d, sizeof d);
     pthread_mutex_lock(&print_lock);
-    printf("FAIL [seed 0x%016" PRIx64 ", thread %d, thread seed 0x%016" PRIx64 "] %s: %s\n", seed, thread,
-           thread_seed, d, what);
+    printf("%s [seed 0x%016" PRIx64 ", thread %d, thread seed 0x%016" PRIx64 "] %s%s%s\n", head, seed, thread,
+           thread_seed, d, what ? ": " : "", what ? what : "");
+    fflush(stdout);
     pthread_mutex_unlock(&print_lock);
+}
+
+static void report(int thread, uint64_t thread_seed, const request *r, const char *what)
+{
+    say("FAIL", thread, thread_seed, r, what);
 }
 
 /* offsets: room for MAX_SEGMENTS + 1 entries, used when the request is segmented. */
@@ -310,6 +321,8 @@ static void *work(void *arg)
         memcpy(keys, k0, r.n * ks);
         memcpy(vals, v0, r.n * r.value_size);
         memcpy(idx, i0, r.n * 8);
+        if (trace)
+            say("start", w->id, w->seed, &r, NULL);
         const int st = run(ctx, &r, keys, vals, idx, stream);
         atomic_fetch_add(&sorts_run, 1);
         if (st != RDX_OK) {
@@ -364,6 +377,7 @@ int main(int argc, char **argv)
     const long seconds = env_long("RDX_TEST_STRESS_SECONDS", 10);
     long nthreads = env_long("RDX_TEST_STRESS_THREADS", 8);
     max_log2_n = (int)env_long("RDX_TEST_STRESS_MAX_LOG2_N", rdx_test_max_log2(17));
+    trace = env_long("RDX_TEST_STRESS_TRACE", 0) != 0;
     if (nthreads < 1 || nthreads > 256 || max_log2_n < 0 || max_log2_n > 24) {
         fprintf(stderr, "test_stress: threads 1..256 and max log2 n 0..24\n");
         return 2;
