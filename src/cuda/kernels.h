@@ -156,6 +156,7 @@ typedef struct rdx_fixup_args {
 #define RDX_MSD_INFO 8        /* [8] pass_info words for level 1 (the pass kernel reads
                                  [RDX_MSD_INFO + 7]) */
 #define RDX_MSD_CTRL_WORDS 16
+#define RDX_MSD_BUCKETS2 (256u * 256u) /* level-2 buckets: (top digit, bits 48-55) */
 #define RDX_MSD_OFF 0u        /* not taken (skew), or not decided */
 #define RDX_MSD_LEVEL1 1u     /* the scan armed level 1 */
 #define RDX_MSD_ON 2u         /* levels 2 and 3 run (and the segmented passes on the

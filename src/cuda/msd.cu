@@ -32,7 +32,7 @@
 typedef unsigned long long rdx_msd_key;
 
 #define MSD_BUCKETS1 256u
-#define MSD_BUCKETS2 (256u * 256u)
+#define MSD_BUCKETS2 RDX_MSD_BUCKETS2
 
 /* ---- level 2: histogram of B ---- */
 

@@ -264,7 +264,7 @@ __global__ void __launch_bounds__(RDX_OS_SHAPE_THREADS(KB, VB, MED), RDX_OS_SHAP
             s_misc[0] = atomicAdd(a.tile_counter, 1u);
         __syncthreads();
         const uint32_t tile = s_misc[0];
-        if (SEG && tile + 1u > seg_tiles)
+        if (SEG && tile + 1u > seg_tiles) /* tile >= seg_tiles (which is 0 where SEG is not) */
             return;
         pass_tile<KB, VB, MED, SEG>(a, info, tile, smem);
         if (!SEG)

@@ -10,9 +10,9 @@
 #include "seg_passes.h"
 #include "seg_tile.h"
 
-/* The level-2 buckets (256 x 256) and the bits below them, which the segmented passes sort
- * in the buckets above level 3's capacity. */
-#define MSD_L2_BUCKETS ((size_t)256 * 256)
+/* The level-2 buckets and the bits below them, which the segmented passes sort in the
+ * buckets above level 3's capacity. */
+#define MSD_L2_BUCKETS ((size_t)RDX_MSD_BUCKETS2)
 #define MSD_LOW_BITS 48
 
 /* Keys only, or pairs whose 4- or 8-byte values move with the keys (not argsort, not

@@ -356,17 +356,18 @@ cudaError_t rdx_seg_passes_enqueue(const rdx_seg_passes_args *a, void *scratch, 
         return e;
     segp_tiles_kernel<<<1, RDX_SEGP_TILES_THREADS, 0, s>>>(*a, d);
     segp_map_kernel<<<rdx_copy_grid(L.tmax, sms), RDX_COPY_THREADS, 0, s>>>(d, passes);
-    size_t hist_grid = (size_t)(sms > 0 ? sms : 1) * RDX_SEGP_HIST_BLOCKS_PER_SM;
-    if (hist_grid > L.tmax)
-        hist_grid = L.tmax;
+    /* The histogram and the scan loop over what the device counted: a few blocks per SM. */
+    size_t busy_grid = (size_t)(sms > 0 ? sms : 1) * RDX_SEGP_HIST_BLOCKS_PER_SM;
+    if (busy_grid > L.tmax)
+        busy_grid = L.tmax;
     switch (a->kb) {
-    case 1: launch_hist<1>(a, &d, passes, (unsigned)hist_grid, s); break;
-    case 2: launch_hist<2>(a, &d, passes, (unsigned)hist_grid, s); break;
-    case 4: launch_hist<4>(a, &d, passes, (unsigned)hist_grid, s); break;
-    default: launch_hist<8>(a, &d, passes, (unsigned)hist_grid, s); break;
+    case 1: launch_hist<1>(a, &d, passes, (unsigned)busy_grid, s); break;
+    case 2: launch_hist<2>(a, &d, passes, (unsigned)busy_grid, s); break;
+    case 4: launch_hist<4>(a, &d, passes, (unsigned)busy_grid, s); break;
+    default: launch_hist<8>(a, &d, passes, (unsigned)busy_grid, s); break;
     }
     const size_t scan_blocks = (L.lmax * (size_t)passes + 7) / 8; /* 8 warps a block */
-    segp_scan_kernel<<<(unsigned)(scan_blocks < hist_grid ? scan_blocks : hist_grid), 256, 0, s>>>(*a, d, passes);
+    segp_scan_kernel<<<(unsigned)(scan_blocks < busy_grid ? scan_blocks : busy_grid), 256, 0, s>>>(*a, d, passes);
     const int apart = a->keys_src != a->keys_a && (!a->vals_src || a->vals_src != a->vals_a);
     segp_plan_kernel<<<1, 32, 0, s>>>(d, passes, apart);
     if ((e = cudaGetLastError()) != cudaSuccess)
