@@ -24,8 +24,9 @@ typedef struct rdx_hist_args {
     size_t zero_words;
     int cls, desc;           /* key codec */
     int begin_bit, end_bit, radix_bits, passes;
-    const uint32_t *msd_gate;    /* NULL, or the MSD route's control words: nothing is done
-                                    when the route is on (RDX_MSD_ON) */
+    const uint32_t *msd_ctrl;    /* NULL, or the MSD route's control words: where the route
+                                    is armed (RDX_MSD_LEVEL1) only the top pass is counted
+                                    (all level 1 needs), else every pass */
 } rdx_hist_args;
 
 /* Turns the histograms into digit offsets and decides, on the device, which passes run. */
@@ -40,11 +41,6 @@ typedef struct rdx_scan_args {
     int apart;                   /* the first active pass reads a source apart from buffer A
                                     (keys_src != keys_a, and vals_src != vals_a where values
                                     are read): the passes are laid out to end in A */
-    uint32_t *msd_ctrl;          /* NULL, or the MSD route's control words (msd.cu): the scan
-                                    decides from the top two digits' counts whether the route
-                                    is taken (RDX_MSD_SKEW, RDX_MSD_FEW_PREFIXES) and arms
-                                    level 1 */
-    const uint32_t *msd_gate;    /* as rdx_hist_args.msd_gate */
 } rdx_scan_args;
 
 /* One launch of the pass kernel: one pass over one portion. */
@@ -82,6 +78,7 @@ typedef struct rdx_pass_args {
     uint32_t *status_next;       /* the other status buffer: cleared for the next launch */
     size_t zero_rows;            /* rows of status_next to clear */
     uint32_t *tile_counter;      /* zeroed; hands out tile numbers in start order */
+    uint32_t tiles;              /* the launch's tiles (rdx_launch_pass sets it) */
     size_t portion_begin, portion_count;
     int pass, shift, bits;
     int cls, desc;
@@ -158,7 +155,7 @@ typedef struct rdx_fixup_args {
 #define RDX_MSD_CTRL_WORDS 16
 #define RDX_MSD_BUCKETS2 (256u * 256u) /* level-2 buckets: (top digit, bits 48-55) */
 #define RDX_MSD_OFF 0u        /* not taken (skew), or not decided */
-#define RDX_MSD_LEVEL1 1u     /* the scan armed level 1 */
+#define RDX_MSD_LEVEL1 1u     /* the sample armed level 1 (rdx_launch_msd_decide) */
 #define RDX_MSD_ON 2u         /* levels 2 and 3 run (and the segmented passes on the
                                  buckets above level 3's capacity); the LSD passes and the
                                  fix-up do nothing */
@@ -192,6 +189,13 @@ typedef struct rdx_msd_args {
     const void *vals_b;          /* level 1's output values, as keys_b; NULL: keys only */
 } rdx_msd_args;
 
+/* The MSD route's decision, before the up-front histogram: from a sample of the n 8-byte
+ * integer keys (RDX_MSD_SAMPLE_CHUNKS runs of 32), whether the route is taken
+ * (RDX_MSD_SKEW, RDX_MSD_FEW_PREFIXES); if so it arms level 1 (ctrl[RDX_MSD_STATE] =
+ * RDX_MSD_LEVEL1, ctrl[RDX_MSD_INFO + top_pass]). One block; no extra read of the keys. */
+cudaError_t rdx_launch_msd_decide(const void *keys, size_t n, int cls, int desc, int top_pass, uint32_t *ctrl,
+                                  cudaStream_t s);
+
 /* Level 2's tile (keys) and the most tiles it launches for n keys, with value bytes vb
  * (0: keys only, 4, 8: each has its own tile shape). */
 size_t rdx_msd_l2_tile(int vb);
@@ -200,9 +204,10 @@ size_t rdx_msd_l2_max_tiles(size_t n, int vb);
 size_t rdx_msd_l3_cap(int vb);
 /* Enqueue level 2's histogram and scan (which turn the route on), and level 2 and level 3,
  * for value bytes vb (0, 4, 8; the args' vals_a / vals_b set when vb > 0); each kernel
- * returns at once on the device unless it is its turn. */
+ * returns at once on the device unless it is its turn. Levels 2 and 3 loop over their
+ * tiles and buckets on grids sized for sms multiprocessors. */
 cudaError_t rdx_launch_msd_counts(int vb, const rdx_msd_args *a, cudaStream_t s);
-cudaError_t rdx_launch_msd_sort(int vb, const rdx_msd_args *a, cudaStream_t s);
+cudaError_t rdx_launch_msd_sort(int vb, const rdx_msd_args *a, int sms, cudaStream_t s);
 /* The level-2 buckets as the S = 65536 offsets (65537 words) of the segmented passes,
  * which take the buckets above level 3's capacity; all zero unless the route is on. */
 cudaError_t rdx_launch_msd_offsets(const rdx_msd_args *a, size_t *off, int sms, cudaStream_t s);
@@ -232,7 +237,10 @@ cudaError_t rdx_kernels_init(void);
 
 cudaError_t rdx_launch_histogram(int kb, const rdx_hist_args *a, int sms, cudaStream_t s);
 cudaError_t rdx_launch_scan(const rdx_scan_args *a, cudaStream_t s);
-cudaError_t rdx_launch_pass(int kb, int vb, int medium, const rdx_pass_args *a, unsigned grid, cudaStream_t s);
+/* The pass kernel over a->portion_count keys: each block takes tiles until they run out,
+ * on a grid of at most RDX_OS_RESIDENT_WAVES times the blocks that fit on the device's
+ * sms multiprocessors at once (0: one block per tile). */
+cudaError_t rdx_launch_pass(int kb, int vb, int medium, const rdx_pass_args *a, int sms, cudaStream_t s);
 /* The pass kernel on the tiles of a->seg (large tile shape; a->portion_begin 0, n < 2^32):
  * at most max_tiles blocks, no more than fit on the device's sms multiprocessors at once
  * (each block loops over tiles). */

@@ -1,9 +1,12 @@
 /* The MSD route for 64-bit keys (docs/cuda-notes.md, "The MSD hybrid for 64-bit keys"):
  * two rankings, a counting step and a few comparisons per key instead of eight LSD passes.
  *
+ *   decide   a sample of the keys (msd_decide_kernel, before the up-front histogram)
+ *            arms level 1 (ctrl[RDX_MSD_INFO + 7]) unless the top digits are skewed
+ *            (tuning.h: RDX_MSD_SKEW, RDX_MSD_FEW_PREFIXES); the histogram then counts
+ *            the top digit only, or every digit for the LSD passes.
  *   level 1  the pass kernel (onesweep.cu) on the top digit, source -> B, encoding; its
- *            digit offsets come from the up-front histogram, and the scan kernel arms it
- *            (ctrl[RDX_MSD_INFO + 7]) only when one top digit does not hold most keys.
+ *            digit offsets come from the up-front histogram.
  *   level 2  histogram of B per (level-1 bucket, bits 48-55) (msd_hist_kernel), then one
  *            block turns it into bases and level-2 tile numbers and counts the level-2
  *            buckets above level 3's capacity (msd_scan_kernel); then the segmented pass
@@ -33,6 +36,55 @@ typedef unsigned long long rdx_msd_key;
 
 #define MSD_BUCKETS1 256u
 #define MSD_BUCKETS2 RDX_MSD_BUCKETS2
+
+/* ---- the decision, from a sample ---- */
+
+#define MSD_DECIDE_THREADS 1024
+
+/* Chunk c of the sample is 32 keys from about c * stride, shifted within its stride by a
+ * hash of c so that keys repeating with the stride's period do not fool it (all keys
+ * when n is small); the counts of the top two digits over the sample decide as the tests
+ * of tuning.h say. */
+__global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const rdx_msd_key *keys, size_t n, int cls,
+                                                                        int desc, int top_pass, uint32_t *ctrl)
+{
+    __shared__ uint32_t s_top[256], s_second[256], s_sum[3];
+    const uint32_t t = threadIdx.x, lane = rdx_lane();
+    if (t < 256) {
+        s_top[t] = 0u;
+        s_second[t] = 0u;
+    }
+    if (t < 3)
+        s_sum[t] = 0u;
+    __syncthreads();
+    const size_t chunks = RDX_MSD_SAMPLE_CHUNKS;
+    const size_t stride = n / chunks > 32 ? n / chunks : 32;
+    for (size_t c = t >> 5; c < chunks; c += MSD_DECIDE_THREADS / 32) {
+        const size_t jitter = stride > 32 ? (size_t)((c * 0x9E3779B97F4A7C15ull) >> 40) % (stride - 31) : 0;
+        const size_t i = c * stride + jitter + lane;
+        if (i < n) {
+            const rdx_msd_key k = rdx_enc(keys[i], cls, desc);
+            atomicAdd(&s_top[(uint32_t)(k >> 56)], 1u);
+            atomicAdd(&s_second[(uint32_t)(k >> 48) & 255u], 1u);
+        }
+    }
+    __syncthreads();
+    if (t < 256) {
+        const uint32_t c = s_top[t];
+        atomicMax(&s_sum[0], c);
+        atomicAdd(&s_sum[1], c != 0u);
+        atomicAdd(&s_sum[2], s_second[t] != 0u);
+    }
+    __syncthreads();
+    if (t == 0) {
+        const size_t sampled = n < chunks * 32 ? n : chunks * 32; /* the chunks lie within n */
+        const uint32_t most = s_sum[0], top_digits = s_sum[1], second_digits = s_sum[2];
+        const int on = (unsigned long long)most * 256u <= (unsigned long long)RDX_MSD_SKEW * sampled ||
+                       (top_digits > 1 && top_digits * second_digits <= RDX_MSD_FEW_PREFIXES);
+        ctrl[RDX_MSD_STATE] = on ? RDX_MSD_LEVEL1 : RDX_MSD_OFF;
+        ctrl[RDX_MSD_INFO + top_pass] = on ? RDX_PASS_ACTIVE | RDX_PASS_FIRST : 0u;
+    }
+}
 
 /* ---- level 2: histogram of B ---- */
 
@@ -161,33 +213,17 @@ template <int VB> struct msd_l2_layout {
  * tile publishes its counts as a prefix, and slots come from bases2 of the bucket. With
  * VB > 0 each key's value goes to the key's slot. */
 template <int VB>
-__global__ void __launch_bounds__(msd_shape<VB>::L2_THREADS, msd_shape<VB>::L2_MIN_BLOCKS)
-    msd_pass_kernel(const rdx_msd_args a)
+static __device__ __forceinline__ void msd_l2_tile(const rdx_msd_args &a, uint32_t tile, unsigned char *smem)
 {
     typedef msd_l2_layout<VB> L;
     typedef rdx_msd_key K;
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
-    extern __shared__ __align__(16) unsigned char smem[];
     K *s_keys = (K *)(smem + L::KEYS);
     V *s_vals = (V *)(smem + L::VALS);
     uint32_t *s_gofs = (uint32_t *)(smem + L::GOFS);
     uint32_t *s_wcnt = (uint32_t *)(smem + L::WCNT);
     uint32_t *s_start = (uint32_t *)(smem + L::START);
     uint32_t *s_scan = (uint32_t *)(smem + L::SCAN);
-    uint32_t *s_misc = (uint32_t *)(smem + L::MISC);
-
-    /* The first LSD pass expects zeroed look-back words in its buffer (which level 1
-     * used); cleared whether or not the route runs. */
-    rdx_clear_status_rows<L::THREADS>(a.status_next, a.zero_rows);
-    if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON)
-        return;
-
-    if (threadIdx.x == 0)
-        s_misc[0] = atomicAdd(&a.ctrl[RDX_MSD_L2_COUNTER], 1u);
-    __syncthreads();
-    const uint32_t tile = s_misc[0];
-    if (tile >= a.first_tile[MSD_BUCKETS1])
-        return; /* the grid is sized for the most tiles any split can need */
     /* The last level-1 bucket whose first tile is <= tile (empty buckets share their
      * first tile with the next one, so the last is the non-empty one). */
     const uint32_t b1 = rdx_last_at_most(a.first_tile, MSD_BUCKETS1, tile), ft = a.first_tile[b1];
@@ -242,6 +278,33 @@ __global__ void __launch_bounds__(msd_shape<VB>::L2_THREADS, msd_shape<VB>::L2_M
             if (VB)
                 vout[o] = s_vals[idx];
         }
+    }
+}
+
+/* Each block takes level-2 tiles in start order until they run out (a grid of resident
+ * blocks: where the route is not on, a few hundred blocks return at once). */
+template <int VB>
+__global__ void __launch_bounds__(msd_shape<VB>::L2_THREADS, msd_shape<VB>::L2_MIN_BLOCKS)
+    msd_pass_kernel(const rdx_msd_args a)
+{
+    typedef msd_l2_layout<VB> L;
+    extern __shared__ __align__(16) unsigned char smem[];
+    uint32_t *s_misc = (uint32_t *)(smem + L::MISC);
+    /* The first LSD pass expects zeroed look-back words in its buffer (which level 1
+     * used); cleared whether or not the route runs. */
+    rdx_clear_status_rows<L::THREADS>(a.status_next, a.zero_rows);
+    if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON)
+        return;
+    const uint32_t tiles = a.first_tile[MSD_BUCKETS1];
+    for (;;) {
+        if (threadIdx.x == 0)
+            s_misc[0] = atomicAdd(&a.ctrl[RDX_MSD_L2_COUNTER], 1u);
+        __syncthreads();
+        const uint32_t tile = s_misc[0];
+        if (tile >= tiles)
+            return;
+        msd_l2_tile<VB>(a, tile, smem);
+        __syncthreads(); /* the shared memory is the next tile's */
     }
 }
 
@@ -344,8 +407,7 @@ static __device__ __noinline__ void msd_block_lsd_pairs(rdx_msd_key *keys, void 
  * The layout is row-striped so that short buckets keep every warp busy.
  * A run longer than RDX_MSD_L3_RUN_MAX keys sends the block to msd_block_lsd. */
 template <int VB>
-__global__ void __launch_bounds__(msd_shape<VB>::L3_THREADS, msd_shape<VB>::L3_MIN_BLOCKS)
-    msd_block_kernel(const rdx_msd_args a)
+static __device__ __forceinline__ void msd_l3_bucket(const rdx_msd_args &a, uint32_t b, unsigned char *smem)
 {
     typedef msd_l3_layout<VB> R;
     typedef rdx_msd_key K;
@@ -355,16 +417,12 @@ __global__ void __launch_bounds__(msd_shape<VB>::L3_THREADS, msd_shape<VB>::L3_M
         ITEMS = msd_shape<VB>::L3_ITEMS,
         PER = ((1 << RDX_MSD_L3_MAX_BITS) + THREADS - 1) / THREADS
     };
-    extern __shared__ __align__(16) unsigned char smem[];
     K *s_keys = (K *)(smem + R::KEYS);
     V *s_vals = (V *)(smem + R::VALS);
     uint16_t *s_idx = (uint16_t *)(smem + R::IDX);
     uint32_t *s_cnt = (uint32_t *)(smem + R::WCNT);
     uint32_t *s_scan = (uint32_t *)(smem + R::SCAN);
 
-    if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON)
-        return;
-    const uint32_t b = blockIdx.x;
     const uint32_t begin = a.bases2[b];
     const uint32_t end = b + 1u < MSD_BUCKETS2 ? a.bases2[b + 1u] : (uint32_t)a.n;
     const uint32_t m = end - begin;
@@ -462,6 +520,21 @@ __global__ void __launch_bounds__(msd_shape<VB>::L3_THREADS, msd_shape<VB>::L3_M
     }
 }
 
+/* Level-2 buckets b, b + grid, ... per block (a grid of RDX_MSD_L3_WAVES times the
+ * resident blocks: where the route is not on, a few thousand blocks return at once). */
+template <int VB>
+__global__ void __launch_bounds__(msd_shape<VB>::L3_THREADS, msd_shape<VB>::L3_MIN_BLOCKS)
+    msd_block_kernel(const rdx_msd_args a)
+{
+    extern __shared__ __align__(16) unsigned char smem[];
+    if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON)
+        return;
+    for (uint32_t b = blockIdx.x; b < MSD_BUCKETS2; b += gridDim.x) {
+        msd_l3_bucket<VB>(a, b, smem);
+        __syncthreads(); /* the shared memory is the next bucket's */
+    }
+}
+
 /* ---- host side ---- */
 
 size_t rdx_msd_l2_tile(int vb) { return vb ? (size_t)msd_l2_layout<8>::TILE : (size_t)msd_l2_layout<0>::TILE; }
@@ -496,16 +569,27 @@ static int l3_bits(size_t n)
     return bits;
 }
 
-template <int VB> static cudaError_t launch_sort(const rdx_msd_args *a, cudaStream_t s)
+/* Blocks of levels 2 and 3 resident per multiprocessor, for VB = 0, 4, 8 (rdx_msd_init). */
+static int l2_per_sm[3], l3_per_sm[3];
+
+static unsigned capped(size_t blocks, int sms, int per_sm, int waves)
 {
-    msd_pass_kernel<VB><<<(unsigned)rdx_msd_l2_max_tiles(a->n, VB), msd_l2_layout<VB>::THREADS,
+    const size_t cap = (size_t)(sms > 0 ? sms : 1) * (size_t)(per_sm > 0 ? per_sm : 1) * (size_t)waves;
+    return (unsigned)(blocks < cap ? blocks : cap);
+}
+
+template <int VB> static cudaError_t launch_sort(const rdx_msd_args *a, int sms, cudaStream_t s)
+{
+    const int v = VB / 4;
+    msd_pass_kernel<VB><<<capped(rdx_msd_l2_max_tiles(a->n, VB), sms, l2_per_sm[v], 1), msd_l2_layout<VB>::THREADS,
                           msd_l2_layout<VB>::BYTES, s>>>(*a);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return e;
     rdx_msd_args b = *a;
     b.l3_bits = l3_bits(a->n);
-    msd_block_kernel<VB><<<MSD_BUCKETS2, msd_shape<VB>::L3_THREADS, msd_l3_layout<VB>::BYTES, s>>>(b);
+    msd_block_kernel<VB><<<capped(MSD_BUCKETS2, sms, l3_per_sm[v], RDX_MSD_L3_WAVES), msd_shape<VB>::L3_THREADS,
+                           msd_l3_layout<VB>::BYTES, s>>>(b);
     return cudaGetLastError();
 }
 
@@ -526,11 +610,20 @@ cudaError_t rdx_launch_msd_counts(int vb, const rdx_msd_args *a, cudaStream_t s)
     return vb == 0 ? launch_counts<0>(a, s) : vb == 4 ? launch_counts<4>(a, s) : launch_counts<8>(a, s);
 }
 
-cudaError_t rdx_launch_msd_sort(int vb, const rdx_msd_args *a, cudaStream_t s)
+cudaError_t rdx_launch_msd_sort(int vb, const rdx_msd_args *a, int sms, cudaStream_t s)
 {
     if (!msd_args_ok(vb, a))
         return cudaErrorInvalidValue;
-    return vb == 0 ? launch_sort<0>(a, s) : vb == 4 ? launch_sort<4>(a, s) : launch_sort<8>(a, s);
+    return vb == 0 ? launch_sort<0>(a, sms, s) : vb == 4 ? launch_sort<4>(a, sms, s) : launch_sort<8>(a, sms, s);
+}
+
+cudaError_t rdx_launch_msd_decide(const void *keys, size_t n, int cls, int desc, int top_pass, uint32_t *ctrl,
+                                  cudaStream_t s)
+{
+    if (n == 0 || top_pass < 0 || top_pass >= 8)
+        return cudaErrorInvalidValue;
+    msd_decide_kernel<<<1, MSD_DECIDE_THREADS, 0, s>>>((const rdx_msd_key *)keys, n, cls, desc, top_pass, ctrl);
+    return cudaGetLastError();
 }
 
 cudaError_t rdx_launch_msd_offsets(const rdx_msd_args *a, size_t *off, int sms, cudaStream_t s)
@@ -541,11 +634,16 @@ cudaError_t rdx_launch_msd_offsets(const rdx_msd_args *a, size_t *off, int sms, 
 
 template <int VB> static cudaError_t init_vb(void)
 {
-    cudaError_t e = cudaFuncSetAttribute((const void *)msd_pass_kernel<VB>,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize, (int)msd_l2_layout<VB>::BYTES);
+    const void *l2 = (const void *)msd_pass_kernel<VB>, *l3 = (const void *)msd_block_kernel<VB>;
+    cudaError_t e = cudaFuncSetAttribute(l2, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)msd_l2_layout<VB>::BYTES);
     if (e == cudaSuccess)
-        e = cudaFuncSetAttribute((const void *)msd_block_kernel<VB>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 (int)msd_l3_layout<VB>::BYTES);
+        e = cudaFuncSetAttribute(l3, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)msd_l3_layout<VB>::BYTES);
+    if (e == cudaSuccess)
+        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&l2_per_sm[VB / 4], l2, msd_l2_layout<VB>::THREADS,
+                                                          msd_l2_layout<VB>::BYTES);
+    if (e == cudaSuccess)
+        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&l3_per_sm[VB / 4], l3, msd_shape<VB>::L3_THREADS,
+                                                          msd_l3_layout<VB>::BYTES);
     return e;
 }
 

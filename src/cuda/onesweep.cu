@@ -218,7 +218,7 @@ static __device__ __forceinline__ void pass_tile(const rdx_pass_args &a, uint32_
                 s_gofs[threadIdx.x] = gofs;
             /* The last tile knows the portion's count of each digit: the next portion's
              * keys of digit d start after them. */
-            if (!SEG && a.bases_next && tile == gridDim.x - 1)
+            if (!SEG && a.bases_next && tile == a.tiles - 1u)
                 a.bases_next[a.pass * RDX_CUDA_MAX_BINS + threadIdx.x] = base + excl + total;
         }
         __syncwarp();
@@ -249,26 +249,24 @@ __global__ void __launch_bounds__(RDX_OS_SHAPE_THREADS(KB, VB, MED), RDX_OS_SHAP
     /* The next launch's status words must be zero; this launch clears them (it is the only
      * one running, and the previous user of that buffer has finished). The segmented
      * passes use as many rows as they have tiles. */
-    const uint32_t seg_tiles = SEG ? *a.seg.tile_count : 0u;
-    rdx_clear_status_rows<L::THREADS>(a.status_next, SEG && seg_tiles < a.zero_rows ? (size_t)seg_tiles : a.zero_rows);
+    const uint32_t tiles = SEG ? *a.seg.tile_count : a.tiles;
+    rdx_clear_status_rows<L::THREADS>(a.status_next, SEG && tiles < a.zero_rows ? (size_t)tiles : a.zero_rows);
 
     const uint32_t info = a.pass_info[a.pass];
     if (!(info & RDX_PASS_ACTIVE))
         return; /* every key has the same digit: nothing moves */
 
-    /* A block takes the next tile number (so it only waits on tiles that have started):
-     * one tile per block, the grid being the tiles; or, in the segmented passes whose tiles
-     * are counted on the device, tiles until they run out, on a grid of resident blocks. */
+    /* A block takes the next tile number (so it only waits on tiles that have started),
+     * until they run out: the grid need not match the tiles (the segmented passes count
+     * theirs on the device). */
     for (;;) {
         if (threadIdx.x == 0)
             s_misc[0] = atomicAdd(a.tile_counter, 1u);
         __syncthreads();
         const uint32_t tile = s_misc[0];
-        if (SEG && tile + 1u > seg_tiles) /* tile >= seg_tiles (which is 0 where SEG is not) */
+        if (tile >= tiles)
             return;
         pass_tile<KB, VB, MED, SEG>(a, info, tile, smem);
-        if (!SEG)
-            return;
         __syncthreads(); /* the shared memory is the next tile's */
     }
 }
@@ -281,10 +279,10 @@ static cudaError_t launch_pass(const rdx_pass_args *a, unsigned grid, cudaStream
     return cudaGetLastError();
 }
 
-/* Blocks of the segmented pass kernel resident per multiprocessor, per (key, value)
- * bytes as RDX_FOR_EACH_KV lists them; set by rdx_onesweep_init (the same on every device
- * of one architecture). */
-static int seg_per_sm[12];
+/* Blocks of the pass kernel resident per multiprocessor, per shape (medium, large,
+ * segmented) and (key, value) bytes as RDX_FOR_EACH_KV lists them; set by
+ * rdx_onesweep_init (the same on every device of one architecture). */
+static int per_sm_of[3][12];
 
 template <int KB, int VB, int MED, int SEG>
 static cudaError_t init_pass(int *per_sm)
@@ -292,9 +290,18 @@ static cudaError_t init_pass(int *per_sm)
     typedef rdx_os_layout<KB, VB, MED> L;
     const void *f = (const void *)rdx_onesweep_kernel<KB, VB, MED, SEG>;
     cudaError_t e = cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)L::BYTES);
-    if (e == cudaSuccess && SEG)
+    if (e == cudaSuccess)
         e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(per_sm, f, L::THREADS, L::BYTES);
     return e;
+}
+
+/* At most `waves` times the blocks that fit on sms multiprocessors (waves 0: no cap). */
+static unsigned pass_grid(size_t tiles, int shape, int kb, int vb, int sms, int waves)
+{
+    /* RDX_FOR_EACH_KV's order: key bytes 1, 2, 4, 8, each with value bytes 0, 4, 8. */
+    const int per_sm = per_sm_of[shape][(kb == 1 ? 0 : kb == 2 ? 1 : kb == 4 ? 2 : 3) * 3 + (vb == 0 ? 0 : vb == 4 ? 1 : 2)];
+    const size_t cap = (size_t)(sms > 0 ? sms : 1) * (size_t)(per_sm > 0 ? per_sm : 1) * (size_t)waves;
+    return (unsigned)(waves > 0 && cap < tiles ? cap : tiles);
 }
 
 /* The segmented passes use the large shape only. */
@@ -312,7 +319,7 @@ static cudaError_t launch_shape(int kb, int vb, const rdx_pass_args *a, unsigned
 template <int MED, int SEG>
 static cudaError_t init_shape(void)
 {
-    int *per_sm = seg_per_sm;
+    int *per_sm = per_sm_of[SEG ? 2 : MED];
 #define RDX_PASS_INIT(KB, VB) init_pass<KB, VB, MED, SEG>(per_sm++),
     const cudaError_t r[12] = {RDX_FOR_EACH_KV(RDX_PASS_INIT)};
     for (int i = 0; i < 12; ++i)
@@ -321,17 +328,18 @@ static cudaError_t init_shape(void)
     return cudaSuccess;
 }
 
-cudaError_t rdx_launch_pass(int kb, int vb, int medium, const rdx_pass_args *a, unsigned grid, cudaStream_t s)
+cudaError_t rdx_launch_pass(int kb, int vb, int medium, const rdx_pass_args *a, int sms, cudaStream_t s)
 {
-    return medium ? launch_shape<1, 0>(kb, vb, a, grid, s) : launch_shape<0, 0>(kb, vb, a, grid, s);
+    rdx_pass_args b = *a;
+    const size_t tiles = (a->portion_count + rdx_os_tile(kb, vb, medium) - 1) / rdx_os_tile(kb, vb, medium);
+    b.tiles = (uint32_t)tiles;
+    const unsigned grid = pass_grid(tiles, medium, kb, vb, sms, RDX_OS_RESIDENT_WAVES);
+    return medium ? launch_shape<1, 0>(kb, vb, &b, grid, s) : launch_shape<0, 0>(kb, vb, &b, grid, s);
 }
 
 cudaError_t rdx_launch_seg_pass(int kb, int vb, const rdx_pass_args *a, size_t max_tiles, int sms, cudaStream_t s)
 {
-    /* RDX_FOR_EACH_KV's order: key bytes 1, 2, 4, 8, each with value bytes 0, 4, 8. */
-    const int per_sm = seg_per_sm[(kb == 1 ? 0 : kb == 2 ? 1 : kb == 4 ? 2 : 3) * 3 + (vb == 0 ? 0 : vb == 4 ? 1 : 2)];
-    const size_t resident = (size_t)(sms > 0 ? sms : 1) * (size_t)(per_sm > 0 ? per_sm : 1);
-    return launch_shape<0, 1>(kb, vb, a, (unsigned)(max_tiles < resident ? max_tiles : resident), s);
+    return launch_shape<0, 1>(kb, vb, a, pass_grid(max_tiles, 2, kb, vb, sms, 1), s);
 }
 
 size_t rdx_os_tile(int kb, int vb, int medium)

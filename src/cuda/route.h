@@ -83,18 +83,14 @@ typedef struct rdx_cuda_lsd {
     unsigned long long *bases;
     uint32_t *status[2];
     void *keys_b, *vals_b;
-    rdx_scan_args scan;    /* the scan launch of the LSD passes, to repeat */
 } rdx_cuda_lsd;
 
 /* The MSD route's scratch for the level-2 buckets above level 3's capacity (route_msd.cu). */
 void rdx_cuda_msd_long_layout(rdx_cuda_plan *p, size_t *end);
-/* Levels 1 to 3 of the MSD route and the LSD passes' deferred histogram (route_msd.cu). */
+/* Levels 1 to 3 of the MSD route (route_msd.cu). */
 rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_cuda_bufs *b, rdx_cuda_lsd *l,
                                cudaStream_t s);
 
-/* A histogram launch over `count` keys from `keys`, every pass of the plan; the caller
- * narrows it (the MSD route counts the top digit, then the others). */
-rdx_hist_args rdx_cuda_hist_args(const void *keys, size_t count, uint32_t *counts, const rdx_cuda_plan *p);
 /* The buffers and codec of a pass launch (level 1 of the MSD route or an LSD pass); the
  * caller fills in the rest. vals_src NULL: the values start in vals_a (or as indices). */
 rdx_pass_args rdx_cuda_pass_buffers(const rdx_cuda_bufs *b, const rdx_cuda_lsd *l, const rdx_cuda_plan *p);

@@ -1,8 +1,7 @@
 /* The MSD route for 8-byte integer keys (msd.cu): level 1 is the pass kernel on the top
  * digit, levels 2 and 3 sort each top-digit bucket. It is enqueued whole with the LSD
- * passes of the onesweep route behind it; on the device the scan's skew test decides
- * whether it runs, and level 2's histogram whether it falls back to the LSD passes (each
- * kernel returns at once where its side is off). */
+ * passes of the onesweep route behind it; on the device a sample of the keys decides
+ * whether it runs (each kernel returns at once where its side is off). */
 #include <string.h>
 
 #include "common.cuh"
@@ -75,7 +74,7 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     a.shift = p->begin_bit + top * p->radix_bits;
     a.bits = p->radix_bits;
     a.narrow = 1;
-    RDX_CUDA_TRY(rdx_launch_pass(p->kb, p->vb, p->medium, &a, (unsigned)((n + p->tile - 1) / p->tile), s));
+    RDX_CUDA_TRY(rdx_launch_pass(p->kb, p->vb, p->medium, &a, b->sms, s));
 
     /* Levels 2 and 3: B -> A -> A. Level 2 looks back in buffer 1 and clears buffer 0 for
      * the first LSD pass (which runs after a fallback). */
@@ -99,19 +98,8 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     m.cls = p->cls;
     m.desc = p->desc;
     RDX_CUDA_TRY(rdx_launch_msd_counts(p->vb, &m, s));
-
-    /* Unless the route is on now, the LSD passes need the other digits' counts (all but
-     * the top two) and the scan of them all. */
-    rdx_hist_args h = rdx_cuda_hist_args(b->keys_src, n, l->counts, p);
-    h.end_bit = p->begin_bit + (top - 1) * p->radix_bits;
-    h.passes = top - 1;
-    h.msd_gate = l->msd_ctrl;
-    RDX_CUDA_TRY(rdx_launch_histogram(p->kb, &h, b->sms, s));
-    l->scan.msd_ctrl = NULL;
-    l->scan.msd_gate = l->msd_ctrl;
-    RDX_CUDA_TRY(rdx_launch_scan(&l->scan, s));
     rdx_cuda_mark_write(ctx, b); /* levels 2 and 3 write A */
-    RDX_CUDA_TRY(rdx_launch_msd_sort(p->vb, &m, s));
+    RDX_CUDA_TRY(rdx_launch_msd_sort(p->vb, &m, b->sms, s));
 
     /* The level-2 buckets above level 3's capacity (few distinct keys, a heavy key, skew
      * below the top digit): the segmented passes sort each over bits 0-47, in place in A

@@ -39,7 +39,8 @@ void rdx_cuda_lsd_layout(rdx_cuda_plan *p, size_t *end, int msd)
         p->vals_b = rdx_cuda_take(end, n * (size_t)p->vb);
 }
 
-rdx_hist_args rdx_cuda_hist_args(const void *keys, size_t count, uint32_t *counts, const rdx_cuda_plan *p)
+/* A histogram launch over `count` keys from `keys`, every pass of the plan. */
+static rdx_hist_args hist_args(const void *keys, size_t count, uint32_t *counts, const rdx_cuda_plan *p)
 {
     rdx_hist_args h;
     memset(&h, 0, sizeof h);
@@ -94,24 +95,24 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
     const int apart = b->keys_src != b->keys_a && (!b->vals_src || b->vals_src != b->vals_a);
 
     RDX_CUDA_TRY(cudaMemsetAsync(t, 0, p->ctrl_end, s));
-    /* Where the MSD route is planned this counts the top two digits only (all the
-     * route's decision needs); the others are counted later if the route is not taken. */
+    /* Where the MSD route is planned, a sample of the keys decides whether it is taken;
+     * the histogram then counts the top digit only (taken) or every digit (not). */
+    if (p->msd)
+        RDX_CUDA_TRY(rdx_launch_msd_decide(b->keys_src, n, p->cls, p->desc, p->passes - 1, l.msd_ctrl, s));
     for (size_t k = 0; k < p->portions; ++k) {
         const size_t begin = k * p->portion;
-        rdx_hist_args h = rdx_cuda_hist_args((const unsigned char *)b->keys_src + begin * p->kb,
+        rdx_hist_args h = hist_args((const unsigned char *)b->keys_src + begin * p->kb,
                                              n - begin < p->portion ? n - begin : p->portion,
                                              l.counts + k * per_portion, p);
         h.zero = k == 0 ? l.status[0] : NULL;
         h.zero_words = k == 0 ? p->status_words : 0;
-        if (p->msd) {
-            h.counts += (size_t)(p->passes - 2) * RDX_CUDA_MAX_BINS;
-            h.begin_bit = p->begin_bit + (p->passes - 2) * p->radix_bits;
-            h.passes = 2;
-        }
+        h.msd_ctrl = l.msd_ctrl;
         RDX_CUDA_TRY(rdx_launch_histogram(p->kb, &h, b->sms, s));
     }
 
-    rdx_scan_args *sc = &l.scan;
+    rdx_scan_args scan;
+    memset(&scan, 0, sizeof scan);
+    rdx_scan_args *sc = &scan;
     sc->counts = l.counts;
     sc->bases = l.bases;
     sc->pass_info = l.pass_info;
@@ -123,7 +124,6 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
     sc->radix_bits = p->radix_bits;
     sc->passes = p->passes;
     sc->apart = apart;
-    sc->msd_ctrl = l.msd_ctrl;
     RDX_CUDA_TRY(rdx_launch_scan(sc, s));
 
     if (p->msd) {
@@ -154,8 +154,7 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
             a.keys_scratch = b->argsort;
             a.widen = p->widen;
             a.narrow = (unsigned long long)n <= 0x100000000ull; /* 32-bit slot offsets */
-            const size_t grid = (a.portion_count + p->tile - 1) / p->tile;
-            RDX_CUDA_TRY(rdx_launch_pass(p->kb, p->vb, p->medium, &a, (unsigned)grid, s));
+            RDX_CUDA_TRY(rdx_launch_pass(p->kb, p->vb, p->medium, &a, b->sms, s));
         }
     }
 

@@ -15,8 +15,6 @@ __global__ void __launch_bounds__(RDX_SCAN_THREADS) rdx_scan_kernel(const rdx_sc
 {
     __shared__ uint32_t s_active[RDX_MAX_PASSES];
     __shared__ unsigned long long s_total[RDX_HIST_MAX_CELLS];
-    if (a.msd_gate && a.msd_gate[RDX_MSD_STATE] == RDX_MSD_ON)
-        return;
     const uint32_t t = threadIdx.x;
     const size_t stride = (size_t)a.passes * RDX_CUDA_MAX_BINS; /* one portion's counts */
     const uint32_t bins_max = 1u << a.radix_bits;
@@ -62,30 +60,8 @@ __global__ void __launch_bounds__(RDX_SCAN_THREADS) rdx_scan_kernel(const rdx_sc
     }
     __syncthreads();
 
-    if (t == 0) {
+    if (t == 0)
         rdx_plan_passes(s_active, a.passes, a.apart, a.pass_info, a.active);
-        /* The MSD route (msd.cu), from the counts of the top two digits (all that are
-         * counted yet): taken when the largest top-digit bucket holds at most RDX_MSD_SKEW
-         * times the average, or when the keys have at most RDX_MSD_FEW_PREFIXES prefixes of
-         * two digits (tuning.h). Level 1 (the pass kernel on the top digit) reads its word
-         * at ctrl[RDX_MSD_INFO + pass]. A top digit shared by every key fails both tests
-         * (the LSD passes skip it). */
-        if (a.msd_ctrl) {
-            const int top = a.passes - 1;
-            unsigned long long most = 0;
-            uint32_t top_digits = 0, second_digits = 0;
-            for (uint32_t d = 0; d < bins_max; ++d) {
-                const unsigned long long c = s_total[top * bins_max + d];
-                most = c > most ? c : most;
-                top_digits += c != 0;
-                second_digits += s_total[(top - 1) * bins_max + d] != 0;
-            }
-            const int on = most * bins_max <= (unsigned long long)RDX_MSD_SKEW * a.n ||
-                           (top_digits > 1 && top_digits * second_digits <= RDX_MSD_FEW_PREFIXES);
-            a.msd_ctrl[RDX_MSD_STATE] = on ? RDX_MSD_LEVEL1 : RDX_MSD_OFF;
-            a.msd_ctrl[RDX_MSD_INFO + top] = on ? RDX_PASS_ACTIVE | RDX_PASS_FIRST : 0u;
-        }
-    }
 }
 
 cudaError_t rdx_launch_scan(const rdx_scan_args *a, cudaStream_t s)

@@ -48,8 +48,11 @@
 #ifndef RDX_OS_ITEMS_16
 #define RDX_OS_ITEMS_16 11
 #endif
+/* 3 for 4 bytes: the kernel then fits 56 registers and three blocks of 384 x 23 fit an
+ * SM (about 50 KB of shared memory each). The sweep above ran at 56 registers; when a
+ * change took it to 64 (two blocks) u32 uniform 2^26 took 1.59 ms against 1.33. */
 #ifndef RDX_OS_MIN_BLOCKS_4
-#define RDX_OS_MIN_BLOCKS_4 2
+#define RDX_OS_MIN_BLOCKS_4 3
 #endif
 #ifndef RDX_OS_MIN_BLOCKS_8
 #define RDX_OS_MIN_BLOCKS_8 2
@@ -107,6 +110,15 @@
 #define RDX_OS_SHAPE_ITEMS(kb, vb, med) ((med) ? RDX_OSM_ITEMS : RDX_OS_CLASS(kb, vb, RDX_OS_ITEMS))
 #define RDX_OS_SHAPE_MIN_BLOCKS(kb, vb, med) ((med) ? RDX_OSM_MIN_BLOCKS : RDX_OS_CLASS(kb, vb, RDX_OS_MIN_BLOCKS))
 
+/* The pass kernel's grid: each block takes tiles until they run out, so a launch needs no
+ * more blocks than run at once. 0 = one block per tile (a new block for every tile); k =
+ * at most k times the blocks resident on the device (a launch whose pass is skipped, as
+ * the LSD passes behind a taken MSD route, then costs a few hundred blocks, not
+ * thousands). H200, 1 against 0: u64/u64 uniform 2^26 (MSD) 3.23 against 3.36 ms, u64/u32
+ * zipf 2^26 (LSD) 4.81 against 4.98, u32 uniform 2^22 and 2^26 within 1.5%. */
+#ifndef RDX_OS_RESIDENT_WAVES
+#define RDX_OS_RESIDENT_WAVES 1
+#endif
 /* Look-back status word: the low 30 bits hold a count, the top 2 a flag. One launch of
  * the pass kernel may therefore cover at most 2^30 - 1 keys (a "portion"); larger
  * inputs run one launch per portion. */
@@ -306,8 +318,9 @@
 #ifndef RDX_MSD_MAX_N
 #define RDX_MSD_MAX_N (((size_t)1 << 28) + ((size_t)1 << 26))
 #endif
-/* When the route is taken, decided on the device by the scan kernel from the counts of
- * the top two digits:
+/* When the route is taken, decided on the device before the up-front histogram from a
+ * sample of the keys (SAMPLE_CHUNKS runs of 32 keys spread evenly over the array: 16384
+ * keys, one block), so that a declined route costs no extra read of the keys:
  * - SKEW: the largest top-digit bucket holds at most SKEW times the average (n / 256).
  *   Skewed keys make level-2 buckets above level 3's capacity, which the segmented passes
  *   sort over their 48 low bits (as many moves as the LSD passes), and short buckets
@@ -325,6 +338,9 @@
 #endif
 #ifndef RDX_MSD_FEW_PREFIXES
 #define RDX_MSD_FEW_PREFIXES 256
+#endif
+#ifndef RDX_MSD_SAMPLE_CHUNKS
+#define RDX_MSD_SAMPLE_CHUNKS 512
 #endif
 /* Level 2 (segmented pass) tile shape: the large u64 shape of the pass kernel. */
 #ifndef RDX_MSD_L2_THREADS
@@ -387,6 +403,12 @@
 #endif
 #ifndef RDX_MSD_L3_RUN_MAX
 #define RDX_MSD_L3_RUN_MAX 32
+#endif
+/* Level 3's grid: this many times the blocks resident on the device, each taking every
+ * grid-th level-2 bucket (enough blocks that uneven buckets even out; few enough that a
+ * declined route's launch returns in a few microseconds: 65536 blocks took 65 us). */
+#ifndef RDX_MSD_L3_WAVES
+#define RDX_MSD_L3_WAVES 8
 #endif
 /* Level 3 with values: a block holds its bucket's keys, values and each key's index
  * within the bucket (16 bits, for stability) in shared memory, CAP x (8 + VB + 2) bytes
