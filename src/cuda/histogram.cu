@@ -15,10 +15,13 @@ __global__ void __launch_bounds__(RDX_HIST_THREADS) rdx_histogram_kernel(const r
     typedef typename rdx_uint<KB>::t K;
     enum { VEC = 16 / KB, UNROLL = RDX_HIST_KEYS / VEC > 0 ? RDX_HIST_KEYS / VEC : 1 };
     __shared__ uint32_t s_hist[RDX_HIST_MAX_CELLS];
-    if (a.msd_gate && a.msd_gate[RDX_MSD_STATE] == RDX_MSD_ON)
-        return;
+    /* Where the MSD route is armed, level 1 needs the top digit's counts only. */
+    const bool top_only = a.msd_ctrl && a.msd_ctrl[RDX_MSD_STATE] == RDX_MSD_LEVEL1;
+    const int skip = top_only ? a.passes - 1 : 0;
+    const int passes = a.passes - skip;
     const uint32_t bins = 1u << a.radix_bits;
-    const uint32_t cells = (uint32_t)a.passes * bins;
+    const uint32_t cells = (uint32_t)passes * bins;
+    uint32_t *const counts = a.counts + (size_t)skip * RDX_CUDA_MAX_BINS;
     for (uint32_t j = threadIdx.x; j < cells; j += RDX_HIST_THREADS)
         s_hist[j] = 0u;
     /* The first pass launch expects zeroed look-back words. */
@@ -29,7 +32,7 @@ __global__ void __launch_bounds__(RDX_HIST_THREADS) rdx_histogram_kernel(const r
     }
     __syncthreads();
 
-    const rdx_hist_digits g = {a.passes, a.begin_bit, a.end_bit, a.radix_bits, a.cls, a.desc, 0, 0ull};
+    const rdx_hist_digits g = {passes, a.begin_bit + skip * a.radix_bits, a.end_bit, a.radix_bits, a.cls, a.desc, 0, 0ull};
     const K *keys = (const K *)a.keys;
     size_t head = ((16u - ((uintptr_t)keys & 15u)) & 15u) / KB; /* keys before 16-byte alignment */
     if (head > a.count)
@@ -55,7 +58,7 @@ __global__ void __launch_bounds__(RDX_HIST_THREADS) rdx_histogram_kernel(const r
     for (uint32_t j = threadIdx.x; j < cells; j += RDX_HIST_THREADS) {
         const uint32_t c = s_hist[j];
         if (c)
-            atomicAdd(&a.counts[(j / bins) * RDX_CUDA_MAX_BINS + j % bins], c);
+            atomicAdd(&counts[(j / bins) * RDX_CUDA_MAX_BINS + j % bins], c);
     }
 }
 
