@@ -173,6 +173,8 @@ static __device__ __forceinline__ size_t rdx_seg_hi(const size_t *off, size_t s,
                                buffer FROM_B names (the same as A when sorting in place),
                                and encodes keys as they are loaded */
 #define RDX_PASS_LAST 8u    /* last active pass: decode keys as they are stored */
+#define RDX_PASS_FEW 16u    /* the pass's digit takes at most RDX_RANK_FEW_DIGITS values:
+                               the ranking finds equal digits with MATCH.ANY */
 
 /* The pass words from which passes are active (is_active[p] != 0), for one thread: the
  * scan kernel's, and the segmented passes'. In place the first active pass reads A and

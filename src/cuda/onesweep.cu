@@ -193,7 +193,8 @@ static __device__ __forceinline__ void pass_tile(const rdx_pass_args &a, uint32_
         }
     } else {
         /* Rank, and reorder the tile by digit in shared memory while earlier tiles publish. */
-        rdx_rank_scatter<VB, K, V, L::ITEMS, L::THREADS>(key, val, count, shift, bits, s_wcnt, s_keys, s_vals);
+        rdx_rank_scatter<VB, K, V, L::ITEMS, L::THREADS>(key, val, count, shift, bits, s_wcnt, s_keys, s_vals,
+                                                         (info & RDX_PASS_FEW) != 0);
     }
 
     /* Decoupled look-back, one thread per digit (whole warps of them). */

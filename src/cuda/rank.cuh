@@ -231,8 +231,10 @@ static __device__ __forceinline__ bool rdx_offset_tile_one_digit(uint32_t total,
 }
 
 /* FAST: a full tile and 8-bit digits, the case that decides the speed (no validity
- * test, no per-bit branch). The leader of a group of equal digits is its highest lane. */
-template <bool FAST, int VB, typename K, typename V, int ITEMS>
+ * test, no per-bit branch). MA: equal digits found by MATCH.ANY, whose cost grows with
+ * the distinct digits in the warp (cheaper than the ballots with a few of them). The
+ * leader of a group of equal digits is its highest lane. */
+template <bool FAST, bool MA, int VB, typename K, typename V, int ITEMS>
 static __device__ __forceinline__ void rdx_rank_scatter_impl(const K (&key)[ITEMS], const V (&val)[ITEMS],
                                                              uint32_t count, int shift, int bits, uint32_t *s_wcnt,
                                                              K *s_keys, V *s_vals)
@@ -246,7 +248,9 @@ static __device__ __forceinline__ void rdx_rank_scatter_impl(const K (&key)[ITEM
     for (int i = 0; i < ITEMS; ++i) {
         const bool valid = FAST || first + (uint32_t)i * 32u < count;
         const uint32_t d = valid ? rdx_digit(key[i], shift, mask) : 0u;
-        const uint32_t peers = FAST ? rdx_match8(d) : rdx_match_bits(d, valid, bits);
+        const uint32_t peers = MA     ? __match_any_sync(RDX_FULL_WARP, valid ? d : 0xffffffffu)
+                               : FAST ? rdx_match8(d)
+                                      : rdx_match_bits(d, valid, bits);
         const uint32_t below = __popc(peers & below_mask);
         const uint32_t leader = 31u - __clz(peers);
         uint32_t base = 0;
@@ -265,15 +269,21 @@ static __device__ __forceinline__ void rdx_rank_scatter_impl(const K (&key)[ITEM
 
 /* Writes each valid item (and its value when VB > 0) to its slot in the tile stably
  * sorted by digit: s_keys[slot], s_vals[slot]. Consumes the offsets in s_wcnt (they end
- * as the next free slot of each digit per warp). No barrier at the end. */
+ * as the next free slot of each digit per warp). No barrier at the end. few: the digit
+ * takes few values over the whole input (RDX_PASS_FEW). */
 template <int VB, typename K, typename V, int ITEMS, int THREADS>
 static __device__ __forceinline__ void rdx_rank_scatter(const K (&key)[ITEMS], const V (&val)[ITEMS], uint32_t count,
-                                                        int shift, int bits, uint32_t *s_wcnt, K *s_keys, V *s_vals)
+                                                        int shift, int bits, uint32_t *s_wcnt, K *s_keys, V *s_vals,
+                                                        bool few = false)
 {
-    if (bits == 8 && count == (uint32_t)(ITEMS * THREADS))
-        rdx_rank_scatter_impl<true, VB>(key, val, count, shift, bits, s_wcnt, s_keys, s_vals);
+    /* Keys of 4 and 8 bytes alone: with values the pass kernel spilled, and with 2-byte
+     * keys the other passes lost 10% at 2^22 (code placement, not the flag). */
+    if (VB == 0 && sizeof(K) >= 4 && RDX_RANK_FEW_DIGITS && few)
+        rdx_rank_scatter_impl<false, true, VB>(key, val, count, shift, bits, s_wcnt, s_keys, s_vals);
+    else if (bits == 8 && count == (uint32_t)(ITEMS * THREADS))
+        rdx_rank_scatter_impl<true, false, VB>(key, val, count, shift, bits, s_wcnt, s_keys, s_vals);
     else
-        rdx_rank_scatter_impl<false, VB>(key, val, count, shift, bits, s_wcnt, s_keys, s_vals);
+        rdx_rank_scatter_impl<false, false, VB>(key, val, count, shift, bits, s_wcnt, s_keys, s_vals);
 }
 
 #endif /* RDX_CUDA_RANK_CUH */

@@ -13,7 +13,7 @@
 
 __global__ void __launch_bounds__(RDX_SCAN_THREADS) rdx_scan_kernel(const rdx_scan_args a)
 {
-    __shared__ uint32_t s_active[RDX_MAX_PASSES];
+    __shared__ uint32_t s_active[RDX_MAX_PASSES], s_few[RDX_MAX_PASSES];
     __shared__ unsigned long long s_total[RDX_HIST_MAX_CELLS];
     const uint32_t t = threadIdx.x;
     const size_t stride = (size_t)a.passes * RDX_CUDA_MAX_BINS; /* one portion's counts */
@@ -39,13 +39,16 @@ __global__ void __launch_bounds__(RDX_SCAN_THREADS) rdx_scan_kernel(const rdx_sc
         const uint32_t bins = 1u << min(a.radix_bits, a.end_bit - shift);
         unsigned long long v[PER_LANE], sum = 0;
         bool one_bin = false; /* a digit holds every key: the pass moves nothing */
+        uint32_t used = 0;    /* digits that occur */
 #pragma unroll
         for (int i = 0; i < PER_LANE; ++i) {
             const uint32_t d = lane * PER_LANE + i;
             v[i] = d < bins ? s_total[p * bins_max + d] : 0ull;
             one_bin |= d < bins && v[i] == (unsigned long long)a.n;
+            used += v[i] != 0ull;
             sum += v[i];
         }
+        used = __reduce_add_sync(RDX_FULL_WARP, used);
         unsigned long long slot = rdx_warp_incl_scan(sum, lane) - sum;
 #pragma unroll
         for (int i = 0; i < PER_LANE; ++i) {
@@ -55,13 +58,19 @@ __global__ void __launch_bounds__(RDX_SCAN_THREADS) rdx_scan_kernel(const rdx_sc
             slot += v[i];
         }
         one_bin = __any_sync(RDX_FULL_WARP, one_bin);
-        if (lane == 0)
+        if (lane == 0) {
             s_active[p] = !one_bin;
+            s_few[p] = used <= RDX_RANK_FEW_DIGITS;
+        }
     }
     __syncthreads();
 
-    if (t == 0)
+    if (t == 0) {
         rdx_plan_passes(s_active, a.passes, a.apart, a.pass_info, a.active);
+        for (int p = 0; p < a.passes; ++p)
+            if (a.pass_info[p] && s_few[p])
+                a.pass_info[p] |= RDX_PASS_FEW;
+    }
 }
 
 cudaError_t rdx_launch_scan(const rdx_scan_args *a, cudaStream_t s)

@@ -29,7 +29,10 @@
  * keys (384 x 17 at 3 blocks: 0.94x CUB; 384 x 23: 1.07x; other thread counts than 384
  * lost 10-15% for 4-byte keys), 384 x 26 for 8 bytes per key (u64 keys 1.11x -> 1.24x,
  * u32/u32 1.02x -> 1.14x; 512 x 19 was within 1.5%, slower on u64 in two runs) and
- * 512 x 11 for 16 bytes (u64/u64 0.94x -> 0.97x). */
+ * 512 x 11 for 16 bytes (u64/u64 0.94x -> 0.97x). Round 11 swept the 16-byte shape on
+ * skewed data (u64/u64 at 2^22-2^26, zipf, low entropy, few, uniform): 256 x 20 is 2-6%
+ * faster than 512 x 11 at 2^24-2^26 (zipf 2^26 0.91x -> 0.98x CUB; 384 x 12, CUB's tile,
+ * 0.95x), within 1% at 2^22. */
 #ifndef RDX_OS_THREADS_4
 #define RDX_OS_THREADS_4 384
 #endif
@@ -37,7 +40,7 @@
 #define RDX_OS_THREADS_8 384
 #endif
 #ifndef RDX_OS_THREADS_16
-#define RDX_OS_THREADS_16 512
+#define RDX_OS_THREADS_16 256
 #endif
 #ifndef RDX_OS_ITEMS_4
 #define RDX_OS_ITEMS_4 23
@@ -46,7 +49,7 @@
 #define RDX_OS_ITEMS_8 26
 #endif
 #ifndef RDX_OS_ITEMS_16
-#define RDX_OS_ITEMS_16 11
+#define RDX_OS_ITEMS_16 20
 #endif
 /* 3 for 4 bytes: the kernel then fits 56 registers and three blocks of 384 x 23 fit an
  * SM (about 50 KB of shared memory each). The sweep above ran at 56 registers; when a
@@ -127,6 +130,12 @@
  * sm_80/sm_90, where MATCH.ANY has a low throughput). */
 #ifndef RDX_RANK_USE_MATCH_ANY
 #define RDX_RANK_USE_MATCH_ANY 0
+#endif
+/* A pass whose digit takes at most this many values over the whole input ranks with
+ * MATCH.ANY (RDX_PASS_FEW, set by the scan kernel), whose cost grows with the distinct
+ * digits in a warp; 0 = never. */
+#ifndef RDX_RANK_FEW_DIGITS
+#define RDX_RANK_FEW_DIGITS 16
 #endif
 /* Nanoseconds a look-back thread sleeps between polls of a status word that is not
  * ready; 0 = spin. */
