@@ -102,8 +102,7 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
     for (size_t k = 0; k < p->portions; ++k) {
         const size_t begin = k * p->portion;
         rdx_hist_args h = hist_args((const unsigned char *)b->keys_src + begin * p->kb,
-                                             n - begin < p->portion ? n - begin : p->portion,
-                                             l.counts + k * per_portion, p);
+                                    n - begin < p->portion ? n - begin : p->portion, l.counts + k * per_portion, p);
         h.zero = k == 0 ? l.status[0] : NULL;
         h.zero_words = k == 0 ? p->status_words : 0;
         h.msd_ctrl = l.msd_ctrl;
