@@ -20,7 +20,7 @@
  * RDX_MSD_PAIRS_MAX_N (their level-3 capacity is smaller).
  * Not for floats: their top digit is the sign and most of the exponent, which puts nearly
  * all keys of real data (values within a few orders of magnitude) in a few top-digit
- * buckets; the skew test would decline after an extra read of the keys. */
+ * buckets; the skew test would decline them. */
 static const char *accepts(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
 {
     if (p->kb != 8 || p->cls == RDX_CLASS_FLOAT)
