@@ -57,10 +57,11 @@ static rdx_status get_state(rdx_ctx *ctx, struct rdx_cuda_state **out)
     if (!st)
         return rdx_fail(ctx, RDX_ERR_DEVICE, "CUDA backend: the context has no CUDA state");
     if (!st->stream) {
-        /* A blocking stream: ordered after work the caller put on the legacy default stream. */
-        cudaError_t e = cudaStreamCreate(&st->stream);
+        /* A blocking stream: ordered after work the caller put on the legacy default stream.
+         * Failure points of the injection test (the first sort of each fresh context). */
+        cudaError_t e = RDX_CUDA_CALL(ctx, cudaStreamCreate(&st->stream));
         for (int i = 0; i < 2 && e == cudaSuccess; ++i)
-            e = cudaEventCreateWithFlags(&st->staged[i], cudaEventDisableTiming);
+            e = RDX_CUDA_CALL(ctx, cudaEventCreateWithFlags(&st->staged[i], cudaEventDisableTiming));
         if (e != cudaSuccess) {
             for (int i = 0; i < 2; ++i) {
                 if (st->staged[i])
