@@ -208,4 +208,14 @@ static __device__ __forceinline__ void rdx_plan_passes(const uint32_t *is_active
 
 static __device__ __forceinline__ uint32_t rdx_lane(void) { return threadIdx.x & 31u; }
 
+/* A launch of `blocks` blocks capped at `waves` times per_sm blocks on each of sms
+ * multiprocessors (a grid whose blocks loop over the work; per_sm and sms below 1 count
+ * as 1; waves 0: no cap). At least one block. */
+static inline unsigned rdx_resident_grid(size_t blocks, int sms, int per_sm, int waves)
+{
+    const size_t cap = (size_t)(sms > 0 ? sms : 1) * (size_t)(per_sm > 0 ? per_sm : 1) * (size_t)waves;
+    const size_t grid = waves > 0 && cap < blocks ? cap : blocks;
+    return grid < 1 ? 1u : (unsigned)grid;
+}
+
 #endif /* RDX_CUDA_COMMON_CUH */

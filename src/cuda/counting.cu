@@ -205,11 +205,9 @@ template <int KB> static cudaError_t launch(const rdx_count_args *a, int sms, cu
     rdx_count_scan_kernel<KB><<<1, RDX_COUNT_THREADS, 0, s>>>(*a);
     /* one thread per output vector, plus the head and tail keys (fewer than 2 vectors) */
     const size_t threads = (a->n * KB + 15) / 16 + 32 / KB;
-    size_t blocks = (threads + RDX_COUNT_THREADS - 1) / RDX_COUNT_THREADS;
-    const size_t cap = (size_t)(sms > 0 ? sms : 1) * RDX_COUNT_FILL_BLOCKS_PER_SM;
-    if (blocks > cap)
-        blocks = cap;
-    rdx_count_fill_kernel<KB><<<(unsigned)blocks, RDX_COUNT_THREADS, 0, s>>>(*a);
+    const unsigned blocks = rdx_resident_grid((threads + RDX_COUNT_THREADS - 1) / RDX_COUNT_THREADS, sms,
+                                              RDX_COUNT_FILL_BLOCKS_PER_SM, 1);
+    rdx_count_fill_kernel<KB><<<blocks, RDX_COUNT_THREADS, 0, s>>>(*a);
     return cudaGetLastError();
 }
 

@@ -63,11 +63,7 @@ __global__ void __launch_bounds__(RDX_COPY_THREADS) rdx_fixup_kernel(const rdx_f
 
 unsigned rdx_copy_grid(size_t work, int sms)
 {
-    size_t grid = (work + RDX_COPY_THREADS - 1) / RDX_COPY_THREADS;
-    const size_t cap = (size_t)(sms > 0 ? sms : 1) * RDX_COPY_BLOCKS_PER_SM;
-    if (grid > cap)
-        grid = cap;
-    return grid < 1 ? 1u : (unsigned)grid;
+    return rdx_resident_grid((work + RDX_COPY_THREADS - 1) / RDX_COPY_THREADS, sms, RDX_COPY_BLOCKS_PER_SM, 1);
 }
 
 cudaError_t rdx_launch_fixup(const rdx_fixup_args *a, int sms, cudaStream_t s)

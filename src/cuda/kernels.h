@@ -174,16 +174,17 @@ typedef struct rdx_msd_args {
     uint32_t *first_tile;        /* [257] level 2's first tile number of each level-1 bucket */
     uint32_t *pass_info;         /* the LSD passes' words, cleared when the route commits
                                     (passes of them) */
-    uint32_t *status;            /* level 2's look-back words, zeroed by level 1 */
-    uint32_t *status_next;       /* cleared by level 2 for the first LSD pass */
-    size_t zero_rows;            /* its rows */
+    uint32_t *status;            /* level 2's look-back words, zeroed by level 1 (the first
+                                    LSD pass's, status buffer 0, stay as the histogram
+                                    zeroed them: level 1 uses them only when the route is
+                                    taken, and then no LSD pass runs) */
     size_t n;
     int cls, desc;
     int l3_bits;                 /* level 3's digit: bits [48 - l3_bits, 48); set by
                                     rdx_launch_msd_sort from n */
-    int passes;                  /* here, not after pass_info: the struct stays 128 bytes
-                                    with the two value pointers (one more byte changed the
-                                    keys-only kernels' register allocation) */
+    int passes;                  /* here, not after pass_info: the struct stays within 128
+                                    bytes with the two value pointers (one byte more changed
+                                    the keys-only kernels' register allocation) */
     void *vals_a;                /* values (pairs), moved with the keys as keys_a; NULL:
                                     keys only */
     const void *vals_b;          /* level 1's output values, as keys_b; NULL: keys only */

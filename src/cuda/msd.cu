@@ -290,9 +290,6 @@ __global__ void __launch_bounds__(msd_shape<VB>::L2_THREADS, msd_shape<VB>::L2_M
     typedef msd_l2_layout<VB> L;
     extern __shared__ __align__(16) unsigned char smem[];
     uint32_t *s_misc = (uint32_t *)(smem + L::MISC);
-    /* The first LSD pass expects zeroed look-back words in its buffer (which level 1
-     * used); cleared whether or not the route runs. */
-    rdx_clear_status_rows<L::THREADS>(a.status_next, a.zero_rows);
     if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON)
         return;
     const uint32_t tiles = a.first_tile[MSD_BUCKETS1];
@@ -572,23 +569,17 @@ static int l3_bits(size_t n)
 /* Blocks of levels 2 and 3 resident per multiprocessor, for VB = 0, 4, 8 (rdx_msd_init). */
 static int l2_per_sm[3], l3_per_sm[3];
 
-static unsigned capped(size_t blocks, int sms, int per_sm, int waves)
-{
-    const size_t cap = (size_t)(sms > 0 ? sms : 1) * (size_t)(per_sm > 0 ? per_sm : 1) * (size_t)waves;
-    return (unsigned)(blocks < cap ? blocks : cap);
-}
-
 template <int VB> static cudaError_t launch_sort(const rdx_msd_args *a, int sms, cudaStream_t s)
 {
     const int v = VB / 4;
-    msd_pass_kernel<VB><<<capped(rdx_msd_l2_max_tiles(a->n, VB), sms, l2_per_sm[v], 1), msd_l2_layout<VB>::THREADS,
+    msd_pass_kernel<VB><<<rdx_resident_grid(rdx_msd_l2_max_tiles(a->n, VB), sms, l2_per_sm[v], 1), msd_l2_layout<VB>::THREADS,
                           msd_l2_layout<VB>::BYTES, s>>>(*a);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         return e;
     rdx_msd_args b = *a;
     b.l3_bits = l3_bits(a->n);
-    msd_block_kernel<VB><<<capped(MSD_BUCKETS2, sms, l3_per_sm[v], RDX_MSD_L3_WAVES), msd_shape<VB>::L3_THREADS,
+    msd_block_kernel<VB><<<rdx_resident_grid(MSD_BUCKETS2, sms, l3_per_sm[v], RDX_MSD_L3_WAVES), msd_shape<VB>::L3_THREADS,
                            msd_l3_layout<VB>::BYTES, s>>>(b);
     return cudaGetLastError();
 }

@@ -296,13 +296,12 @@ static cudaError_t init_pass(int *per_sm)
     return e;
 }
 
-/* At most `waves` times the blocks that fit on sms multiprocessors (waves 0: no cap). */
+/* At most `waves` times the blocks of this shape that fit on sms multiprocessors. */
 static unsigned pass_grid(size_t tiles, int shape, int kb, int vb, int sms, int waves)
 {
     /* RDX_FOR_EACH_KV's order: key bytes 1, 2, 4, 8, each with value bytes 0, 4, 8. */
     const int per_sm = per_sm_of[shape][(kb == 1 ? 0 : kb == 2 ? 1 : kb == 4 ? 2 : 3) * 3 + (vb == 0 ? 0 : vb == 4 ? 1 : 2)];
-    const size_t cap = (size_t)(sms > 0 ? sms : 1) * (size_t)(per_sm > 0 ? per_sm : 1) * (size_t)waves;
-    return (unsigned)(waves > 0 && cap < tiles ? cap : tiles);
+    return rdx_resident_grid(tiles, sms, per_sm, waves);
 }
 
 /* The segmented passes use the large shape only. */
@@ -332,7 +331,7 @@ static cudaError_t init_shape(void)
 cudaError_t rdx_launch_pass(int kb, int vb, int medium, const rdx_pass_args *a, int sms, cudaStream_t s)
 {
     rdx_pass_args b = *a;
-    const size_t tiles = (a->portion_count + rdx_os_tile(kb, vb, medium) - 1) / rdx_os_tile(kb, vb, medium);
+    const size_t tile = rdx_os_tile(kb, vb, medium), tiles = (a->portion_count + tile - 1) / tile;
     b.tiles = (uint32_t)tiles;
     const unsigned grid = pass_grid(tiles, medium, kb, vb, sms, RDX_OS_RESIDENT_WAVES);
     return medium ? launch_shape<1, 0>(kb, vb, &b, grid, s) : launch_shape<0, 0>(kb, vb, &b, grid, s);

@@ -76,8 +76,7 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     a.narrow = 1;
     RDX_CUDA_TRY(rdx_launch_pass(p->kb, p->vb, p->medium, &a, b->sms, s));
 
-    /* Levels 2 and 3: B -> A -> A. Level 2 looks back in buffer 1 and clears buffer 0 for
-     * the first LSD pass (which runs after a fallback). */
+    /* Levels 2 and 3: B -> A -> A. Level 2 looks back in status buffer 1. */
     rdx_msd_args m;
     memset(&m, 0, sizeof m);
     m.keys_a = b->keys_a;
@@ -92,8 +91,6 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     m.pass_info = l->pass_info;
     m.passes = p->passes;
     m.status = l->status[1];
-    m.status_next = l->status[0];
-    m.zero_rows = p->max_tiles;
     m.n = n;
     m.cls = p->cls;
     m.desc = p->desc;

@@ -109,21 +109,20 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
         RDX_CUDA_TRY(rdx_launch_histogram(p->kb, &h, b->sms, s));
     }
 
-    rdx_scan_args scan;
-    memset(&scan, 0, sizeof scan);
-    rdx_scan_args *sc = &scan;
-    sc->counts = l.counts;
-    sc->bases = l.bases;
-    sc->pass_info = l.pass_info;
-    sc->active = l.active;
-    sc->n = n;
-    sc->portions = p->portions;
-    sc->begin_bit = p->begin_bit;
-    sc->end_bit = p->end_bit;
-    sc->radix_bits = p->radix_bits;
-    sc->passes = p->passes;
-    sc->apart = apart;
-    RDX_CUDA_TRY(rdx_launch_scan(sc, s));
+    rdx_scan_args sc;
+    memset(&sc, 0, sizeof sc);
+    sc.counts = l.counts;
+    sc.bases = l.bases;
+    sc.pass_info = l.pass_info;
+    sc.active = l.active;
+    sc.n = n;
+    sc.portions = p->portions;
+    sc.begin_bit = p->begin_bit;
+    sc.end_bit = p->end_bit;
+    sc.radix_bits = p->radix_bits;
+    sc.passes = p->passes;
+    sc.apart = apart;
+    RDX_CUDA_TRY(rdx_launch_scan(&sc, s));
 
     if (p->msd) {
         const rdx_status st = rdx_cuda_msd_levels(ctx, p, b, &l, s);

@@ -412,9 +412,7 @@ cudaError_t rdx_seg_passes_enqueue(const rdx_seg_passes_args *a, void *scratch, 
         if ((e = rdx_launch_seg_pass(a->kb, a->vb, &pa, max_tiles, sms, s)) != cudaSuccess)
             return e;
     }
-    const size_t fix_grid = L.tmax < (size_t)(sms > 0 ? sms : 1) * RDX_COPY_BLOCKS_PER_SM
-                                ? L.tmax
-                                : (size_t)(sms > 0 ? sms : 1) * RDX_COPY_BLOCKS_PER_SM;
-    segp_fixup_kernel<<<(unsigned)fix_grid, RDX_COPY_THREADS, 0, s>>>(*a, d, apart);
+    segp_fixup_kernel<<<rdx_resident_grid(L.tmax, sms, RDX_COPY_BLOCKS_PER_SM, 1), RDX_COPY_THREADS, 0, s>>>(*a, d,
+                                                                                                       apart);
     return cudaGetLastError();
 }
