@@ -78,8 +78,11 @@ rdx_status rdx_ctx_create(rdx_ctx **out, rdx_backend backend)
     if (!ctx)
         return RDX_ERR_OUT_OF_MEMORY;
     ctx->backend = chosen;
-    /* A CUDA context gets its tuning and the device's facts now. */
+    /* A CUDA context gets its tuning and the device's facts now; its allocations and CUDA
+     * calls are failure points of the injection test, on the thread's counters. */
+    rdx_inject_creation_begin(ctx);
     const rdx_status s = chosen == RDX_BACKEND_CUDA ? rdx_cuda_ctx_init(ctx) : RDX_OK;
+    rdx_inject_creation_end(ctx);
     if (s != RDX_OK) {
         rdx_cuda_release(ctx);
         free(ctx);

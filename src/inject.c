@@ -53,6 +53,17 @@ void rdx_inject_reset(rdx_ctx *ctx)
     memset(state_of(ctx), 0, sizeof(rdx_inject_state));
 }
 
+void rdx_inject_creation_begin(rdx_ctx *ctx)
+{
+    ctx->inject = thread_state;
+}
+
+void rdx_inject_creation_end(rdx_ctx *ctx)
+{
+    thread_state = ctx->inject;
+    memset(&ctx->inject, 0, sizeof ctx->inject);
+}
+
 int rdx_inject_hit(rdx_ctx *ctx, rdx_inject_kind kind)
 {
     rdx_inject_state *s = state_of(ctx);

@@ -1,8 +1,8 @@
 /* Failure injection, a test hook (tests/test_inject.c), never for users: makes the k-th
  * host allocation, device allocation or checked CUDA call inside the library fail, so that
  * a test can walk k over every failure point of a call. The counters live in the context
- * (contexts on other threads are not disturbed); events with no context yet (the context's
- * own allocation in rdx_ctx_create) count on a thread-local state instead. Always counting,
+ * (contexts on other threads are not disturbed); events with no context yet (everything
+ * rdx_ctx_create does) count on a thread-local state instead. Always counting,
  * failing only when armed: an increment per allocation or CUDA call. */
 #ifndef RDX_INJECT_H
 #define RDX_INJECT_H
@@ -48,6 +48,12 @@ int rdx_inject_hit(rdx_ctx *ctx, rdx_inject_kind kind);
 /* For the library: the next CUDA call may write a caller's array (the first such mark
  * since arming counts, unless held). */
 void rdx_inject_first_write(rdx_ctx *ctx);
+/* For the library: while rdx_ctx_create sets a new context up, the context's events count
+ * on the calling thread's state, which a test arms before the call (the context does not
+ * exist yet). Begin copies the thread's state into ctx; end copies it back and zeroes
+ * ctx's. */
+void rdx_inject_creation_begin(rdx_ctx *ctx);
+void rdx_inject_creation_end(rdx_ctx *ctx);
 /* For the library: on = 1 before sorts of its own arrays through the public stream-ordered
  * calls (the composition of segmented.cu), whose marks are not the caller's; 0 after. */
 void rdx_inject_hold_writes(rdx_ctx *ctx, int on);

@@ -422,17 +422,36 @@ out:
     free(offs);
 }
 
-/* rdx_ctx_create itself: its one allocation fails on the thread's counters. */
+/* rdx_ctx_create itself: walks k over its allocations and (CUDA) its CUDA calls, which
+ * count on the thread's counters. A failure returns its status with *out NULL, and a context
+ * created afterwards sorts (the walks of the cases below start on such a context). */
 static void context_creation(rdx_backend backend)
 {
-    rdx_inject_arm(NULL, RDX_INJECT_HOST_ALLOC, 1);
-    rdx_ctx *ctx = (rdx_ctx *)&ctx;
-    rdx_status st = rdx_ctx_create(&ctx, backend);
-    CHECK(st == RDX_ERR_OUT_OF_MEMORY && ctx == NULL, "rdx_ctx_create, failing allocation: status %d", (int)st);
-    walked[RDX_INJECT_HOST_ALLOC] += rdx_inject_count(NULL, RDX_INJECT_HOST_ALLOC) >= 1;
-    rdx_inject_reset(NULL);
-    CHECK(rdx_ctx_create(&ctx, backend) == RDX_OK, "rdx_ctx_create after the failure");
-    rdx_ctx_destroy(ctx);
+    for (int kind = 0; kind < RDX_INJECT_KINDS; kind++) {
+        for (unsigned long k = 1;; k++) {
+            rdx_inject_arm(NULL, (rdx_inject_kind)kind, k);
+            rdx_ctx *ctx = (rdx_ctx *)&ctx;
+            const rdx_status st = rdx_ctx_create(&ctx, backend);
+            const unsigned long count = rdx_inject_count(NULL, (rdx_inject_kind)kind);
+            rdx_inject_reset(NULL);
+            if (count < k) { /* no failure point left */
+                CHECK(st == RDX_OK && ctx, "rdx_ctx_create, %s, k = %lu past the last: status %d",
+                      kind_name[kind], k, (int)st);
+                rdx_ctx_destroy(st == RDX_OK ? ctx : NULL);
+                break;
+            }
+            const rdx_status want = kind == RDX_INJECT_CUDA_CALL ? RDX_ERR_DEVICE : RDX_ERR_OUT_OF_MEMORY;
+            CHECK(st == want && ctx == NULL, "rdx_ctx_create, %s, failing at %lu: status %d", kind_name[kind], k,
+                  (int)st);
+            walked[kind]++;
+            if (st == RDX_OK)
+                rdx_ctx_destroy(ctx);
+            rdx_ctx *again = NULL;
+            CHECK(rdx_ctx_create(&again, backend) == RDX_OK, "rdx_ctx_create after a failure (%s, k = %lu)",
+                  kind_name[kind], k);
+            rdx_ctx_destroy(again);
+        }
+    }
 }
 
 /* A whole-array case, and a segmented one (layout ROWS, OFFSETS or ONE_LONG, segs segments). */

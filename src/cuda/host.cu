@@ -38,7 +38,7 @@ void rdx_cuda_release(rdx_ctx *ctx)
 
 rdx_status rdx_cuda_ctx_init(rdx_ctx *ctx)
 {
-    struct rdx_cuda_state *st = (struct rdx_cuda_state *)calloc(1, sizeof *st);
+    struct rdx_cuda_state *st = (struct rdx_cuda_state *)rdx_host_calloc(ctx, 1, sizeof *st);
     if (!st)
         return rdx_fail(ctx, RDX_ERR_OUT_OF_MEMORY, "CUDA backend: no host memory for the context state");
     rdx_cuda_tuning_defaults(&st->tuning);
