@@ -438,6 +438,7 @@ static void context_creation(rdx_backend backend)
                 CHECK(st == RDX_OK && ctx, "rdx_ctx_create, %s, k = %lu past the last: status %d",
                       kind_name[kind], k, (int)st);
                 rdx_ctx_destroy(st == RDX_OK ? ctx : NULL);
+                printf("  rdx_ctx_create: %lu %s walked\n", k - 1, kind_name[kind]);
                 break;
             }
             const rdx_status want = kind == RDX_INJECT_CUDA_CALL ? RDX_ERR_DEVICE : RDX_ERR_OUT_OF_MEMORY;
