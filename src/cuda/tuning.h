@@ -89,11 +89,19 @@
 #ifndef RDX_OS_THREADS_2
 #define RDX_OS_THREADS_2 512
 #endif
+/* Round 12: since the counting route takes 2-byte keys from 2^24 on and 1-byte keys from
+ * 2^16 (and the grid route up to 2^20), this shape serves u16 at 2^21 - 2^23 (and bit
+ * ranges, f16 under RDX_NUMPY_ORDER, segmented passes). There 512 x 19 at 3 blocks/SM
+ * (CUB's tile for 2-byte keys, at 40 registers) beat 512 x 36 at 2 (H200, same run, four
+ * distributions): u16 uniform at 2^21 / 2^22 / 2^23 0.84 / 1.06 / 1.02x CUB -> 0.99 / 1.19
+ * / 1.09x, few 0.77 / 0.91 / 0.89x -> 0.85 / 1.01 / 0.97x, sorted 0.79 / 0.92 / 0.88x ->
+ * 0.83 / 1.01 / 0.94x; 512 x 19 at 2 blocks and 512 x 24 gained less. The segmented
+ * variant then spills 30 bytes. */
 #ifndef RDX_OS_ITEMS_2
-#define RDX_OS_ITEMS_2 36
+#define RDX_OS_ITEMS_2 19
 #endif
 #ifndef RDX_OS_MIN_BLOCKS_2
-#define RDX_OS_MIN_BLOCKS_2 2
+#define RDX_OS_MIN_BLOCKS_2 3
 #endif
 #ifndef RDX_OS_THREADS_12
 #define RDX_OS_THREADS_12 384
