@@ -157,7 +157,7 @@ static rdx_status sort_async(rdx_ctx *ctx, const char *fn, rdx_job_kind kind, co
                         fn, temp_bytes, plan.temp_bytes);
     if (!d_temp)
         return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: d_temp is NULL", fn);
-    s = rdx_cuda_enqueue(ctx, &plan, &job, d_temp, sms, stream);
+    s = rdx_cuda_enqueue(ctx, &plan, &job, d_temp, sms, 0, stream);
     if (s == RDX_OK) /* the route as planned: the sort has not run yet */
         snprintf(ctx->route, sizeof ctx->route, "%s", rdx_cuda_plan_route_name(&plan));
     return s;

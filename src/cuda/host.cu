@@ -239,7 +239,7 @@ rdx_status rdx_cuda_sort(rdx_ctx *ctx, const rdx_job *job)
     if (s == RDX_OK && vals_at != PLACE_DEVICE)
         s = upload(ctx, st, t + (plan.gather_size ? plan.gsrc : plan.vals_a), job->values, val_bytes, vals_at);
     if (s == RDX_OK)
-        s = rdx_cuda_enqueue(ctx, &plan, job, st->scratch, tuning->sms, st->stream);
+        s = rdx_cuda_enqueue(ctx, &plan, job, st->scratch, tuning->sms, 1, st->stream);
     if (s == RDX_OK && keys_at != PLACE_DEVICE && !argsort)
         s = download(ctx, st, job->keys, t + plan.keys_a, key_bytes, keys_at);
     if (s == RDX_OK && vals_at != PLACE_DEVICE)

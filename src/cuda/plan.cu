@@ -127,11 +127,12 @@ unsigned char *rdx_cuda_temp_base(void *temp)
 }
 
 rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job *job, void *temp, int sms,
-                            cudaStream_t s)
+                            int host_waits, cudaStream_t s)
 {
     rdx_cuda_bufs b;
     b.t = rdx_cuda_temp_base(temp);
     b.sms = sms;
+    b.host_waits = host_waits;
     b.argsort = p->kind == RDX_JOB_ARGSORT;
     b.callers = p->keys_a == RDX_NO_SLOT || (p->vb && p->vals_a == RDX_NO_SLOT);
     b.keys_a = p->keys_a != RDX_NO_SLOT ? (void *)(b.t + p->keys_a) : job->keys;

@@ -74,14 +74,16 @@ const char *rdx_cuda_plan_route_name(const rdx_cuda_plan *plan);
 /* The aligned start of temporary storage. */
 unsigned char *rdx_cuda_temp_base(void *temp);
 
-/* Enqueues the sort on stream s: no allocation, no synchronization, no read of device
- * data on the host. Host arrays must have been uploaded to their slots (keys_a, vals_a or
- * gsrc) first. temp holds plan->temp_bytes. sms: multiprocessors of the device.
+/* Enqueues the sort on stream s: no allocation, and with host_waits 0 (the stream-ordered
+ * calls) no synchronization and no read of device data on the host; with host_waits 1 (the
+ * synchronous calls) the MSD route's decision is read back as soon as it is made, and only
+ * the route taken is enqueued. Host arrays must have been uploaded to their slots (keys_a,
+ * vals_a or gsrc) first. temp holds plan->temp_bytes. sms: multiprocessors of the device.
  * Notes the MSD route's control words on ctx (state.h) where it is planned.
  * job->keys_in / job->values_in (device memory, apart from job->keys / job->values) make
  * it an out-of-place sort: they are read and never written, the result goes to
  * job->keys / job->values, and the temporary storage is the same. */
 rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *plan, const rdx_job *job, void *temp, int sms,
-                            cudaStream_t s);
+                            int host_waits, cudaStream_t s);
 
 #endif /* RDX_CUDA_PLAN_H */

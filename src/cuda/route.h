@@ -24,6 +24,8 @@ typedef struct rdx_cuda_bufs {
     int argsort;
     int sms;               /* multiprocessors of the device */
     int callers;           /* keys_a or vals_a is a caller's array (written in place) */
+    int host_waits;        /* a synchronous call: the host may wait for a decision made on
+                              the device and enqueue only what it chose */
 } rdx_cuda_bufs;
 
 /* Before a route's first launch that may write buffer A: where A is a caller's array,

@@ -97,8 +97,20 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
     RDX_CUDA_TRY(cudaMemsetAsync(t, 0, p->ctrl_end, s));
     /* Where the MSD route is planned, a sample of the keys decides whether it is taken;
      * the histogram then counts the top digit only (taken) or every digit (not). */
-    if (p->msd)
+    int msd_levels = p->msd, lsd_passes = 1; /* what is enqueued (each kernel checks the state) */
+    if (p->msd) {
         RDX_CUDA_TRY(rdx_launch_msd_decide(b->keys_src, n, p->cls, p->desc, p->passes - 1, l.msd_ctrl, s));
+        if (b->host_waits) {
+            /* A synchronous call waits for the decision and leaves out the other route's
+             * launches, which would return at once but cost a few us each: about 80 us
+             * where the MSD route is declined, about 25 us where it is taken (H200). */
+            uint32_t state = 0;
+            RDX_CUDA_TRY(cudaMemcpyAsync(&state, l.msd_ctrl + RDX_MSD_STATE, sizeof state, cudaMemcpyDeviceToHost, s));
+            RDX_CUDA_TRY(cudaStreamSynchronize(s));
+            msd_levels = state == RDX_MSD_LEVEL1;
+            lsd_passes = !msd_levels;
+        }
+    }
     for (size_t k = 0; k < p->portions; ++k) {
         const size_t begin = k * p->portion;
         rdx_hist_args h = hist_args((const unsigned char *)b->keys_src + begin * p->kb,
@@ -124,11 +136,13 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
     sc.apart = apart;
     RDX_CUDA_TRY(rdx_launch_scan(&sc, s));
 
-    if (p->msd) {
+    if (msd_levels) {
         const rdx_status st = rdx_cuda_msd_levels(ctx, p, b, &l, s);
         if (st != RDX_OK)
             return st;
     }
+    if (!lsd_passes)
+        return RDX_OK; /* the MSD route leaves the result in A */
 
     /* Launch j = pass * portions + portion uses status buffer j % 2 and clears the other. */
     rdx_cuda_mark_write(ctx, b);
