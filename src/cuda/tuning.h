@@ -485,6 +485,25 @@
 #define RDX_COPY_THREADS 256
 #define RDX_COPY_BLOCKS_PER_SM 8
 
+/* ---- the low-memory route (lowmem.cu, lowmem_kernels.cu; docs/low-memory.md) ----
+ * Its temporary storage: 1/8 of the arrays' bytes plus this much (tables, and room for
+ * small inputs to be sorted directly). */
+#define RDX_LM_SLACK_BYTES ((size_t)8 << 20)
+/* Records per block of the in-place partition: the unit the permutation moves (1 KB for
+ * u32 keys). Its tables hold 9 words per block. */
+#define RDX_LM_BLOCK 256u
+/* The classification kernel: threads, items per thread (its tile is their product), and
+ * stripes (one block each) per SM. Each stripe keeps a partial block per bucket on the
+ * side, so stripes cost scratch: fewer are used where the budget is small. */
+#define RDX_LM_THREADS 256
+#define RDX_LM_ITEMS 8
+#define RDX_LM_STRIPES_PER_SM 2
+/* A stripe spans at least this many blocks (small ranges get fewer stripes). */
+#define RDX_LM_MIN_STRIPE_BLOCKS 16u
+/* The permutation kernels' threads, and the blocks of its walk per SM. */
+#define RDX_LM_MOVE_THREADS 128
+#define RDX_LM_MOVE_BLOCKS_PER_SM 16
+
 /* ---- host arrays: copied through two pinned staging buffers of this size ---- */
 #define RDX_STAGING_BYTES ((size_t)32 << 20)
 
