@@ -206,7 +206,7 @@ static void lm_tests(rdx_ctx *ctx, int max_log2)
         t->lowmem_bytes = small_budget(n, 8);
         t->scratch_cap = t->lowmem_bytes + 4096;
         lm_run(ctx, &c, RDX_OK, "low-memory", &s);
-        const lm_case c2 = {RDX_F32, n, 0, RDX_DESCENDING, 0, 0, LM_GIANT, 0};
+        const lm_case c2 = {RDX_F32, n, 4, RDX_DESCENDING, 0, 0, LM_GIANT, 0};
         lm_run(ctx, &c2, RDX_OK, "low-memory", &s);
         /* Not even the route's scratch fits: a clear failure, nothing changed. */
         t->scratch_cap = t->lowmem_bytes / 2;

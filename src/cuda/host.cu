@@ -210,8 +210,19 @@ static rdx_status download(rdx_ctx *ctx, struct rdx_cuda_state *st, void *dst, c
 static rdx_status sort_low_memory(rdx_ctx *ctx, struct rdx_cuda_state *st, const rdx_cuda_tuning *tuning,
                                   const rdx_job *job)
 {
-    const size_t bytes = rdx_cuda_lowmem_temp_bytes(tuning, job);
+    size_t bytes = rdx_cuda_lowmem_temp_bytes(tuning, job);
     rdx_status s = ensure_scratch(ctx, st, bytes);
+    size_t free_b = 0, total_b = 0;
+    if (s == RDX_ERR_OUT_OF_MEMORY && !tuning->lowmem_bytes && cudaMemGetInfo(&free_b, &total_b) == cudaSuccess &&
+        free_b > RDX_LM_FREE_MARGIN_BYTES && free_b - RDX_LM_FREE_MARGIN_BYTES < bytes) {
+        /* Less than the preferred size works too (shorter runs of buckets, more levels):
+         * what the device has free (arrays of 90% of it leave less than 1/8 of them). */
+        bytes = free_b - RDX_LM_FREE_MARGIN_BYTES;
+        if (tuning->scratch_cap && bytes > tuning->scratch_cap)
+            bytes = tuning->scratch_cap;
+        ctx->error[0] = '\0';
+        s = ensure_scratch(ctx, st, bytes);
+    }
     if (s == RDX_OK)
         s = rdx_cuda_lowmem_sort(ctx, job, tuning, st->scratch, bytes, st->stream);
     if (s != RDX_OK) {

@@ -489,6 +489,9 @@
  * Its temporary storage: 1/8 of the arrays' bytes plus this much (tables, and room for
  * small inputs to be sorted directly). */
 #define RDX_LM_SLACK_BYTES ((size_t)8 << 20)
+/* When that much cannot be allocated, the synchronous calls take what the device has free
+ * less this margin (left to the driver and other allocations). */
+#define RDX_LM_FREE_MARGIN_BYTES ((size_t)256 << 20)
 /* Records per block of the in-place partition: the unit the permutation moves (1 KB for
  * u32 keys). Its tables hold 9 words per block. */
 #define RDX_LM_BLOCK 256u
