@@ -8,6 +8,7 @@
 #include "route.h"
 
 #define LM_B ((size_t)RDX_LM_BLOCK)
+#define LM_BUCKETS ((size_t)1 << RDX_LM_DIGIT_BITS)
 
 int rdx_cuda_lowmem_takes(const rdx_job *job)
 {
@@ -60,7 +61,7 @@ static int plan_space(size_t n, size_t r, size_t temp_bytes, int sms, lm_space *
     const size_t avail = temp_bytes > RDX_TEMP_ALIGN ? temp_bytes - RDX_TEMP_ALIGN : 0;
     for (uint32_t stripes = (uint32_t)(RDX_LM_STRIPES_PER_SM * (sms > 0 ? sms : 1)); stripes >= 1; stripes /= 2) {
         const size_t end = tables_end(n, stripes, sp);
-        const size_t partials = (size_t)stripes * RDX_CUDA_MAX_BINS * LM_B * r + 2 * RDX_TEMP_ALIGN;
+        const size_t partials = (size_t)stripes * LM_BUCKETS * LM_B * r + 2 * RDX_TEMP_ALIGN;
         if (end < avail && partials <= (avail - end) / 3) {
             sp->pool_bytes = avail - end;
             sp->max_stripes = stripes;
@@ -121,7 +122,7 @@ static rdx_status partition(rdx_ctx *ctx, rdx_lm_level *lv, const lm_space *sp, 
     ++lv->rounds;
 
     size_t end = sp->pool;
-    const size_t cells = (size_t)lv->stripes * RDX_CUDA_MAX_BINS * LM_B;
+    const size_t cells = (size_t)lv->stripes * LM_BUCKETS * LM_B;
     lv->pkeys = base + rdx_cuda_take(&end, cells * lv->kb);
     lv->pvals = lv->vb ? base + rdx_cuda_take(&end, cells * lv->vb) : NULL;
     /* Saved blocks, then the staging window, in what the partial buffers leave. */
@@ -191,8 +192,9 @@ rdx_status rdx_cuda_lowmem_sort(rdx_ctx *ctx, const rdx_job *job, const rdx_cuda
         *words[i] = (uint32_t *)(base + sp.slot_words[i]);
     lv.counters = (uint32_t *)(base + sp.counters);
 
-    /* Depth first: each level pushes at most 255 buckets, and there are at most 8 levels. */
-    const size_t cap = 8 * RDX_CUDA_MAX_BINS;
+    /* Depth first: each level pushes at most all its buckets, and a 64-bit key has at most
+     * 64 / RDX_LM_DIGIT_BITS levels. */
+    const size_t cap = (64 / RDX_LM_DIGIT_BITS + 1) * LM_BUCKETS;
     lm_range *stack = (lm_range *)rdx_host_malloc(ctx, cap * sizeof *stack);
     if (!stack)
         return rdx_fail(ctx, RDX_ERR_OUT_OF_MEMORY, "CUDA backend: no host memory for the low-memory route");
@@ -208,7 +210,7 @@ rdx_status rdx_cuda_lowmem_sort(rdx_ctx *ctx, const rdx_job *job, const rdx_cuda
         st = sort_part(ctx, job, t, g.lo, g.len, g.top, pool, pool_bytes, s, &fits);
         if (st != RDX_OK || fits)
             continue;
-        const int bits = g.top - job->begin_bit < 8 ? g.top - job->begin_bit : 8;
+        const int bits = g.top - job->begin_bit < RDX_LM_DIGIT_BITS ? g.top - job->begin_bit : RDX_LM_DIGIT_BITS;
         lv.keys = (unsigned char *)job->keys + g.lo * job->key_size;
         lv.vals = pairs ? (unsigned char *)job->values + g.lo * job->value_size : NULL;
         lv.len = g.len;

@@ -67,8 +67,8 @@ __global__ void __launch_bounds__(RDX_LM_THREADS) lm_classify_kernel(const rdx_l
     const size_t hi = lo + a.stripe_len < a.len ? lo + a.stripe_len : a.len;
     K *keys = (K *)a.keys;
     V *vals = (V *)a.vals;
-    K *pk = (K *)a.pkeys + (size_t)s * RDX_CUDA_MAX_BINS * LM_B;
-    V *pv = VB ? (V *)a.pvals + (size_t)s * RDX_CUDA_MAX_BINS * LM_B : NULL;
+    K *pk = (K *)a.pkeys + (size_t)s * bins * LM_B;
+    V *pv = VB ? (V *)a.pvals + (size_t)s * bins * LM_B : NULL;
     const uint32_t slot0 = (uint32_t)(a.stripe_len / LM_B) * s;
 
     if (tid < RDX_CUDA_MAX_BINS)
@@ -387,16 +387,16 @@ __global__ void __launch_bounds__(RDX_COPY_THREADS) lm_gather_kernel(const rdx_l
                 hi = mid - 1u;
         }
         const uint32_t b = lo / P, s = lo - b * P;
-        const size_t cell = (size_t)s * RDX_CUDA_MAX_BINS + b;
+        const size_t cell = (size_t)s * RDX_CUDA_MAX_BINS + b, part = (size_t)s * (pieces / P) + b;
         const unsigned long long off = pos - a.dst[lo], full = (unsigned long long)a.nf[cell] * LM_B;
         if (off < full) {
             ((K *)a.skeys)[x] = ((const K *)a.keys)[a.dsrc[lo] + off];
             if (VB)
                 ((V *)a.svals)[x] = ((const V *)a.vals)[a.dsrc[lo] + off];
         } else {
-            ((K *)a.skeys)[x] = ((const K *)a.pkeys)[cell * LM_B + (off - full)];
+            ((K *)a.skeys)[x] = ((const K *)a.pkeys)[part * LM_B + (off - full)];
             if (VB)
-                ((V *)a.svals)[x] = ((const V *)a.pvals)[cell * LM_B + (off - full)];
+                ((V *)a.svals)[x] = ((const V *)a.pvals)[part * LM_B + (off - full)];
         }
     }
 }

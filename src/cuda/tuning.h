@@ -492,6 +492,11 @@
 /* When that much cannot be allocated, the synchronous calls take what the device has free
  * less this margin (left to the driver and other allocations). */
 #define RDX_LM_FREE_MARGIN_BYTES ((size_t)256 << 20)
+/* Bits of the digit each level of the partition splits by. 16 buckets of n/16 records fit
+ * the 1/8 scratch (skewed buckets go one level down), and a stripe's partial buffers are
+ * 16 x RDX_LM_BLOCK records instead of 256 x: two stripes per SM fit any budget (with 8 bits
+ * a 2^24-key sort had 16 stripes and took 15x the normal route; H200, round 13). */
+#define RDX_LM_DIGIT_BITS 4
 /* Records per block of the in-place partition: the unit the permutation moves (1 KB for
  * u32 keys). Its tables hold 9 words per block. */
 #define RDX_LM_BLOCK 256u
