@@ -210,12 +210,11 @@ rdx_status rdx_cuda_lowmem_sort(rdx_ctx *ctx, const rdx_job *job, const rdx_cuda
         st = sort_part(ctx, job, t, g.lo, g.len, g.top, pool, pool_bytes, s, &fits);
         if (st != RDX_OK || fits)
             continue;
-        const int bits = g.top - job->begin_bit < RDX_LM_DIGIT_BITS ? g.top - job->begin_bit : RDX_LM_DIGIT_BITS;
         lv.keys = (unsigned char *)job->keys + g.lo * job->key_size;
         lv.vals = pairs ? (unsigned char *)job->values + g.lo * job->value_size : NULL;
         lv.len = g.len;
-        lv.shift = g.top - bits;
-        lv.bits = bits;
+        lv.begin_bit = job->begin_bit;
+        lv.top = g.top;
         cudaError_t e = RDX_CUDA_CALL(ctx, rdx_lm_histogram(&lv, t->sms, s));
         if (e == cudaSuccess)
             e = RDX_CUDA_CALL(ctx, cudaMemcpyAsync(hist, lv.hist, sizeof hist, cudaMemcpyDeviceToHost, s));
@@ -225,28 +224,42 @@ rdx_status rdx_cuda_lowmem_sort(rdx_ctx *ctx, const rdx_job *job, const rdx_cuda
             st = rdx_cuda_fail(ctx, e, "the low-memory route's bucket counts", __FILE__, __LINE__);
             break;
         }
-        const uint32_t bins = 1u << bits;
-        uint32_t used = 0;
-        for (uint32_t d = 0; d < bins; ++d)
-            used += hist[d] != 0;
-        if (used > 1) {
-            rdx_inject_first_write(ctx);
-            st = partition(ctx, &lv, &sp, base, r, t->sms, s);
+        /* The first digit from the top that differs between keys; none: the sorted bits
+         * are equal throughout. */
+        int hi = g.top;
+        const unsigned long long *counts = NULL;
+        for (int j = 0; hi > job->begin_bit && !counts; ++j) {
+            const unsigned long long *c = hist + j * LM_BUCKETS;
+            uint32_t used = 0;
+            for (size_t d = 0; d < LM_BUCKETS; ++d)
+                used += c[d] != 0;
+            if (used > 1)
+                counts = c;
+            else
+                hi -= hi - job->begin_bit < RDX_LM_DIGIT_BITS ? hi - job->begin_bit : RDX_LM_DIGIT_BITS;
         }
+        if (!counts)
+            continue;
+        const int bits = hi - job->begin_bit < RDX_LM_DIGIT_BITS ? hi - job->begin_bit : RDX_LM_DIGIT_BITS;
+        lv.shift = hi - bits;
+        lv.bits = bits;
+        const uint32_t bins = 1u << bits;
+        rdx_inject_first_write(ctx);
+        st = partition(ctx, &lv, &sp, base, r, t->sms, s);
         /* Runs of buckets that the normal route sorts together in the pool. A bucket
          * alone goes back on the stack with its digit settled: sorted by the bits below
          * it if it fits, else partitioned by the next digit. */
         size_t pos = g.lo, run_lo = g.lo, run_len = 0;
         uint32_t run_buckets = 0;
         for (uint32_t d = 0; d <= bins && st == RDX_OK; ++d) {
-            const size_t c = d < bins ? (size_t)hist[d] : 0;
+            const size_t c = d < bins ? (size_t)counts[d] : 0;
             if (d < bins && c == 0)
                 continue;
-            if (run_len > 0 && (d == bins || !part_fits(job, t, run_len + c, g.top, pool_bytes))) {
+            if (run_len > 0 && (d == bins || !part_fits(job, t, run_len + c, hi, pool_bytes))) {
                 if (run_buckets == 1)
                     stack[depth++] = (lm_range){run_lo, run_len, lv.shift};
                 else
-                    st = sort_part(ctx, job, t, run_lo, run_len, g.top, pool, pool_bytes, s, &fits);
+                    st = sort_part(ctx, job, t, run_lo, run_len, hi, pool, pool_bytes, s, &fits);
                 run_len = 0;
                 run_buckets = 0;
             }

@@ -40,12 +40,14 @@ typedef struct rdx_lm_level {
     size_t len;                   /* records in the range */
     int kb, vb, cls, desc;        /* key and value bytes, key codec */
     int shift, bits;              /* the digit: bits [shift, shift + bits) of the mapped key */
+    int begin_bit, top;           /* the histogram: the digits of bits [begin_bit, top), from
+                                     the top, RDX_LM_DIGIT_BITS each (the last may be fewer) */
     uint32_t stripes;             /* classification blocks */
     size_t stripe_len;            /* records per stripe, a multiple of RDX_LM_BLOCK */
     uint32_t slots;               /* block slots: stripes * stripe_len / RDX_LM_BLOCK */
     uint32_t seg;                 /* the longest run of moves one walk makes */
     int rounds;                   /* pointer-jumping rounds: 2^rounds >= slots */
-    unsigned long long *hist;     /* [256] the bucket counts */
+    unsigned long long *hist;     /* [digit from the top][2^RDX_LM_DIGIT_BITS] bucket counts */
     uint32_t *nf, *pc;            /* [stripes][256] full blocks and partial records */
     uint32_t *wcount;             /* [stripes] blocks written back */
     unsigned long long *dsrc;     /* [bins * stripes]: a piece's first packed position */

@@ -12,21 +12,29 @@
 #define LM_CYCMIN 2u  /* the least slot of a cycle: the cycle is cut before it */
 #define LM_HASPRED 4u /* another moving block comes here (after the cut) */
 
-/* ---- 0. the bucket counts of the range ---- */
+/* ---- 0. the bucket counts of the range, for every digit at once ---- */
 
+/* One read gives every level's counts: the levels whose digit is the same in every key
+ * are skipped without another read (all keys equal, top digits zero). */
 template <int KB>
 __global__ void __launch_bounds__(RDX_COPY_THREADS) lm_hist_kernel(const rdx_lm_level a)
 {
     typedef typename rdx_uint<KB>::t K;
+    enum { W = RDX_LM_DIGIT_BITS, BINS = 1 << W };
     __shared__ uint32_t cnt[RDX_CUDA_MAX_BINS];
     for (uint32_t d = threadIdx.x; d < RDX_CUDA_MAX_BINS; d += blockDim.x)
         cnt[d] = 0;
     __syncthreads();
     const K *keys = (const K *)a.keys;
-    const uint32_t mask = (1u << a.bits) - 1u;
+    const int levels = (a.top - a.begin_bit + W - 1) / W;
     const size_t stride = (size_t)gridDim.x * blockDim.x;
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.len; i += stride)
-        atomicAdd(&cnt[rdx_digit(rdx_enc(keys[i], a.cls, a.desc), a.shift, mask)], 1u);
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.len; i += stride) {
+        const K k = rdx_enc(keys[i], a.cls, a.desc);
+        for (int j = 0; j < levels; ++j) {
+            const int hi = a.top - j * W, lo = hi - W > a.begin_bit ? hi - W : a.begin_bit;
+            atomicAdd(&cnt[j * BINS + rdx_digit(k, lo, (1u << (hi - lo)) - 1u)], 1u);
+        }
+    }
     __syncthreads();
     for (uint32_t d = threadIdx.x; d < RDX_CUDA_MAX_BINS; d += blockDim.x)
         if (cnt[d])
