@@ -103,9 +103,12 @@ const char *rdx_ctx_route(const rdx_ctx *ctx);
  * bits of that order's mapped key (every NaN maps to the code just above +inf's, -0.0 to
  * +0.0's). */
 #define RDX_NUMPY_ORDER 2u
-/* Device arrays: scratch of at most 1/8 of the arrays' bytes (plus a few MB), at some
- * cost in speed. Accepted by both backends; it never changes a result. (In version 0.2.0
- * the small-scratch route is not built yet: the flag is accepted and has no effect.) */
+/* Device arrays: scratch of at most 1/8 of the arrays' bytes (plus 8 MB), at some cost in
+ * speed (docs/low-memory.md): keys, and pairs with 4- or 8-byte values, on the CUDA
+ * backend. Without the flag the synchronous calls take the same route by themselves when
+ * the normal scratch cannot be allocated, so device arrays of up to about 90% of the
+ * card sort. Accepted by every call of both backends; it never changes a result (argsort,
+ * other value sizes, RDX_NUMPY_ORDER and host arrays keep the normal route). */
 #define RDX_LOW_MEMORY  4u
 
 typedef struct rdx_opts {

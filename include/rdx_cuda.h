@@ -23,7 +23,12 @@
  * and options apply. Errors found before anything is enqueued leave every array
  * unchanged; RDX_ERR_DEVICE means a launch failed; failures inside kernels show up
  * later, on the stream, as with any CUDA work. The temporary storage must stay allocated
- * and untouched until the sort has finished on the stream. */
+ * and untouched until the sort has finished on the stream.
+ *
+ * RDX_LOW_MEMORY (keys, pairs with 4- or 8-byte values): the temp-size queries give the
+ * small size (1/8 of the arrays plus 8 MB), and the sort reads bucket counts back on the
+ * host as it goes, so it waits for the stream and cannot be captured in a graph; the
+ * *_into calls copy the input to the output first and sort there. */
 #ifndef RDX_CUDA_H
 #define RDX_CUDA_H
 

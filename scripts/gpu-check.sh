@@ -25,7 +25,7 @@ BUILD_DIR=${RDX_BUILD_DIR:-build}                 # relative to the repository r
 # for the sanitizers; it runs with RDX_TEST_HUGE=1 in the ctest step) and test_dist_mpi
 # (two processes under mpiexec; ctest runs it).
 GPU_TESTS=(tests/test_cuda_suite tests/test_cuda_stream tests/test_cuda_routes tests/test_cuda_msd
-           tests/test_cuda_bad tests/test_cuda_threads tests/test_cuda_cub tests/test_segmented_cuda
+           tests/test_cuda_bad tests/test_cuda_threads tests/test_cuda_cub tests/test_segmented_cuda tests/test_cuda_lowmem
            "tests/test_inject cuda" "tests/test_stress cuda")
 # Run under the sanitizers too, when built: the distributed sort (built with NCCL; it exits
 # 77, a SKIP here, with fewer than 2 GPUs).

@@ -7,6 +7,7 @@
 #include "rdx_cuda.h"
 #include "common.cuh"
 #include "device.h"
+#include "lowmem.h"
 #include "plan.h"
 #include "segmented.h"
 #include "state.h"
@@ -59,6 +60,13 @@ static rdx_status temp_size(rdx_ctx *ctx, const char *fn, rdx_job_kind kind, siz
     job.n = n;
     if (job.numpy_order) /* by composition: segmented.cu */
         return rdx_cuda_numpy_temp_size(ctx, &job, temp_bytes);
+    if (job.low_memory && rdx_cuda_lowmem_takes(&job)) {
+        rdx_cuda_tuning *tuning = NULL;
+        s = rdx_cuda_tuning_ready(ctx, &tuning);
+        if (s == RDX_OK)
+            *temp_bytes = rdx_cuda_lowmem_temp_bytes(tuning, &job);
+        return s;
+    }
     rdx_cuda_plan plan;
     int sms = 0;
     s = plan_device_job(ctx, &job, &plan, &sms);
@@ -96,6 +104,36 @@ static rdx_status check_into(rdx_ctx *ctx, const char *fn, const into_args *in, 
     if (pairs && rdx_ranges_overlap(in->keys_in, kbytes, in->values_in, vbytes))
         return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: d_keys_in and d_values_in overlap", fn);
     return RDX_OK;
+}
+
+/* RDX_LOW_MEMORY on the caller's stream: the route reads each level's bucket counts on
+ * the host, so it waits for the stream (not capturable in a CUDA graph). A separate input
+ * is copied to the output first, then sorted there. */
+static rdx_status low_memory_async(rdx_ctx *ctx, const char *fn, const rdx_job *job, void *d_temp, size_t temp_bytes,
+                                   cudaStream_t stream)
+{
+    rdx_cuda_tuning *tuning = NULL;
+    rdx_status s = rdx_cuda_tuning_ready(ctx, &tuning);
+    if (s != RDX_OK)
+        return s;
+    const size_t need = rdx_cuda_lowmem_temp_bytes(tuning, job);
+    if (temp_bytes < need)
+        return rdx_fail(ctx, RDX_ERR_TEMP_TOO_SMALL, "%s: temporary storage of %zu bytes is below the %zu needed", fn,
+                        temp_bytes, need);
+    if (!d_temp)
+        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: d_temp is NULL", fn);
+    rdx_inject_first_write(ctx);
+    if (job->keys_in)
+        RDX_CUDA_TRY(cudaMemcpyAsync(job->keys, job->keys_in, job->n * job->key_size, cudaMemcpyDeviceToDevice, stream));
+    if (job->values_in)
+        RDX_CUDA_TRY(cudaMemcpyAsync(job->values, job->values_in, job->n * job->value_size, cudaMemcpyDeviceToDevice,
+                                     stream));
+    rdx_job in_place = *job;
+    in_place.keys_in = in_place.values_in = NULL;
+    s = rdx_cuda_lowmem_sort(ctx, &in_place, tuning, d_temp, temp_bytes, stream);
+    if (s == RDX_OK)
+        snprintf(ctx->route, sizeof ctx->route, "low-memory");
+    return s;
 }
 
 /* keys/values are the arrays the result goes to; `into` names separate inputs (the *_into
@@ -147,6 +185,8 @@ static rdx_status sort_async(rdx_ctx *ctx, const char *fn, rdx_job_kind kind, co
     }
     if (job.numpy_order) /* by composition: segmented.cu */
         return rdx_cuda_numpy_enqueue(ctx, fn, &job, d_temp, temp_bytes, stream);
+    if (job.low_memory && rdx_cuda_lowmem_takes(&job))
+        return low_memory_async(ctx, fn, &job, d_temp, temp_bytes, stream);
     rdx_cuda_plan plan;
     int sms = 0;
     s = plan_device_job(ctx, &job, &plan, &sms);

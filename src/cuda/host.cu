@@ -9,6 +9,7 @@
 #include "common.cuh"
 #include "device.h"
 #include "kernels.h"
+#include "lowmem.h"
 #include "plan.h"
 #include "segmented.h"
 #include "route.h"
@@ -80,6 +81,11 @@ static rdx_status get_state(rdx_ctx *ctx, struct rdx_cuda_state **out)
 
 static rdx_status ensure_scratch(rdx_ctx *ctx, struct rdx_cuda_state *st, size_t bytes)
 {
+    if (st->tuning.scratch_cap && bytes > st->tuning.scratch_cap) /* a test's cap (tuning_ctx.h) */
+        return rdx_fail(ctx, RDX_ERR_OUT_OF_MEMORY,
+                        "CUDA backend: cannot allocate %zu bytes of device scratch memory: above the test cap of "
+                        "%zu bytes",
+                        bytes, st->tuning.scratch_cap);
     if (st->scratch_bytes >= bytes)
         return RDX_OK;
     /* More than the whole GPU holds: say so without asking the driver (a failed cudaMalloc
@@ -201,6 +207,34 @@ static rdx_status download(rdx_ctx *ctx, struct rdx_cuda_state *st, void *dst, c
     return RDX_OK;
 }
 
+static rdx_status sort_low_memory(rdx_ctx *ctx, struct rdx_cuda_state *st, const rdx_cuda_tuning *tuning,
+                                  const rdx_job *job)
+{
+    size_t bytes = rdx_cuda_lowmem_temp_bytes(tuning, job);
+    rdx_status s = ensure_scratch(ctx, st, bytes);
+    size_t free_b = 0, total_b = 0;
+    if (s == RDX_ERR_OUT_OF_MEMORY && !tuning->lowmem_bytes && cudaMemGetInfo(&free_b, &total_b) == cudaSuccess &&
+        free_b > RDX_LM_FREE_MARGIN_BYTES && free_b - RDX_LM_FREE_MARGIN_BYTES < bytes) {
+        /* Less than the preferred size works too (shorter runs of buckets, more levels):
+         * what the device has free (arrays of 90% of it leave less than 1/8 of them). */
+        bytes = free_b - RDX_LM_FREE_MARGIN_BYTES;
+        if (tuning->scratch_cap && bytes > tuning->scratch_cap)
+            bytes = tuning->scratch_cap;
+        ctx->error[0] = '\0';
+        s = ensure_scratch(ctx, st, bytes);
+    }
+    if (s == RDX_OK)
+        s = rdx_cuda_lowmem_sort(ctx, job, tuning, st->scratch, bytes, st->stream);
+    if (s != RDX_OK) {
+        (void)cudaStreamSynchronize(st->stream);
+        (void)cudaGetLastError();
+        return s;
+    }
+    RDX_CUDA_TRY(cudaStreamSynchronize(st->stream));
+    snprintf(ctx->route, sizeof ctx->route, "low-memory");
+    return RDX_OK;
+}
+
 rdx_status rdx_cuda_sort(rdx_ctx *ctx, const rdx_job *job)
 {
     if (job->numpy_order) /* by composition: segmented.cu */
@@ -223,8 +257,17 @@ rdx_status rdx_cuda_sort(rdx_ctx *ctx, const rdx_job *job)
     rdx_cuda_plan plan;
     rdx_cuda_plan_job(tuning, job, keys_at == PLACE_DEVICE, vals_at == PLACE_DEVICE, idx_at == PLACE_DEVICE, &plan);
 
-    /* Everything is allocated before anything is written. */
+    /* Device arrays take the low-memory route when asked to, or when the normal route's
+     * scratch cannot be had. Everything is allocated before anything is written. */
+    const int low_memory_ok = keys_at == PLACE_DEVICE && vals_at == PLACE_DEVICE && idx_at == PLACE_DEVICE &&
+                              rdx_cuda_lowmem_takes(job);
+    if (low_memory_ok && job->low_memory)
+        return sort_low_memory(ctx, st, tuning, job);
     s = ensure_scratch(ctx, st, plan.temp_bytes);
+    if (s == RDX_ERR_OUT_OF_MEMORY && low_memory_ok) {
+        ctx->error[0] = '\0';
+        return sort_low_memory(ctx, st, tuning, job);
+    }
     if (s == RDX_OK && (keys_at == PLACE_HOST || vals_at == PLACE_HOST || idx_at == PLACE_HOST))
         s = ensure_staging(ctx, st);
     if (s != RDX_OK)

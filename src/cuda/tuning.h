@@ -485,6 +485,33 @@
 #define RDX_COPY_THREADS 256
 #define RDX_COPY_BLOCKS_PER_SM 8
 
+/* ---- the low-memory route (lowmem.cu, lowmem_kernels.cu; docs/low-memory.md) ----
+ * Its temporary storage: 1/8 of the arrays' bytes plus this much (tables, and room for
+ * small inputs to be sorted directly). */
+#define RDX_LM_SLACK_BYTES ((size_t)8 << 20)
+/* When that much cannot be allocated, the synchronous calls take what the device has free
+ * less this margin (left to the driver and other allocations). */
+#define RDX_LM_FREE_MARGIN_BYTES ((size_t)256 << 20)
+/* Bits of the digit each level of the partition splits by. 16 buckets of n/16 records fit
+ * the 1/8 scratch (skewed buckets go one level down), and a stripe's partial buffers are
+ * 16 x RDX_LM_BLOCK records instead of 256 x: two stripes per SM fit any budget (with 8 bits
+ * a 2^24-key sort had 16 stripes and took 15x the normal route; H200, round 13). */
+#define RDX_LM_DIGIT_BITS 4
+/* Records per block of the in-place partition: the unit the permutation moves (1 KB for
+ * u32 keys). Its tables hold 9 words per block. */
+#define RDX_LM_BLOCK 256u
+/* The classification kernel: threads, items per thread (its tile is their product), and
+ * stripes (one block each) per SM. Each stripe keeps a partial block per bucket on the
+ * side, so stripes cost scratch: fewer are used where the budget is small. */
+#define RDX_LM_THREADS 256
+#define RDX_LM_ITEMS 8
+#define RDX_LM_STRIPES_PER_SM 2
+/* A stripe spans at least this many blocks (small ranges get fewer stripes). */
+#define RDX_LM_MIN_STRIPE_BLOCKS 16u
+/* The permutation kernels' threads, and the blocks of its walk per SM. */
+#define RDX_LM_MOVE_THREADS 128
+#define RDX_LM_MOVE_BLOCKS_PER_SM 16
+
 /* ---- host arrays: copied through two pinned staging buffers of this size ---- */
 #define RDX_STAGING_BYTES ((size_t)32 << 20)
 

@@ -14,6 +14,8 @@ void rdx_cuda_tuning_defaults(rdx_cuda_tuning *t)
     t->msd_min_n = RDX_MSD_MIN_N;
     t->count_min_n = RDX_COUNT_MIN_N;
     t->count16_min_n = RDX_COUNT16_MIN_N;
+    t->lowmem_bytes = 0;
+    t->scratch_cap = 0;
     t->device = -1;
     t->sms = 0;
     t->smem_optin = 0;

@@ -31,6 +31,12 @@ typedef struct rdx_cuda_tuning {
     size_t count_min_n;         /* the counting route serves from this many 1-byte keys
                                    on (RDX_COUNT_MIN_N), */
     size_t count16_min_n;       /* and from this many 2-byte keys (RDX_COUNT16_MIN_N) */
+    size_t lowmem_bytes;        /* the low-memory route's temporary bytes; 0: 1/8 of the
+                                   arrays plus RDX_LM_SLACK_BYTES (tests set it small to
+                                   reach the partition with small inputs) */
+    size_t scratch_cap;         /* a test hook: the synchronous calls may hold at most this
+                                   many bytes of scratch, as if the device had no more
+                                   (0: no cap) */
     /* ---- the device (filled from its properties) ---- */
     int device;                 /* its number; -1 before the facts are known */
     int sms;                    /* multiprocessors */

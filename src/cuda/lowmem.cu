@@ -1,0 +1,275 @@
+/* The low-memory route's host side (lowmem.h): its temporary layout, the levels of the
+ * in-place partition, and the buckets handed to the normal route. */
+#include <string.h>
+
+#include "common.cuh"
+#include "lowmem.h"
+#include "plan.h"
+#include "route.h"
+
+#define LM_B ((size_t)RDX_LM_BLOCK)
+#define LM_BUCKETS ((size_t)1 << RDX_LM_DIGIT_BITS)
+
+int rdx_cuda_lowmem_takes(const rdx_job *job)
+{
+    if (job->numpy_order || job->segmented || job->kind == RDX_JOB_ARGSORT)
+        return 0;
+    return job->kind == RDX_JOB_KEYS || job->value_size == 4 || job->value_size == 8;
+}
+
+static size_t record_bytes(const rdx_job *job)
+{
+    return job->key_size + (job->kind == RDX_JOB_PAIRS ? job->value_size : 0);
+}
+
+size_t rdx_cuda_lowmem_temp_bytes(const rdx_cuda_tuning *t, const rdx_job *job)
+{
+    if (t->lowmem_bytes)
+        return t->lowmem_bytes;
+    return job->n * record_bytes(job) / 8 + RDX_LM_SLACK_BYTES;
+}
+
+/* Where everything lives in temporary storage, for a job of n records. */
+typedef struct lm_space {
+    size_t hist, nf, pc, wcount, dsrc, dst, slot_words[9], counters, pool;
+    size_t pool_bytes;
+    uint32_t max_stripes;
+} lm_space;
+
+static size_t tables_end(size_t n, uint32_t stripes, lm_space *sp)
+{
+    size_t end = 0;
+    const size_t slots = (n + LM_B - 1) / LM_B + stripes + 1;
+    const size_t pieces = (size_t)RDX_CUDA_MAX_BINS * stripes + 1;
+    sp->hist = rdx_cuda_take(&end, RDX_CUDA_MAX_BINS * 8);
+    sp->nf = rdx_cuda_take(&end, (size_t)stripes * RDX_CUDA_MAX_BINS * 4);
+    sp->pc = rdx_cuda_take(&end, (size_t)stripes * RDX_CUDA_MAX_BINS * 4);
+    sp->wcount = rdx_cuda_take(&end, (size_t)stripes * 4);
+    sp->dsrc = rdx_cuda_take(&end, pieces * 8);
+    sp->dst = rdx_cuda_take(&end, pieces * 8);
+    for (int i = 0; i < 9; ++i)
+        sp->slot_words[i] = rdx_cuda_take(&end, slots * 4);
+    sp->counters = rdx_cuda_take(&end, 2 * 4);
+    sp->pool = rdx_cuda_take(&end, 0);
+    return end;
+}
+
+/* The most stripes whose partial buffers take at most a third of what the tables leave;
+ * 0 when not even one stripe fits. */
+static int plan_space(size_t n, size_t r, size_t temp_bytes, int sms, lm_space *sp)
+{
+    const size_t avail = temp_bytes > RDX_TEMP_ALIGN ? temp_bytes - RDX_TEMP_ALIGN : 0;
+    for (uint32_t stripes = (uint32_t)(RDX_LM_STRIPES_PER_SM * (sms > 0 ? sms : 1)); stripes >= 1; stripes /= 2) {
+        const size_t end = tables_end(n, stripes, sp);
+        const size_t partials = (size_t)stripes * LM_BUCKETS * LM_B * r + 2 * RDX_TEMP_ALIGN;
+        if (end < avail && partials <= (avail - end) / 3) {
+            sp->pool_bytes = avail - end;
+            sp->max_stripes = stripes;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Whether the normal route's plan for len records sorted by bits [begin_bit, end_bit) fits
+ * the pool. */
+static int part_fits(const rdx_job *job, const rdx_cuda_tuning *t, size_t len, int end_bit, size_t pool_bytes)
+{
+    rdx_job probe = *job;
+    probe.n = len;
+    probe.end_bit = end_bit;
+    probe.low_memory = 0;
+    rdx_cuda_plan plan;
+    rdx_cuda_plan_job(t, &probe, 1, 1, 1, &plan);
+    return plan.temp_bytes <= pool_bytes;
+}
+
+/* Sorts records [lo, lo + len) by bits [begin_bit, end_bit) with the normal route in the
+ * pool, if its plan fits there (*fits = 0 otherwise, and nothing is enqueued). */
+static rdx_status sort_part(rdx_ctx *ctx, const rdx_job *job, const rdx_cuda_tuning *t, size_t lo, size_t len,
+                            int end_bit, unsigned char *pool, size_t pool_bytes, cudaStream_t s, int *fits)
+{
+    rdx_job sub = *job;
+    sub.keys = (unsigned char *)job->keys + lo * job->key_size;
+    if (job->kind == RDX_JOB_PAIRS)
+        sub.values = (unsigned char *)job->values + lo * job->value_size;
+    sub.n = len;
+    sub.end_bit = end_bit;
+    sub.low_memory = 0;
+    sub.keys_in = sub.values_in = NULL;
+    rdx_cuda_plan plan;
+    rdx_cuda_plan_job(t, &sub, 1, 1, 1, &plan);
+    *fits = plan.temp_bytes <= pool_bytes;
+    if (!*fits)
+        return RDX_OK;
+    return rdx_cuda_enqueue(ctx, &plan, &sub, pool, t->sms, 1, s);
+}
+
+/* One level of the partition (lowmem.h, steps 1-4) of the range in lv. */
+static rdx_status partition(rdx_ctx *ctx, rdx_lm_level *lv, const lm_space *sp, unsigned char *base, size_t r,
+                            int sms, cudaStream_t s)
+{
+    const size_t len = lv->len;
+    uint32_t stripes = (uint32_t)((len + LM_B * RDX_LM_MIN_STRIPE_BLOCKS - 1) / (LM_B * RDX_LM_MIN_STRIPE_BLOCKS));
+    if (stripes > sp->max_stripes)
+        stripes = sp->max_stripes;
+    lv->stripe_len = ((len + stripes - 1) / stripes + LM_B - 1) / LM_B * LM_B;
+    lv->stripes = (uint32_t)((len + lv->stripe_len - 1) / lv->stripe_len);
+    lv->slots = (uint32_t)(lv->stripes * (lv->stripe_len / LM_B));
+    lv->rounds = 1;
+    while (((size_t)1 << lv->rounds) < (size_t)lv->slots)
+        ++lv->rounds;
+    ++lv->rounds;
+
+    size_t end = sp->pool;
+    const size_t cells = (size_t)lv->stripes * LM_BUCKETS * LM_B;
+    lv->pkeys = base + rdx_cuda_take(&end, cells * lv->kb);
+    lv->pvals = lv->vb ? base + rdx_cuda_take(&end, cells * lv->vb) : NULL;
+    /* Saved blocks, then the staging window, in what the partial buffers leave. */
+    const size_t rest_at = rdx_cuda_take(&end, 0), rest = sp->pool + sp->pool_bytes - rest_at;
+    lv->seg = 4;
+    while (lv->seg < 65536u &&
+           (2 * ((size_t)lv->slots / lv->seg + 1) + 2) * LM_B * r + 2 * RDX_TEMP_ALIGN > rest)
+        lv->seg *= 2;
+    if ((2 * ((size_t)lv->slots / lv->seg + 1) + 2) * LM_B * r + 2 * RDX_TEMP_ALIGN > rest)
+        return rdx_fail(ctx, RDX_ERR_OUT_OF_MEMORY,
+                        "CUDA backend: the low-memory route's temporary storage is too small for %zu records", len);
+    const size_t window = (rest - 2 * RDX_TEMP_ALIGN) / r;
+    size_t at = rest_at;
+    lv->skeys = base + rdx_cuda_take(&at, window * lv->kb);
+    lv->svals = lv->vb ? base + rdx_cuda_take(&at, window * lv->vb) : NULL;
+
+    RDX_CUDA_TRY(rdx_lm_classify(lv, s));
+    RDX_CUDA_TRY(rdx_lm_layout(lv, sms, s));
+    RDX_CUDA_TRY(rdx_lm_permute(lv, sms, s));
+    /* Right to left: a window's records come from its own positions or from the left. */
+    for (size_t hi = len; hi > 0;) {
+        const size_t count = hi < window ? hi : window;
+        RDX_CUDA_TRY(rdx_lm_gather_window(lv, hi - count, count, sms, s));
+        RDX_CUDA_TRY(cudaMemcpyAsync((unsigned char *)lv->keys + (hi - count) * lv->kb, lv->skeys, count * lv->kb,
+                                     cudaMemcpyDeviceToDevice, s));
+        if (lv->vb)
+            RDX_CUDA_TRY(cudaMemcpyAsync((unsigned char *)lv->vals + (hi - count) * lv->vb, lv->svals,
+                                         count * lv->vb, cudaMemcpyDeviceToDevice, s));
+        hi -= count;
+    }
+    return RDX_OK;
+}
+
+typedef struct lm_range {
+    size_t lo, len;
+    int top; /* bits [begin_bit, top) are left to sort; those above are equal in the range */
+} lm_range;
+
+rdx_status rdx_cuda_lowmem_sort(rdx_ctx *ctx, const rdx_job *job, const rdx_cuda_tuning *t, void *temp,
+                                size_t temp_bytes, cudaStream_t s)
+{
+    const size_t r = record_bytes(job);
+    lm_space sp;
+    if (!plan_space(job->n, r, temp_bytes, t->sms, &sp))
+        return rdx_fail(ctx, RDX_ERR_OUT_OF_MEMORY,
+                        "CUDA backend: %zu bytes of temporary storage are too few for the low-memory route", temp_bytes);
+    unsigned char *base = rdx_cuda_temp_base(temp);
+    unsigned char *pool = base + sp.pool;
+    const size_t pool_bytes = sp.pool_bytes;
+    const int pairs = job->kind == RDX_JOB_PAIRS;
+
+    rdx_lm_level lv;
+    memset(&lv, 0, sizeof lv);
+    lv.kb = (int)job->key_size;
+    lv.vb = pairs ? (int)job->value_size : 0;
+    lv.cls = (int)rdx_type_class(job->type);
+    lv.desc = job->descending;
+    lv.hist = (unsigned long long *)(base + sp.hist);
+    lv.nf = (uint32_t *)(base + sp.nf);
+    lv.pc = (uint32_t *)(base + sp.pc);
+    lv.wcount = (uint32_t *)(base + sp.wcount);
+    lv.dsrc = (unsigned long long *)(base + sp.dsrc);
+    lv.dst = (unsigned long long *)(base + sp.dst);
+    uint32_t **words[9] = {&lv.tag, &lv.pi, &lv.nx, &lv.jump[0], &lv.jump[1], &lv.val[0], &lv.val[1], &lv.heads,
+                           &lv.saveidx};
+    for (int i = 0; i < 9; ++i)
+        *words[i] = (uint32_t *)(base + sp.slot_words[i]);
+    lv.counters = (uint32_t *)(base + sp.counters);
+
+    /* Depth first: each level pushes at most all its buckets, and a 64-bit key has at most
+     * 64 / RDX_LM_DIGIT_BITS levels. */
+    const size_t cap = (64 / RDX_LM_DIGIT_BITS + 1) * LM_BUCKETS;
+    lm_range *stack = (lm_range *)rdx_host_malloc(ctx, cap * sizeof *stack);
+    if (!stack)
+        return rdx_fail(ctx, RDX_ERR_OUT_OF_MEMORY, "CUDA backend: no host memory for the low-memory route");
+    size_t depth = 0;
+    stack[depth++] = (lm_range){0, job->n, job->end_bit};
+    rdx_status st = RDX_OK;
+    unsigned long long hist[RDX_CUDA_MAX_BINS];
+    while (depth > 0 && st == RDX_OK) {
+        const lm_range g = stack[--depth];
+        if (g.top <= job->begin_bit || g.len < 2)
+            continue; /* the sorted bits are equal throughout */
+        int fits = 0;
+        st = sort_part(ctx, job, t, g.lo, g.len, g.top, pool, pool_bytes, s, &fits);
+        if (st != RDX_OK || fits)
+            continue;
+        lv.keys = (unsigned char *)job->keys + g.lo * job->key_size;
+        lv.vals = pairs ? (unsigned char *)job->values + g.lo * job->value_size : NULL;
+        lv.len = g.len;
+        lv.begin_bit = job->begin_bit;
+        lv.top = g.top;
+        cudaError_t e = RDX_CUDA_CALL(ctx, rdx_lm_histogram(&lv, t->sms, s));
+        if (e == cudaSuccess)
+            e = RDX_CUDA_CALL(ctx, cudaMemcpyAsync(hist, lv.hist, sizeof hist, cudaMemcpyDeviceToHost, s));
+        if (e == cudaSuccess)
+            e = RDX_CUDA_CALL(ctx, cudaStreamSynchronize(s));
+        if (e != cudaSuccess) {
+            st = rdx_cuda_fail(ctx, e, "the low-memory route's bucket counts", __FILE__, __LINE__);
+            break;
+        }
+        /* The first digit from the top that differs between keys; none: the sorted bits
+         * are equal throughout. */
+        int hi = g.top;
+        const unsigned long long *counts = NULL;
+        for (int j = 0; hi > job->begin_bit && !counts; ++j) {
+            const unsigned long long *c = hist + j * LM_BUCKETS;
+            uint32_t used = 0;
+            for (size_t d = 0; d < LM_BUCKETS; ++d)
+                used += c[d] != 0;
+            if (used > 1)
+                counts = c;
+            else
+                hi -= hi - job->begin_bit < RDX_LM_DIGIT_BITS ? hi - job->begin_bit : RDX_LM_DIGIT_BITS;
+        }
+        if (!counts)
+            continue;
+        const int bits = hi - job->begin_bit < RDX_LM_DIGIT_BITS ? hi - job->begin_bit : RDX_LM_DIGIT_BITS;
+        lv.shift = hi - bits;
+        lv.bits = bits;
+        const uint32_t bins = 1u << bits;
+        rdx_inject_first_write(ctx);
+        st = partition(ctx, &lv, &sp, base, r, t->sms, s);
+        /* Runs of buckets that the normal route sorts together in the pool. A bucket
+         * alone goes back on the stack with its digit settled: sorted by the bits below
+         * it if it fits, else partitioned by the next digit. */
+        size_t pos = g.lo, run_lo = g.lo, run_len = 0;
+        uint32_t run_buckets = 0;
+        for (uint32_t d = 0; d <= bins && st == RDX_OK; ++d) {
+            const size_t c = d < bins ? (size_t)counts[d] : 0;
+            if (d < bins && c == 0)
+                continue;
+            if (run_len > 0 && (d == bins || !part_fits(job, t, run_len + c, hi, pool_bytes))) {
+                if (run_buckets == 1)
+                    stack[depth++] = (lm_range){run_lo, run_len, lv.shift};
+                else
+                    st = sort_part(ctx, job, t, run_lo, run_len, hi, pool, pool_bytes, s, &fits);
+                run_len = 0;
+                run_buckets = 0;
+            }
+            if (run_len == 0)
+                run_lo = pos;
+            run_len += c;
+            ++run_buckets;
+            pos += c;
+        }
+    }
+    rdx_host_free(stack);
+    return st;
+}

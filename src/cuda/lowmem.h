@@ -1,0 +1,78 @@
+/* The low-memory route (docs/low-memory.md): a stable sort of device arrays whose
+ * temporary storage is about 1/8 of the arrays. Ranges too large for the normal route in
+ * that storage are partitioned in place by one digit (lowmem_kernels.cu), and the buckets
+ * are then sorted by the normal route, several at a time, or partitioned again.
+ *
+ * The partition of one range by one digit, in the order the host enqueues it:
+ *   1. classify: each stripe (a block of threads) reads its part of the range tile by tile
+ *      and writes back full blocks of RDX_LM_BLOCK records of one bucket each, in input
+ *      order, over records it has already read; fewer than a block per bucket stay in its
+ *      partial buffers. Every full block is tagged with (bucket, its number among the
+ *      stripe's blocks of that bucket).
+ *   2. layout: where each bucket's blocks go (all full blocks packed, bucket after bucket,
+ *      stripe after stripe: the stable order) and where each (bucket, stripe) piece ends
+ *      up in the sorted range.
+ *   3. permute: the blocks move to their packed slots. The moves form paths and cycles;
+ *      pointer jumping finds each cycle's least slot (where it is cut) and each block's
+ *      distance to the end of its path, which cuts the paths into segments of at most
+ *      `seg` moves. The first block of each segment that another segment overwrites is
+ *      saved first; then every segment moves its blocks, last first.
+ *   4. place: the records go to their final positions, window by window from the right
+ *      through a staging buffer (every record moves right or stays, so a window's sources
+ *      are never overwritten before it is read).
+ * Host-driven: the host reads each level's bucket counts (a synchronizing read). */
+#ifndef RDX_CUDA_LOWMEM_H
+#define RDX_CUDA_LOWMEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <cuda_runtime.h>
+
+#include "internal.h"
+#include "tuning_ctx.h"
+
+/* A slot that holds no block, and the end of a path. */
+#define RDX_LM_NONE 0xffffffffu
+
+/* One level of the partition: a range, its digit, and the tables in temporary storage. */
+typedef struct rdx_lm_level {
+    void *keys, *vals;            /* the range's first record (vals NULL: keys alone) */
+    size_t len;                   /* records in the range */
+    int kb, vb, cls, desc;        /* key and value bytes, key codec */
+    int shift, bits;              /* the digit: bits [shift, shift + bits) of the mapped key */
+    int begin_bit, top;           /* the histogram: the digits of bits [begin_bit, top), from
+                                     the top, RDX_LM_DIGIT_BITS each (the last may be fewer) */
+    uint32_t stripes;             /* classification blocks */
+    size_t stripe_len;            /* records per stripe, a multiple of RDX_LM_BLOCK */
+    uint32_t slots;               /* block slots: stripes * stripe_len / RDX_LM_BLOCK */
+    uint32_t seg;                 /* the longest run of moves one walk makes */
+    int rounds;                   /* pointer-jumping rounds: 2^rounds >= slots */
+    unsigned long long *hist;     /* [digit from the top][2^RDX_LM_DIGIT_BITS] bucket counts */
+    uint32_t *nf, *pc;            /* [stripes][256] full blocks and partial records */
+    uint32_t *wcount;             /* [stripes] blocks written back */
+    unsigned long long *dsrc;     /* [bins * stripes]: a piece's first packed position */
+    unsigned long long *dst;      /* [bins * stripes + 1]: its first final position */
+    uint32_t *tag, *pi, *nx, *jump[2], *val[2], *heads, *saveidx, *counters;
+    void *pkeys, *pvals;          /* partial buffers [stripes][256][RDX_LM_BLOCK] */
+    void *skeys, *svals;          /* saved blocks, and later the staging window */
+} rdx_lm_level;
+
+/* The kernels (lowmem_kernels.cu); each only enqueues on s. */
+cudaError_t rdx_lm_histogram(const rdx_lm_level *a, int sms, cudaStream_t s);
+cudaError_t rdx_lm_classify(const rdx_lm_level *a, cudaStream_t s);
+cudaError_t rdx_lm_layout(const rdx_lm_level *a, int sms, cudaStream_t s);
+cudaError_t rdx_lm_permute(const rdx_lm_level *a, int sms, cudaStream_t s);
+/* Gathers the records of final positions [at, at + count) into skeys/svals. */
+cudaError_t rdx_lm_gather_window(const rdx_lm_level *a, size_t at, size_t count, int sms, cudaStream_t s);
+
+/* Whether the route sorts this job: keys, or pairs with 4- or 8-byte values, in device
+ * memory, without RDX_NUMPY_ORDER. */
+int rdx_cuda_lowmem_takes(const rdx_job *job);
+/* Its temporary bytes for the job. */
+size_t rdx_cuda_lowmem_temp_bytes(const rdx_cuda_tuning *t, const rdx_job *job);
+/* Sorts the job (rdx_cuda_lowmem_takes) in place in temp (temp_bytes of it, at least
+ * rdx_cuda_lowmem_temp_bytes) on stream s; waits for s where it reads counts. */
+rdx_status rdx_cuda_lowmem_sort(rdx_ctx *ctx, const rdx_job *job, const rdx_cuda_tuning *t, void *temp,
+                                size_t temp_bytes, cudaStream_t s);
+
+#endif /* RDX_CUDA_LOWMEM_H */

@@ -1,0 +1,494 @@
+/* The in-place partition of the low-memory route (lowmem.h: the steps and why they are
+ * safe in place). */
+#include "common.cuh"
+#include "kernels.h"
+#include "lowmem.h"
+#include "rank.cuh"
+
+#define LM_B RDX_LM_BLOCK
+
+/* Flags of a slot during the permutation (tag, after the layout no longer needs it). */
+#define LM_MOVING 1u  /* holds a block that moves */
+#define LM_CYCMIN 2u  /* the least slot of a cycle: the cycle is cut before it */
+#define LM_HASPRED 4u /* another moving block comes here (after the cut) */
+
+/* ---- 0. the bucket counts of the range, for every digit at once ---- */
+
+/* One read gives every level's counts: the levels whose digit is the same in every key
+ * are skipped without another read (all keys equal, top digits zero). */
+template <int KB>
+__global__ void __launch_bounds__(RDX_COPY_THREADS) lm_hist_kernel(const rdx_lm_level a)
+{
+    typedef typename rdx_uint<KB>::t K;
+    enum { W = RDX_LM_DIGIT_BITS, BINS = 1 << W };
+    __shared__ uint32_t cnt[RDX_CUDA_MAX_BINS];
+    for (uint32_t d = threadIdx.x; d < RDX_CUDA_MAX_BINS; d += blockDim.x)
+        cnt[d] = 0;
+    __syncthreads();
+    const K *keys = (const K *)a.keys;
+    const int levels = (a.top - a.begin_bit + W - 1) / W;
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.len; i += stride) {
+        const K k = rdx_enc(keys[i], a.cls, a.desc);
+        for (int j = 0; j < levels; ++j) {
+            const int hi = a.top - j * W, lo = hi - W > a.begin_bit ? hi - W : a.begin_bit;
+            atomicAdd(&cnt[j * BINS + rdx_digit(k, lo, (1u << (hi - lo)) - 1u)], 1u);
+        }
+    }
+    __syncthreads();
+    for (uint32_t d = threadIdx.x; d < RDX_CUDA_MAX_BINS; d += blockDim.x)
+        if (cnt[d])
+            atomicAdd(&a.hist[d], (unsigned long long)cnt[d]);
+}
+
+/* ---- 1. classify ---- */
+
+template <int KB, int VB> struct lm_classify_smem {
+    typedef rdx_rank_layout<KB, VB, RDX_LM_THREADS, RDX_LM_THREADS * RDX_LM_ITEMS> L;
+    static constexpr size_t FILL = L::END;                            /* [256] partial records */
+    static constexpr size_t NBLK = FILL + 4 * RDX_CUDA_MAX_BINS;      /* [256] blocks so far */
+    static constexpr size_t NB = NBLK + 4 * RDX_CUDA_MAX_BINS;        /* [256] this tile's blocks */
+    static constexpr size_t OB = NB + 4 * RDX_CUDA_MAX_BINS;          /* [256] their first */
+    static constexpr size_t MISC = OB + 4 * RDX_CUDA_MAX_BINS;        /* scan words, written, total */
+    static constexpr size_t BYTES = MISC + 4 * 64;
+};
+
+template <int KB, int VB>
+__global__ void __launch_bounds__(RDX_LM_THREADS) lm_classify_kernel(const rdx_lm_level a)
+{
+    typedef typename rdx_uint<KB>::t K;
+    typedef typename rdx_uint<VB ? VB : 4>::t V;
+    enum { T = RDX_LM_THREADS, I = RDX_LM_ITEMS, TILE = T * I, WARPS = T / 32 };
+    typedef lm_classify_smem<KB, VB> S;
+    extern __shared__ __align__(16) unsigned char smem[];
+    K *s_keys = (K *)(smem + S::L::KEYS);
+    V *s_vals = (V *)(smem + S::L::VALS);
+    uint32_t *s_wcnt = (uint32_t *)(smem + S::L::WCNT), *s_start = (uint32_t *)(smem + S::L::START);
+    uint32_t *s_scan = (uint32_t *)(smem + S::L::SCAN);
+    uint32_t *s_fill = (uint32_t *)(smem + S::FILL), *s_nblk = (uint32_t *)(smem + S::NBLK);
+    uint32_t *s_nb = (uint32_t *)(smem + S::NB), *s_ob = (uint32_t *)(smem + S::OB);
+    uint32_t *s_misc = (uint32_t *)(smem + S::MISC); /* [0, 32) scan, 32 written, 33 total */
+
+    const uint32_t tid = threadIdx.x, lane = rdx_lane(), warp = tid >> 5;
+    const uint32_t s = blockIdx.x, bins = 1u << a.bits, mask = bins - 1u;
+    const size_t lo = (size_t)s * a.stripe_len;
+    const size_t hi = lo + a.stripe_len < a.len ? lo + a.stripe_len : a.len;
+    K *keys = (K *)a.keys;
+    V *vals = (V *)a.vals;
+    K *pk = (K *)a.pkeys + (size_t)s * bins * LM_B;
+    V *pv = VB ? (V *)a.pvals + (size_t)s * bins * LM_B : NULL;
+    const uint32_t slot0 = (uint32_t)(a.stripe_len / LM_B) * s;
+
+    if (tid < RDX_CUDA_MAX_BINS)
+        s_fill[tid] = s_nblk[tid] = 0;
+    if (tid == 0)
+        s_misc[32] = 0;
+    __syncthreads();
+    const uint32_t first = warp * 32u * I + lane;
+    for (size_t t0 = lo; t0 < hi; t0 += TILE) {
+        const uint32_t count = hi - t0 < (size_t)TILE ? (uint32_t)(hi - t0) : (uint32_t)TILE;
+        K key[I];
+        V val[I];
+        rdx_load_tile<VB>(keys + t0, VB ? (const V *)(vals + t0) : (const V *)NULL, 0u, count, first, a.cls, a.desc,
+                          key, val);
+        const uint32_t total = rdx_count_tile<K, I, T>(key, count, a.shift, a.bits, s_wcnt);
+        rdx_offset_tile<T>(total, a.bits, s_wcnt, s_start, s_scan);
+        /* Blocks that fill up with this tile, bucket by bucket, and where they go. */
+        const uint32_t nb = tid < bins ? (s_fill[tid] + total) / LM_B : 0u;
+        const uint32_t ob = rdx_block_excl_scan<T>(nb, s_misc);
+        if (tid < bins) {
+            s_nb[tid] = nb;
+            s_ob[tid] = ob;
+        }
+        if (tid == T - 1)
+            s_misc[33] = ob + nb;
+        rdx_rank_scatter<VB, K, V, I, T>(key, val, count, a.shift, a.bits, s_wcnt, s_keys, s_vals);
+        __syncthreads();
+        const uint32_t w = s_misc[32];
+        /* The partial buffers of the buckets that fill a block open those blocks. */
+        for (uint32_t d = warp; d < bins; d += WARPS) {
+            const uint32_t nbd = s_nb[d];
+            if (nbd == 0)
+                continue;
+            const size_t out = lo + (size_t)(w + s_ob[d]) * LM_B;
+            for (uint32_t j = lane; j < s_fill[d]; j += 32) {
+                keys[out + j] = pk[d * LM_B + j];
+                if (VB)
+                    vals[out + j] = pv[d * LM_B + j];
+            }
+            for (uint32_t i = lane; i < nbd; i += 32)
+                a.tag[slot0 + w + s_ob[d] + i] = ((s_nblk[d] + i) << 8) | d;
+        }
+        __syncthreads();
+        /* The tile's records: into those blocks, or into the partial buffers. */
+        for (uint32_t j = tid; j < count; j += T) {
+            const K k = s_keys[j];
+            const uint32_t d = rdx_digit(k, a.shift, mask);
+            const uint32_t p = s_fill[d] + (j - s_start[d]), full = s_nb[d] * LM_B;
+            const K out = rdx_dec(k, a.cls, a.desc);
+            if (p < full) {
+                const size_t o = lo + (size_t)(w + s_ob[d]) * LM_B + p;
+                keys[o] = out;
+                if (VB)
+                    vals[o] = s_vals[j];
+            } else {
+                pk[d * LM_B + p - full] = out;
+                if (VB)
+                    pv[d * LM_B + p - full] = s_vals[j];
+            }
+        }
+        __syncthreads();
+        if (tid < bins) {
+            s_fill[tid] = (s_fill[tid] + total) % LM_B;
+            s_nblk[tid] += s_nb[tid];
+        }
+        if (tid == 0)
+            s_misc[32] = w + s_misc[33];
+        __syncthreads();
+    }
+    if (tid < RDX_CUDA_MAX_BINS) {
+        a.nf[(size_t)s * RDX_CUDA_MAX_BINS + tid] = tid < bins ? s_nblk[tid] : 0u;
+        a.pc[(size_t)s * RDX_CUDA_MAX_BINS + tid] = tid < bins ? s_fill[tid] : 0u;
+    }
+    if (tid == 0)
+        a.wcount[s] = s_misc[32];
+}
+
+/* ---- 2. layout ---- */
+
+/* One block, a thread per bucket: the pieces' packed and final positions. */
+__global__ void __launch_bounds__(RDX_CUDA_MAX_BINS) lm_layout_kernel(const rdx_lm_level a)
+{
+    __shared__ unsigned long long s_rec[RDX_CUDA_MAX_BINS], s_blk[RDX_CUDA_MAX_BINS];
+    const uint32_t b = threadIdx.x, bins = 1u << a.bits, P = a.stripes;
+    unsigned long long rec = 0, blk = 0;
+    if (b < bins)
+        for (uint32_t s = 0; s < P; ++s) {
+            const uint32_t f = a.nf[(size_t)s * RDX_CUDA_MAX_BINS + b];
+            blk += f;
+            rec += (unsigned long long)f * LM_B + a.pc[(size_t)s * RDX_CUDA_MAX_BINS + b];
+        }
+    s_rec[b] = rec;
+    s_blk[b] = blk;
+    __syncthreads();
+    if (b == 0) { /* exclusive scans over 256 buckets: short enough for one thread */
+        unsigned long long r = 0, k = 0;
+        for (uint32_t d = 0; d < bins; ++d) {
+            const unsigned long long r1 = s_rec[d], k1 = s_blk[d];
+            s_rec[d] = r;
+            s_blk[d] = k;
+            r += r1;
+            k += k1;
+        }
+        a.dst[(size_t)bins * P] = r;
+    }
+    __syncthreads();
+    if (b < bins) {
+        unsigned long long d = s_blk[b] * LM_B, t = s_rec[b];
+        for (uint32_t s = 0; s < P; ++s) {
+            const uint32_t f = a.nf[(size_t)s * RDX_CUDA_MAX_BINS + b];
+            a.dsrc[(size_t)b * P + s] = d;
+            a.dst[(size_t)b * P + s] = t;
+            d += (unsigned long long)f * LM_B;
+            t += (unsigned long long)f * LM_B + a.pc[(size_t)s * RDX_CUDA_MAX_BINS + b];
+        }
+    }
+}
+
+/* Every slot's destination (RDX_LM_NONE where it holds no block). */
+__global__ void __launch_bounds__(RDX_COPY_THREADS) lm_dest_kernel(const rdx_lm_level a)
+{
+    const uint32_t per = (uint32_t)(a.stripe_len / LM_B);
+    for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < a.slots; i += gridDim.x * blockDim.x) {
+        const uint32_t s = i / per, j = i - s * per;
+        uint32_t p = RDX_LM_NONE;
+        if (j < a.wcount[s]) {
+            const uint32_t tg = a.tag[i];
+            p = (uint32_t)(a.dsrc[(size_t)(tg & 255u) * a.stripes + s] / LM_B) + (tg >> 8);
+        }
+        a.pi[i] = p;
+    }
+}
+
+/* ---- 3. permute ---- */
+
+static __device__ __forceinline__ bool lm_moving(const uint32_t *pi, uint32_t i)
+{
+    const uint32_t p = pi[i];
+    return p != RDX_LM_NONE && p != i;
+}
+
+/* The block after i on its path or cycle (RDX_LM_NONE: i's destination is free). */
+static __device__ __forceinline__ uint32_t lm_succ(const uint32_t *pi, uint32_t i)
+{
+    const uint32_t p = pi[i];
+    return lm_moving(pi, p) ? p : RDX_LM_NONE;
+}
+
+#define LM_FOR_SLOTS(i)                                                                                       \
+    for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < a.slots; i += gridDim.x * blockDim.x)
+
+/* Phase 1 starts: jump to the successor, label = own slot. */
+__global__ void lm_min_init_kernel(const rdx_lm_level a)
+{
+    LM_FOR_SLOTS(i)
+    {
+        const uint32_t n = lm_moving(a.pi, i) ? lm_succ(a.pi, i) : RDX_LM_NONE;
+        a.jump[0][i] = n == RDX_LM_NONE ? i : n;
+        a.val[0][i] = i;
+        a.tag[i] = 0;
+    }
+}
+
+/* One round of pointer jumping from buffer `from`: min (labels) or sum (distances). */
+template <bool MIN> __global__ void lm_jump_kernel(const rdx_lm_level a, int from)
+{
+    const uint32_t *j0 = a.jump[from], *v0 = a.val[from];
+    uint32_t *j1 = a.jump[from ^ 1], *v1 = a.val[from ^ 1];
+    LM_FOR_SLOTS(i)
+    {
+        const uint32_t j = j0[i], vi = v0[i], vj = v0[j];
+        v1[i] = MIN ? (vj < vi ? vj : vi) : vi + vj;
+        j1[i] = j0[j];
+    }
+}
+
+/* Phase 1 ended in buffer `from`: cut each cycle before its least slot, set the flags, and
+ * start phase 2 (distance to the path's end) in the other buffer. */
+__global__ void lm_cut_kernel(const rdx_lm_level a, int from)
+{
+    const uint32_t *jf = a.jump[from], *lab = a.val[from];
+    uint32_t *j2 = a.jump[from ^ 1], *d2 = a.val[from ^ 1];
+    LM_FOR_SLOTS(i)
+    {
+        uint32_t nx = RDX_LM_NONE;
+        if (lm_moving(a.pi, i)) {
+            const uint32_t succ = lm_succ(a.pi, i);
+            /* On a path every jump ends at the path's last block, whose successor is none. */
+            const bool cycle = lm_succ(a.pi, jf[i]) != RDX_LM_NONE;
+            nx = cycle && succ == lab[i] ? RDX_LM_NONE : succ;
+            atomicOr(&a.tag[i], LM_MOVING | (cycle && lab[i] == i ? LM_CYCMIN : 0u));
+            if (nx != RDX_LM_NONE)
+                atomicOr(&a.tag[nx], LM_HASPRED);
+        }
+        a.nx[i] = nx;
+        j2[i] = nx == RDX_LM_NONE ? i : nx;
+        d2[i] = nx == RDX_LM_NONE ? 0u : 1u;
+    }
+}
+
+/* Phase 2 ended in buffer `from`: list the walks' first blocks, and number those that must
+ * be saved (another walk overwrites their slot). */
+__global__ void lm_heads_kernel(const rdx_lm_level a, int from)
+{
+    const uint32_t *dist = a.val[from];
+    LM_FOR_SLOTS(i)
+    {
+        const uint32_t tg = a.tag[i];
+        if (!(tg & LM_MOVING))
+            continue;
+        const uint32_t d = dist[i];
+        const bool pred = (tg & LM_HASPRED) != 0;
+        if (d % a.seg != a.seg - 1 && pred)
+            continue;
+        /* With a predecessor, that is the end of the walk before this one; a cut cycle's
+         * last block is in another walk when the cycle is longer than one walk. */
+        const bool save = pred || ((tg & LM_CYCMIN) && d >= a.seg);
+        a.saveidx[i] = save ? atomicAdd(&a.counters[1], 1u) : RDX_LM_NONE;
+        a.heads[atomicAdd(&a.counters[0], 1u)] = i;
+    }
+}
+
+template <int KB, int VB>
+__global__ void __launch_bounds__(RDX_LM_MOVE_THREADS) lm_save_kernel(const rdx_lm_level a)
+{
+    typedef typename rdx_uint<KB>::t K;
+    typedef typename rdx_uint<VB ? VB : 4>::t V;
+    const uint32_t heads = a.counters[0];
+    for (uint32_t h = blockIdx.x; h < heads; h += gridDim.x) {
+        const uint32_t i = a.heads[h], at = a.saveidx[i];
+        if (at == RDX_LM_NONE)
+            continue;
+        for (uint32_t r = threadIdx.x; r < LM_B; r += RDX_LM_MOVE_THREADS) {
+            ((K *)a.skeys)[(size_t)at * LM_B + r] = ((const K *)a.keys)[(size_t)i * LM_B + r];
+            if (VB)
+                ((V *)a.svals)[(size_t)at * LM_B + r] = ((const V *)a.vals)[(size_t)i * LM_B + r];
+        }
+    }
+}
+
+/* One block per walk: the walk's slots e0 .. et (t = distance mod seg) are followed from
+ * its first; e0's block is held (from its saved copy where another walk overwrites its
+ * slot), then et's block moves to its destination, e(t-1)'s to et, ..., and the held one
+ * to e1. Each thread moves the same records of every block, so its own program order
+ * keeps each read of a slot before the write into it. */
+template <int KB, int VB>
+__global__ void __launch_bounds__(RDX_LM_MOVE_THREADS) lm_walk_kernel(const rdx_lm_level a, int from)
+{
+    typedef typename rdx_uint<KB>::t K;
+    typedef typename rdx_uint<VB ? VB : 4>::t V;
+    enum { PER = LM_B / RDX_LM_MOVE_THREADS };
+    extern __shared__ uint32_t s_walk[]; /* [seg + 1] */
+    K *keys = (K *)a.keys;
+    V *vals = (V *)a.vals;
+    const uint32_t heads = a.counters[0];
+    for (uint32_t h = blockIdx.x; h < heads; h += gridDim.x) {
+        const uint32_t i = a.heads[h];
+        const uint32_t t = a.val[from][i] % a.seg;
+        if (threadIdx.x == 0) {
+            uint32_t e = i;
+            s_walk[0] = e;
+            for (uint32_t j = 1; j <= t; ++j)
+                s_walk[j] = e = a.nx[e];
+            s_walk[t + 1] = a.pi[e];
+        }
+        __syncthreads();
+        const uint32_t at = a.saveidx[i];
+        K hk[PER];
+        V hv[PER];
+#pragma unroll
+        for (int r = 0; r < PER; ++r) {
+            const size_t o = (size_t)(r * RDX_LM_MOVE_THREADS + threadIdx.x);
+            hk[r] = at != RDX_LM_NONE ? ((const K *)a.skeys)[(size_t)at * LM_B + o] : keys[(size_t)i * LM_B + o];
+            if (VB)
+                hv[r] = at != RDX_LM_NONE ? ((const V *)a.svals)[(size_t)at * LM_B + o] : vals[(size_t)i * LM_B + o];
+        }
+        for (uint32_t j = t; j >= 1; --j) {
+            const size_t src = (size_t)s_walk[j] * LM_B, dst = (size_t)s_walk[j + 1] * LM_B;
+#pragma unroll
+            for (int r = 0; r < PER; ++r) {
+                const size_t o = (size_t)(r * RDX_LM_MOVE_THREADS + threadIdx.x);
+                keys[dst + o] = keys[src + o];
+                if (VB)
+                    vals[dst + o] = vals[src + o];
+            }
+        }
+        const size_t dst = (size_t)s_walk[1] * LM_B;
+#pragma unroll
+        for (int r = 0; r < PER; ++r) {
+            const size_t o = (size_t)(r * RDX_LM_MOVE_THREADS + threadIdx.x);
+            keys[dst + o] = hk[r];
+            if (VB)
+                vals[dst + o] = hv[r];
+        }
+        __syncthreads(); /* s_walk is reused */
+    }
+}
+
+/* ---- 4. place ---- */
+
+template <int KB, int VB>
+__global__ void __launch_bounds__(RDX_COPY_THREADS) lm_gather_kernel(const rdx_lm_level a, size_t at, size_t count)
+{
+    typedef typename rdx_uint<KB>::t K;
+    typedef typename rdx_uint<VB ? VB : 4>::t V;
+    const uint32_t P = a.stripes, pieces = (1u << a.bits) * P;
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t x = (size_t)blockIdx.x * blockDim.x + threadIdx.x; x < count; x += stride) {
+        const unsigned long long pos = at + x;
+        uint32_t lo = 0, hi = pieces - 1u; /* the last piece that starts at or before pos */
+        while (lo < hi) {
+            const uint32_t mid = (lo + hi + 1u) >> 1;
+            if (a.dst[mid] <= pos)
+                lo = mid;
+            else
+                hi = mid - 1u;
+        }
+        const uint32_t b = lo / P, s = lo - b * P;
+        const size_t cell = (size_t)s * RDX_CUDA_MAX_BINS + b, part = (size_t)s * (pieces / P) + b;
+        const unsigned long long off = pos - a.dst[lo], full = (unsigned long long)a.nf[cell] * LM_B;
+        if (off < full) {
+            ((K *)a.skeys)[x] = ((const K *)a.keys)[a.dsrc[lo] + off];
+            if (VB)
+                ((V *)a.svals)[x] = ((const V *)a.vals)[a.dsrc[lo] + off];
+        } else {
+            ((K *)a.skeys)[x] = ((const K *)a.pkeys)[part * LM_B + (off - full)];
+            if (VB)
+                ((V *)a.svals)[x] = ((const V *)a.pvals)[part * LM_B + (off - full)];
+        }
+    }
+}
+
+/* ---- launchers ---- */
+
+#define LM_KV_SWITCH(kb, vb, CALL)                                                                            \
+    switch ((kb) * 16 + (vb)) {                                                                               \
+        RDX_FOR_EACH_KV(CALL)                                                                                 \
+    default: return cudaErrorInvalidValue;                                                                    \
+    }
+
+static unsigned lm_slot_grid(uint32_t slots, int sms)
+{
+    return rdx_resident_grid(((size_t)slots + RDX_COPY_THREADS - 1) / RDX_COPY_THREADS, sms, RDX_COPY_BLOCKS_PER_SM,
+                             1);
+}
+
+cudaError_t rdx_lm_histogram(const rdx_lm_level *a, int sms, cudaStream_t s)
+{
+    cudaError_t e = cudaMemsetAsync(a->hist, 0, RDX_CUDA_MAX_BINS * sizeof *a->hist, s);
+    if (e != cudaSuccess)
+        return e;
+    const unsigned grid = rdx_copy_grid(a->len, sms);
+    switch (a->kb) {
+    case 1: lm_hist_kernel<1><<<grid, RDX_COPY_THREADS, 0, s>>>(*a); break;
+    case 2: lm_hist_kernel<2><<<grid, RDX_COPY_THREADS, 0, s>>>(*a); break;
+    case 4: lm_hist_kernel<4><<<grid, RDX_COPY_THREADS, 0, s>>>(*a); break;
+    default: lm_hist_kernel<8><<<grid, RDX_COPY_THREADS, 0, s>>>(*a); break;
+    }
+    return cudaGetLastError();
+}
+
+cudaError_t rdx_lm_classify(const rdx_lm_level *a, cudaStream_t s)
+{
+#define LM_CLASSIFY(KB, VB)                                                                                   \
+    case KB * 16 + VB:                                                                                        \
+        lm_classify_kernel<KB, VB><<<a->stripes, RDX_LM_THREADS, lm_classify_smem<KB, VB>::BYTES, s>>>(*a);   \
+        break;
+    LM_KV_SWITCH(a->kb, a->vb, LM_CLASSIFY)
+#undef LM_CLASSIFY
+    return cudaGetLastError();
+}
+
+cudaError_t rdx_lm_layout(const rdx_lm_level *a, int sms, cudaStream_t s)
+{
+    lm_layout_kernel<<<1, RDX_CUDA_MAX_BINS, 0, s>>>(*a);
+    lm_dest_kernel<<<lm_slot_grid(a->slots, sms), RDX_COPY_THREADS, 0, s>>>(*a);
+    return cudaGetLastError();
+}
+
+cudaError_t rdx_lm_permute(const rdx_lm_level *a, int sms, cudaStream_t s)
+{
+    const unsigned grid = lm_slot_grid(a->slots, sms);
+    cudaError_t e = cudaMemsetAsync(a->counters, 0, 2 * sizeof *a->counters, s);
+    if (e != cudaSuccess)
+        return e;
+    lm_min_init_kernel<<<grid, RDX_COPY_THREADS, 0, s>>>(*a);
+    int from = 0;
+    for (int r = 0; r < a->rounds; ++r, from ^= 1)
+        lm_jump_kernel<true><<<grid, RDX_COPY_THREADS, 0, s>>>(*a, from);
+    lm_cut_kernel<<<grid, RDX_COPY_THREADS, 0, s>>>(*a, from);
+    from ^= 1;
+    for (int r = 0; r < a->rounds; ++r, from ^= 1)
+        lm_jump_kernel<false><<<grid, RDX_COPY_THREADS, 0, s>>>(*a, from);
+    lm_heads_kernel<<<grid, RDX_COPY_THREADS, 0, s>>>(*a, from);
+    const unsigned blocks = rdx_resident_grid(a->slots, sms, RDX_LM_MOVE_BLOCKS_PER_SM, 1);
+    const size_t walk_smem = (a->seg + 2) * sizeof(uint32_t);
+#define LM_MOVE(KB, VB)                                                                                       \
+    case KB * 16 + VB:                                                                                        \
+        lm_save_kernel<KB, VB><<<blocks, RDX_LM_MOVE_THREADS, 0, s>>>(*a);                                   \
+        lm_walk_kernel<KB, VB><<<blocks, RDX_LM_MOVE_THREADS, walk_smem, s>>>(*a, from);                     \
+        break;
+    LM_KV_SWITCH(a->kb, a->vb, LM_MOVE)
+#undef LM_MOVE
+    return cudaGetLastError();
+}
+
+cudaError_t rdx_lm_gather_window(const rdx_lm_level *a, size_t at, size_t count, int sms, cudaStream_t s)
+{
+    const unsigned grid = rdx_copy_grid(count, sms);
+#define LM_GATHER(KB, VB)                                                                                     \
+    case KB * 16 + VB: lm_gather_kernel<KB, VB><<<grid, RDX_COPY_THREADS, 0, s>>>(*a, at, count); break;
+    LM_KV_SWITCH(a->kb, a->vb, LM_GATHER)
+#undef LM_GATHER
+    return cudaGetLastError();
+}
