@@ -10,6 +10,7 @@
  * Exits 77 where no GPU is usable. RDX_TEST_SEED replays a run; RDX_TEST_MAX_LOG2_N below
  * 21 (gpu-check.sh, under compute-sanitizer) runs a few small cases. */
 #include "cuda_check.h"
+#include "inject.h"
 
 enum { LM_UNIFORM, LM_GIANT, LM_EQUAL, LM_FEW, LM_SORTED, LM_REVERSED, LM_LOWBITS, LM_NFILL };
 static const char *const lm_fill_names[LM_NFILL] = {"uniform", "90% in one bucket", "all equal", "16 distinct",
@@ -213,6 +214,27 @@ static void lm_tests(rdx_ctx *ctx, int max_log2)
         lm_run(ctx, &c, RDX_ERR_OUT_OF_MEMORY, NULL, &s);
         t->scratch_cap = 0;
         runs += 3;
+    }
+    /* The route's own scratch allocation fails (the injection hook): a clear failure,
+     * nothing changed; with the flag, and as the fallback under a cap. */
+    {
+        const lm_case c = {RDX_U64, n, 8, RDX_LOW_MEMORY, 0, 0, LM_UNIFORM, 0};
+        const lm_case c2 = {RDX_U32, n, 4, 0, 0, 0, LM_UNIFORM, 0};
+        for (int i = 0; i < 2; i++) {
+            rdx_ctx *fresh = NULL;
+            CHECK(rdx_ctx_create(&fresh, RDX_BACKEND_CUDA) == RDX_OK, "lowmem: context");
+            if (!fresh)
+                break;
+            rdx_cuda_ctx_tuning(fresh)->lowmem_bytes = small_budget(n, 16);
+            if (i == 1)
+                rdx_cuda_ctx_tuning(fresh)->scratch_cap = rdx_cuda_ctx_tuning(fresh)->lowmem_bytes;
+            rdx_inject_arm(fresh, RDX_INJECT_DEVICE_ALLOC, 1);
+            lm_run(fresh, i ? &c2 : &c, RDX_ERR_OUT_OF_MEMORY, NULL, &s);
+            rdx_inject_arm(fresh, RDX_INJECT_DEVICE_ALLOC, 0);
+            lm_run(fresh, i ? &c2 : &c, RDX_OK, "low-memory", &s);
+            rdx_ctx_destroy(fresh);
+            runs += 2;
+        }
     }
     /* Temporary storage too small for even one stripe: a clear failure, nothing changed. */
     {
