@@ -214,9 +214,11 @@ static rdx_status sort_low_memory(rdx_ctx *ctx, struct rdx_cuda_state *st, const
     rdx_status s = ensure_scratch(ctx, st, bytes);
     size_t free_b = 0, total_b = 0;
     if (s == RDX_ERR_OUT_OF_MEMORY && !tuning->lowmem_bytes && cudaMemGetInfo(&free_b, &total_b) == cudaSuccess &&
-        free_b > RDX_LM_FREE_MARGIN_BYTES && free_b - RDX_LM_FREE_MARGIN_BYTES < bytes) {
+        free_b > RDX_LM_FREE_MARGIN_BYTES && free_b - RDX_LM_FREE_MARGIN_BYTES < bytes &&
+        free_b - RDX_LM_FREE_MARGIN_BYTES >= bytes / 2) {
         /* Less than the preferred size works too (shorter runs of buckets, more levels):
-         * what the device has free (arrays of 90% of it leave less than 1/8 of them). */
+         * what the device has free (arrays of 90% of it leave less than 1/8 of them), if
+         * that is at least half the preferred size (an n far beyond the device fails). */
         bytes = free_b - RDX_LM_FREE_MARGIN_BYTES;
         if (tuning->scratch_cap && bytes > tuning->scratch_cap)
             bytes = tuning->scratch_cap;
