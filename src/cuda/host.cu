@@ -210,9 +210,15 @@ static rdx_status download(rdx_ctx *ctx, struct rdx_cuda_state *st, void *dst, c
 static rdx_status sort_low_memory(rdx_ctx *ctx, struct rdx_cuda_state *st, const rdx_cuda_tuning *tuning,
                                   const rdx_job *job)
 {
+    size_t free_b = 0, total_b = 0;
+    const size_t arrays = job->n * (job->key_size + (job->kind == RDX_JOB_PAIRS ? job->value_size : 0));
+    /* Device arrays larger than the device cannot be: n is wrong, and nothing is read. */
+    if (cudaMemGetInfo(&free_b, &total_b) == cudaSuccess && arrays > total_b)
+        return rdx_fail(ctx, RDX_ERR_OUT_OF_MEMORY,
+                        "CUDA backend: %zu bytes of arrays are more than the %zu bytes of the GPU", arrays, total_b);
+    (void)cudaGetLastError();
     size_t bytes = rdx_cuda_lowmem_temp_bytes(tuning, job);
     rdx_status s = ensure_scratch(ctx, st, bytes);
-    size_t free_b = 0, total_b = 0;
     if (s == RDX_ERR_OUT_OF_MEMORY && !tuning->lowmem_bytes && cudaMemGetInfo(&free_b, &total_b) == cudaSuccess &&
         free_b > RDX_LM_FREE_MARGIN_BYTES && free_b - RDX_LM_FREE_MARGIN_BYTES < bytes &&
         free_b - RDX_LM_FREE_MARGIN_BYTES >= bytes / 2) {
