@@ -219,7 +219,7 @@ static void lm_tests(rdx_ctx *ctx, int max_log2)
      * nothing changed; with the flag, and as the fallback under a cap. */
     {
         const lm_case c = {RDX_U64, n, 8, RDX_LOW_MEMORY, 0, 0, LM_UNIFORM, 0};
-        const lm_case c2 = {RDX_U32, n, 4, 0, 0, 0, LM_UNIFORM, 0};
+        const lm_case c2 = {RDX_U64, n, 8, 0, 0, 0, LM_UNIFORM, 0}; /* normal scratch above the cap */
         for (int i = 0; i < 2; i++) {
             rdx_ctx *fresh = NULL;
             CHECK(rdx_ctx_create(&fresh, RDX_BACKEND_CUDA) == RDX_OK, "lowmem: context");
