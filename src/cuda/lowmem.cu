@@ -71,38 +71,39 @@ static int plan_space(size_t n, size_t r, size_t temp_bytes, int sms, lm_space *
     return 0;
 }
 
-/* Whether the normal route's plan for len records sorted by bits [begin_bit, end_bit) fits
- * the pool. */
-static int part_fits(const rdx_job *job, const rdx_cuda_tuning *t, size_t len, int end_bit, size_t pool_bytes)
+/* The normal route's job and plan for records [lo, lo + len) sorted by bits
+ * [begin_bit, end_bit); 1 when the plan fits the pool. */
+static int plan_part(const rdx_job *job, const rdx_cuda_tuning *t, size_t lo, size_t len, int end_bit,
+                     size_t pool_bytes, rdx_job *sub, rdx_cuda_plan *plan)
 {
-    rdx_job probe = *job;
-    probe.n = len;
-    probe.end_bit = end_bit;
-    probe.low_memory = 0;
-    rdx_cuda_plan plan;
-    rdx_cuda_plan_job(t, &probe, 1, 1, 1, &plan);
-    return plan.temp_bytes <= pool_bytes;
+    *sub = *job;
+    sub->keys = (unsigned char *)job->keys + lo * job->key_size;
+    if (job->kind == RDX_JOB_PAIRS)
+        sub->values = (unsigned char *)job->values + lo * job->value_size;
+    sub->n = len;
+    sub->end_bit = end_bit;
+    sub->low_memory = 0;
+    sub->keys_in = sub->values_in = NULL;
+    rdx_cuda_plan_job(t, sub, 1, 1, 1, plan);
+    return plan->temp_bytes <= pool_bytes;
 }
 
-/* Sorts records [lo, lo + len) by bits [begin_bit, end_bit) with the normal route in the
- * pool, if its plan fits there (*fits = 0 otherwise, and nothing is enqueued). */
+static int part_fits(const rdx_job *job, const rdx_cuda_tuning *t, size_t len, int end_bit, size_t pool_bytes)
+{
+    rdx_job sub;
+    rdx_cuda_plan plan;
+    return plan_part(job, t, 0, len, end_bit, pool_bytes, &sub, &plan);
+}
+
+/* Sorts records [lo, lo + len) with the normal route in the pool, if its plan fits there
+ * (*fits = 0 otherwise, and nothing is enqueued). */
 static rdx_status sort_part(rdx_ctx *ctx, const rdx_job *job, const rdx_cuda_tuning *t, size_t lo, size_t len,
                             int end_bit, unsigned char *pool, size_t pool_bytes, cudaStream_t s, int *fits)
 {
-    rdx_job sub = *job;
-    sub.keys = (unsigned char *)job->keys + lo * job->key_size;
-    if (job->kind == RDX_JOB_PAIRS)
-        sub.values = (unsigned char *)job->values + lo * job->value_size;
-    sub.n = len;
-    sub.end_bit = end_bit;
-    sub.low_memory = 0;
-    sub.keys_in = sub.values_in = NULL;
+    rdx_job sub;
     rdx_cuda_plan plan;
-    rdx_cuda_plan_job(t, &sub, 1, 1, 1, &plan);
-    *fits = plan.temp_bytes <= pool_bytes;
-    if (!*fits)
-        return RDX_OK;
-    return rdx_cuda_enqueue(ctx, &plan, &sub, pool, t->sms, 1, s);
+    *fits = plan_part(job, t, lo, len, end_bit, pool_bytes, &sub, &plan);
+    return *fits ? rdx_cuda_enqueue(ctx, &plan, &sub, pool, t->sms, 1, s) : RDX_OK;
 }
 
 /* One level of the partition (lowmem.h, steps 1-4) of the range in lv. */
