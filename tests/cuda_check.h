@@ -58,7 +58,7 @@ static inline void dev_download(void *dst, const void *src, size_t bytes)
 
 /* ---- sorts checked against the reference, arrays wherever the caller put them ---- */
 
-enum { AT_HOST, AT_DEVICE, AT_MANAGED };
+enum { AT_HOST, AT_DEVICE, AT_MANAGED, AT_PINNED };
 
 static inline unsigned char *alloc_at(int where, size_t bytes)
 {
@@ -67,7 +67,10 @@ static inline unsigned char *alloc_at(int where, size_t bytes)
         p = malloc(bytes + 16);
     else if (where == AT_DEVICE)
         p = dev_alloc(bytes + 16);
-    else if (cudaMallocManaged(&p, bytes + 16, cudaMemAttachGlobal) != cudaSuccess)
+    else if (where == AT_PINNED) {
+        if (cudaMallocHost(&p, bytes + 16) != cudaSuccess)
+            p = NULL;
+    } else if (cudaMallocManaged(&p, bytes + 16, cudaMemAttachGlobal) != cudaSuccess)
         p = NULL;
     if (!p) {
         printf("FAIL [seed 0x%016" PRIx64 "] cannot allocate %zu bytes for the test\n", seed, bytes);
@@ -80,6 +83,8 @@ static inline void free_at(int where, void *p)
 {
     if (where == AT_HOST)
         free(p);
+    else if (where == AT_PINNED)
+        cuda_or_die(cudaFreeHost(p), "cudaFreeHost");
     else
         cuda_or_die(cudaFree(p), "cudaFree");
 }

@@ -1,5 +1,8 @@
 /* The low-memory route (src/cuda/lowmem.cu): RDX_LOW_MEMORY, and the synchronous calls
- * falling back to it when the normal route's scratch cannot be had. The context's tuning
+ * falling back to it when the normal route's scratch cannot be had. The out-of-core route
+ * (src/cuda/outcore.cu) the same way for host arrays, pageable and page-locked, whose
+ * device memory is capped (scratch_cap) below what holds them at once, with short chunks
+ * (outcore_chunk_bytes). The context's tuning
  * makes the route's temporary storage small (lowmem_bytes), so that inputs of a few MB are
  * partitioned in place, and caps the scratch the synchronous calls may hold (scratch_cap).
  * Keys of every width, pairs of 4- and 8-byte values, both orders, a bit range; uniform
@@ -65,7 +68,11 @@ typedef struct lm_case {
     int begin_bit, end_bit; /* 0, 0: every bit */
     int fill;
     int async;    /* through the stream-ordered call (into: a separate input) */
+    int host;     /* arrays in host memory: 1 pageable, 2 page-locked (0: device) */
 } lm_case;
+
+/* A status lm_run accepts besides RDX_OK: RDX_ERR_OUT_OF_MEMORY with nothing changed. */
+#define LM_OK_OR_OOM ((rdx_status)-100)
 
 /* Sorts one case on ctx (its tuning set by the caller) and checks the result, the route
  * (want_route) or the failure (want_status, nothing changed). */
@@ -84,16 +91,18 @@ static void lm_run(rdx_ctx *ctx, const lm_case *c, rdx_status want_status, const
         lm_arrange(keys0, vals0, n, kb, vs, perm, c->fill == LM_REVERSED);
     }
     char what[200];
-    snprintf(what, sizeof what, "lowmem %s%s%zu n=%zu %s%s bits [%d, %d) %s%s", type_name(c->type), vs ? "/" : "",
+    snprintf(what, sizeof what, "lowmem %s%s%zu n=%zu %s%s bits [%d, %d) %s%s%s", type_name(c->type), vs ? "/" : "",
              vs, n, lm_fill_names[c->fill], c->flags & RDX_DESCENDING ? " descending" : "", c->begin_bit, c->end_bit,
-             c->flags & RDX_LOW_MEMORY ? "RDX_LOW_MEMORY" : "no flag", c->async == 2 ? " into" : c->async ? " async" : "");
+             c->flags & RDX_LOW_MEMORY ? "RDX_LOW_MEMORY" : "no flag", c->async == 2 ? " into" : c->async ? " async" : "",
+             c->host == 2 ? " page-locked host" : c->host ? " pageable host" : "");
 
-    unsigned char *dk = alloc_at(AT_DEVICE, n * kb), *dv = vs ? alloc_at(AT_DEVICE, n * vs) : NULL;
+    const int at = c->host == 2 ? AT_PINNED : c->host ? AT_HOST : AT_DEVICE;
+    unsigned char *dk = alloc_at(at, n * kb), *dv = vs ? alloc_at(at, n * vs) : NULL;
     unsigned char *ik = c->async == 2 ? alloc_at(AT_DEVICE, n * kb) : dk;
     unsigned char *iv = c->async == 2 && vs ? alloc_at(AT_DEVICE, n * vs) : dv;
-    dev_upload(ik, keys0, n * kb);
+    copy_to(c->async == 2 ? AT_DEVICE : at, ik, keys0, n * kb);
     if (vs)
-        dev_upload(iv, vals0, n * vs);
+        copy_to(c->async == 2 ? AT_DEVICE : at, iv, vals0, n * vs);
     rdx_status st;
     if (c->async) {
         size_t temp = 0;
@@ -114,10 +123,12 @@ static void lm_run(rdx_ctx *ctx, const lm_case *c, rdx_status want_status, const
     } else {
         st = vs ? rdx_sort_pairs(ctx, dk, dv, vs, n, c->type, &opts) : rdx_sort_keys(ctx, dk, n, c->type, &opts);
     }
+    if (want_status == LM_OK_OR_OOM)
+        want_status = st == RDX_ERR_OUT_OF_MEMORY ? st : RDX_OK;
     CHECK(st == want_status, "%s: status %d (%s), expected %d", what, (int)st, rdx_ctx_error(ctx), (int)want_status);
-    dev_download(keys, dk, n * kb);
+    copy_from(at, keys, dk, n * kb);
     if (vs)
-        dev_download(vals, dv, n * vs);
+        copy_from(at, vals, dv, n * vs);
     if (st == RDX_OK && want_status == RDX_OK) {
         if (want_route)
             CHECK_ROUTE(ctx, want_route, what);
@@ -142,9 +153,9 @@ static void lm_run(rdx_ctx *ctx, const lm_case *c, rdx_status want_status, const
         if (vs)
             free_at(AT_DEVICE, iv);
     }
-    free_at(AT_DEVICE, dk);
+    free_at(at, dk);
     if (dv)
-        free_at(AT_DEVICE, dv);
+        free_at(at, dv);
     free(keys0);
     free(vals0);
     free(keys);
@@ -173,7 +184,7 @@ static void lm_tests(rdx_ctx *ctx, int max_log2)
             if (max_log2 < 21 && f % 3 != (int)(ti % 3))
                 continue;
             const lm_case c = {key_types[ti], n, 0, RDX_LOW_MEMORY | ((f + ti) % 2 ? RDX_DESCENDING : 0u), 0, 0, f,
-                               (int)((f + ti) % 3)};
+                               (int)((f + ti) % 3), 0};
             t->lowmem_bytes = small_budget(n, rdx_type_size(c.type));
             lm_run(ctx, &c, RDX_OK, "low-memory", &s);
             ++runs;
@@ -186,28 +197,28 @@ static void lm_tests(rdx_ctx *ctx, int max_log2)
                 if (max_log2 < 21 && f % 4 != (int)((ti + vs) % 4))
                     continue;
                 const lm_case c = {pair_types[ti], n, vs, RDX_LOW_MEMORY | (f % 2 ? RDX_DESCENDING : 0u), 0, 0, f,
-                                   (int)((f + ti + vs / 4) % 3)};
+                                   (int)((f + ti + vs / 4) % 3), 0};
                 t->lowmem_bytes = small_budget(n, rdx_type_size(c.type) + vs);
                 lm_run(ctx, &c, RDX_OK, "low-memory", &s);
                 ++runs;
             }
     /* A bit range: keys equal in it but not outside stay in input order. */
     {
-        const lm_case c = {RDX_U64, n, 8, RDX_LOW_MEMORY, 20, 44, LM_UNIFORM, 0};
+        const lm_case c = {RDX_U64, n, 8, RDX_LOW_MEMORY, 20, 44, LM_UNIFORM, 0, 0};
         t->lowmem_bytes = small_budget(n, 16);
         lm_run(ctx, &c, RDX_OK, "low-memory", &s);
-        const lm_case c2 = {RDX_U32, n, 4, RDX_LOW_MEMORY | RDX_DESCENDING, 3, 17, LM_GIANT, 0};
+        const lm_case c2 = {RDX_U32, n, 4, RDX_LOW_MEMORY | RDX_DESCENDING, 3, 17, LM_GIANT, 0, 0};
         t->lowmem_bytes = small_budget(n, 8);
         lm_run(ctx, &c2, RDX_OK, "low-memory", &s);
         runs += 2;
     }
     /* No flag: the normal route's scratch is above the cap, the route's fits under it. */
     {
-        const lm_case c = {RDX_U32, n, 4, 0, 0, 0, LM_UNIFORM, 0};
+        const lm_case c = {RDX_U32, n, 4, 0, 0, 0, LM_UNIFORM, 0, 0};
         t->lowmem_bytes = small_budget(n, 8);
         t->scratch_cap = t->lowmem_bytes + 4096;
         lm_run(ctx, &c, RDX_OK, "low-memory", &s);
-        const lm_case c2 = {RDX_F32, n, 4, RDX_DESCENDING, 0, 0, LM_GIANT, 0};
+        const lm_case c2 = {RDX_F32, n, 4, RDX_DESCENDING, 0, 0, LM_GIANT, 0, 0};
         lm_run(ctx, &c2, RDX_OK, "low-memory", &s);
         /* Not even the route's scratch fits: a clear failure, nothing changed. */
         t->scratch_cap = t->lowmem_bytes / 2;
@@ -218,8 +229,8 @@ static void lm_tests(rdx_ctx *ctx, int max_log2)
     /* The route's own scratch allocation fails (the injection hook): a clear failure,
      * nothing changed; with the flag, and as the fallback under a cap. */
     {
-        const lm_case c = {RDX_U64, n, 8, RDX_LOW_MEMORY, 0, 0, LM_UNIFORM, 0};
-        const lm_case c2 = {RDX_U64, n, 8, 0, 0, 0, LM_UNIFORM, 0}; /* normal scratch above the cap */
+        const lm_case c = {RDX_U64, n, 8, RDX_LOW_MEMORY, 0, 0, LM_UNIFORM, 0, 0};
+        const lm_case c2 = {RDX_U64, n, 8, 0, 0, 0, LM_UNIFORM, 0, 0}; /* normal scratch above the cap */
         for (int i = 0; i < 2; i++) {
             rdx_ctx *fresh = NULL;
             CHECK(rdx_ctx_create(&fresh, RDX_BACKEND_CUDA) == RDX_OK, "lowmem: context");
@@ -238,7 +249,7 @@ static void lm_tests(rdx_ctx *ctx, int max_log2)
     }
     /* Temporary storage too small for even one stripe: a clear failure, nothing changed. */
     {
-        const lm_case c = {RDX_U64, n, 8, RDX_LOW_MEMORY, 0, 0, LM_UNIFORM, 0};
+        const lm_case c = {RDX_U64, n, 8, RDX_LOW_MEMORY, 0, 0, LM_UNIFORM, 0, 0};
         t->lowmem_bytes = 64 << 10;
         lm_run(ctx, &c, RDX_ERR_OUT_OF_MEMORY, NULL, &s);
         ++runs;
@@ -254,13 +265,99 @@ static void lm_tests(rdx_ctx *ctx, int max_log2)
     }
     /* At a size where the default storage partitions (1/8 of the arrays). */
     if (max_log2 >= 25) {
-        const lm_case c = {RDX_U32, (size_t)1 << 25, 0, RDX_LOW_MEMORY, 0, 0, LM_UNIFORM, 0};
+        const lm_case c = {RDX_U32, (size_t)1 << 25, 0, RDX_LOW_MEMORY, 0, 0, LM_UNIFORM, 0, 0};
         lm_run(ctx, &c, RDX_OK, "low-memory", &s);
-        const lm_case c2 = {RDX_U64, ((size_t)1 << 24) + 3, 8, RDX_LOW_MEMORY | RDX_DESCENDING, 0, 0, LM_GIANT, 0};
+        const lm_case c2 = {RDX_U64, ((size_t)1 << 24) + 3, 8, RDX_LOW_MEMORY | RDX_DESCENDING, 0, 0, LM_GIANT, 0, 0};
         lm_run(ctx, &c2, RDX_OK, "low-memory", &s);
         runs += 2;
     }
     printf("lowmem: %d sorts\n", runs);
+}
+
+/* Device memory under which n records of r bytes go through the out-of-core route in
+ * segments of about n * num / den records. */
+static size_t ooc_budget(size_t n, size_t r, size_t num, size_t den)
+{
+    return RDX_LM_SLACK_BYTES + 64 * 256 + n * num / den * r / 8 * 9;
+}
+
+static void ooc_tests(rdx_ctx *ctx, int max_log2)
+{
+    uint64_t s = seed ^ 0x00C0;
+    rdx_cuda_tuning *t = rdx_cuda_ctx_tuning(ctx);
+    static const rdx_type key_types[] = {RDX_U32, RDX_I32, RDX_F32, RDX_U64, RDX_I64, RDX_F64, RDX_U16, RDX_U8};
+    const size_t n = max_log2 >= 21 ? ((size_t)1 << 21) + 37 : ((size_t)1 << 18) + 5;
+    int runs = 0;
+    t->outcore_chunk_bytes = 64 << 10; /* many chunks */
+    /* Keys: every type and fill, both orders, with the flag and without (the fallback
+     * under the cap), pageable and page-locked, in 1.5 or 3 segments' worth. */
+    for (size_t ti = 0; ti < sizeof key_types / sizeof key_types[0]; ti++)
+        for (int f = 0; f < LM_NFILL; f++) {
+            if (max_log2 < 21 && f % 3 != (int)(ti % 3))
+                continue;
+            const unsigned flags = (f % 2 ? RDX_LOW_MEMORY : 0u) | ((f + ti) % 2 ? RDX_DESCENDING : 0u);
+            const lm_case c = {key_types[ti], n, 0, flags, 0, 0, f, 0, 1 + (int)((f + ti / 2) % 2)};
+            t->scratch_cap = ooc_budget(n, rdx_type_size(c.type), (f + ti) % 2 ? 1 : 2, 3);
+            lm_run(ctx, &c, RDX_OK, "out-of-core", &s);
+            ++runs;
+        }
+    /* Pairs of 4- and 8-byte values. */
+    static const rdx_type pair_types[] = {RDX_U32, RDX_U64, RDX_I32, RDX_F64};
+    for (size_t ti = 0; ti < sizeof pair_types / sizeof pair_types[0]; ti++)
+        for (size_t vs = 4; vs <= 8; vs += 4)
+            for (int f = 0; f < LM_NFILL; f++) {
+                if (f % (max_log2 < 21 ? 4 : 2) != (int)((ti + vs / 4) % (max_log2 < 21 ? 4 : 2)))
+                    continue;
+                const unsigned flags = (f % 2 ? 0u : RDX_LOW_MEMORY) | (ti % 2 ? RDX_DESCENDING : 0u);
+                const lm_case c = {pair_types[ti], n, vs, flags, 0, 0, f, 0, 1 + (int)((f + vs / 4) % 2)};
+                t->scratch_cap = ooc_budget(n, rdx_type_size(c.type) + vs, 2, 3 + (f % 2) * 3);
+                lm_run(ctx, &c, RDX_OK, "out-of-core", &s);
+                ++runs;
+            }
+    /* A bit range: keys equal in it but not outside stay in input order. */
+    {
+        const lm_case c = {RDX_U64, n, 8, RDX_LOW_MEMORY, 20, 44, LM_UNIFORM, 0, 2};
+        t->scratch_cap = ooc_budget(n, 16, 1, 3);
+        lm_run(ctx, &c, RDX_OK, "out-of-core", &s);
+        const lm_case c2 = {RDX_U32, n, 4, RDX_DESCENDING, 3, 17, LM_FEW, 0, 1};
+        t->scratch_cap = ooc_budget(n, 8, 1, 2);
+        lm_run(ctx, &c2, RDX_OK, "out-of-core", &s);
+        runs += 2;
+    }
+    /* No cap: with the flag the job fits at once (arrays plus an eighth). */
+    {
+        t->scratch_cap = 0;
+        const lm_case c = {RDX_F32, n, 8, RDX_LOW_MEMORY, 0, 0, LM_UNIFORM, 0, 1};
+        lm_run(ctx, &c, RDX_OK, "out-of-core", &s);
+        ++runs;
+    }
+    /* Too little device memory: a clear failure, nothing changed. */
+    {
+        const lm_case c = {RDX_U64, n, 0, RDX_LOW_MEMORY, 0, 0, LM_UNIFORM, 0, 1};
+        t->scratch_cap = RDX_LM_SLACK_BYTES / 2;
+        lm_run(ctx, &c, RDX_ERR_OUT_OF_MEMORY, NULL, &s);
+        ++runs;
+    }
+    /* Failing allocations: the route's device memory, its pinned buffers. Each either fails
+     * cleanly with nothing changed or, where nothing else failed, sorts. */
+    for (int host = 1; host <= 2; host++)
+        for (unsigned long k = 1; k <= 3; k++) {
+            rdx_ctx *fresh = NULL;
+            CHECK(rdx_ctx_create(&fresh, RDX_BACKEND_CUDA) == RDX_OK, "outcore: context");
+            if (!fresh)
+                break;
+            const lm_case c = {RDX_U32, n, 4, 0, 0, 0, LM_UNIFORM, 0, host};
+            rdx_cuda_ctx_tuning(fresh)->scratch_cap = ooc_budget(n, 8, 1, 2);
+            rdx_cuda_ctx_tuning(fresh)->outcore_chunk_bytes = 64 << 10;
+            rdx_inject_arm(fresh, RDX_INJECT_DEVICE_ALLOC, k);
+            lm_run(fresh, &c, k <= 2 ? RDX_ERR_OUT_OF_MEMORY : LM_OK_OR_OOM, NULL, &s);
+            rdx_inject_arm(fresh, RDX_INJECT_DEVICE_ALLOC, 0);
+            rdx_ctx_destroy(fresh);
+            ++runs;
+        }
+    t->scratch_cap = 0;
+    t->outcore_chunk_bytes = 0;
+    printf("outcore: %d sorts\n", runs);
 }
 
 int main(void)
@@ -268,6 +365,7 @@ int main(void)
     seed = rdx_test_seed();
     rdx_ctx *ctx = rdx_test_cuda_context();
     lm_tests(ctx, rdx_test_max_log2(25));
+    ooc_tests(ctx, rdx_test_max_log2(25));
     rdx_ctx_destroy(ctx);
     printf("test_cuda_lowmem: %s (%d failures), seed 0x%016" PRIx64 "\n", failures ? "FAILED" : "passed", failures,
            seed);

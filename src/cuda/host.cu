@@ -10,6 +10,7 @@
 #include "device.h"
 #include "kernels.h"
 #include "lowmem.h"
+#include "outcore.h"
 #include "plan.h"
 #include "segmented.h"
 #include "route.h"
@@ -243,6 +244,33 @@ static rdx_status sort_low_memory(rdx_ctx *ctx, struct rdx_cuda_state *st, const
     return RDX_OK;
 }
 
+/* Host arrays through the out-of-core route: with the device memory that holds them at
+ * once if it can be had (or the test cap), else with what the device has free. */
+static rdx_status sort_out_of_core(rdx_ctx *ctx, struct rdx_cuda_state *st, const rdx_cuda_tuning *tuning,
+                                   const rdx_job *job)
+{
+    size_t bytes = rdx_cuda_outcore_full_bytes(job);
+    if (tuning->scratch_cap && bytes > tuning->scratch_cap)
+        bytes = tuning->scratch_cap;
+    rdx_status s = ensure_scratch(ctx, st, bytes);
+    size_t free_b = 0, total_b = 0;
+    if (s == RDX_ERR_OUT_OF_MEMORY && cudaMemGetInfo(&free_b, &total_b) == cudaSuccess) {
+        /* The context's scratch is given back before the new one is allocated. */
+        const size_t have = free_b + st->scratch_bytes;
+        if (have > RDX_LM_FREE_MARGIN_BYTES && have - RDX_LM_FREE_MARGIN_BYTES < bytes) {
+            bytes = have - RDX_LM_FREE_MARGIN_BYTES;
+            ctx->error[0] = '\0';
+            s = ensure_scratch(ctx, st, bytes);
+        }
+    }
+    (void)cudaGetLastError();
+    if (s == RDX_OK)
+        s = rdx_cuda_outcore_sort(ctx, job, tuning, st->scratch, bytes, st->stream);
+    if (s == RDX_OK)
+        snprintf(ctx->route, sizeof ctx->route, "out-of-core");
+    return s;
+}
+
 rdx_status rdx_cuda_sort(rdx_ctx *ctx, const rdx_job *job)
 {
     if (job->numpy_order) /* by composition: segmented.cu */
@@ -265,16 +293,21 @@ rdx_status rdx_cuda_sort(rdx_ctx *ctx, const rdx_job *job)
     rdx_cuda_plan plan;
     rdx_cuda_plan_job(tuning, job, keys_at == PLACE_DEVICE, vals_at == PLACE_DEVICE, idx_at == PLACE_DEVICE, &plan);
 
-    /* Device arrays take the low-memory route when asked to, or when the normal route's
-     * scratch cannot be had. Everything is allocated before anything is written. */
+    /* Device arrays take the low-memory route, host arrays the out-of-core route, when
+     * asked to or when the normal route's scratch cannot be had. Everything is allocated
+     * before anything is written. */
     const int low_memory_ok = keys_at == PLACE_DEVICE && vals_at == PLACE_DEVICE && idx_at == PLACE_DEVICE &&
                               rdx_cuda_lowmem_takes(job);
+    const int out_of_core_ok = keys_at == PLACE_HOST && (!pairs || vals_at == PLACE_HOST) &&
+                               rdx_cuda_lowmem_takes(job);
     if (low_memory_ok && job->low_memory)
         return sort_low_memory(ctx, st, tuning, job);
+    if (out_of_core_ok && job->low_memory)
+        return sort_out_of_core(ctx, st, tuning, job);
     s = ensure_scratch(ctx, st, plan.temp_bytes);
-    if (s == RDX_ERR_OUT_OF_MEMORY && low_memory_ok) {
+    if (s == RDX_ERR_OUT_OF_MEMORY && (low_memory_ok || out_of_core_ok)) {
         ctx->error[0] = '\0';
-        return sort_low_memory(ctx, st, tuning, job);
+        return low_memory_ok ? sort_low_memory(ctx, st, tuning, job) : sort_out_of_core(ctx, st, tuning, job);
     }
     if (s == RDX_OK && (keys_at == PLACE_HOST || vals_at == PLACE_HOST || idx_at == PLACE_HOST))
         s = ensure_staging(ctx, st);

@@ -512,6 +512,20 @@
 #define RDX_LM_MOVE_THREADS 128
 #define RDX_LM_MOVE_BLOCKS_PER_SM 16
 
+/* ---- the out-of-core route (outcore.cu, outcore_kernels.cu; docs/low-memory.md) ----
+ * Records stream through the GPU in chunks of this many bytes (keys and values): long
+ * enough for a copy at full PCIe speed, short beside the device. Pageable arrays take four
+ * pinned staging buffers of a chunk's keys or values (two in, two out). */
+#define RDX_OOC_CHUNK_BYTES ((size_t)64 << 20)
+/* Bits of the digit the split counts keys by: its bins fit shared memory, and a bucket is
+ * 1/4096 of uniform keys (class 0 fills its buffer to within that). */
+#define RDX_OOC_DIGIT_BITS 12
+/* The partition kernels' threads and items per thread (a tile is their product), and the
+ * threads of the one-block scan over a chunk's tiles. */
+#define RDX_OOC_THREADS 256
+#define RDX_OOC_ITEMS 8
+#define RDX_OOC_SCAN_THREADS 1024
+
 /* ---- host arrays: copied through two pinned staging buffers of this size ---- */
 #define RDX_STAGING_BYTES ((size_t)32 << 20)
 

@@ -16,6 +16,7 @@ void rdx_cuda_tuning_defaults(rdx_cuda_tuning *t)
     t->count16_min_n = RDX_COUNT16_MIN_N;
     t->lowmem_bytes = 0;
     t->scratch_cap = 0;
+    t->outcore_chunk_bytes = 0;
     t->device = -1;
     t->sms = 0;
     t->smem_optin = 0;

@@ -36,7 +36,10 @@ typedef struct rdx_cuda_tuning {
                                    reach the partition with small inputs) */
     size_t scratch_cap;         /* a test hook: the synchronous calls may hold at most this
                                    many bytes of scratch, as if the device had no more
-                                   (0: no cap) */
+                                   (0: no cap); for host arrays, all the device memory
+                                   they may use */
+    size_t outcore_chunk_bytes; /* the out-of-core route's chunk; 0: RDX_OOC_CHUNK_BYTES
+                                   (tests set it small for many chunks) */
     /* ---- the device (filled from its properties) ---- */
     int device;                 /* its number; -1 before the facts are known */
     int sms;                    /* multiprocessors */

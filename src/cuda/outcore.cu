@@ -1,0 +1,470 @@
+/* The out-of-core route's host side (outcore.h): the device layout, the copies between the
+ * host arrays and the device, the split, the partition pass and the segments' sorts. */
+#include <string.h>
+
+#include "common.cuh"
+#include "lowmem.h"
+#include "outcore.h"
+#include "plan.h"
+#include "route.h"
+
+#define OOC_TILE ((size_t)RDX_OOC_THREADS * RDX_OOC_ITEMS)
+#define OOC_BINS ((size_t)1 << RDX_OOC_DIGIT_BITS)
+
+static size_t value_bytes(const rdx_job *job) { return job->kind == RDX_JOB_PAIRS ? job->value_size : 0; }
+
+size_t rdx_cuda_outcore_full_bytes(const rdx_job *job)
+{
+    const size_t arrays = job->n * (job->key_size + value_bytes(job));
+    return arrays + arrays / 8 + RDX_LM_SLACK_BYTES + 8 * RDX_TEMP_ALIGN;
+}
+
+/* Where everything lives in the device budget (offsets from its aligned base). The class
+ * buffer takes 8/9 of it; the rest is the low-memory route's temporary storage while a
+ * class is sorted, and the chunks' buffers and tables while the arrays stream through. */
+typedef struct ooc_space {
+    size_t cap;   /* records of the class buffer */
+    size_t chunk; /* records per chunk (0: none fit; only a job that fits at once runs) */
+    size_t cls_keys, cls_vals, rest, rest_bytes;
+    size_t in_keys[2], in_vals[2], out_keys[2], out_vals[2], hist, state, tiles;
+} ooc_space;
+
+static int plan_space(const rdx_job *job, const rdx_cuda_tuning *t, size_t budget, ooc_space *sp)
+{
+    const size_t kb = job->key_size, vb = value_bytes(job), r = kb + vb;
+    memset(sp, 0, sizeof *sp);
+    const size_t keep = RDX_LM_SLACK_BYTES + 16 * RDX_TEMP_ALIGN;
+    size_t cap = budget > keep ? (budget - keep) / r / 9 * 8 : 0;
+    if (cap > job->n)
+        cap = job->n;
+    if (cap == 0)
+        return 0;
+    size_t end = 0;
+    sp->cls_keys = rdx_cuda_take(&end, cap * kb);
+    sp->cls_vals = rdx_cuda_take(&end, cap * vb);
+    sp->rest = rdx_cuda_take(&end, 0);
+    sp->rest_bytes = budget - RDX_TEMP_ALIGN - sp->rest;
+    sp->cap = cap;
+    const size_t chunk_bytes = t->outcore_chunk_bytes ? t->outcore_chunk_bytes : RDX_OOC_CHUNK_BYTES;
+    for (size_t chunk = chunk_bytes / r; chunk >= OOC_TILE; chunk /= 2) {
+        size_t at = sp->rest;
+        for (int b = 0; b < 2; ++b) {
+            sp->in_keys[b] = rdx_cuda_take(&at, chunk * kb);
+            sp->in_vals[b] = rdx_cuda_take(&at, chunk * vb);
+            sp->out_keys[b] = rdx_cuda_take(&at, chunk * kb);
+            sp->out_vals[b] = rdx_cuda_take(&at, chunk * vb);
+        }
+        sp->hist = rdx_cuda_take(&at, (OOC_BINS + 1) * 8);
+        sp->state = rdx_cuda_take(&at, RDX_OOC_WORDS * 8);
+        sp->tiles = rdx_cuda_take(&at, (chunk + OOC_TILE - 1) / OOC_TILE * 8);
+        if (at <= sp->rest + sp->rest_bytes) {
+            sp->chunk = chunk;
+            break;
+        }
+    }
+    return 1;
+}
+
+/* ---- copies between the host arrays and the device ---- */
+
+/* Two streams of copies beside the kernels' stream. Page-locked arrays are copied
+ * directly; pageable ones through pinned staging buffers ([0, 2) in, [2, 4) out), the
+ * host copying out of a buffer once its copy from the device is done. */
+typedef struct ooc_io {
+    rdx_ctx *ctx;
+    cudaStream_t in, out;
+    unsigned char *stage[4];
+    size_t stage_bytes;
+    cudaEvent_t staged[4];
+    unsigned char *pend_dst[2]; /* host copies still to do from stage[2 + b] */
+    size_t pend_bytes[2];
+    int next_in, next_out;
+} ooc_io;
+
+static rdx_status io_in(ooc_io *io, void *dev, const void *host, size_t bytes, int pinned)
+{
+    rdx_ctx *ctx = io->ctx;
+    if (pinned) {
+        if (bytes)
+            RDX_CUDA_TRY(cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, io->in));
+        return RDX_OK;
+    }
+    for (size_t off = 0; off < bytes; off += io->stage_bytes) {
+        const size_t c = bytes - off < io->stage_bytes ? bytes - off : io->stage_bytes;
+        const int b = io->next_in;
+        io->next_in ^= 1;
+        RDX_CUDA_TRY(cudaEventSynchronize(io->staged[b])); /* its last copy is done */
+        memcpy(io->stage[b], (const unsigned char *)host + off, c);
+        RDX_CUDA_TRY(cudaMemcpyAsync((unsigned char *)dev + off, io->stage[b], c, cudaMemcpyHostToDevice, io->in));
+        RDX_CUDA_TRY(cudaEventRecord(io->staged[b], io->in));
+    }
+    return RDX_OK;
+}
+
+static rdx_status io_finish(ooc_io *io, int b)
+{
+    rdx_ctx *ctx = io->ctx;
+    if (!io->pend_bytes[b])
+        return RDX_OK;
+    RDX_CUDA_TRY(cudaEventSynchronize(io->staged[2 + b]));
+    memcpy(io->pend_dst[b], io->stage[2 + b], io->pend_bytes[b]);
+    io->pend_bytes[b] = 0;
+    return RDX_OK;
+}
+
+static rdx_status io_out(ooc_io *io, void *host, const void *dev, size_t bytes, int pinned)
+{
+    rdx_ctx *ctx = io->ctx;
+    if (pinned) {
+        if (bytes)
+            RDX_CUDA_TRY(cudaMemcpyAsync(host, dev, bytes, cudaMemcpyDeviceToHost, io->out));
+        return RDX_OK;
+    }
+    for (size_t off = 0; off < bytes; off += io->stage_bytes) {
+        const size_t c = bytes - off < io->stage_bytes ? bytes - off : io->stage_bytes;
+        const int b = io->next_out;
+        io->next_out ^= 1;
+        const rdx_status s = io_finish(io, b);
+        if (s != RDX_OK)
+            return s;
+        RDX_CUDA_TRY(cudaMemcpyAsync(io->stage[2 + b], (const unsigned char *)dev + off, c, cudaMemcpyDeviceToHost,
+                                     io->out));
+        RDX_CUDA_TRY(cudaEventRecord(io->staged[2 + b], io->out));
+        io->pend_dst[b] = (unsigned char *)host + off;
+        io->pend_bytes[b] = c;
+    }
+    return RDX_OK;
+}
+
+static rdx_status io_flush(ooc_io *io)
+{
+    rdx_status s = io_finish(io, 0);
+    return s == RDX_OK ? io_finish(io, 1) : s;
+}
+
+/* ---- the route ---- */
+
+/* Events between the three streams: a chunk's copy in, its kernels, its copy out (per
+ * buffer), and one to order the streams at the start of a step. */
+enum { EV_IN = 0, EV_KERNEL = 2, EV_OUT = 4, EV_JOIN = 6, EV_COUNT = 7 };
+
+typedef struct ooc_run {
+    rdx_ctx *ctx;
+    const rdx_job *job;
+    const rdx_cuda_tuning *t;
+    ooc_space sp;
+    unsigned char *base;
+    cudaStream_t s; /* the kernels' */
+    ooc_io io;
+    cudaEvent_t ev[EV_COUNT];
+    unsigned long long *counts; /* pinned: the chunks' records going back, per buffer */
+    int pinned_k, pinned_v;
+    size_t kb, vb;
+    rdx_ooc_args a;
+} ooc_run;
+
+static unsigned char *keys_at(const ooc_run *o, size_t i) { return (unsigned char *)o->job->keys + i * o->kb; }
+static unsigned char *vals_at(const ooc_run *o, size_t i) { return (unsigned char *)o->job->values + i * o->vb; }
+
+/* Makes `to` wait for what is enqueued on `from` so far. */
+static rdx_status join(ooc_run *o, cudaStream_t from, cudaStream_t to)
+{
+    rdx_ctx *ctx = o->ctx;
+    RDX_CUDA_TRY(cudaEventRecord(o->ev[EV_JOIN], from));
+    RDX_CUDA_TRY(cudaStreamWaitEvent(to, o->ev[EV_JOIN], 0));
+    return RDX_OK;
+}
+
+/* The histogram of records [lo, lo + len) (the window in o->a) into h[OOC_BINS + 1]. */
+static rdx_status count_pass(ooc_run *o, size_t lo, size_t len, unsigned long long *h)
+{
+    rdx_ctx *ctx = o->ctx;
+    const size_t bins = (size_t)1 << (o->a.pl - o->a.shift), chunk = o->sp.chunk;
+    rdx_status st = join(o, o->s, o->io.in); /* the buffers are free */
+    if (st != RDX_OK)
+        return st;
+    RDX_CUDA_TRY(cudaMemsetAsync(o->a.hist, 0, (bins + 1) * 8, o->s));
+    for (size_t q = 0, off = 0; off < len; ++q, off += chunk) {
+        const int b = (int)(q & 1);
+        const size_t m = len - off < chunk ? len - off : chunk;
+        if (q >= 2)
+            RDX_CUDA_TRY(cudaStreamWaitEvent(o->io.in, o->ev[EV_KERNEL + b], 0));
+        st = io_in(&o->io, o->base + o->sp.in_keys[b], keys_at(o, lo + off), m * o->kb, o->pinned_k);
+        if (st != RDX_OK)
+            return st;
+        RDX_CUDA_TRY(cudaEventRecord(o->ev[EV_IN + b], o->io.in));
+        RDX_CUDA_TRY(cudaStreamWaitEvent(o->s, o->ev[EV_IN + b], 0));
+        o->a.keys = o->base + o->sp.in_keys[b];
+        o->a.m = m;
+        RDX_CUDA_TRY(rdx_ooc_histogram(&o->a, o->t->sms, o->s));
+        RDX_CUDA_TRY(cudaEventRecord(o->ev[EV_KERNEL + b], o->s));
+    }
+    RDX_CUDA_TRY(cudaMemcpyAsync(h, o->a.hist, (bins + 1) * 8, cudaMemcpyDeviceToHost, o->s));
+    RDX_CUDA_TRY(cudaStreamSynchronize(o->s));
+    return RDX_OK;
+}
+
+/* Class 0 of [lo, lo + len) (len > cap): the boundary in o->a, its size in *a0. */
+static rdx_status find_split(ooc_run *o, size_t lo, size_t len, size_t *a0)
+{
+    const size_t cap = o->sp.cap;
+    unsigned long long h[OOC_BINS + 1];
+    int pl = o->a.width;
+    unsigned long long prefix = 0;
+    for (;;) {
+        const int shift = pl > RDX_OOC_DIGIT_BITS ? pl - RDX_OOC_DIGIT_BITS : 0;
+        const size_t bins = (size_t)1 << (pl - shift);
+        o->a.pl = pl;
+        o->a.shift = shift;
+        o->a.prefix = prefix;
+        const rdx_status st = count_pass(o, lo, len, h);
+        if (st != RDX_OK)
+            return st;
+        size_t cum = (size_t)h[bins], d = 0;
+        while (d < bins && cum + h[d] <= cap)
+            cum += (size_t)h[d++];
+        /* The keys below bucket d: bucket d itself (not empty) does not fit beside them. */
+        const unsigned long long key = ((prefix << (pl - shift)) + d) << shift;
+        if (2 * cum >= cap || d == bins) {
+            o->a.key = key;
+            o->a.take = o->a.count = 0;
+            *a0 = cum;
+            return RDX_OK;
+        }
+        if (shift == 0) { /* bucket d is one key: cut it by occurrence */
+            o->a.key = key;
+            o->a.count = h[d];
+            o->a.take = cap - cum;
+            *a0 = cap;
+            return RDX_OK;
+        }
+        prefix = (prefix << (pl - shift)) | d;
+        pl = shift;
+    }
+}
+
+/* Class 0 of [lo, lo + len) into the class buffer (a0 records), the rest packed at the
+ * end of the segment on the host, in input order; the chunks go back to front. */
+static rdx_status partition_pass(ooc_run *o, size_t lo, size_t len, size_t a0)
+{
+    rdx_ctx *ctx = o->ctx;
+    const size_t chunk = o->sp.chunk, chunks = (len + chunk - 1) / chunk;
+    unsigned long long state[RDX_OOC_WORDS];
+    memset(state, 0, sizeof state);
+    state[RDX_OOC_FILL] = a0;
+    RDX_CUDA_TRY(cudaMemcpyAsync(o->a.state, state, sizeof state, cudaMemcpyHostToDevice, o->s));
+    rdx_status st = join(o, o->io.out, o->s); /* the class buffer is copied out */
+    if (st == RDX_OK)
+        st = join(o, o->s, o->io.in);
+    if (st != RDX_OK)
+        return st;
+    rdx_inject_first_write(ctx);
+    size_t back = 0; /* records written back so far */
+    for (size_t q = 0; q <= chunks; ++q) {
+        if (q < chunks) {
+            const int b = (int)(q & 1);
+            const size_t off = (chunks - 1 - q) * chunk, m = len - off < chunk ? len - off : chunk;
+            if (q >= 2)
+                RDX_CUDA_TRY(cudaStreamWaitEvent(o->io.in, o->ev[EV_KERNEL + b], 0));
+            st = io_in(&o->io, o->base + o->sp.in_keys[b], keys_at(o, lo + off), m * o->kb, o->pinned_k);
+            if (st == RDX_OK && o->vb)
+                st = io_in(&o->io, o->base + o->sp.in_vals[b], vals_at(o, lo + off), m * o->vb, o->pinned_v);
+            if (st != RDX_OK)
+                return st;
+            RDX_CUDA_TRY(cudaEventRecord(o->ev[EV_IN + b], o->io.in));
+            RDX_CUDA_TRY(cudaStreamWaitEvent(o->s, o->ev[EV_IN + b], 0));
+            if (q >= 2)
+                RDX_CUDA_TRY(cudaStreamWaitEvent(o->s, o->ev[EV_OUT + b], 0));
+            o->a.keys = o->base + o->sp.in_keys[b];
+            o->a.vals = o->vb ? o->base + o->sp.in_vals[b] : NULL;
+            o->a.out_keys = o->base + o->sp.out_keys[b];
+            o->a.out_vals = o->vb ? o->base + o->sp.out_vals[b] : NULL;
+            o->a.m = m;
+            RDX_CUDA_TRY(rdx_ooc_partition(&o->a, o->s));
+            RDX_CUDA_TRY(cudaMemcpyAsync(&o->counts[b], o->a.state + RDX_OOC_REST, 8, cudaMemcpyDeviceToHost, o->s));
+            RDX_CUDA_TRY(cudaEventRecord(o->ev[EV_KERNEL + b], o->s));
+        }
+        if (q >= 1) { /* chunk q - 1's other records go back */
+            const int b = (int)((q - 1) & 1);
+            RDX_CUDA_TRY(cudaEventSynchronize(o->ev[EV_KERNEL + b]));
+            const size_t c = (size_t)o->counts[b];
+            back += c;
+            if (back > len - a0)
+                return rdx_fail(ctx, RDX_ERR_DEVICE, "CUDA backend: the out-of-core partition lost count of records");
+            const size_t at = lo + len - back;
+            RDX_CUDA_TRY(cudaStreamWaitEvent(o->io.out, o->ev[EV_KERNEL + b], 0));
+            st = io_out(&o->io, keys_at(o, at), o->base + o->sp.out_keys[b], c * o->kb, o->pinned_k);
+            if (st == RDX_OK && o->vb)
+                st = io_out(&o->io, vals_at(o, at), o->base + o->sp.out_vals[b], c * o->vb, o->pinned_v);
+            if (st != RDX_OK)
+                return st;
+            RDX_CUDA_TRY(cudaEventRecord(o->ev[EV_OUT + b], o->io.out));
+        }
+    }
+    if (back != len - a0)
+        return rdx_fail(ctx, RDX_ERR_DEVICE, "CUDA backend: the out-of-core partition lost count of records");
+    return io_flush(&o->io);
+}
+
+/* Sorts the class buffer's first len records on the device and copies them to the host
+ * arrays at lo. */
+static rdx_status sort_class(ooc_run *o, size_t lo, size_t len)
+{
+    rdx_ctx *ctx = o->ctx;
+    rdx_job sub = *o->job;
+    sub.keys = o->base + o->sp.cls_keys;
+    sub.values = o->vb ? o->base + o->sp.cls_vals : NULL;
+    sub.n = len;
+    sub.low_memory = 0;
+    sub.keys_in = sub.values_in = NULL;
+    rdx_status st = rdx_cuda_lowmem_sort(ctx, &sub, o->t, o->base + o->sp.rest, o->sp.rest_bytes, o->s);
+    if (st == RDX_OK)
+        st = join(o, o->s, o->io.out);
+    if (st != RDX_OK)
+        return st;
+    rdx_inject_first_write(ctx);
+    st = io_out(&o->io, keys_at(o, lo), sub.keys, len * o->kb, o->pinned_k);
+    if (st == RDX_OK && o->vb)
+        st = io_out(&o->io, vals_at(o, lo), sub.values, len * o->vb, o->pinned_v);
+    return st;
+}
+
+/* The segment [lo, lo + len) fits the class buffer: in, sorted, out. */
+static rdx_status sort_whole(ooc_run *o, size_t lo, size_t len)
+{
+    rdx_status st = join(o, o->io.out, o->io.in); /* the class buffer is copied out */
+    if (st == RDX_OK)
+        st = io_in(&o->io, o->base + o->sp.cls_keys, keys_at(o, lo), len * o->kb, o->pinned_k);
+    if (st == RDX_OK && o->vb)
+        st = io_in(&o->io, o->base + o->sp.cls_vals, vals_at(o, lo), len * o->vb, o->pinned_v);
+    if (st == RDX_OK)
+        st = join(o, o->io.in, o->s);
+    return st == RDX_OK ? sort_class(o, lo, len) : st;
+}
+
+static int page_locked(const void *p)
+{
+    cudaPointerAttributes at;
+    if (cudaPointerGetAttributes(&at, p) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return at.type == cudaMemoryTypeHost;
+}
+
+/* Streams, events and buffers of the run; all made before anything is written. */
+static rdx_status open_run(ooc_run *o)
+{
+    rdx_ctx *ctx = o->ctx;
+    RDX_CUDA_TRY(cudaStreamCreateWithFlags(&o->io.in, cudaStreamNonBlocking));
+    RDX_CUDA_TRY(cudaStreamCreateWithFlags(&o->io.out, cudaStreamNonBlocking));
+    for (int i = 0; i < EV_COUNT; ++i)
+        RDX_CUDA_TRY(cudaEventCreateWithFlags(&o->ev[i], cudaEventDisableTiming));
+    for (int i = 0; i < 4; ++i)
+        RDX_CUDA_TRY(cudaEventCreateWithFlags(&o->io.staged[i], cudaEventDisableTiming));
+    if (RDX_CUDA_ALLOC(ctx, cudaMallocHost((void **)&o->counts, 2 * sizeof *o->counts)) != cudaSuccess) {
+        o->counts = NULL;
+        (void)cudaGetLastError();
+        return rdx_fail(ctx, RDX_ERR_OUT_OF_MEMORY, "CUDA backend: cannot allocate pinned memory for the out-of-core route");
+    }
+    if (o->pinned_k && (!o->vb || o->pinned_v))
+        return RDX_OK;
+    const size_t width = o->kb > o->vb ? o->kb : o->vb;
+    /* A chunk's keys or values (the whole job when it fits at once, in chunk-sized copies). */
+    const size_t records = o->sp.chunk ? o->sp.chunk : RDX_OOC_CHUNK_BYTES / (o->kb + o->vb);
+    o->io.stage_bytes = (records < o->job->n ? records : o->job->n) * width;
+    for (int i = 0; i < 4; ++i)
+        if (RDX_CUDA_ALLOC(ctx, cudaMallocHost((void **)&o->io.stage[i], o->io.stage_bytes)) != cudaSuccess) {
+            o->io.stage[i] = NULL;
+            (void)cudaGetLastError();
+            return rdx_fail(ctx, RDX_ERR_OUT_OF_MEMORY,
+                            "CUDA backend: cannot allocate %zu bytes of pinned staging memory for the out-of-core route",
+                            4 * o->io.stage_bytes);
+        }
+    return RDX_OK;
+}
+
+static void close_run(ooc_run *o)
+{
+    if (o->io.in)
+        (void)cudaStreamSynchronize(o->io.in);
+    if (o->io.out)
+        (void)cudaStreamSynchronize(o->io.out);
+    (void)cudaStreamSynchronize(o->s);
+    for (int i = 0; i < 4; ++i) {
+        if (o->io.stage[i])
+            (void)cudaFreeHost(o->io.stage[i]);
+        if (o->io.staged[i])
+            (void)cudaEventDestroy(o->io.staged[i]);
+    }
+    for (int i = 0; i < EV_COUNT; ++i)
+        if (o->ev[i])
+            (void)cudaEventDestroy(o->ev[i]);
+    if (o->counts)
+        (void)cudaFreeHost(o->counts);
+    if (o->io.in)
+        (void)cudaStreamDestroy(o->io.in);
+    if (o->io.out)
+        (void)cudaStreamDestroy(o->io.out);
+    (void)cudaGetLastError();
+}
+
+rdx_status rdx_cuda_outcore_sort(rdx_ctx *ctx, const rdx_job *job, const rdx_cuda_tuning *t, void *scratch,
+                                 size_t budget, cudaStream_t s)
+{
+    ooc_run o;
+    memset(&o, 0, sizeof o);
+    o.ctx = o.io.ctx = ctx;
+    o.job = job;
+    o.t = t;
+    o.s = s;
+    o.kb = job->key_size;
+    o.vb = value_bytes(job);
+    if (!plan_space(job, t, budget, &o.sp) || (o.sp.cap < job->n && !o.sp.chunk))
+        return rdx_fail(ctx, RDX_ERR_OUT_OF_MEMORY,
+                        "CUDA backend: %zu bytes of device memory are too few to sort %zu records out of core", budget,
+                        job->n);
+    o.base = rdx_cuda_temp_base(scratch);
+    o.pinned_k = page_locked(job->keys);
+    o.pinned_v = o.vb ? page_locked(job->values) : 1;
+    rdx_ooc_args *a = &o.a;
+    a->kb = (int)o.kb;
+    a->vb = (int)o.vb;
+    a->cls = (int)rdx_type_class(job->type);
+    a->desc = job->descending;
+    a->begin = job->begin_bit;
+    a->width = job->end_bit - job->begin_bit;
+    a->hist = (unsigned long long *)(o.base + o.sp.hist);
+    a->state = (unsigned long long *)(o.base + o.sp.state);
+    a->tiles = (unsigned long long *)(o.base + o.sp.tiles);
+    a->cls_keys = o.base + o.sp.cls_keys;
+    a->cls_vals = o.vb ? o.base + o.sp.cls_vals : NULL;
+
+    rdx_status st = open_run(&o);
+    /* Segment after segment: each split puts its class 0 in place at the front. */
+    for (size_t lo = 0; st == RDX_OK && lo < job->n;) {
+        const size_t len = job->n - lo;
+        if (len <= o.sp.cap) {
+            st = sort_whole(&o, lo, len);
+            break;
+        }
+        size_t a0 = 0;
+        st = find_split(&o, lo, len, &a0);
+        if (st == RDX_OK)
+            st = partition_pass(&o, lo, len, a0);
+        if (st == RDX_OK)
+            st = sort_class(&o, lo, a0);
+        lo += a0;
+    }
+    if (st == RDX_OK)
+        st = io_flush(&o.io);
+    if (st == RDX_OK) {
+        cudaError_t e = RDX_CUDA_CALL(ctx, cudaStreamSynchronize(o.io.out));
+        if (e == cudaSuccess)
+            e = RDX_CUDA_CALL(ctx, cudaStreamSynchronize(s));
+        if (e != cudaSuccess)
+            st = rdx_cuda_fail(ctx, e, "the out-of-core route", __FILE__, __LINE__);
+    }
+    close_run(&o);
+    return st;
+}
