@@ -13,62 +13,7 @@
 #include "gpu_bench_peers.h"
 #include "rdx.h"
 
-enum { D_UNIFORM, D_BUCKET, D_FEW, D_EQUAL, D_N };
-static const char *const dist_names[D_N] = {"uniform", "bucket", "few", "equal"};
-
-static __device__ unsigned long long lb_mix(unsigned long long x)
-{
-    x += 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
-}
-
-/* Keys of kb bytes: uniform bits, 90% in one top-byte bucket, 16 values, or one value.
- * Values (vb 4 or 8): a function of the key, so that a sorted pair can be checked alone. */
-__global__ void lb_fill(void *keys, void *vals, size_t n, int kb, int vb, int dist, unsigned long long seed)
-{
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-        unsigned long long r = lb_mix(seed ^ i), k;
-        const int top = kb * 8 - 8;
-        switch (dist) {
-        case D_BUCKET: k = r % 10 ? ((0xA5ull << top) | (lb_mix(r) & ((1ull << top) - 1))) : r; break;
-        case D_FEW: k = lb_mix(seed + r % 16); break;
-        case D_EQUAL: k = lb_mix(seed); break;
-        default: k = r; break;
-        }
-        if (kb == 4)
-            ((uint32_t *)keys)[i] = (uint32_t)k;
-        else
-            ((unsigned long long *)keys)[i] = k;
-        const unsigned long long kk = kb == 4 ? (uint32_t)k : k;
-        if (vb == 4)
-            ((uint32_t *)vals)[i] = (uint32_t)(kk * 2654435761ull);
-        else if (vb == 8)
-            ((unsigned long long *)vals)[i] = kk * 0x9E3779B97F4A7C15ull;
-    }
-}
-
-/* Counts keys out of order and values that do not belong to their key; sums the keys. */
-__global__ void lb_check(const void *keys, const void *vals, size_t n, int kb, int vb, unsigned long long *out)
-{
-    unsigned long long bad = 0, sum = 0;
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-        const unsigned long long k = kb == 4 ? ((const uint32_t *)keys)[i] : ((const unsigned long long *)keys)[i];
-        sum += k;
-        if (i + 1 < n) {
-            const unsigned long long k1 =
-                kb == 4 ? ((const uint32_t *)keys)[i + 1] : ((const unsigned long long *)keys)[i + 1];
-            bad += k1 < k;
-        }
-        if (vb == 4)
-            bad += ((const uint32_t *)vals)[i] != (uint32_t)(k * 2654435761ull);
-        else if (vb == 8)
-            bad += ((const unsigned long long *)vals)[i] != k * 0x9E3779B97F4A7C15ull;
-    }
-    atomicAdd(&out[0], bad);
-    atomicAdd(&out[1], sum);
-}
+#include "lowmem_data.cuh"
 
 /* The least free device memory seen while a sort runs (a host thread polls). */
 typedef struct lb_watch {
@@ -154,8 +99,6 @@ static rdx_status lb_sort(rdx_ctx *ctx, const lb_case *c, void *k, void *v, size
     cudaEventDestroy(e1);
     return s;
 }
-
-static unsigned lb_grid(size_t n) { return (unsigned)(n / 256 + 1 < 65536 ? n / 256 + 1 : 65536); }
 
 static int lb_verify(const lb_case *c, const void *k, const void *v, size_t n, unsigned long long want_sum,
                      unsigned long long *out)
@@ -260,7 +203,7 @@ int main(int argc, char **argv)
                 void *k = NULL, *v = NULL;
                 LB_CUDA(cudaMalloc(&k, n * c.kb));
                 if (c.vb) LB_CUDA(cudaMalloc(&v, n * c.vb));
-                lb_fill<<<lb_grid(n), 256>>>(k, v, n, c.kb, c.vb, dist, 12345);
+                lb_fill<<<lb_grid(n), 256>>>(k, v, 0, n, c.kb, c.vb, dist, 12345);
                 const unsigned long long sum = lb_sum(&c, k, n, out);
                 double ms = 0;
                 size_t extra = 0;
@@ -290,7 +233,7 @@ int main(int argc, char **argv)
                     LB_CUDA(cudaMalloc(&v, n * c.vb));
                     LB_CUDA(cudaMalloc(&ref_v, n * c.vb));
                 }
-                lb_fill<<<lb_grid(n), 256>>>(src_k, src_v, n, c.kb, c.vb, dist, 777 + n);
+                lb_fill<<<lb_grid(n), 256>>>(src_k, src_v, 0, n, c.kb, c.vb, dist, 777 + n);
                 double tn[64], tl[64], tc[64];
                 size_t extra = 0, e1 = 0;
                 int ok = 1;
