@@ -8,6 +8,7 @@
 
 #include "common.cuh"
 #include "device.h"
+#include "host_copy.h"
 #include "kernels.h"
 #include "lowmem.h"
 #include "outcore.h"
@@ -169,7 +170,7 @@ static rdx_status upload(rdx_ctx *ctx, struct rdx_cuda_state *st, void *dst, con
     for (size_t off = 0; off < bytes; off += RDX_STAGING_BYTES, b ^= 1) {
         const size_t c = bytes - off < RDX_STAGING_BYTES ? bytes - off : RDX_STAGING_BYTES;
         RDX_CUDA_TRY(cudaEventSynchronize(st->staged[b])); /* its previous copy is done */
-        memcpy(st->staging[b], (const unsigned char *)src + off, c);
+        rdx_host_copy(st->staging[b], (const unsigned char *)src + off, c);
         RDX_CUDA_TRY(cudaMemcpyAsync((unsigned char *)dst + off, st->staging[b], c, cudaMemcpyHostToDevice,
                                      st->stream));
         RDX_CUDA_TRY(cudaEventRecord(st->staged[b], st->stream));
@@ -202,7 +203,7 @@ static rdx_status download(rdx_ctx *ctx, struct rdx_cuda_state *st, void *dst, c
             const size_t off = (i - 1) * RDX_STAGING_BYTES;
             const size_t c = bytes - off < RDX_STAGING_BYTES ? bytes - off : RDX_STAGING_BYTES;
             RDX_CUDA_TRY(cudaEventSynchronize(st->staged[(i - 1) % 2]));
-            memcpy((unsigned char *)dst + off, st->staging[(i - 1) % 2], c);
+            rdx_host_copy((unsigned char *)dst + off, st->staging[(i - 1) % 2], c);
         }
     }
     return RDX_OK;

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "common.cuh"
+#include "host_copy.h"
 #include "lowmem.h"
 #include "outcore.h"
 #include "plan.h"
@@ -94,7 +95,7 @@ static rdx_status io_in(ooc_io *io, void *dev, const void *host, size_t bytes, i
         const int b = io->next_in;
         io->next_in ^= 1;
         RDX_CUDA_TRY(cudaEventSynchronize(io->staged[b])); /* its last copy is done */
-        memcpy(io->stage[b], (const unsigned char *)host + off, c);
+        rdx_host_copy(io->stage[b], (const unsigned char *)host + off, c);
         RDX_CUDA_TRY(cudaMemcpyAsync((unsigned char *)dev + off, io->stage[b], c, cudaMemcpyHostToDevice, io->in));
         RDX_CUDA_TRY(cudaEventRecord(io->staged[b], io->in));
     }
@@ -107,7 +108,7 @@ static rdx_status io_finish(ooc_io *io, int b)
     if (!io->pend_bytes[b])
         return RDX_OK;
     RDX_CUDA_TRY(cudaEventSynchronize(io->staged[2 + b]));
-    memcpy(io->pend_dst[b], io->stage[2 + b], io->pend_bytes[b]);
+    rdx_host_copy(io->pend_dst[b], io->stage[2 + b], io->pend_bytes[b]);
     io->pend_bytes[b] = 0;
     return RDX_OK;
 }
@@ -306,40 +307,67 @@ static rdx_status partition_pass(ooc_run *o, size_t lo, size_t len, size_t a0)
     return io_flush(&o->io);
 }
 
-/* Sorts the class buffer's first len records on the device and copies them to the host
- * arrays at lo. */
-static rdx_status sort_class(ooc_run *o, size_t lo, size_t len)
+/* Sorts the class buffer's first len records on the device. */
+static rdx_status sort_class(ooc_run *o, size_t len)
 {
-    rdx_ctx *ctx = o->ctx;
     rdx_job sub = *o->job;
     sub.keys = o->base + o->sp.cls_keys;
     sub.values = o->vb ? o->base + o->sp.cls_vals : NULL;
     sub.n = len;
     sub.low_memory = 0;
     sub.keys_in = sub.values_in = NULL;
-    rdx_status st = rdx_cuda_lowmem_sort(ctx, &sub, o->t, o->base + o->sp.rest, o->sp.rest_bytes, o->s);
-    if (st == RDX_OK)
-        st = join(o, o->s, o->io.out);
-    if (st != RDX_OK)
-        return st;
-    rdx_inject_first_write(ctx);
-    st = io_out(&o->io, keys_at(o, lo), sub.keys, len * o->kb, o->pinned_k);
+    return rdx_cuda_lowmem_sort(o->ctx, &sub, o->t, o->base + o->sp.rest, o->sp.rest_bytes, o->s);
+}
+
+/* Class-buffer records [from, from + len) to the host arrays at lo, after the sort. */
+static rdx_status class_out(ooc_run *o, size_t from, size_t lo, size_t len)
+{
+    rdx_inject_first_write(o->ctx);
+    rdx_status st = io_out(&o->io, keys_at(o, lo), o->base + o->sp.cls_keys + from * o->kb, len * o->kb, o->pinned_k);
     if (st == RDX_OK && o->vb)
-        st = io_out(&o->io, vals_at(o, lo), sub.values, len * o->vb, o->pinned_v);
+        st = io_out(&o->io, vals_at(o, lo), o->base + o->sp.cls_vals + from * o->vb, len * o->vb, o->pinned_v);
     return st;
 }
 
-/* The segment [lo, lo + len) fits the class buffer: in, sorted, out. */
-static rdx_status sort_whole(ooc_run *o, size_t lo, size_t len)
+/* Host records [lo, lo + len) into the class buffer at `to`. */
+static rdx_status class_in(ooc_run *o, size_t to, size_t lo, size_t len)
 {
-    rdx_status st = join(o, o->io.out, o->io.in); /* the class buffer is copied out */
-    if (st == RDX_OK)
-        st = io_in(&o->io, o->base + o->sp.cls_keys, keys_at(o, lo), len * o->kb, o->pinned_k);
+    rdx_status st = io_in(&o->io, o->base + o->sp.cls_keys + to * o->kb, keys_at(o, lo), len * o->kb, o->pinned_k);
     if (st == RDX_OK && o->vb)
-        st = io_in(&o->io, o->base + o->sp.cls_vals, vals_at(o, lo), len * o->vb, o->pinned_v);
+        st = io_in(&o->io, o->base + o->sp.cls_vals + to * o->vb, vals_at(o, lo), len * o->vb, o->pinned_v);
+    return st;
+}
+
+/* The last segment [lo, lo + len) (it fits the class buffer) in, sorted, out. When the
+ * sorted class 0 of the step before (a0 records, for [lo - a0, lo)) is still in the
+ * buffer, it goes out piece by piece, each piece's space taking the next piece of the
+ * segment: both directions of the bus at once. */
+static rdx_status sort_last(ooc_run *o, size_t lo, size_t len, size_t a0)
+{
+    rdx_ctx *ctx = o->ctx;
+    rdx_status st = join(o, o->s, o->io.out); /* class 0 is sorted */
+    if (st == RDX_OK)
+        st = join(o, o->io.out, o->io.in);   /* the buffer is free but for class 0 */
+    const size_t piece = o->sp.chunk ? o->sp.chunk : (len > a0 ? len : a0);
+    for (size_t at = 0, j = 0; st == RDX_OK && (at < a0 || at < len); at += piece, ++j) {
+        const int b = (int)(j & 1);
+        if (at < a0) {
+            st = class_out(o, at, lo - a0 + at, a0 - at < piece ? a0 - at : piece);
+            if (st != RDX_OK)
+                break;
+            RDX_CUDA_TRY(cudaEventRecord(o->ev[EV_OUT + b], o->io.out));
+            RDX_CUDA_TRY(cudaStreamWaitEvent(o->io.in, o->ev[EV_OUT + b], 0));
+        }
+        if (at < len)
+            st = class_in(o, at, lo + at, len - at < piece ? len - at : piece);
+    }
     if (st == RDX_OK)
         st = join(o, o->io.in, o->s);
-    return st == RDX_OK ? sort_class(o, lo, len) : st;
+    if (st == RDX_OK)
+        st = sort_class(o, len);
+    if (st == RDX_OK)
+        st = join(o, o->s, o->io.out);
+    return st == RDX_OK ? class_out(o, 0, lo, len) : st;
 }
 
 static int page_locked(const void *p)
@@ -442,18 +470,23 @@ rdx_status rdx_cuda_outcore_sort(rdx_ctx *ctx, const rdx_job *job, const rdx_cud
 
     rdx_status st = open_run(&o);
     /* Segment after segment: each split puts its class 0 in place at the front. */
-    for (size_t lo = 0; st == RDX_OK && lo < job->n;) {
+    for (size_t lo = 0, a0 = 0; st == RDX_OK && lo < job->n;) {
         const size_t len = job->n - lo;
         if (len <= o.sp.cap) {
-            st = sort_whole(&o, lo, len);
+            st = sort_last(&o, lo, len, a0);
             break;
         }
-        size_t a0 = 0;
-        st = find_split(&o, lo, len, &a0);
+        if (a0) { /* class 0 of the step before goes out whole */
+            st = join(&o, o.s, o.io.out);
+            if (st == RDX_OK)
+                st = class_out(&o, 0, lo - a0, a0);
+        }
+        if (st == RDX_OK)
+            st = find_split(&o, lo, len, &a0);
         if (st == RDX_OK)
             st = partition_pass(&o, lo, len, a0);
         if (st == RDX_OK)
-            st = sort_class(&o, lo, a0);
+            st = sort_class(&o, a0);
         lo += a0;
     }
     if (st == RDX_OK)
