@@ -281,6 +281,10 @@ static size_t ooc_budget(size_t n, size_t r, size_t num, size_t den)
     return RDX_LM_SLACK_BYTES + 64 * 256 + n * num / den * r / 8 * 9;
 }
 
+/* Whether the normal route's scratch for n host records of r bytes (the arrays twice, at
+ * least) is surely above the cap, so that a call without the flag falls back. */
+static int normal_above(size_t n, size_t r, size_t cap) { return 2 * n * r > cap + cap / 8; }
+
 static void ooc_tests(rdx_ctx *ctx, int max_log2)
 {
     uint64_t s = seed ^ 0x00C0;
@@ -295,11 +299,11 @@ static void ooc_tests(rdx_ctx *ctx, int max_log2)
         for (int f = 0; f < LM_NFILL; f++) {
             if (max_log2 < 21 && f % 3 != (int)(ti % 3))
                 continue;
-            /* 1- and 2-byte keys: the counting route's scratch fits under the cap */
-            const unsigned flags = (f % 2 || rdx_type_size(key_types[ti]) < 4 ? RDX_LOW_MEMORY : 0u) |
+            const size_t r = rdx_type_size(key_types[ti]);
+            t->scratch_cap = ooc_budget(n, r, (f + ti) % 2 ? 1 : 2, 3);
+            const unsigned flags = (f % 2 || !normal_above(n, r, t->scratch_cap) ? RDX_LOW_MEMORY : 0u) |
                                    ((f + ti) % 2 ? RDX_DESCENDING : 0u);
             const lm_case c = {key_types[ti], n, 0, flags, 0, 0, f, 0, 1 + (int)((f + ti / 2) % 2)};
-            t->scratch_cap = ooc_budget(n, rdx_type_size(c.type), (f + ti) % 2 ? 1 : 2, 3);
             lm_run(ctx, &c, RDX_OK, "out-of-core", &s);
             ++runs;
         }
@@ -310,9 +314,11 @@ static void ooc_tests(rdx_ctx *ctx, int max_log2)
             for (int f = 0; f < LM_NFILL; f++) {
                 if (f % (max_log2 < 21 ? 4 : 2) != (int)((ti + vs / 4) % (max_log2 < 21 ? 4 : 2)))
                     continue;
-                const unsigned flags = (f % 2 ? 0u : RDX_LOW_MEMORY) | (ti % 2 ? RDX_DESCENDING : 0u);
+                const size_t r = rdx_type_size(pair_types[ti]) + vs;
+                t->scratch_cap = ooc_budget(n, r, 2, 3 + (f % 2) * 3);
+                const unsigned flags = (f % 2 && normal_above(n, r, t->scratch_cap) ? 0u : RDX_LOW_MEMORY) |
+                                       (ti % 2 ? RDX_DESCENDING : 0u);
                 const lm_case c = {pair_types[ti], n, vs, flags, 0, 0, f, 0, 1 + (int)((f + vs / 4) % 2)};
-                t->scratch_cap = ooc_budget(n, rdx_type_size(c.type) + vs, 2, 3 + (f % 2) * 3);
                 lm_run(ctx, &c, RDX_OK, "out-of-core", &s);
                 ++runs;
             }
@@ -321,8 +327,9 @@ static void ooc_tests(rdx_ctx *ctx, int max_log2)
         const lm_case c = {RDX_U64, n, 8, RDX_LOW_MEMORY, 20, 44, LM_UNIFORM, 0, 2};
         t->scratch_cap = ooc_budget(n, 16, 1, 3);
         lm_run(ctx, &c, RDX_OK, "out-of-core", &s);
-        const lm_case c2 = {RDX_U32, n, 4, RDX_DESCENDING, 3, 17, LM_FEW, 0, 1};
         t->scratch_cap = ooc_budget(n, 8, 1, 2);
+        const lm_case c2 = {RDX_U32, n, 4, RDX_DESCENDING | (normal_above(n, 8, t->scratch_cap) ? 0u : RDX_LOW_MEMORY), 3,
+                            17, LM_FEW, 0, 1};
         lm_run(ctx, &c2, RDX_OK, "out-of-core", &s);
         runs += 2;
     }
@@ -348,8 +355,9 @@ static void ooc_tests(rdx_ctx *ctx, int max_log2)
             CHECK(rdx_ctx_create(&fresh, RDX_BACKEND_CUDA) == RDX_OK, "outcore: context");
             if (!fresh)
                 break;
-            const lm_case c = {RDX_U32, n, 4, 0, 0, 0, LM_UNIFORM, 0, host};
-            rdx_cuda_ctx_tuning(fresh)->scratch_cap = ooc_budget(n, 8, 1, 2);
+            const size_t cap = ooc_budget(n, 8, 1, 2);
+            const lm_case c = {RDX_U32, n, 4, normal_above(n, 8, cap) ? 0u : RDX_LOW_MEMORY, 0, 0, LM_UNIFORM, 0, host};
+            rdx_cuda_ctx_tuning(fresh)->scratch_cap = cap;
             rdx_cuda_ctx_tuning(fresh)->outcore_chunk_bytes = 64 << 10;
             rdx_inject_arm(fresh, RDX_INJECT_DEVICE_ALLOC, k);
             lm_run(fresh, &c, k <= 2 ? RDX_ERR_OUT_OF_MEMORY : LM_OK_OR_OOM, NULL, &s);

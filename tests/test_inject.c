@@ -77,7 +77,8 @@ typedef struct arrays {
 static const char *kind_name[RDX_INJECT_KINDS] = {"host allocations", "device allocations", "CUDA calls"};
 static unsigned long walked[RDX_INJECT_KINDS], changed[RDX_INJECT_KINDS];
 static unsigned long walked_after[RDX_INJECT_KINDS]; /* of walked: after the first write */
-static unsigned long recovered; /* failed device allocations the low-memory route took over */
+static unsigned long recovered; /* failed device allocations the low-memory or out-of-core
+                                   route took over */
 static int strict;
 
 static size_t out_bytes(const inject_case *c)
@@ -387,10 +388,10 @@ static void walk(rdx_backend backend, const inject_case *c, int device, rdx_inje
         st = call(ctx, c, &a);
         CHECK(rdx_inject_count(ctx, kind) >= k, "%s, %s, %s %lu: not reached (%lu)", c->name, where,
               kind_name[kind], k, rdx_inject_count(ctx, kind));
-        if (st == RDX_OK && kind == RDX_INJECT_DEVICE_ALLOC && device && !(c->modes & M_ASYNC)) {
-            /* The synchronous calls on device arrays recover from a failed scratch
-             * allocation through the low-memory route (keys, pairs of 4 or 8 bytes): then
-             * the result must be right. */
+        if (st == RDX_OK && kind == RDX_INJECT_DEVICE_ALLOC && !(c->modes & M_ASYNC)) {
+            /* The synchronous calls recover from a failed scratch allocation through the
+             * low-memory route (device arrays) or the out-of-core route (host arrays), for
+             * keys and pairs of 4 or 8 bytes: then the result must be right. */
             CHECK(sorted_right(c, &in, offs, &a), "%s, %s, failing %s %lu: recovered with a wrong result", c->name,
                   where, kind_name[kind], k);
             recovered++;
@@ -645,7 +646,7 @@ int main(int argc, char **argv)
                    "caller's arrays, %lu after it), arrays changed after %lu (all after the first write)\n",
                    argv[1], walked[k], kind_name[k], walked[k] - walked_after[k], walked_after[k], changed[k]);
     if (recovered)
-        printf("test_inject %s: %lu failed scratch allocations recovered by the low-memory route, each result "
+        printf("test_inject %s: %lu failed scratch allocations recovered by the low-memory or out-of-core route, each result "
                "checked\n",
                argv[1], recovered);
     printf("test_inject %s: %s (seed 0x%016" PRIx64 ")\n", argv[1], failures ? "FAILED" : "passed", seed);
