@@ -294,7 +294,7 @@ static void ooc_tests(rdx_ctx *ctx, int max_log2)
      * in the route's temporary storage: lm_tests covers the partition there. */
     const size_t n = max_log2 >= 21 ? ((size_t)1 << 21) + 37 : max_log2 > 14 ? ((size_t)1 << 18) + 5 : ((size_t)1 << 16) + 5;
     int runs = 0;
-    t->outcore_chunk_bytes = max_log2 > 14 ? 64 << 10 : 16 << 10; /* many chunks */
+    t->outcore_chunk_bytes = max_log2 > 14 ? 64 << 10 : 32 << 10; /* many chunks */
     /* Keys: every type and fill, both orders, with the flag and without (the fallback
      * under the cap), pageable and page-locked, in 1.5 or 3 segments' worth. */
     for (size_t ti = 0; ti < sizeof key_types / sizeof key_types[0]; ti++)
