@@ -14,10 +14,14 @@
 
 static size_t value_bytes(const rdx_job *job) { return job->kind == RDX_JOB_PAIRS ? job->value_size : 0; }
 
+/* Device bytes the route keeps beside the class buffer and its eighth: the low-memory
+ * route's slack, and alignment. */
+#define OOC_KEEP (RDX_LM_SLACK_BYTES + 16 * RDX_TEMP_ALIGN)
+
 size_t rdx_cuda_outcore_full_bytes(const rdx_job *job)
 {
     const size_t arrays = job->n * (job->key_size + value_bytes(job));
-    return arrays + arrays / 8 + RDX_LM_SLACK_BYTES + 8 * RDX_TEMP_ALIGN;
+    return OOC_KEEP + arrays + (arrays + 7) / 8;
 }
 
 /* Where everything lives in the device budget (offsets from its aligned base). The class
@@ -34,8 +38,8 @@ static int plan_space(const rdx_job *job, const rdx_cuda_tuning *t, size_t budge
 {
     const size_t kb = job->key_size, vb = value_bytes(job), r = kb + vb;
     memset(sp, 0, sizeof *sp);
-    const size_t keep = RDX_LM_SLACK_BYTES + 16 * RDX_TEMP_ALIGN;
-    size_t cap = budget > keep ? (budget - keep) / r / 9 * 8 : 0;
+    /* The most records with cap * r + cap * r / 8 + OOC_KEEP <= budget. */
+    size_t cap = budget > OOC_KEEP ? (budget - OOC_KEEP) * 8 / (9 * r) : 0;
     if (cap > job->n)
         cap = job->n;
     if (cap == 0)
