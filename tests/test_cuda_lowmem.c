@@ -292,7 +292,10 @@ static void ooc_tests(rdx_ctx *ctx, int max_log2)
     static const rdx_type key_types[] = {RDX_U32, RDX_I32, RDX_F32, RDX_U64, RDX_I64, RDX_F64, RDX_U16, RDX_U8};
     /* Under the sanitizers (max_log2 14 or less) the segments' sorts fit the normal route
      * in the route's temporary storage: lm_tests covers the partition there. */
-    const size_t n = max_log2 >= 21 ? ((size_t)1 << 21) + 37 : max_log2 > 14 ? ((size_t)1 << 18) + 5 : ((size_t)1 << 16) + 5;
+    const size_t n = max_log2 >= 21  ? ((size_t)1 << 21) + 37
+                     : max_log2 > 14 ? ((size_t)1 << 18) + 5
+                     : max_log2 > 10 ? ((size_t)1 << 16) + 5
+                                     : ((size_t)1 << 14) + 5; /* racecheck: 2^16 ran past 300 s */
     int runs = 0;
     t->outcore_chunk_bytes = max_log2 > 14 ? 64 << 10 : 32 << 10; /* many chunks */
     /* Keys: every type and fill, both orders, with the flag and without (the fallback
