@@ -13,6 +13,7 @@
 #include "gpu_bench_peers.h"
 #include "rdx.h"
 
+#define LB_TOOL "rdx-lowmem-bench"
 #include "lowmem_data.cuh"
 
 /* The least free device memory seen while a sort runs (a host thread polls). */
@@ -34,36 +35,6 @@ static void *lb_poll(void *p)
         nanosleep(&ts, NULL);
     }
     return NULL;
-}
-
-static int die(const char *what, cudaError_t e)
-{
-    printf("rdx-lowmem-bench: %s: %s\n", what, cudaGetErrorString(e));
-    exit(2);
-}
-#define LB_CUDA(call)                                                                                         \
-    do {                                                                                                      \
-        cudaError_t e_ = (call);                                                                              \
-        if (e_ != cudaSuccess)                                                                                \
-            die(#call, e_);                                                                                   \
-    } while (0)
-
-typedef struct lb_case {
-    rdx_type type;
-    int kb, vb;
-    const char *name;
-} lb_case;
-
-static int lb_parse_case(const char *s, lb_case *c)
-{
-    static const lb_case all[] = {{RDX_U32, 4, 0, "u32"}, {RDX_U64, 8, 0, "u64"}, {RDX_U32, 4, 4, "u32/u32"},
-                                  {RDX_U64, 8, 8, "u64/u64"}, {RDX_U64, 8, 4, "u64/u32"}};
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-        if (strcmp(s, all[i].name) == 0) {
-            *c = all[i];
-            return 0;
-        }
-    return -1;
 }
 
 /* One sort with the flags given, timed; *extra: the most device memory it took beyond
@@ -189,9 +160,7 @@ int main(int argc, char **argv)
         snprintf(dbuf, sizeof dbuf, "%s", dists);
         char *dsave = NULL;
         for (char *ds = strtok_r(dbuf, ",", &dsave); ds; ds = strtok_r(NULL, ",", &dsave)) {
-            int dist = -1;
-            for (int d = 0; d < D_N; d++)
-                if (!strcmp(ds, dist_names[d])) dist = d;
+            const int dist = lb_parse_dist(ds);
             if (dist < 0) {
                 printf("rdx-lowmem-bench: unknown distribution %s\n", ds);
                 return 2;

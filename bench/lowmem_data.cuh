@@ -4,6 +4,26 @@
 #define RDX_BENCH_LOWMEM_DATA_CUH
 
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime.h>
+
+#include "rdx.h"
+
+/* A failed CUDA call ends the bench (LB_TOOL: its name, defined before the include). */
+static void lb_die(const char *what, cudaError_t e)
+{
+    printf("%s: %s: %s\n", LB_TOOL, what, cudaGetErrorString(e));
+    exit(2);
+}
+#define LB_CUDA(call)                                                                                         \
+    do {                                                                                                      \
+        cudaError_t e_ = (call);                                                                              \
+        if (e_ != cudaSuccess)                                                                                \
+            lb_die(#call, e_);                                                                                \
+    } while (0)
 
 enum { D_UNIFORM, D_BUCKET, D_FEW, D_EQUAL, D_N };
 static const char *const dist_names[D_N] = {"uniform", "bucket", "few", "equal"};
@@ -65,5 +85,32 @@ static __global__ void lb_check(const void *keys, const void *vals, size_t n, in
 }
 
 static unsigned lb_grid(size_t n) { return (unsigned)(n / 256 + 1 < 65536 ? n / 256 + 1 : 65536); }
+
+typedef struct lb_case {
+    rdx_type type;
+    int kb, vb;
+    const char *name;
+} lb_case;
+
+static int lb_parse_case(const char *s, lb_case *c)
+{
+    static const lb_case all[] = {{RDX_U32, 4, 0, "u32"}, {RDX_U64, 8, 0, "u64"}, {RDX_U32, 4, 4, "u32/u32"},
+                                  {RDX_U64, 8, 8, "u64/u64"}, {RDX_U64, 8, 4, "u64/u32"}};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        if (strcmp(s, all[i].name) == 0) {
+            *c = all[i];
+            return 0;
+        }
+    return -1;
+}
+
+/* A distribution by its name; -1 for none. */
+static int lb_parse_dist(const char *s)
+{
+    for (int d = 0; d < D_N; d++)
+        if (!strcmp(s, dist_names[d]))
+            return d;
+    return -1;
+}
 
 #endif /* RDX_BENCH_LOWMEM_DATA_CUH */

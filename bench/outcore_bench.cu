@@ -10,20 +10,9 @@
 
 #include <cuda_runtime.h>
 
+#define LB_TOOL "rdx-outcore-bench"
 #include "lowmem_data.cuh"
 #include "rdx.h"
-
-static void ob_die(const char *what, cudaError_t e)
-{
-    printf("rdx-outcore-bench: %s: %s\n", what, cudaGetErrorString(e));
-    exit(2);
-}
-#define OB_CUDA(call)                                                                                         \
-    do {                                                                                                      \
-        cudaError_t e_ = (call);                                                                              \
-        if (e_ != cudaSuccess)                                                                                \
-            ob_die(#call, e_);                                                                                \
-    } while (0)
 
 static double ob_now_ms(void)
 {
@@ -64,6 +53,15 @@ typedef struct ob_arrays {
     int kb, vb, pinned;
 } ob_arrays;
 
+/* Device buffers of one piece (keys with one key more, for the order check across pieces). */
+static void ob_pieces(const ob_arrays *a, void **dk, void **dv)
+{
+    *dv = NULL;
+    LB_CUDA(cudaMalloc(dk, ((size_t)OB_PIECE + 1) * a->kb));
+    if (a->vb)
+        LB_CUDA(cudaMalloc(dv, (size_t)OB_PIECE * a->vb));
+}
+
 /* Fills the host arrays piece by piece on the device; returns the keys' sum. */
 static unsigned long long ob_fill(const ob_arrays *a, int dist, void *dk, void *dv, unsigned long long *out)
 {
@@ -71,13 +69,13 @@ static unsigned long long ob_fill(const ob_arrays *a, int dist, void *dk, void *
     for (size_t off = 0; off < a->n; off += OB_PIECE) {
         const size_t m = a->n - off < OB_PIECE ? a->n - off : OB_PIECE;
         lb_fill<<<lb_grid(m), 256>>>(dk, dv, off, m, a->kb, a->vb, dist, 4242);
-        OB_CUDA(cudaMemset(out, 0, 2 * sizeof *out));
+        LB_CUDA(cudaMemset(out, 0, 2 * sizeof *out));
         lb_check<<<lb_grid(m), 256>>>(dk, NULL, m, a->kb, 0, out);
-        OB_CUDA(cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost));
+        LB_CUDA(cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost));
         sum += h[1];
-        OB_CUDA(cudaMemcpy(a->k + off * a->kb, dk, m * a->kb, cudaMemcpyDeviceToHost));
+        LB_CUDA(cudaMemcpy(a->k + off * a->kb, dk, m * a->kb, cudaMemcpyDeviceToHost));
         if (a->vb)
-            OB_CUDA(cudaMemcpy(a->v + off * a->vb, dv, m * a->vb, cudaMemcpyDeviceToHost));
+            LB_CUDA(cudaMemcpy(a->v + off * a->vb, dv, m * a->vb, cudaMemcpyDeviceToHost));
     }
     return sum;
 }
@@ -89,16 +87,16 @@ static int ob_check(const ob_arrays *a, unsigned long long want_sum, void *dk, v
     unsigned long long bad = 0, sum = 0, h[2];
     for (size_t off = 0; off < a->n; off += OB_PIECE) {
         const size_t m = a->n - off < OB_PIECE ? a->n - off : OB_PIECE, m1 = off + m < a->n ? m + 1 : m;
-        OB_CUDA(cudaMemcpy(dk, a->k + off * a->kb, m1 * a->kb, cudaMemcpyHostToDevice));
+        LB_CUDA(cudaMemcpy(dk, a->k + off * a->kb, m1 * a->kb, cudaMemcpyHostToDevice));
         if (a->vb)
-            OB_CUDA(cudaMemcpy(dv, a->v + off * a->vb, m * a->vb, cudaMemcpyHostToDevice));
-        OB_CUDA(cudaMemset(out, 0, 2 * sizeof *out));
+            LB_CUDA(cudaMemcpy(dv, a->v + off * a->vb, m * a->vb, cudaMemcpyHostToDevice));
+        LB_CUDA(cudaMemset(out, 0, 2 * sizeof *out));
         lb_check<<<lb_grid(m1), 256>>>(dk, NULL, m1, a->kb, 0, out); /* order, with the next key */
-        OB_CUDA(cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost));
+        LB_CUDA(cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost));
         bad += h[0];
-        OB_CUDA(cudaMemset(out, 0, 2 * sizeof *out));
+        LB_CUDA(cudaMemset(out, 0, 2 * sizeof *out));
         lb_check<<<lb_grid(m), 256>>>(dk, a->vb ? dv : NULL, m, a->kb, a->vb, out); /* sum, values */
-        OB_CUDA(cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost));
+        LB_CUDA(cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost));
         bad += h[0];
         sum += h[1];
     }
@@ -108,22 +106,22 @@ static int ob_check(const ob_arrays *a, unsigned long long want_sum, void *dk, v
 /* The arrays to the device and back once, piece by piece through dk/dv: ms. */
 static double ob_round_trip(const ob_arrays *a, void *dk, void *dv)
 {
-    OB_CUDA(cudaDeviceSynchronize());
+    LB_CUDA(cudaDeviceSynchronize());
     const double t0 = ob_now_ms();
     for (int back = 0; back < 2; back++)
         for (size_t off = 0; off < a->n; off += OB_PIECE) {
             const size_t m = a->n - off < OB_PIECE ? a->n - off : OB_PIECE;
             if (back) {
-                OB_CUDA(cudaMemcpy(a->k + off * a->kb, dk, m * a->kb, cudaMemcpyDeviceToHost));
+                LB_CUDA(cudaMemcpy(a->k + off * a->kb, dk, m * a->kb, cudaMemcpyDeviceToHost));
                 if (a->vb)
-                    OB_CUDA(cudaMemcpy(a->v + off * a->vb, dv, m * a->vb, cudaMemcpyDeviceToHost));
+                    LB_CUDA(cudaMemcpy(a->v + off * a->vb, dv, m * a->vb, cudaMemcpyDeviceToHost));
             } else {
-                OB_CUDA(cudaMemcpy(dk, a->k + off * a->kb, m * a->kb, cudaMemcpyHostToDevice));
+                LB_CUDA(cudaMemcpy(dk, a->k + off * a->kb, m * a->kb, cudaMemcpyHostToDevice));
                 if (a->vb)
-                    OB_CUDA(cudaMemcpy(dv, a->v + off * a->vb, m * a->vb, cudaMemcpyHostToDevice));
+                    LB_CUDA(cudaMemcpy(dv, a->v + off * a->vb, m * a->vb, cudaMemcpyHostToDevice));
             }
         }
-    OB_CUDA(cudaDeviceSynchronize());
+    LB_CUDA(cudaDeviceSynchronize());
     return ob_now_ms() - t0;
 }
 
@@ -156,34 +154,27 @@ int main(int argc, char **argv)
         return 2;
     }
     struct cudaDeviceProp prop;
-    OB_CUDA(cudaGetDeviceProperties(&prop, 0));
+    LB_CUDA(cudaGetDeviceProperties(&prop, 0));
     printf("device: %s\n", prop.name);
     printf("| case | dist | memory | n | GB of arrays | device budget GB | sort ms | G keys/s | copy there and back ms | "
            "copy/sort speed | extra host MB (peak RSS) | route | check |\n");
     printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     unsigned long long *out = NULL;
-    OB_CUDA(cudaMalloc(&out, 2 * sizeof *out));
+    LB_CUDA(cudaMalloc(&out, 2 * sizeof *out));
     int failed = 0;
     char tbuf[128], dbuf[128], mbuf[64];
     snprintf(tbuf, sizeof tbuf, "%s", types);
     char *tsave = NULL;
     for (char *ts = strtok_r(tbuf, ",", &tsave); ts; ts = strtok_r(NULL, ",", &tsave)) {
-        static const struct { const char *name; rdx_type type; int kb, vb; } cases[] = {
-            {"u32", RDX_U32, 4, 0}, {"u64", RDX_U64, 8, 0}, {"u32/u32", RDX_U32, 4, 4},
-            {"u64/u64", RDX_U64, 8, 8}, {"u64/u32", RDX_U64, 8, 4}};
-        int ci = -1;
-        for (int i = 0; i < 5; i++)
-            if (!strcmp(ts, cases[i].name)) ci = i;
-        if (ci < 0) {
+        lb_case c;
+        if (lb_parse_case(ts, &c)) {
             printf("rdx-outcore-bench: unknown case %s\n", ts);
             return 2;
         }
         snprintf(dbuf, sizeof dbuf, "%s", dists);
         char *dsave = NULL;
         for (char *ds = strtok_r(dbuf, ",", &dsave); ds; ds = strtok_r(NULL, ",", &dsave)) {
-            int dist = -1;
-            for (int d = 0; d < D_N; d++)
-                if (!strcmp(ds, dist_names[d])) dist = d;
+            const int dist = lb_parse_dist(ds);
             if (dist < 0) {
                 printf("rdx-outcore-bench: unknown distribution %s\n", ds);
                 return 2;
@@ -191,12 +182,12 @@ int main(int argc, char **argv)
             snprintf(mbuf, sizeof mbuf, "%s", kinds);
             char *msave = NULL;
             for (char *ms = strtok_r(mbuf, ",", &msave); ms; ms = strtok_r(NULL, ",", &msave)) {
-                ob_arrays a = {NULL, NULL, 0, cases[ci].kb, cases[ci].vb, !strcmp(ms, "pinned")};
+                ob_arrays a = {NULL, NULL, 0, c.kb, c.vb, !strcmp(ms, "pinned")};
                 const size_t r = (size_t)(a.kb + a.vb), budget = (size_t)(budget_gb * 1e9);
                 a.n = (size_t)(budget * ratio / r);
                 if (a.pinned) {
-                    OB_CUDA(cudaMallocHost((void **)&a.k, a.n * a.kb));
-                    if (a.vb) OB_CUDA(cudaMallocHost((void **)&a.v, a.n * a.vb));
+                    LB_CUDA(cudaMallocHost((void **)&a.k, a.n * a.kb));
+                    if (a.vb) LB_CUDA(cudaMallocHost((void **)&a.v, a.n * a.vb));
                 } else {
                     a.k = (unsigned char *)malloc(a.n * a.kb);
                     a.v = a.vb ? (unsigned char *)malloc(a.n * a.vb) : NULL;
@@ -206,8 +197,7 @@ int main(int argc, char **argv)
                     }
                 }
                 void *dk = NULL, *dv = NULL;
-                OB_CUDA(cudaMalloc(&dk, ((size_t)OB_PIECE + 1) * a.kb));
-                if (a.vb) OB_CUDA(cudaMalloc(&dv, (size_t)OB_PIECE * a.vb));
+                ob_pieces(&a, &dk, &dv);
                 const unsigned long long sum = ob_fill(&a, dist, dk, dv, out);
                 const double copy_ms = ob_round_trip(&a, dk, dv);
                 (void)ob_fill(&a, dist, dk, dv, out); /* the round trip left the data as it was */
@@ -215,16 +205,16 @@ int main(int argc, char **argv)
                 if (dv) cudaFree(dv);
                 /* Hold all but the budget. */
                 size_t f = 0, tot = 0;
-                OB_CUDA(cudaMemGetInfo(&f, &tot));
+                LB_CUDA(cudaMemGetInfo(&f, &tot));
                 void *ballast = NULL;
                 if (f > budget)
-                    OB_CUDA(cudaMalloc(&ballast, f - budget));
+                    LB_CUDA(cudaMalloc(&ballast, f - budget));
                 const rdx_opts o = {0, 0, 0, 0};
                 const size_t rss0 = ob_status_kb("VmRSS:");
                 ob_reset_peak();
                 const double t0 = ob_now_ms();
-                const rdx_status s = a.vb ? rdx_sort_pairs(ctx, a.k, a.v, (size_t)a.vb, a.n, cases[ci].type, &o)
-                                          : rdx_sort_keys(ctx, a.k, a.n, cases[ci].type, &o);
+                const rdx_status s = a.vb ? rdx_sort_pairs(ctx, a.k, a.v, (size_t)a.vb, a.n, c.type, &o)
+                                          : rdx_sort_keys(ctx, a.k, a.n, c.type, &o);
                 const double sort_ms = ob_now_ms() - t0;
                 const size_t hwm = ob_status_kb("VmHWM:");
                 char route[128];
@@ -235,14 +225,13 @@ int main(int argc, char **argv)
                     return 2;
                 }
                 if (ballast) cudaFree(ballast);
-                OB_CUDA(cudaMalloc(&dk, ((size_t)OB_PIECE + 1) * a.kb));
-                if (a.vb) OB_CUDA(cudaMalloc(&dv, (size_t)OB_PIECE * a.vb));
+                ob_pieces(&a, &dk, &dv);
                 const int ok = s == RDX_OK && ob_check(&a, sum, dk, dv, out);
                 cudaFree(dk);
                 if (dv) cudaFree(dv);
                 failed |= !ok;
                 printf("| %s | %s | %s | %zu | %.1f | %.1f | %.1f | %.2f | %.1f | %.2fx | %.0f | %s | %s |\n",
-                       cases[ci].name, dist_names[dist], a.pinned ? "page-locked" : "pageable", a.n,
+                       c.name, dist_names[dist], a.pinned ? "page-locked" : "pageable", a.n,
                        a.n * (double)r / 1e9, budget / 1e9, sort_ms, a.n / sort_ms / 1e6, copy_ms, copy_ms / sort_ms,
                        hwm > rss0 ? (hwm - rss0) / 1024.0 : 0.0, route, ok ? "ok" : "WRONG");
                 fflush(stdout);

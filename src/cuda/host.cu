@@ -209,6 +209,29 @@ static rdx_status download(rdx_ctx *ctx, struct rdx_cuda_state *st, void *dst, c
     return RDX_OK;
 }
 
+/* Scratch of *bytes or, when that cannot be allocated, of what the device has free less
+ * RDX_LM_FREE_MARGIN_BYTES (under the test cap) if that is at least `least`: *bytes is
+ * what was taken. The context's own scratch counts as free: ensure_scratch gives it back
+ * before it allocates. */
+static rdx_status scratch_or_what_is_free(rdx_ctx *ctx, struct rdx_cuda_state *st, size_t *bytes, size_t least)
+{
+    rdx_status s = ensure_scratch(ctx, st, *bytes);
+    size_t free_b = 0, total_b = 0;
+    if (s == RDX_ERR_OUT_OF_MEMORY && cudaMemGetInfo(&free_b, &total_b) == cudaSuccess) {
+        const size_t have = free_b + st->scratch_bytes;
+        if (have > RDX_LM_FREE_MARGIN_BYTES && have - RDX_LM_FREE_MARGIN_BYTES < *bytes &&
+            have - RDX_LM_FREE_MARGIN_BYTES >= least) {
+            *bytes = have - RDX_LM_FREE_MARGIN_BYTES;
+            if (st->tuning.scratch_cap && *bytes > st->tuning.scratch_cap)
+                *bytes = st->tuning.scratch_cap;
+            ctx->error[0] = '\0';
+            s = ensure_scratch(ctx, st, *bytes);
+        }
+    }
+    (void)cudaGetLastError();
+    return s;
+}
+
 static rdx_status sort_low_memory(rdx_ctx *ctx, struct rdx_cuda_state *st, const rdx_cuda_tuning *tuning,
                                   const rdx_job *job)
 {
@@ -220,19 +243,10 @@ static rdx_status sort_low_memory(rdx_ctx *ctx, struct rdx_cuda_state *st, const
                         "CUDA backend: %zu bytes of arrays are more than the %zu bytes of the GPU", arrays, total_b);
     (void)cudaGetLastError();
     size_t bytes = rdx_cuda_lowmem_temp_bytes(tuning, job);
-    rdx_status s = ensure_scratch(ctx, st, bytes);
-    if (s == RDX_ERR_OUT_OF_MEMORY && !tuning->lowmem_bytes && cudaMemGetInfo(&free_b, &total_b) == cudaSuccess &&
-        free_b > RDX_LM_FREE_MARGIN_BYTES && free_b - RDX_LM_FREE_MARGIN_BYTES < bytes &&
-        free_b - RDX_LM_FREE_MARGIN_BYTES >= bytes / 2) {
-        /* Less than the preferred size works too (shorter runs of buckets, more levels):
-         * what the device has free (arrays of 90% of it leave less than 1/8 of them), if
-         * that is at least half the preferred size (an n far beyond the device fails). */
-        bytes = free_b - RDX_LM_FREE_MARGIN_BYTES;
-        if (tuning->scratch_cap && bytes > tuning->scratch_cap)
-            bytes = tuning->scratch_cap;
-        ctx->error[0] = '\0';
-        s = ensure_scratch(ctx, st, bytes);
-    }
+    /* Less than the preferred size works too (shorter runs of buckets, more levels): arrays
+     * of 90% of the device leave less than 1/8 of them free. At least half of it, though
+     * (an n far beyond the device fails); none less than a test's own size. */
+    rdx_status s = scratch_or_what_is_free(ctx, st, &bytes, tuning->lowmem_bytes ? (size_t)-1 : bytes / 2);
     if (s == RDX_OK)
         s = rdx_cuda_lowmem_sort(ctx, job, tuning, st->scratch, bytes, st->stream);
     if (s != RDX_OK) {
@@ -253,18 +267,7 @@ static rdx_status sort_out_of_core(rdx_ctx *ctx, struct rdx_cuda_state *st, cons
     size_t bytes = rdx_cuda_outcore_full_bytes(job);
     if (tuning->scratch_cap && bytes > tuning->scratch_cap)
         bytes = tuning->scratch_cap;
-    rdx_status s = ensure_scratch(ctx, st, bytes);
-    size_t free_b = 0, total_b = 0;
-    if (s == RDX_ERR_OUT_OF_MEMORY && cudaMemGetInfo(&free_b, &total_b) == cudaSuccess) {
-        /* The context's scratch is given back before the new one is allocated. */
-        const size_t have = free_b + st->scratch_bytes;
-        if (have > RDX_LM_FREE_MARGIN_BYTES && have - RDX_LM_FREE_MARGIN_BYTES < bytes) {
-            bytes = have - RDX_LM_FREE_MARGIN_BYTES;
-            ctx->error[0] = '\0';
-            s = ensure_scratch(ctx, st, bytes);
-        }
-    }
-    (void)cudaGetLastError();
+    rdx_status s = scratch_or_what_is_free(ctx, st, &bytes, 0);
     if (s == RDX_OK)
         s = rdx_cuda_outcore_sort(ctx, job, tuning, st->scratch, bytes, st->stream);
     if (s == RDX_OK)
