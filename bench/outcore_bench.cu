@@ -11,6 +11,7 @@
 #include <cuda_runtime.h>
 
 #define LB_TOOL "rdx-outcore-bench"
+#include "cuda/test_hooks.h" /* --split: the route's split (outcore_split) */
 #include "lowmem_data.cuh"
 #include "rdx.h"
 
@@ -127,7 +128,7 @@ static double ob_round_trip(const ob_arrays *a, void *dk, void *dv)
 
 int main(int argc, char **argv)
 {
-    const char *types = "u32,u64", *dists = "uniform", *kinds = "pinned,pageable";
+    const char *types = "u32,u64", *dists = "uniform", *kinds = "pinned,pageable", *splits = "sampled";
     double budget_gb = 8, ratio = 1.5;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-t") && i + 1 < argc) types = argv[++i];
@@ -135,16 +136,19 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--memory") && i + 1 < argc) kinds = argv[++i];
         else if (!strcmp(argv[i], "--budget") && i + 1 < argc) budget_gb = atof(argv[++i]);
         else if (!strcmp(argv[i], "--ratio") && i + 1 < argc) ratio = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--split") && i + 1 < argc) splits = argv[++i];
         else {
             printf("usage: rdx-outcore-bench [-t u32,u64,u32/u32,u64/u64,u64/u32] [--dist uniform,bucket,few,equal]\n"
-                   "         [--memory pinned,pageable] [--budget GB] [--ratio R]\n"
+                   "         [--memory pinned,pageable] [--budget GB] [--ratio R] [--split sampled,exact]\n"
                    "  Host arrays of R (1.5) times BUDGET (8) GB, page-locked (cudaMallocHost) or pageable\n"
                    "  (malloc). The bench holds the device's free memory but BUDGET GB, then sorts once\n"
                    "  with rdx_sort_keys / rdx_sort_pairs (no flag: the normal route does not fit, the\n"
                    "  out-of-core route runs with what is free). Against it: the arrays copied to the device\n"
                    "  and back once (cudaMemcpy, 2^26-record pieces). Checked on the device: order, the keys'\n"
                    "  sum, each value a function of its key. Peak RSS: the process's VmHWM during the sort\n"
-                   "  beyond its RSS before it.\n");
+                   "  beyond its RSS before it. --split: how the route splits a segment: from a sample of\n"
+                   "  the keys (the library's way), or exactly, from a histogram streamed over PCIe (a\n"
+                   "  test hook; for comparison in the same run).\n");
             return 2;
         }
     }
@@ -156,13 +160,13 @@ int main(int argc, char **argv)
     struct cudaDeviceProp prop;
     LB_CUDA(cudaGetDeviceProperties(&prop, 0));
     printf("device: %s\n", prop.name);
-    printf("| case | dist | memory | n | GB of arrays | device budget GB | sort ms | G keys/s | copy there and back ms | "
+    printf("| case | dist | memory | split | n | GB of arrays | device budget GB | sort ms | G keys/s | copy there and back ms | "
            "copy/sort speed | extra host MB (peak RSS) | route | check |\n");
-    printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     unsigned long long *out = NULL;
     LB_CUDA(cudaMalloc(&out, 2 * sizeof *out));
     int failed = 0;
-    char tbuf[128], dbuf[128], mbuf[64];
+    char tbuf[128], dbuf[128], mbuf[64], sbuf[64];
     snprintf(tbuf, sizeof tbuf, "%s", types);
     char *tsave = NULL;
     for (char *ts = strtok_r(tbuf, ",", &tsave); ts; ts = strtok_r(NULL, ",", &tsave)) {
@@ -200,41 +204,53 @@ int main(int argc, char **argv)
                 ob_pieces(&a, &dk, &dv);
                 const unsigned long long sum = ob_fill(&a, dist, dk, dv, out);
                 const double copy_ms = ob_round_trip(&a, dk, dv);
-                (void)ob_fill(&a, dist, dk, dv, out); /* the round trip left the data as it was */
                 cudaFree(dk);
                 if (dv) cudaFree(dv);
-                /* Hold all but the budget. */
-                size_t f = 0, tot = 0;
-                LB_CUDA(cudaMemGetInfo(&f, &tot));
-                void *ballast = NULL;
-                if (f > budget)
-                    LB_CUDA(cudaMalloc(&ballast, f - budget));
-                const rdx_opts o = {0, 0, 0, 0};
-                const size_t rss0 = ob_status_kb("VmRSS:");
-                ob_reset_peak();
-                const double t0 = ob_now_ms();
-                const rdx_status s = a.vb ? rdx_sort_pairs(ctx, a.k, a.v, (size_t)a.vb, a.n, c.type, &o)
-                                          : rdx_sort_keys(ctx, a.k, a.n, c.type, &o);
-                const double sort_ms = ob_now_ms() - t0;
-                const size_t hwm = ob_status_kb("VmHWM:");
-                char route[128];
-                snprintf(route, sizeof route, "%s", s == RDX_OK ? rdx_ctx_route(ctx) : rdx_ctx_error(ctx));
-                rdx_ctx_destroy(ctx); /* gives its scratch back for the check */
-                if (rdx_ctx_create(&ctx, RDX_BACKEND_CUDA) != RDX_OK) {
-                    printf("rdx-outcore-bench: no CUDA context\n");
-                    return 2;
+                snprintf(sbuf, sizeof sbuf, "%s", splits);
+                char *ssave = NULL;
+                for (char *ss = strtok_r(sbuf, ",", &ssave); ss; ss = strtok_r(NULL, ",", &ssave)) {
+                    if (strcmp(ss, "sampled") && strcmp(ss, "exact")) {
+                        printf("rdx-outcore-bench: unknown split %s\n", ss);
+                        return 2;
+                    }
+                    rdx_cuda_ctx_tuning(ctx)->outcore_split = !strcmp(ss, "exact");
+                    ob_pieces(&a, &dk, &dv);
+                    (void)ob_fill(&a, dist, dk, dv, out); /* the same data for every sort */
+                    cudaFree(dk);
+                    if (dv) cudaFree(dv);
+                    /* Hold all but the budget. */
+                    size_t f = 0, tot = 0;
+                    LB_CUDA(cudaMemGetInfo(&f, &tot));
+                    void *ballast = NULL;
+                    if (f > budget)
+                        LB_CUDA(cudaMalloc(&ballast, f - budget));
+                    const rdx_opts o = {0, 0, 0, 0};
+                    const size_t rss0 = ob_status_kb("VmRSS:");
+                    ob_reset_peak();
+                    const double t0 = ob_now_ms();
+                    const rdx_status s = a.vb ? rdx_sort_pairs(ctx, a.k, a.v, (size_t)a.vb, a.n, c.type, &o)
+                                              : rdx_sort_keys(ctx, a.k, a.n, c.type, &o);
+                    const double sort_ms = ob_now_ms() - t0;
+                    const size_t hwm = ob_status_kb("VmHWM:");
+                    char route[128];
+                    snprintf(route, sizeof route, "%s", s == RDX_OK ? rdx_ctx_route(ctx) : rdx_ctx_error(ctx));
+                    rdx_ctx_destroy(ctx); /* gives its scratch back for the check */
+                    if (rdx_ctx_create(&ctx, RDX_BACKEND_CUDA) != RDX_OK) {
+                        printf("rdx-outcore-bench: no CUDA context\n");
+                        return 2;
+                    }
+                    if (ballast) cudaFree(ballast);
+                    ob_pieces(&a, &dk, &dv);
+                    const int ok = s == RDX_OK && ob_check(&a, sum, dk, dv, out);
+                    cudaFree(dk);
+                    if (dv) cudaFree(dv);
+                    failed |= !ok;
+                    printf("| %s | %s | %s | %s | %zu | %.1f | %.1f | %.1f | %.2f | %.1f | %.2fx | %.0f | %s | %s |\n",
+                           c.name, dist_names[dist], a.pinned ? "page-locked" : "pageable", ss, a.n,
+                           a.n * (double)r / 1e9, budget / 1e9, sort_ms, a.n / sort_ms / 1e6, copy_ms,
+                           copy_ms / sort_ms, hwm > rss0 ? (hwm - rss0) / 1024.0 : 0.0, route, ok ? "ok" : "WRONG");
+                    fflush(stdout);
                 }
-                if (ballast) cudaFree(ballast);
-                ob_pieces(&a, &dk, &dv);
-                const int ok = s == RDX_OK && ob_check(&a, sum, dk, dv, out);
-                cudaFree(dk);
-                if (dv) cudaFree(dv);
-                failed |= !ok;
-                printf("| %s | %s | %s | %zu | %.1f | %.1f | %.1f | %.2f | %.1f | %.2fx | %.0f | %s | %s |\n",
-                       c.name, dist_names[dist], a.pinned ? "page-locked" : "pageable", a.n,
-                       a.n * (double)r / 1e9, budget / 1e9, sort_ms, a.n / sort_ms / 1e6, copy_ms, copy_ms / sort_ms,
-                       hwm > rss0 ? (hwm - rss0) / 1024.0 : 0.0, route, ok ? "ok" : "WRONG");
-                fflush(stdout);
                 if (a.pinned) {
                     cudaFreeHost(a.k);
                     if (a.v) cudaFreeHost(a.v);

@@ -309,6 +309,7 @@ static void ooc_tests(rdx_ctx *ctx, int max_log2)
             const unsigned flags = (f % 2 || !normal_above(n, r, t->scratch_cap) ? RDX_LOW_MEMORY : 0u) |
                                    ((f + ti) % 2 ? RDX_DESCENDING : 0u);
             const lm_case c = {key_types[ti], n, 0, flags, 0, 0, f, 0, 1 + (int)((f + ti / 2) % 2)};
+            t->outcore_split = (int)((ti / 3 + f) % 3); /* sampled, exact, sampled to overflow */
             lm_run(ctx, &c, RDX_OK, "out-of-core", &s);
             ++runs;
         }
@@ -324,9 +325,23 @@ static void ooc_tests(rdx_ctx *ctx, int max_log2)
                 const unsigned flags = (f % 2 && normal_above(n, r, t->scratch_cap) ? 0u : RDX_LOW_MEMORY) |
                                        (ti % 2 ? RDX_DESCENDING : 0u);
                 const lm_case c = {pair_types[ti], n, vs, flags, 0, 0, f, 0, 1 + (int)((f + vs / 4) % 2)};
+                t->outcore_split = (int)((ti + f / 2) % 3);
                 lm_run(ctx, &c, RDX_OK, "out-of-core", &s);
                 ++runs;
             }
+    /* The sampled split overflowing its class buffer (the hook aims it at twice the
+     * buffer): the records go back, then the exact split; pageable and page-locked, 1.5
+     * and 4.5 segments' worth. */
+    t->outcore_split = 2;
+    for (int host = 1; host <= 2; host++)
+        for (size_t den = 3; den <= 9; den += 6) {
+            const lm_case c = {host == 1 ? RDX_U32 : RDX_I64, n, host == 1 ? 4 : 0, RDX_LOW_MEMORY, 0, 0, LM_UNIFORM,
+                               0, host};
+            t->scratch_cap = ooc_budget(n, 8, 2, den);
+            lm_run(ctx, &c, RDX_OK, "out-of-core", &s);
+            ++runs;
+        }
+    t->outcore_split = 0;
     /* A bit range: keys equal in it but not outside stay in input order. */
     {
         const lm_case c = {RDX_U64, n, 8, RDX_LOW_MEMORY, 20, 44, LM_UNIFORM, 0, 2};
@@ -372,6 +387,7 @@ static void ooc_tests(rdx_ctx *ctx, int max_log2)
         }
     t->scratch_cap = 0;
     t->outcore_chunk_bytes = 0;
+    t->outcore_split = 0;
     printf("outcore: %d sorts\n", runs);
 }
 

@@ -1,6 +1,10 @@
 /* The out-of-core route's host side (outcore.h): the device layout, the copies between the
  * host arrays and the device, the split, the partition pass and the segments' sorts. */
+#include <math.h>
 #include <string.h>
+
+#include "alloc.h"
+#include "key_codec.h"
 
 #include "common.cuh"
 #include "host_copy.h"
@@ -150,8 +154,10 @@ static rdx_status io_flush(ooc_io *io)
 /* ---- the route ---- */
 
 /* Events between the three streams: a chunk's copy in, its kernels, its copy out (per
- * buffer), and one to order the streams at the start of a step. */
-enum { EV_IN = 0, EV_KERNEL = 2, EV_OUT = 4, EV_JOIN = 6, EV_COUNT = 7 };
+ * buffer), one to order the streams at the start of a step, and the last write of a
+ * partition's records back into the host segment (it must land before the segment is
+ * read again). */
+enum { EV_IN = 0, EV_KERNEL = 2, EV_OUT = 4, EV_JOIN = 6, EV_REST = 7, EV_COUNT = 8 };
 
 typedef struct ooc_run {
     rdx_ctx *ctx;
@@ -163,6 +169,7 @@ typedef struct ooc_run {
     ooc_io io;
     cudaEvent_t ev[EV_COUNT];
     unsigned long long *counts; /* pinned: the chunks' records going back, per buffer */
+    unsigned long long *sample; /* host: RDX_OOC_SAMPLE keys' values */
     int pinned_k, pinned_v;
     size_t kb, vb;
     rdx_ooc_args a;
@@ -188,6 +195,7 @@ static rdx_status count_pass(ooc_run *o, size_t lo, size_t len, unsigned long lo
     rdx_status st = join(o, o->s, o->io.in); /* the buffers are free */
     if (st != RDX_OK)
         return st;
+    RDX_CUDA_TRY(cudaStreamWaitEvent(o->io.in, o->ev[EV_REST], 0)); /* the segment is whole */
     RDX_CUDA_TRY(cudaMemsetAsync(o->a.hist, 0, (bins + 1) * 8, o->s));
     for (size_t q = 0, off = 0; off < len; ++q, off += chunk) {
         const int b = (int)(q & 1);
@@ -248,24 +256,92 @@ static rdx_status find_split(ooc_run *o, size_t lo, size_t len, size_t *a0)
     }
 }
 
-/* Class 0 of [lo, lo + len) into the class buffer (a0 records), the rest packed at the
- * end of the segment on the host, in input order; the chunks go back to front. */
-static rdx_status partition_pass(ooc_run *o, size_t lo, size_t len, size_t a0)
+static rdx_status class_out(ooc_run *o, size_t from, size_t lo, size_t len);
+
+/* v(k) of host record i, as the kernels compute it (ooc_value). */
+static unsigned long long host_value(const ooc_run *o, size_t i)
+{
+    const unsigned char *p = keys_at(o, i);
+    const int cls = o->a.cls, desc = o->a.desc;
+    unsigned long long e;
+    switch (o->kb) {
+    case 1: { uint8_t x; memcpy(&x, p, 1); e = rdx_encode_u8(x, cls, desc); break; }
+    case 2: { uint16_t x; memcpy(&x, p, 2); e = rdx_encode_u16(x, cls, desc); break; }
+    case 4: { uint32_t x; memcpy(&x, p, 4); e = rdx_encode_u32(x, cls, desc); break; }
+    default: { uint64_t x; memcpy(&x, p, 8); e = rdx_encode_u64(x, cls, desc); break; }
+    }
+    e >>= o->a.begin;
+    return o->a.width >= 64 ? e : e & ((1ull << o->a.width) - 1ull);
+}
+
+static int compare_values(const void *x, const void *y)
+{
+    const unsigned long long a = *(const unsigned long long *)x, b = *(const unsigned long long *)y;
+    return (a > b) - (a < b);
+}
+
+/* A boundary for class 0 of [lo, lo + len) (len > cap) from RDX_OOC_SAMPLE keys at
+ * pseudo-random positions: *found = 1 with o->a set (class 0 is v < key), 0 when the
+ * sample cannot tell (the key at the aim holds so much of the sample that class 0 would
+ * fill less than half its buffer). The aim is RDX_OOC_SAMPLE_SIGMAS standard deviations of
+ * the sample's quantile below the buffer's share of the segment. */
+static rdx_status sample_split(ooc_run *o, size_t lo, size_t len, int *found)
 {
     rdx_ctx *ctx = o->ctx;
-    const size_t chunk = o->sp.chunk, chunks = (len + chunk - 1) / chunk;
+    *found = 0;
+    if (o->t->outcore_split == 1)
+        return RDX_OK;
+    RDX_CUDA_TRY(cudaEventSynchronize(o->ev[EV_REST])); /* the segment is whole */
+    const size_t samples = RDX_OOC_SAMPLE;
+    unsigned long long *v = o->sample;
+    for (size_t i = 0; i < samples; ++i) {
+        uint64_t z = (uint64_t)(lo + i + 1) * 0x9E3779B97F4A7C15ull; /* a position hash */
+        z = (z ^ (z >> 29)) * 0xBF58476D1CE4E5B9ull;
+        v[i] = host_value(o, lo + (size_t)((z ^ (z >> 32)) % len));
+    }
+    qsort(v, samples, sizeof *v, compare_values);
+    const double share = (double)o->sp.cap / (double)len;
+    const double aim = o->t->outcore_split == 2
+                           ? 2.0 * share
+                           : share - RDX_OOC_SAMPLE_SIGMAS * sqrt(share * (1.0 - share) / (double)samples);
+    if (aim <= 0.0)
+        return RDX_OK;
+    const size_t j = aim >= 1.0 ? samples - 1 : (size_t)(aim * (double)samples);
+    size_t below = j;
+    while (below > 0 && v[below - 1] == v[j])
+        --below;
+    if (2.0 * (double)below * (double)len < (double)samples * (double)o->sp.cap)
+        return RDX_OK;
+    o->a.key = v[j];
+    o->a.take = o->a.count = 0;
+    *found = 1;
+    return RDX_OK;
+}
+
+/* Class 0 of [lo, lo + len) into the end of the class buffer (*a0 records; `expect` of
+ * them when the split was exact, 0 when not known), the rest packed at the end of the
+ * segment on the host, in input order; the chunks go back to front. *over = 1 when class 0
+ * outgrew the buffer: then the segment holds all its records again (outcore.h) and
+ * nothing is in the buffer. */
+static rdx_status partition_pass(ooc_run *o, size_t lo, size_t len, size_t expect, size_t *a0, int *over)
+{
+    rdx_ctx *ctx = o->ctx;
+    const size_t chunk = o->sp.chunk, chunks = (len + chunk - 1) / chunk, cap = o->sp.cap;
     unsigned long long state[RDX_OOC_WORDS];
     memset(state, 0, sizeof state);
-    state[RDX_OOC_FILL] = a0;
+    state[RDX_OOC_FILL] = cap;
+    *a0 = 0;
+    *over = 0;
     RDX_CUDA_TRY(cudaMemcpyAsync(o->a.state, state, sizeof state, cudaMemcpyHostToDevice, o->s));
     rdx_status st = join(o, o->io.out, o->s); /* the class buffer is copied out */
     if (st == RDX_OK)
         st = join(o, o->s, o->io.in);
     if (st != RDX_OK)
         return st;
+    RDX_CUDA_TRY(cudaStreamWaitEvent(o->io.in, o->ev[EV_REST], 0)); /* the segment is whole */
     rdx_inject_first_write(ctx);
-    size_t back = 0; /* records written back so far */
-    for (size_t q = 0; q <= chunks; ++q) {
+    size_t back = 0, whole = len; /* records written back; the segment's untouched front */
+    for (size_t q = 0; q <= chunks && !*over; ++q) {
         if (q < chunks) {
             const int b = (int)(q & 1);
             const size_t off = (chunks - 1 - q) * chunk, m = len - off < chunk ? len - off : chunk;
@@ -292,9 +368,14 @@ static rdx_status partition_pass(ooc_run *o, size_t lo, size_t len, size_t a0)
         if (q >= 1) { /* chunk q - 1's other records go back */
             const int b = (int)((q - 1) & 1);
             RDX_CUDA_TRY(cudaEventSynchronize(o->ev[EV_KERNEL + b]));
+            if (o->counts[b] == RDX_OOC_NOT_SPLIT) {
+                *over = 1;
+                break;
+            }
             const size_t c = (size_t)o->counts[b];
             back += c;
-            if (back > len - a0)
+            whole = (chunks - q) * chunk;
+            if (back > len - whole || len - whole - back > cap)
                 return rdx_fail(ctx, RDX_ERR_DEVICE, "CUDA backend: the out-of-core partition lost count of records");
             const size_t at = lo + len - back;
             RDX_CUDA_TRY(cudaStreamWaitEvent(o->io.out, o->ev[EV_KERNEL + b], 0));
@@ -306,17 +387,28 @@ static rdx_status partition_pass(ooc_run *o, size_t lo, size_t len, size_t a0)
             RDX_CUDA_TRY(cudaEventRecord(o->ev[EV_OUT + b], o->io.out));
         }
     }
-    if (back != len - a0)
+    *a0 = len - whole - back; /* class 0 of the chunks split */
+    if (*over) { /* class 0 so far back into the gap between the untouched front and the rest */
+        RDX_CUDA_TRY(cudaStreamSynchronize(o->s)); /* the chunk enqueued after is not split either */
+        st = join(o, o->s, o->io.out);
+        if (st == RDX_OK)
+            st = class_out(o, cap - *a0, lo + whole, *a0);
+        *a0 = 0;
+    } else if (whole != 0 || (expect && *a0 != expect)) {
         return rdx_fail(ctx, RDX_ERR_DEVICE, "CUDA backend: the out-of-core partition lost count of records");
-    return io_flush(&o->io);
+    }
+    if (st == RDX_OK)
+        st = io_flush(&o->io);
+    RDX_CUDA_TRY(cudaEventRecord(o->ev[EV_REST], o->io.out));
+    return st;
 }
 
-/* Sorts the class buffer's first len records on the device. */
-static rdx_status sort_class(ooc_run *o, size_t len)
+/* Sorts class-buffer records [from, from + len) on the device. */
+static rdx_status sort_class(ooc_run *o, size_t from, size_t len)
 {
     rdx_job sub = *o->job;
-    sub.keys = o->base + o->sp.cls_keys;
-    sub.values = o->vb ? o->base + o->sp.cls_vals : NULL;
+    sub.keys = o->base + o->sp.cls_keys + from * o->kb;
+    sub.values = o->vb ? o->base + o->sp.cls_vals + from * o->vb : NULL;
     sub.n = len;
     sub.low_memory = 0;
     sub.keys_in = sub.values_in = NULL;
@@ -342,12 +434,13 @@ static rdx_status class_in(ooc_run *o, size_t to, size_t lo, size_t len)
     return st;
 }
 
-/* The last segment [lo, lo + len) (it fits the class buffer) in, sorted, out. When the
- * sorted class 0 of the step before (a0 records, for [lo - a0, lo)) is still in the
- * buffer, it goes out piece by piece, each piece's space taking the next piece of the
- * segment: both directions of the bus at once. */
+/* The last segment [lo, lo + len) (it fits the class buffer) in at the buffer's start,
+ * sorted, out. When the sorted class 0 of the step before (a0 records for [lo - a0, lo),
+ * at the buffer's end) is still there, it goes out piece by piece, each piece freeing
+ * the space of the segment's next piece: both directions of the bus at once. */
 static rdx_status sort_last(ooc_run *o, size_t lo, size_t len, size_t a0)
 {
+    const size_t from = o->sp.cap - a0;
     rdx_ctx *ctx = o->ctx;
     rdx_status st = join(o, o->s, o->io.out); /* class 0 is sorted */
     if (st == RDX_OK)
@@ -356,7 +449,7 @@ static rdx_status sort_last(ooc_run *o, size_t lo, size_t len, size_t a0)
     for (size_t at = 0, j = 0; st == RDX_OK && (at < a0 || at < len); at += piece, ++j) {
         const int b = (int)(j & 1);
         if (at < a0) {
-            st = class_out(o, at, lo - a0 + at, a0 - at < piece ? a0 - at : piece);
+            st = class_out(o, from + at, lo - a0 + at, a0 - at < piece ? a0 - at : piece);
             if (st != RDX_OK)
                 break;
             RDX_CUDA_TRY(cudaEventRecord(o->ev[EV_OUT + b], o->io.out));
@@ -368,10 +461,31 @@ static rdx_status sort_last(ooc_run *o, size_t lo, size_t len, size_t a0)
     if (st == RDX_OK)
         st = join(o, o->io.in, o->s);
     if (st == RDX_OK)
-        st = sort_class(o, len);
+        st = sort_class(o, 0, len);
     if (st == RDX_OK)
         st = join(o, o->s, o->io.out);
     return st == RDX_OK ? class_out(o, 0, lo, len) : st;
+}
+
+/* Splits [lo, lo + len) (len > cap): class 0 (*a0 records, at the end of the class
+ * buffer) below the rest, which is packed at the end of the segment. From a sample when it
+ * tells and class 0 fits; else exactly. */
+static rdx_status split_segment(ooc_run *o, size_t lo, size_t len, size_t *a0)
+{
+    int found = 0, over = 0;
+    size_t expect = 0;
+    rdx_status st = sample_split(o, lo, len, &found);
+    if (st == RDX_OK && found)
+        st = partition_pass(o, lo, len, 0, a0, &over);
+    /* A sampled key with nothing below it left the segment as it was. */
+    if (st != RDX_OK || (found && !over && *a0 > 0))
+        return st;
+    st = find_split(o, lo, len, &expect);
+    if (st == RDX_OK)
+        st = partition_pass(o, lo, len, expect, a0, &over);
+    if (st == RDX_OK && over)
+        return rdx_fail(o->ctx, RDX_ERR_DEVICE, "CUDA backend: the out-of-core partition lost count of records");
+    return st;
 }
 
 static int page_locked(const void *p)
@@ -399,6 +513,8 @@ static rdx_status open_run(ooc_run *o)
         (void)cudaGetLastError();
         return rdx_fail(ctx, RDX_ERR_OUT_OF_MEMORY, "CUDA backend: cannot allocate pinned memory for the out-of-core route");
     }
+    if (o->sp.cap < o->job->n && !(o->sample = (unsigned long long *)rdx_host_malloc(ctx, RDX_OOC_SAMPLE * 8)))
+        return rdx_fail(ctx, RDX_ERR_OUT_OF_MEMORY, "CUDA backend: cannot allocate the out-of-core route's sample");
     if (o->pinned_k && (!o->vb || o->pinned_v))
         return RDX_OK;
     const size_t width = o->kb > o->vb ? o->kb : o->vb;
@@ -434,6 +550,7 @@ static void close_run(ooc_run *o)
             (void)cudaEventDestroy(o->ev[i]);
     if (o->counts)
         (void)cudaFreeHost(o->counts);
+    rdx_host_free(o->sample);
     if (o->io.in)
         (void)cudaStreamDestroy(o->io.in);
     if (o->io.out)
@@ -483,14 +600,12 @@ rdx_status rdx_cuda_outcore_sort(rdx_ctx *ctx, const rdx_job *job, const rdx_cud
         if (a0) { /* class 0 of the step before goes out whole */
             st = join(&o, o.s, o.io.out);
             if (st == RDX_OK)
-                st = class_out(&o, 0, lo - a0, a0);
+                st = class_out(&o, o.sp.cap - a0, lo - a0, a0);
         }
         if (st == RDX_OK)
-            st = find_split(&o, lo, len, &a0);
+            st = split_segment(&o, lo, len, &a0);
         if (st == RDX_OK)
-            st = partition_pass(&o, lo, len, a0);
-        if (st == RDX_OK)
-            st = sort_class(&o, a0);
+            st = sort_class(&o, o.sp.cap - a0, a0);
         lo += a0;
     }
     if (st == RDX_OK)

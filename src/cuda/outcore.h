@@ -5,16 +5,23 @@
  *
  * A segment [lo, hi) of the host arrays (initially all of them) that fits the class
  * buffer is copied in, sorted and copied back. A larger one is split:
- *   1. split: streaming the keys through the GPU, a histogram of one digit of the mapped
- *      key (within the sorted bits) picks the boundary: class 0 is the records below it,
- *      at most C of them. When the bucket at the boundary leaves class 0 less than half
- *      full, it is counted again by the next digit; a bucket of one key value is cut by
- *      occurrence (the first c records of that key, in input order, are class 0).
- *   2. partition: the segment streams through again, back to front; class 0 goes to the
- *      class buffer on the device, the other records go back to the host arrays, packed
- *      at the end of the segment in input order. They only land on records that have
- *      already been read: after q chunks from the back, at most the records of those q
- *      chunks are written back, within them.
+ *   1. split: the boundary comes from a sample of the segment's keys, read by the host at
+ *      random positions: class 0 is the records below a sampled key, aimed a little under
+ *      C of them. When the sample cannot tell (a heavy key at the boundary), or class 0
+ *      overflows its buffer in step 2, the exact split runs: streaming the keys through
+ *      the GPU, a histogram of one digit of the mapped key (within the sorted bits) picks
+ *      the boundary, at most C records below it. When the bucket at the boundary leaves
+ *      class 0 less than half full, it is counted again by the next digit; a bucket of one
+ *      key value is cut by occurrence (the first c records of that key, in input order,
+ *      are class 0).
+ *   2. partition: the segment streams through, back to front; class 0 goes to the end of
+ *      the class buffer on the device, the other records go back to the host arrays,
+ *      packed at the end of the segment in input order. They only land on records that
+ *      have already been read: after q chunks from the back, at most the records of those
+ *      q chunks are written back, within them. If class 0 outgrows the buffer, the chunks
+ *      from there on are left alone and class 0's records so far go back into the gap
+ *      between them and the records already packed: every record is in the segment again,
+ *      and records of equal keys still in input order.
  *   3. class 0 is sorted on the device and copied to the front of the segment, and the
  *      rest of the segment is sorted the same way.
  * Copies run on their own streams beside the kernels (chunk q + 1 comes in while chunk q
@@ -37,8 +44,11 @@ enum {
     RDX_OOC_REST = 2,    /* this chunk: records that go back to the host */
     RDX_OOC_BASE = 3,    /* this chunk: where its class-0 records start in the buffer */
     RDX_OOC_TAKEN = 4,   /* this chunk: its records of the boundary key that are class 0 */
+    RDX_OOC_OVER = 5,    /* 1 once class 0 did not fit its buffer: the chunks from that
+                            one on are not split (REST is RDX_OOC_NOT_SPLIT) */
     RDX_OOC_WORDS = 8
 };
+#define RDX_OOC_NOT_SPLIT (~0ull)
 
 /* One chunk on the device, and what the kernels do with it. Keys are compared as v(k):
  * bits [begin, begin + width) of the mapped key. */

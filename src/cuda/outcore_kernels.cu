@@ -107,6 +107,11 @@ __global__ void __launch_bounds__(RDX_OOC_SCAN_THREADS) ooc_scan_kernel(const rd
         const unsigned long long want = a.take > eq_before ? a.take - eq_before : 0ull;
         const unsigned long long taken = want < ep ? want : ep;
         const unsigned long long cls0 = bp + taken;
+        if (st[RDX_OOC_OVER] || cls0 > st[RDX_OOC_FILL]) { /* class 0 outgrew its buffer */
+            st[RDX_OOC_OVER] = 1;
+            st[RDX_OOC_REST] = RDX_OOC_NOT_SPLIT;
+            return;
+        }
         st[RDX_OOC_EQ_DONE] += ep;
         st[RDX_OOC_FILL] -= cls0;
         st[RDX_OOC_BASE] = st[RDX_OOC_FILL];
@@ -120,6 +125,8 @@ template <int KB, int VB> __global__ void __launch_bounds__(OOC_T) ooc_scatter_k
     typedef typename rdx_uint<KB>::t K;
     typedef typename rdx_uint<VB ? VB : 4>::t V;
     __shared__ uint32_t s_warp[OOC_T / 32];
+    if (a.state[RDX_OOC_OVER])
+        return;
     const size_t first = (size_t)blockIdx.x * OOC_TILE + (size_t)threadIdx.x * OOC_I;
     K key[OOC_I];
     uint32_t below, equal;

@@ -520,6 +520,13 @@
 /* Bits of the digit the split counts keys by: its bins fit shared memory, and a bucket is
  * 1/4096 of uniform keys (class 0 fills its buffer to within that). */
 #define RDX_OOC_DIGIT_BITS 12
+/* The split picks its boundary from this many keys read at random positions of the
+ * segment (by the host: no stream of the keys over PCIe), aiming class 0 this many
+ * standard deviations of the sample's quantile below the class buffer's size, so that it
+ * overflows about once in 10^6 splits (then the exact split runs, with a histogram). At
+ * 2^14 keys and 1.5x the buffer, class 0 fills it to about 97%. */
+#define RDX_OOC_SAMPLE 16384
+#define RDX_OOC_SAMPLE_SIGMAS 5.0
 /* The partition kernels' threads and items per thread (a tile is their product), and the
  * threads of the one-block scan over a chunk's tiles. */
 #define RDX_OOC_THREADS 256

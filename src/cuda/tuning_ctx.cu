@@ -17,6 +17,7 @@ void rdx_cuda_tuning_defaults(rdx_cuda_tuning *t)
     t->lowmem_bytes = 0;
     t->scratch_cap = 0;
     t->outcore_chunk_bytes = 0;
+    t->outcore_split = 0;
     t->device = -1;
     t->sms = 0;
     t->smem_optin = 0;

@@ -40,6 +40,10 @@ typedef struct rdx_cuda_tuning {
                                    they may use */
     size_t outcore_chunk_bytes; /* the out-of-core route's chunk; 0: RDX_OOC_CHUNK_BYTES
                                    (tests set it small for many chunks) */
+    int outcore_split;          /* a test hook, how the out-of-core route splits: 0 from a
+                                   sample (the exact histogram when the sample cannot
+                                   tell), 1 by the histogram alone, 2 from a sample aimed at
+                                   twice the class buffer (it overflows: the recovery) */
     /* ---- the device (filled from its properties) ---- */
     int device;                 /* its number; -1 before the facts are known */
     int sms;                    /* multiprocessors */
