@@ -442,10 +442,13 @@ static void lmc_tests(rdx_ctx *ctx, int max_log2)
 {
     uint64_t s = seed ^ 0x1C0F;
     rdx_cuda_tuning *t = rdx_cuda_ctx_tuning(ctx);
-    const int small = max_log2 < 21; /* under the sanitizers: fewer, smaller cases */
+    /* Under the sanitizers (RDX_TEST_MAX_LOG2_N below 21) the loops run every third case,
+     * every sixth under racecheck (10 or less), at the least size whose budget partitions. */
+    const int small = max_log2 < 21, every = max_log2 <= 10 ? 6 : 3;
     const size_t n = small ? ((size_t)1 << 19) + 5 : ((size_t)1 << 21) + 37;
     const unsigned LM = RDX_LOW_MEMORY, NP = RDX_NUMPY_ORDER, DS = RDX_DESCENDING;
-    int runs = 0, turn = 0;
+    int runs = 0, turn = 0, pick = 0;
+#define LMC_SKIP() (small && pick++ % every != 0)
 
     /* 1. RDX_NUMPY_ORDER: keys and pairs of every float type, fills with NaNs of both signs,
      * both zeros and infinities, 90% NaNs, zeros only, uniform bits; both orders. */
@@ -453,7 +456,7 @@ static void lmc_tests(rdx_ctx *ctx, int max_log2)
     static const int np_fills[] = {LMC_SPECIAL, LMC_NAN90, LMC_ZEROS, LM_UNIFORM, LM_GIANT};
     for (size_t ti = 0; ti < 4; ti++)
         for (size_t fi = 0; fi < sizeof np_fills / sizeof np_fills[0]; fi++) {
-            if (small && fi % 2 != ti % 2)
+            if (LMC_SKIP())
                 continue;
             const unsigned dir = (ti + fi) % 2 ? DS : 0u;
             const lmc_case ck = {LMC_KEYS, floats[ti], n, 0, RDX_U32, LM | NP | dir, 0, 0, np_fills[fi], turn++ % 2};
@@ -479,7 +482,7 @@ static void lmc_tests(rdx_ctx *ctx, int max_log2)
     static const int v_fills[] = {LM_UNIFORM, LM_GIANT, LM_EQUAL, LM_FEW};
     for (size_t si = 0; si < 6; si++)
         for (size_t fi = 0; fi < 4; fi++) {
-            if (small && fi % 2 != si % 2)
+            if (LMC_SKIP())
                 continue;
             const lmc_case c = {LMC_PAIRS, vtypes[(si + fi) % 6], n, sizes[si], RDX_U32, LM | ((si + fi) % 2 ? DS : 0u),
                                 0, 0, v_fills[fi], turn++ % 2};
@@ -498,7 +501,7 @@ static void lmc_tests(rdx_ctx *ctx, int max_log2)
     static const int a_fills[] = {LM_UNIFORM, LM_GIANT, LM_EQUAL, LM_LOWBITS};
     for (size_t ti = 0; ti < 6; ti++)
         for (size_t fi = 0; fi < 4; fi++) {
-            if (small && fi % 2 != ti % 2)
+            if (LMC_SKIP())
                 continue;
             const lmc_case c = {LMC_ARGSORT, atypes[ti], n, 0, (ti + fi) % 2 ? RDX_U64 : RDX_U32,
                                 LM | (fi % 2 ? DS : 0u), 0, 0, a_fills[fi], turn++ % 2};
@@ -506,6 +509,8 @@ static void lmc_tests(rdx_ctx *ctx, int max_log2)
             ++runs;
         }
     for (size_t ti = 0; ti < 4; ti++) {
+        if (small && ti % 2)
+            continue;
         const lmc_case c = {LMC_ARGSORT, floats[ti], n, 0, ti % 2 ? RDX_U32 : RDX_U64, LM | NP | (ti / 2 ? DS : 0u), 0,
                             0, ti % 2 ? LMC_NAN90 : LMC_SPECIAL, (int)(ti % 2)};
         lmc_forced(ctx, &c, &s);
@@ -527,6 +532,8 @@ static void lmc_tests(rdx_ctx *ctx, int max_log2)
             {LMC_PAIRS, RDX_F64, n, 8, RDX_U32, NP | DS, 0, 0, LMC_NAN90, 0},
         };
         for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+            if (every == 6 && i % 3 != 0) /* racecheck: the first and the last */
+                continue;
             t->lowmem_bytes = small_budget(n, lmc_record(&cs[i]));
             t->scratch_cap = t->lowmem_bytes + 4096;
             lmc_run(ctx, &cs[i], RDX_OK, &s);
@@ -567,7 +574,7 @@ static void lmc_tests(rdx_ctx *ctx, int max_log2)
     /* 6. An argsort whose CUDA calls fail at several points, also after it has begun to
      * write the indices: the keys never change (lmc_run checks them), and a failure says
      * why. */
-    for (unsigned long k = 1; k <= (small ? 41u : 81u); k += 20) {
+    for (unsigned long k = every == 6 ? 21u : 1u; k <= (small ? 41u : 81u); k += 20) {
         const lmc_case c = {LMC_ARGSORT, RDX_F32, n, 0, RDX_U32, LM | NP, 0, 0, LMC_SPECIAL, 0};
         t->lowmem_bytes = small_budget(n, lmc_record(&c));
         rdx_inject_arm(ctx, RDX_INJECT_CUDA_CALL, k);
@@ -605,6 +612,7 @@ static void lmc_tests(rdx_ctx *ctx, int max_log2)
             ++runs;
         }
     }
+#undef LMC_SKIP
     printf("lowmem coverage: %d sorts\n", runs);
 }
 
