@@ -232,7 +232,8 @@ rdx_status rdx_cuda_lowmem_sort(rdx_ctx *ctx, const rdx_job *job, const rdx_cuda
         lv.vw = value_word(job->value_size, job->values);
     }
     lv.vm = lv.vw ? lv.vb / lv.vw : 0;
-    lv.gen = lv.numpy || argsort || (pairs && lv.vb != 4 && lv.vb != 8);
+    /* One word of 4 or 8 bytes rides through the classification in registers. */
+    lv.gen = lv.numpy || argsort || (pairs && (lv.vm != 1 || (lv.vw != 4 && lv.vw != 8)));
     const size_t r = (size_t)lv.rkb + (size_t)lv.vb;
     lm_space sp;
     if (!plan_space(job->n, r, lv.gen, temp_bytes, t->sms, &sp))
