@@ -103,12 +103,14 @@ const char *rdx_ctx_route(const rdx_ctx *ctx);
  * bits of that order's mapped key (every NaN maps to the code just above +inf's, -0.0 to
  * +0.0's). */
 #define RDX_NUMPY_ORDER 2u
-/* Device arrays: scratch of at most 1/8 of the arrays' bytes (plus 8 MB), at some cost in
- * speed (docs/low-memory.md): keys, and pairs with 4- or 8-byte values, on the CUDA
+/* Device arrays: scratch of at most 1/8 of the arrays' bytes (keys and values, or keys and
+ * indices for an argsort; plus 8 MB), at some cost in speed (docs/low-memory.md): keys,
+ * pairs with values of any size and argsort, also under RDX_NUMPY_ORDER, on the CUDA
  * backend. Without the flag the synchronous calls take the same route by themselves when
  * the normal scratch cannot be allocated, so device arrays of up to about 90% of the
- * card sort. Accepted by every call of both backends; it never changes a result (argsort,
- * other value sizes, RDX_NUMPY_ORDER and host arrays keep the normal route). */
+ * card sort. Host arrays (keys, pairs with 4- or 8-byte values) take the out-of-core
+ * route the same way. Accepted by every call of both backends; it never changes a result
+ * (segmented sorts, and host arrays of other jobs, keep the normal route). */
 #define RDX_LOW_MEMORY  4u
 
 typedef struct rdx_opts {

@@ -25,8 +25,8 @@
  * later, on the stream, as with any CUDA work. The temporary storage must stay allocated
  * and untouched until the sort has finished on the stream.
  *
- * RDX_LOW_MEMORY (keys, pairs with 4- or 8-byte values): the temp-size queries give the
- * small size (1/8 of the arrays plus 8 MB), and the sort reads bucket counts back on the
+ * RDX_LOW_MEMORY (keys, pairs, argsort; RDX_NUMPY_ORDER too): the temp-size queries give
+ * the small size (1/8 of the arrays plus 8 MB), and the sort reads bucket counts back on the
  * host as it goes, so it waits for the stream and cannot be captured in a graph; the
  * *_into calls copy the input to the output first and sort there. */
 #ifndef RDX_CUDA_H

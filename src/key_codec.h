@@ -130,4 +130,18 @@ static RDX_HD uint64_t rdx_numpy_canon(uint64_t code, unsigned key_bytes, uint64
     }
 }
 
+/* The canonical bit pattern of float key bits x (key_bytes 2, 4 or 8) under
+ * RDX_NUMPY_ORDER: every NaN becomes the smallest positive NaN pattern and -0.0 becomes
+ * +0.0; any other key is its own. A plain sort of canonical patterns is NumPy's order. */
+static RDX_HD uint64_t rdx_numpy_canon_pattern(uint64_t x, unsigned key_bytes, uint64_t inf)
+{
+    if (key_bytes == 2)
+        return rdx_decode_u16(rdx_numpy_canon_u16(rdx_encode_u16((uint16_t)x, RDX_CLASS_FLOAT, 0), (uint16_t)inf, 0),
+                              RDX_CLASS_FLOAT, 0);
+    if (key_bytes == 4)
+        return rdx_decode_u32(rdx_numpy_canon_u32(rdx_encode_u32((uint32_t)x, RDX_CLASS_FLOAT, 0), (uint32_t)inf, 0),
+                              RDX_CLASS_FLOAT, 0);
+    return rdx_decode_u64(rdx_numpy_canon_u64(rdx_encode_u64(x, RDX_CLASS_FLOAT, 0), inf, 0), RDX_CLASS_FLOAT, 0);
+}
+
 #endif /* RDX_KEY_CODEC_H */

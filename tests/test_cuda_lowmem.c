@@ -274,6 +274,348 @@ static void lm_tests(rdx_ctx *ctx, int max_log2)
     printf("lowmem: %d sorts\n", runs);
 }
 
+/* ---- the low-memory route's wider coverage: RDX_NUMPY_ORDER, values of any size,
+ * argsort (lmc_*: apart from the cases above, which another branch also edits) ---- */
+
+enum { LMC_KEYS, LMC_PAIRS, LMC_ARGSORT };
+/* Float fills beside lm_fill's: NaNs of both signs and any payload, both zeros, both
+ * infinities and a few repeated values among random bits; 90% NaNs (one bucket of equal
+ * keys under RDX_NUMPY_ORDER, whose bits differ); both zeros only (all equal). */
+enum { LMC_SPECIAL = 100, LMC_NAN90, LMC_ZEROS };
+
+static const char *lmc_fill_name(int fill)
+{
+    return fill == LMC_SPECIAL ? "NaNs, zeros, infinities" : fill == LMC_NAN90 ? "90% NaN" : fill == LMC_ZEROS ? "zeros of both signs"
+                                                                                   : lm_fill_names[fill];
+}
+
+static uint64_t lmc_inf(rdx_type t)
+{
+    switch (t) {
+    case RDX_F16: return 0x7C00u;
+    case RDX_BF16: return 0x7F80u;
+    case RDX_F32: return 0x7F800000u;
+    default: return 0x7FF0000000000000ull;
+    }
+}
+
+static void lmc_fill(unsigned char *k, size_t n, rdx_type type, int fill, uint64_t *s)
+{
+    const size_t kb = rdx_type_size(type);
+    if (fill < LMC_SPECIAL) {
+        lm_fill(k, n, kb, fill, s);
+        return;
+    }
+    const uint64_t inf = lmc_inf(type), sign = (uint64_t)1 << (8 * kb - 1);
+    const uint64_t mant = (inf & (~inf + 1)) - 1, all = kb == 8 ? ~0ull : ((uint64_t)1 << (8 * kb)) - 1;
+    uint64_t few[8];
+    for (int i = 0; i < 8; i++)
+        few[i] = rnd(s) & (all >> 2);
+    for (size_t i = 0; i < n; i++) {
+        const uint64_t r = rnd(s), q = r % 16;
+        uint64_t v = rnd(s) & all;
+        const uint64_t nan = (r & sign) | inf | ((v & mant) ? (v & mant) : 1);
+        if (fill == LMC_ZEROS)
+            v = r & sign;
+        else if (fill == LMC_NAN90)
+            v = r % 10 ? nan : v;
+        else if (q < 2)
+            v = nan;
+        else if (q < 4)
+            v = q == 2 ? 0 : sign;
+        else if (q < 6)
+            v = inf | (q == 4 ? 0 : sign);
+        else if (q < 10)
+            v = few[r % 8] | (r & sign);
+        memcpy(k + i * kb, &v, kb);
+    }
+}
+
+typedef struct lmc_case {
+    int kind;
+    rdx_type type;
+    size_t n, vs;     /* vs: value bytes (pairs) */
+    rdx_type itype;   /* argsort: RDX_U32 or RDX_U64 */
+    unsigned flags;
+    int begin_bit, end_bit;
+    int fill;
+    int async;        /* through the stream-ordered call */
+} lmc_case;
+
+/* Sorts one case of device arrays on ctx (its tuning set by the caller) and checks the
+ * result against the stable reference and the route, or the failure (want_status, with
+ * every array unchanged; an argsort's keys are checked in every case). Returns the status. */
+static rdx_status lmc_run(rdx_ctx *ctx, const lmc_case *c, rdx_status want_status, uint64_t *s)
+{
+    const size_t kb = rdx_type_size(c->type), n = c->n;
+    const size_t ab = c->kind == LMC_PAIRS ? c->vs : c->kind == LMC_ARGSORT ? rdx_type_size(c->itype) : 0;
+    unsigned char *keys0 = host_or_die(n * kb), *aux0 = host_or_die(n * ab + 1);
+    unsigned char *keys = host_or_die(n * kb), *aux = host_or_die(n * ab + 1);
+    lmc_fill(keys0, n, c->type, c->fill, s);
+    for (size_t i = 0; i < n * ab; i++) /* values, or what the index array held before */
+        aux0[i] = (unsigned char)rnd(s);
+    const rdx_opts opts = {c->flags, c->begin_bit, c->end_bit, 0};
+    char what[240];
+    snprintf(what, sizeof what, "lowmem %s %s%s%.0zu%s n=%zu %s%s%s bits [%d, %d) %s%s",
+             c->kind == LMC_ARGSORT ? "argsort" : c->kind == LMC_PAIRS ? "pairs" : "keys", type_name(c->type),
+             c->kind == LMC_PAIRS ? "/" : "", c->kind == LMC_PAIRS ? c->vs : 0,
+             c->kind == LMC_ARGSORT ? (c->itype == RDX_U32 ? " -> u32" : " -> u64") : "", n, lmc_fill_name(c->fill),
+             c->flags & RDX_DESCENDING ? " descending" : "", c->flags & RDX_NUMPY_ORDER ? " numpy" : "", c->begin_bit,
+             c->end_bit, c->flags & RDX_LOW_MEMORY ? "RDX_LOW_MEMORY" : "no flag", c->async ? " async" : "");
+    unsigned char *dk = alloc_at(AT_DEVICE, n * kb), *da = ab ? alloc_at(AT_DEVICE, n * ab) : NULL;
+    copy_to(AT_DEVICE, dk, keys0, n * kb);
+    if (ab)
+        copy_to(AT_DEVICE, da, aux0, n * ab);
+    rdx_status st;
+    if (c->async) {
+        size_t temp = 0;
+        st = c->kind == LMC_ARGSORT ? rdx_cuda_argsort_temp_size(ctx, n, c->type, c->itype, &opts, &temp)
+             : c->kind == LMC_PAIRS ? rdx_cuda_sort_pairs_temp_size(ctx, c->vs, n, c->type, &opts, &temp)
+                                    : rdx_cuda_sort_keys_temp_size(ctx, n, c->type, &opts, &temp);
+        CHECK(st == RDX_OK, "%s: temp size: %s", what, rdx_ctx_error(ctx));
+        CHECK(temp == rdx_cuda_ctx_tuning(ctx)->lowmem_bytes, "%s: temp size %zu, expected the route's %zu", what,
+              temp, rdx_cuda_ctx_tuning(ctx)->lowmem_bytes);
+        void *dt = alloc_at(AT_DEVICE, temp);
+        st = c->kind == LMC_ARGSORT ? rdx_cuda_argsort_async(ctx, dk, n, c->type, da, c->itype, &opts, dt, temp, 0)
+             : c->kind == LMC_PAIRS ? rdx_cuda_sort_pairs_async(ctx, dk, da, c->vs, n, c->type, &opts, dt, temp, 0)
+                                    : rdx_cuda_sort_keys_async(ctx, dk, n, c->type, &opts, dt, temp, 0);
+        cuda_or_die(cudaDeviceSynchronize(), "synchronize");
+        free_at(AT_DEVICE, dt);
+    } else {
+        st = c->kind == LMC_ARGSORT ? rdx_argsort(ctx, dk, n, c->type, da, c->itype, &opts)
+             : c->kind == LMC_PAIRS ? rdx_sort_pairs(ctx, dk, da, c->vs, n, c->type, &opts)
+                                    : rdx_sort_keys(ctx, dk, n, c->type, &opts);
+    }
+    if (want_status == LM_OK_OR_OOM)
+        want_status = st == RDX_ERR_OUT_OF_MEMORY ? st : RDX_OK;
+    CHECK(st == want_status || want_status == (rdx_status)-1, "%s: status %d (%s), expected %d", what, (int)st,
+          rdx_ctx_error(ctx), (int)want_status);
+    copy_from(AT_DEVICE, keys, dk, n * kb);
+    if (ab)
+        copy_from(AT_DEVICE, aux, da, n * ab);
+    if (c->kind == LMC_ARGSORT)
+        CHECK(memcmp(keys, keys0, n * kb) == 0, "%s: the keys of an argsort changed (status %d)", what, (int)st);
+    if (st == RDX_OK && (want_status == RDX_OK || want_status == (rdx_status)-1)) {
+        CHECK_ROUTE(ctx, "low-memory", what);
+        rdx_ref_call rc;
+        memset(&rc, 0, sizeof rc);
+        rc.kind = c->kind == LMC_ARGSORT ? RDX_REF_ARGSORT : c->kind == LMC_PAIRS ? RDX_REF_PAIRS : RDX_REF_KEYS;
+        rc.type = c->type;
+        rc.n = n;
+        rc.value_size = c->kind == LMC_PAIRS ? c->vs : 0;
+        rc.index_type = c->itype;
+        rc.opts = opts;
+        CHECK(rdx_ref_check(&rc, keys0, c->kind == LMC_PAIRS ? aux0 : NULL, c->kind == LMC_ARGSORT ? aux0 : NULL, keys,
+                            c->kind == LMC_PAIRS ? aux : NULL, c->kind == LMC_ARGSORT ? aux : NULL),
+              "%s: differs from the stable reference", what);
+    } else if (st != RDX_OK) {
+        CHECK(strlen(rdx_ctx_error(ctx)) > 0, "%s: a failure without a message", what);
+        if (want_status != (rdx_status)-1) /* a failure before the first write: nothing changed */
+            CHECK(memcmp(keys, keys0, n * kb) == 0 && (!ab || memcmp(aux, aux0, n * ab) == 0),
+                  "%s: a failed call changed the arrays", what);
+    }
+    free_at(AT_DEVICE, dk);
+    if (da)
+        free_at(AT_DEVICE, da);
+    free(keys0);
+    free(aux0);
+    free(keys);
+    free(aux);
+    return st;
+}
+
+/* The bytes per record the budget counts: key, and value or index. */
+static size_t lmc_record(const lmc_case *c)
+{
+    return rdx_type_size(c->type) +
+           (c->kind == LMC_PAIRS ? c->vs : c->kind == LMC_ARGSORT ? rdx_type_size(c->itype) : 0);
+}
+
+/* Sorts c with the flag under a budget that forces the partition. */
+static void lmc_forced(rdx_ctx *ctx, const lmc_case *c, uint64_t *s)
+{
+    rdx_cuda_ctx_tuning(ctx)->lowmem_bytes = small_budget(c->n, lmc_record(c));
+    lmc_run(ctx, c, RDX_OK, s);
+}
+
+static void lmc_tests(rdx_ctx *ctx, int max_log2)
+{
+    uint64_t s = seed ^ 0x1C0F;
+    rdx_cuda_tuning *t = rdx_cuda_ctx_tuning(ctx);
+    /* Under the sanitizers (RDX_TEST_MAX_LOG2_N below 21) the loops run every third case,
+     * every sixth under racecheck (10 or less), at the least size whose budget partitions. */
+    const int small = max_log2 < 21, every = max_log2 <= 10 ? 6 : 3;
+    const size_t n = small ? ((size_t)1 << 19) + 5 : ((size_t)1 << 21) + 37;
+    const unsigned LM = RDX_LOW_MEMORY, NP = RDX_NUMPY_ORDER, DS = RDX_DESCENDING;
+    int runs = 0, turn = 0, pick = 0;
+#define LMC_SKIP() (small && pick++ % every != 0)
+
+    /* 1. RDX_NUMPY_ORDER: keys and pairs of every float type, fills with NaNs of both signs,
+     * both zeros and infinities, 90% NaNs, zeros only, uniform bits; both orders. */
+    static const rdx_type floats[] = {RDX_F32, RDX_F64, RDX_F16, RDX_BF16};
+    static const int np_fills[] = {LMC_SPECIAL, LMC_NAN90, LMC_ZEROS, LM_UNIFORM, LM_GIANT};
+    for (size_t ti = 0; ti < 4; ti++)
+        for (size_t fi = 0; fi < sizeof np_fills / sizeof np_fills[0]; fi++) {
+            if (LMC_SKIP())
+                continue;
+            const unsigned dir = (ti + fi) % 2 ? DS : 0u;
+            const lmc_case ck = {LMC_KEYS, floats[ti], n, 0, RDX_U32, LM | NP | dir, 0, 0, np_fills[fi], turn++ % 2};
+            lmc_forced(ctx, &ck, &s);
+            const size_t vs = fi % 3 == 0 ? rdx_type_size(floats[ti]) : fi % 3 == 1 ? 4 : 12;
+            const lmc_case cp = {LMC_PAIRS, floats[ti], n, vs, RDX_U32, LM | NP | (dir ^ DS), 0, 0, np_fills[fi],
+                                 turn++ % 2};
+            lmc_forced(ctx, &cp, &s);
+            runs += 2;
+        }
+    {   /* a bit range of the canonical code */
+        const lmc_case c = {LMC_KEYS, RDX_F32, n, 0, RDX_U32, LM | NP, 20, 31, LMC_SPECIAL, 0};
+        lmc_forced(ctx, &c, &s);
+        const lmc_case c2 = {LMC_PAIRS, RDX_F64, n, 8, RDX_U32, LM | NP | DS, 40, 64, LMC_NAN90, 1};
+        lmc_forced(ctx, &c2, &s);
+        runs += 2;
+    }
+
+    /* 2. Values of any size: 1, 2, 3, 12, 16 and 24 bytes (words of 1, 4 and 8 bytes),
+     * uniform, skewed and equal keys, both orders, a bit range. */
+    static const size_t sizes[] = {1, 2, 3, 12, 16, 24};
+    static const rdx_type vtypes[] = {RDX_U32, RDX_U64, RDX_I16, RDX_F64, RDX_U8, RDX_F32};
+    static const int v_fills[] = {LM_UNIFORM, LM_GIANT, LM_EQUAL, LM_FEW};
+    for (size_t si = 0; si < 6; si++)
+        for (size_t fi = 0; fi < 4; fi++) {
+            if (LMC_SKIP())
+                continue;
+            const lmc_case c = {LMC_PAIRS, vtypes[(si + fi) % 6], n, sizes[si], RDX_U32, LM | ((si + fi) % 2 ? DS : 0u),
+                                0, 0, v_fills[fi], turn++ % 2};
+            lmc_forced(ctx, &c, &s);
+            ++runs;
+        }
+    {
+        const lmc_case c = {LMC_PAIRS, RDX_U64, n, 12, RDX_U32, LM | DS, 12, 50, LM_GIANT, 0};
+        lmc_forced(ctx, &c, &s);
+        ++runs;
+    }
+
+    /* 3. Argsort: key types, u32 and u64 indices, fills, both orders, a bit range, and
+     * RDX_NUMPY_ORDER. */
+    static const rdx_type atypes[] = {RDX_U32, RDX_I64, RDX_F32, RDX_U16, RDX_U8, RDX_F64};
+    static const int a_fills[] = {LM_UNIFORM, LM_GIANT, LM_EQUAL, LM_LOWBITS};
+    for (size_t ti = 0; ti < 6; ti++)
+        for (size_t fi = 0; fi < 4; fi++) {
+            if (LMC_SKIP())
+                continue;
+            const lmc_case c = {LMC_ARGSORT, atypes[ti], n, 0, (ti + fi) % 2 ? RDX_U64 : RDX_U32,
+                                LM | (fi % 2 ? DS : 0u), 0, 0, a_fills[fi], turn++ % 2};
+            lmc_forced(ctx, &c, &s);
+            ++runs;
+        }
+    for (size_t ti = 0; ti < 4; ti++) {
+        if (small && ti % 2)
+            continue;
+        const lmc_case c = {LMC_ARGSORT, floats[ti], n, 0, ti % 2 ? RDX_U32 : RDX_U64, LM | NP | (ti / 2 ? DS : 0u), 0,
+                            0, ti % 2 ? LMC_NAN90 : LMC_SPECIAL, (int)(ti % 2)};
+        lmc_forced(ctx, &c, &s);
+        ++runs;
+    }
+    {
+        const lmc_case c = {LMC_ARGSORT, RDX_I32, n, 0, RDX_U64, LM | DS, 5, 23, LM_GIANT, 0};
+        lmc_forced(ctx, &c, &s);
+        ++runs;
+    }
+
+    /* 4. No flag: the normal route's scratch (for RDX_NUMPY_ORDER with NaNs or -0.0, the
+     * composition's copies) is above the cap, the route's fits under it. */
+    {
+        const lmc_case cs[] = {
+            {LMC_PAIRS, RDX_U32, n, 12, RDX_U32, 0, 0, 0, LM_UNIFORM, 0},
+            {LMC_ARGSORT, RDX_F32, n, 0, RDX_U32, DS, 0, 0, LM_GIANT, 0},
+            {LMC_KEYS, RDX_F32, n, 0, RDX_U32, NP, 0, 0, LMC_SPECIAL, 0},
+            {LMC_PAIRS, RDX_F64, n, 8, RDX_U32, NP | DS, 0, 0, LMC_NAN90, 0},
+        };
+        for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+            if (every == 6 && i % 3 != 0) /* racecheck: the first and the last */
+                continue;
+            t->lowmem_bytes = small_budget(n, lmc_record(&cs[i]));
+            t->scratch_cap = t->lowmem_bytes + 4096;
+            lmc_run(ctx, &cs[i], RDX_OK, &s);
+            ++runs;
+        }
+        /* Not even the route's scratch fits: a clear failure, nothing changed. */
+        t->scratch_cap = t->lowmem_bytes / 2;
+        lmc_run(ctx, &cs[3], RDX_ERR_OUT_OF_MEMORY, &s);
+        t->scratch_cap = 0;
+        ++runs;
+    }
+
+    /* 5. The route's scratch allocation fails (before anything is written): a clear
+     * failure, nothing changed, indices included; with the flag and as the fallback. */
+    {
+        const lmc_case cs[] = {
+            {LMC_ARGSORT, RDX_U64, n, 0, RDX_U64, LM, 0, 0, LM_UNIFORM, 0},
+            {LMC_PAIRS, RDX_F32, n, 3, RDX_U32, LM | NP, 0, 0, LMC_SPECIAL, 0},
+            {LMC_KEYS, RDX_F16, n, 0, RDX_U32, NP, 0, 0, LMC_SPECIAL, 0}, /* fallback under the cap */
+        };
+        for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+            rdx_ctx *fresh = NULL;
+            CHECK(rdx_ctx_create(&fresh, RDX_BACKEND_CUDA) == RDX_OK, "lowmem: context");
+            if (!fresh)
+                break;
+            rdx_cuda_ctx_tuning(fresh)->lowmem_bytes = small_budget(n, lmc_record(&cs[i]));
+            if (!(cs[i].flags & LM))
+                rdx_cuda_ctx_tuning(fresh)->scratch_cap = rdx_cuda_ctx_tuning(fresh)->lowmem_bytes;
+            rdx_inject_arm(fresh, RDX_INJECT_DEVICE_ALLOC, 1);
+            lmc_run(fresh, &cs[i], RDX_ERR_OUT_OF_MEMORY, &s);
+            rdx_inject_arm(fresh, RDX_INJECT_DEVICE_ALLOC, 0);
+            lmc_run(fresh, &cs[i], RDX_OK, &s);
+            rdx_ctx_destroy(fresh);
+            runs += 2;
+        }
+    }
+
+    /* 6. An argsort whose CUDA calls fail at several points, also after it has begun to
+     * write the indices: the keys never change (lmc_run checks them), and a failure says
+     * why. */
+    for (unsigned long k = every == 6 ? 21u : 1u; k <= (small ? 41u : 81u); k += 20) {
+        const lmc_case c = {LMC_ARGSORT, RDX_F32, n, 0, RDX_U32, LM | NP, 0, 0, LMC_SPECIAL, 0};
+        t->lowmem_bytes = small_budget(n, lmc_record(&c));
+        rdx_inject_arm(ctx, RDX_INJECT_CUDA_CALL, k);
+        lmc_run(ctx, &c, (rdx_status)-1, &s);
+        rdx_inject_arm(ctx, RDX_INJECT_CUDA_CALL, 0);
+        ++runs;
+    }
+
+    /* 7. The sizes the stream-ordered calls report: the route's, at most 1/8 of the arrays
+     * (keys and indices for an argsort) plus RDX_LM_SLACK_BYTES. */
+    t->lowmem_bytes = 0;
+    {
+        const size_t big = (size_t)1 << 30;
+        const rdx_opts lm = {LM, 0, 0, 0}, lmnp = {LM | NP, 0, 0, 0};
+        size_t temp = 0;
+        CHECK(rdx_cuda_argsort_temp_size(ctx, big, RDX_U32, RDX_U64, &lm, &temp) == RDX_OK &&
+                  temp <= big * 12 / 8 + RDX_LM_SLACK_BYTES,
+              "lowmem: argsort temp size %zu for 2^30 u32 keys, u64 indices", temp);
+        CHECK(rdx_cuda_sort_pairs_temp_size(ctx, 12, big, RDX_F32, &lmnp, &temp) == RDX_OK &&
+                  temp <= big * 16 / 8 + RDX_LM_SLACK_BYTES,
+              "lowmem: numpy pairs temp size %zu for 2^30 f32 keys, 12-byte values", temp);
+        CHECK(rdx_cuda_sort_keys_temp_size(ctx, big, RDX_F64, &lmnp, &temp) == RDX_OK &&
+                  temp <= big * 8 / 8 + RDX_LM_SLACK_BYTES,
+              "lowmem: numpy keys temp size %zu for 2^30 f64 keys", temp);
+    }
+    /* 8. The default storage, at a size where it partitions. */
+    if (max_log2 >= 25) {
+        const lmc_case cs[] = {
+            {LMC_KEYS, RDX_F32, (size_t)1 << 25, 0, RDX_U32, LM | NP, 0, 0, LMC_SPECIAL, 0},
+            {LMC_ARGSORT, RDX_U32, ((size_t)1 << 24) + 7, 0, RDX_U32, LM | DS, 0, 0, LM_GIANT, 0},
+            {LMC_PAIRS, RDX_U64, ((size_t)1 << 24) + 3, 12, RDX_U32, LM, 0, 0, LM_UNIFORM, 0},
+        };
+        for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+            lmc_run(ctx, &cs[i], RDX_OK, &s);
+            ++runs;
+        }
+    }
+#undef LMC_SKIP
+    printf("lowmem coverage: %d sorts\n", runs);
+}
+
 /* Device memory under which n records of r bytes go through the out-of-core route in
  * segments of about n * num / den records. */
 static size_t ooc_budget(size_t n, size_t r, size_t num, size_t den)
@@ -396,6 +738,7 @@ int main(void)
     seed = rdx_test_seed();
     rdx_ctx *ctx = rdx_test_cuda_context();
     lm_tests(ctx, rdx_test_max_log2(25));
+    lmc_tests(ctx, rdx_test_max_log2(25));
     ooc_tests(ctx, rdx_test_max_log2(25));
     rdx_ctx_destroy(ctx);
     printf("test_cuda_lowmem: %s (%d failures), seed 0x%016" PRIx64 "\n", failures ? "FAILED" : "passed", failures,

@@ -390,8 +390,9 @@ static void walk(rdx_backend backend, const inject_case *c, int device, rdx_inje
               kind_name[kind], k, rdx_inject_count(ctx, kind));
         if (st == RDX_OK && kind == RDX_INJECT_DEVICE_ALLOC && !(c->modes & M_ASYNC)) {
             /* The synchronous calls recover from a failed scratch allocation through the
-             * low-memory route (device arrays) or the out-of-core route (host arrays), for
-             * keys and pairs of 4 or 8 bytes: then the result must be right. */
+             * low-memory route (device arrays: every whole-array call) or the out-of-core
+             * route (host arrays: keys and pairs of 4 or 8 bytes): then the result must be
+             * right. */
             CHECK(sorted_right(c, &in, offs, &a), "%s, %s, failing %s %lu: recovered with a wrong result", c->name,
                   where, kind_name[kind], k);
             recovered++;

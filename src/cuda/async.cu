@@ -58,8 +58,6 @@ static rdx_status temp_size(rdx_ctx *ctx, const char *fn, rdx_job_kind kind, siz
         return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: n = %zu does not fit RDX_U32 indices (at most 2^32)",
                         fn, n);
     job.n = n;
-    if (job.numpy_order) /* by composition: segmented.cu */
-        return rdx_cuda_numpy_temp_size(ctx, &job, temp_bytes);
     if (job.low_memory && rdx_cuda_lowmem_takes(&job)) {
         rdx_cuda_tuning *tuning = NULL;
         s = rdx_cuda_tuning_ready(ctx, &tuning);
@@ -67,6 +65,8 @@ static rdx_status temp_size(rdx_ctx *ctx, const char *fn, rdx_job_kind kind, siz
             *temp_bytes = rdx_cuda_lowmem_temp_bytes(tuning, &job);
         return s;
     }
+    if (job.numpy_order) /* by composition: segmented.cu */
+        return rdx_cuda_numpy_temp_size(ctx, &job, temp_bytes);
     rdx_cuda_plan plan;
     int sms = 0;
     s = plan_device_job(ctx, &job, &plan, &sms);
@@ -183,10 +183,10 @@ static rdx_status sort_async(rdx_ctx *ctx, const char *fn, rdx_job_kind kind, co
         job.keys_in = into->keys_in != job.keys ? into->keys_in : NULL;
         job.values_in = kind == RDX_JOB_PAIRS && into->values_in != job.values ? into->values_in : NULL;
     }
-    if (job.numpy_order) /* by composition: segmented.cu */
-        return rdx_cuda_numpy_enqueue(ctx, fn, &job, d_temp, temp_bytes, stream);
     if (job.low_memory && rdx_cuda_lowmem_takes(&job))
         return low_memory_async(ctx, fn, &job, d_temp, temp_bytes, stream);
+    if (job.numpy_order) /* by composition: segmented.cu */
+        return rdx_cuda_numpy_enqueue(ctx, fn, &job, d_temp, temp_bytes, stream);
     rdx_cuda_plan plan;
     int sms = 0;
     s = plan_device_job(ctx, &job, &plan, &sms);

@@ -236,7 +236,7 @@ static rdx_status sort_low_memory(rdx_ctx *ctx, struct rdx_cuda_state *st, const
                                   const rdx_job *job)
 {
     size_t free_b = 0, total_b = 0;
-    const size_t arrays = job->n * (job->key_size + (job->kind == RDX_JOB_PAIRS ? job->value_size : 0));
+    const size_t arrays = job->n * rdx_cuda_lowmem_record_bytes(job);
     /* Device arrays larger than the device cannot be: n is wrong, and nothing is read. */
     if (cudaMemGetInfo(&free_b, &total_b) == cudaSuccess && arrays > total_b)
         return rdx_fail(ctx, RDX_ERR_OUT_OF_MEMORY,
@@ -275,10 +275,17 @@ static rdx_status sort_out_of_core(rdx_ctx *ctx, struct rdx_cuda_state *st, cons
     return s;
 }
 
+/* What the out-of-core route sorts (outcore.h): keys, and pairs with 4- or 8-byte values,
+ * without RDX_NUMPY_ORDER. */
+static int out_of_core_takes(const rdx_job *job)
+{
+    if (job->numpy_order || job->segmented || job->kind == RDX_JOB_ARGSORT)
+        return 0;
+    return job->kind == RDX_JOB_KEYS || job->value_size == 4 || job->value_size == 8;
+}
+
 rdx_status rdx_cuda_sort(rdx_ctx *ctx, const rdx_job *job)
 {
-    if (job->numpy_order) /* by composition: segmented.cu */
-        return rdx_cuda_numpy_sort(ctx, job);
     struct rdx_cuda_state *st = NULL;
     rdx_cuda_tuning *tuning = NULL;
     rdx_status s = get_state(ctx, &st);
@@ -294,20 +301,27 @@ rdx_status rdx_cuda_sort(rdx_ctx *ctx, const rdx_job *job)
     const int keys_at = place_of(job->keys, job->key_size);
     const int vals_at = pairs ? place_of(job->values, value_align) : PLACE_DEVICE;
     const int idx_at = argsort ? place_of(job->indices, index_size) : PLACE_DEVICE;
-    rdx_cuda_plan plan;
-    rdx_cuda_plan_job(tuning, job, keys_at == PLACE_DEVICE, vals_at == PLACE_DEVICE, idx_at == PLACE_DEVICE, &plan);
 
     /* Device arrays take the low-memory route, host arrays the out-of-core route, when
      * asked to or when the normal route's scratch cannot be had. Everything is allocated
      * before anything is written. */
     const int low_memory_ok = keys_at == PLACE_DEVICE && vals_at == PLACE_DEVICE && idx_at == PLACE_DEVICE &&
                               rdx_cuda_lowmem_takes(job);
-    const int out_of_core_ok = keys_at == PLACE_HOST && (!pairs || vals_at == PLACE_HOST) &&
-                               rdx_cuda_lowmem_takes(job);
+    const int out_of_core_ok = keys_at == PLACE_HOST && (!pairs || vals_at == PLACE_HOST) && out_of_core_takes(job);
     if (low_memory_ok && job->low_memory)
         return sort_low_memory(ctx, st, tuning, job);
     if (out_of_core_ok && job->low_memory)
         return sort_out_of_core(ctx, st, tuning, job);
+    if (job->numpy_order) { /* by composition (segmented.cu), which allocates its own copies */
+        s = rdx_cuda_numpy_sort(ctx, job);
+        if (s == RDX_ERR_OUT_OF_MEMORY && low_memory_ok) {
+            ctx->error[0] = '\0';
+            return sort_low_memory(ctx, st, tuning, job);
+        }
+        return s;
+    }
+    rdx_cuda_plan plan;
+    rdx_cuda_plan_job(tuning, job, keys_at == PLACE_DEVICE, vals_at == PLACE_DEVICE, idx_at == PLACE_DEVICE, &plan);
     s = ensure_scratch(ctx, st, plan.temp_bytes);
     if (s == RDX_ERR_OUT_OF_MEMORY && (low_memory_ok || out_of_core_ok)) {
         ctx->error[0] = '\0';

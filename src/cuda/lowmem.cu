@@ -6,27 +6,25 @@
 #include "lowmem.h"
 #include "plan.h"
 #include "route.h"
+#include "segmented.h"
 
 #define LM_B ((size_t)RDX_LM_BLOCK)
 #define LM_BUCKETS ((size_t)1 << RDX_LM_DIGIT_BITS)
 
-int rdx_cuda_lowmem_takes(const rdx_job *job)
-{
-    if (job->numpy_order || job->segmented || job->kind == RDX_JOB_ARGSORT)
-        return 0;
-    return job->kind == RDX_JOB_KEYS || job->value_size == 4 || job->value_size == 8;
-}
+int rdx_cuda_lowmem_takes(const rdx_job *job) { return !job->segmented; }
 
-static size_t record_bytes(const rdx_job *job)
+size_t rdx_cuda_lowmem_record_bytes(const rdx_job *job)
 {
-    return job->key_size + (job->kind == RDX_JOB_PAIRS ? job->value_size : 0);
+    return job->key_size + (job->kind == RDX_JOB_PAIRS     ? job->value_size
+                            : job->kind == RDX_JOB_ARGSORT ? rdx_type_bytes(job->index_type)
+                                                           : 0);
 }
 
 size_t rdx_cuda_lowmem_temp_bytes(const rdx_cuda_tuning *t, const rdx_job *job)
 {
     if (t->lowmem_bytes)
         return t->lowmem_bytes;
-    return job->n * record_bytes(job) / 8 + RDX_LM_SLACK_BYTES;
+    return job->n * rdx_cuda_lowmem_record_bytes(job) / 8 + RDX_LM_SLACK_BYTES;
 }
 
 /* Where everything lives in temporary storage, for a job of n records. */
@@ -54,14 +52,19 @@ static size_t tables_end(size_t n, uint32_t stripes, lm_space *sp)
     return end;
 }
 
-/* The most stripes whose partial buffers take at most a third of what the tables leave;
- * 0 when not even one stripe fits. */
-static int plan_space(size_t n, size_t r, size_t temp_bytes, int sms, lm_space *sp)
+/* The records of a classification tile (lm_classify_kernel). */
+#define LM_TILE ((size_t)RDX_LM_THREADS * RDX_LM_ITEMS)
+
+/* The most stripes whose partial buffers (and, with gen, tile stages) take at most a
+ * third of what the tables leave; 0 when not even one stripe fits. r: bytes each record
+ * moves. */
+static int plan_space(size_t n, size_t r, int gen, size_t temp_bytes, int sms, lm_space *sp)
 {
     const size_t avail = temp_bytes > RDX_TEMP_ALIGN ? temp_bytes - RDX_TEMP_ALIGN : 0;
     for (uint32_t stripes = (uint32_t)(RDX_LM_STRIPES_PER_SM * (sms > 0 ? sms : 1)); stripes >= 1; stripes /= 2) {
         const size_t end = tables_end(n, stripes, sp);
-        const size_t partials = (size_t)stripes * LM_BUCKETS * LM_B * r + 2 * RDX_TEMP_ALIGN;
+        const size_t partials =
+            (size_t)stripes * (LM_BUCKETS * LM_B + (gen ? LM_TILE : 0)) * r + 4 * RDX_TEMP_ALIGN;
         if (end < avail && partials <= (avail - end) / 3) {
             sp->pool_bytes = avail - end;
             sp->max_stripes = stripes;
@@ -71,39 +74,74 @@ static int plan_space(size_t n, size_t r, size_t temp_bytes, int sms, lm_space *
     return 0;
 }
 
-/* The normal route's job and plan for records [lo, lo + len) sorted by bits
- * [begin_bit, end_bit); 1 when the plan fits the pool. */
-static int plan_part(const rdx_job *job, const rdx_cuda_tuning *t, size_t lo, size_t len, int end_bit,
-                     size_t pool_bytes, rdx_job *sub, rdx_cuda_plan *plan)
+/* How the records [lo, lo + len) of a range are sorted by bits [begin_bit, end_bit) in
+ * the pool: by the normal route; under RDX_NUMPY_ORDER by the composition of segmented.cu
+ * (keys and pairs); an argsort's run by the normal route's pairs sort of a copy of its
+ * keys (gathered by index, canonical under RDX_NUMPY_ORDER) with its indices. */
+typedef struct lm_part {
+    rdx_job sub;         /* the sort of the run */
+    rdx_cuda_plan plan;  /* its plan, but under RDX_NUMPY_ORDER */
+    size_t copy;         /* an argsort's key copy at the pool's start: its bytes, aligned */
+    size_t need;         /* the pool bytes it all takes */
+} lm_part;
+
+static rdx_status plan_part(rdx_ctx *ctx, const rdx_job *job, const rdx_cuda_tuning *t, unsigned char *pool,
+                            size_t lo, size_t len, int end_bit, lm_part *p)
 {
+    rdx_job *sub = &p->sub;
     *sub = *job;
-    sub->keys = (unsigned char *)job->keys + lo * job->key_size;
-    if (job->kind == RDX_JOB_PAIRS)
-        sub->values = (unsigned char *)job->values + lo * job->value_size;
     sub->n = len;
     sub->end_bit = end_bit;
     sub->low_memory = 0;
     sub->keys_in = sub->values_in = NULL;
-    rdx_cuda_plan_job(t, sub, 1, 1, 1, plan);
-    return plan->temp_bytes <= pool_bytes;
+    p->copy = 0;
+    if (job->kind == RDX_JOB_ARGSORT) {
+        const size_t ib = rdx_type_bytes(job->index_type);
+        p->copy = (len * job->key_size + RDX_TEMP_ALIGN - 1) / RDX_TEMP_ALIGN * RDX_TEMP_ALIGN;
+        sub->kind = RDX_JOB_PAIRS;
+        sub->keys = pool;
+        sub->values = (unsigned char *)job->indices + lo * ib;
+        sub->value_size = ib;
+        sub->indices = NULL;
+        sub->numpy_order = 0; /* the copy is canonical */
+    } else {
+        sub->keys = (unsigned char *)job->keys + lo * job->key_size;
+        if (job->kind == RDX_JOB_PAIRS)
+            sub->values = (unsigned char *)job->values + lo * job->value_size;
+    }
+    if (sub->numpy_order)
+        return rdx_cuda_numpy_temp_size(ctx, sub, &p->need);
+    rdx_cuda_plan_job(t, sub, 1, 1, 1, &p->plan);
+    p->need = p->copy + p->plan.temp_bytes;
+    return RDX_OK;
 }
 
-static int part_fits(const rdx_job *job, const rdx_cuda_tuning *t, size_t len, int end_bit, size_t pool_bytes)
+/* *fits = whether records [lo, lo + len) sort in the pool in one go. */
+static rdx_status part_fits(rdx_ctx *ctx, const rdx_job *job, const rdx_cuda_tuning *t, unsigned char *pool,
+                            size_t len, int end_bit, size_t pool_bytes, int *fits)
 {
-    rdx_job sub;
-    rdx_cuda_plan plan;
-    return plan_part(job, t, 0, len, end_bit, pool_bytes, &sub, &plan);
+    lm_part p;
+    const rdx_status st = plan_part(ctx, job, t, pool, 0, len, end_bit, &p);
+    *fits = st == RDX_OK && p.need <= pool_bytes;
+    return st;
 }
 
-/* Sorts records [lo, lo + len) with the normal route in the pool, if its plan fits there
- * (*fits = 0 otherwise, and nothing is enqueued). */
+/* Sorts records [lo, lo + len) in the pool, if that fits there (*fits = 0 otherwise, and
+ * nothing is enqueued). */
 static rdx_status sort_part(rdx_ctx *ctx, const rdx_job *job, const rdx_cuda_tuning *t, size_t lo, size_t len,
                             int end_bit, unsigned char *pool, size_t pool_bytes, cudaStream_t s, int *fits)
 {
-    rdx_job sub;
-    rdx_cuda_plan plan;
-    *fits = plan_part(job, t, lo, len, end_bit, pool_bytes, &sub, &plan);
-    return *fits ? rdx_cuda_enqueue(ctx, &plan, &sub, pool, t->sms, 1, s) : RDX_OK;
+    lm_part p;
+    rdx_status st = plan_part(ctx, job, t, pool, lo, len, end_bit, &p);
+    *fits = st == RDX_OK && p.need <= pool_bytes;
+    if (!*fits)
+        return st;
+    if (job->numpy_order && job->kind != RDX_JOB_ARGSORT)
+        return rdx_cuda_numpy_enqueue(ctx, "the low-memory route", &p.sub, pool, pool_bytes, s);
+    if (job->kind == RDX_JOB_ARGSORT)
+        RDX_CUDA_TRY(rdx_lm_gather_keys(pool, job->keys, (int)job->key_size, p.sub.values, (int)p.sub.value_size, len,
+                                        job->numpy_order, rdx_float_inf_bits(job->type), t->sms, s));
+    return rdx_cuda_enqueue(ctx, &p.plan, &p.sub, pool + p.copy, t->sms, 1, s);
 }
 
 /* One level of the partition (lowmem.h, steps 1-4) of the range in lv. */
@@ -123,9 +161,11 @@ static rdx_status partition(rdx_ctx *ctx, rdx_lm_level *lv, const lm_space *sp, 
     ++lv->rounds;
 
     size_t end = sp->pool;
-    const size_t cells = (size_t)lv->stripes * LM_BUCKETS * LM_B;
-    lv->pkeys = base + rdx_cuda_take(&end, cells * lv->kb);
+    const size_t cells = (size_t)lv->stripes * LM_BUCKETS * LM_B, staged = (size_t)lv->stripes * LM_TILE;
+    lv->pkeys = lv->rkb ? base + rdx_cuda_take(&end, cells * lv->rkb) : NULL;
     lv->pvals = lv->vb ? base + rdx_cuda_take(&end, cells * lv->vb) : NULL;
+    lv->stk = lv->gen && lv->rkb ? base + rdx_cuda_take(&end, staged * lv->rkb) : NULL;
+    lv->stv = lv->gen && lv->vb ? base + rdx_cuda_take(&end, staged * lv->vb) : NULL;
     /* Saved blocks, then the staging window, in what the partial buffers leave. */
     const size_t rest_at = rdx_cuda_take(&end, 0), rest = sp->pool + sp->pool_bytes - rest_at;
     lv->seg = 4;
@@ -137,7 +177,7 @@ static rdx_status partition(rdx_ctx *ctx, rdx_lm_level *lv, const lm_space *sp, 
                         "CUDA backend: the low-memory route's temporary storage is too small for %zu records", len);
     const size_t window = (rest - 2 * RDX_TEMP_ALIGN) / r;
     size_t at = rest_at;
-    lv->skeys = base + rdx_cuda_take(&at, window * lv->kb);
+    lv->skeys = lv->rkb ? base + rdx_cuda_take(&at, window * lv->rkb) : NULL;
     lv->svals = lv->vb ? base + rdx_cuda_take(&at, window * lv->vb) : NULL;
 
     RDX_CUDA_TRY(rdx_lm_classify(lv, s));
@@ -147,8 +187,9 @@ static rdx_status partition(rdx_ctx *ctx, rdx_lm_level *lv, const lm_space *sp, 
     for (size_t hi = len; hi > 0;) {
         const size_t count = hi < window ? hi : window;
         RDX_CUDA_TRY(rdx_lm_gather_window(lv, hi - count, count, sms, s));
-        RDX_CUDA_TRY(cudaMemcpyAsync((unsigned char *)lv->keys + (hi - count) * lv->kb, lv->skeys, count * lv->kb,
-                                     cudaMemcpyDeviceToDevice, s));
+        if (lv->rkb)
+            RDX_CUDA_TRY(cudaMemcpyAsync((unsigned char *)lv->keys + (hi - count) * lv->rkb, lv->skeys,
+                                         count * lv->rkb, cudaMemcpyDeviceToDevice, s));
         if (lv->vb)
             RDX_CUDA_TRY(cudaMemcpyAsync((unsigned char *)lv->vals + (hi - count) * lv->vb, lv->svals,
                                          count * lv->vb, cudaMemcpyDeviceToDevice, s));
@@ -162,25 +203,46 @@ typedef struct lm_range {
     int top; /* bits [begin_bit, top) are left to sort; those above are equal in the range */
 } lm_range;
 
+/* The bytes of a value word: the widest of 8, 4 and 1 that divides the value size and the
+ * array's alignment. */
+static int value_word(size_t vs, const void *vals)
+{
+    const uintptr_t al = (uintptr_t)vals;
+    return vs % 8 == 0 && al % 8 == 0 ? 8 : vs % 4 == 0 && al % 4 == 0 ? 4 : 1;
+}
+
 rdx_status rdx_cuda_lowmem_sort(rdx_ctx *ctx, const rdx_job *job, const rdx_cuda_tuning *t, void *temp,
                                 size_t temp_bytes, cudaStream_t s)
 {
-    const size_t r = record_bytes(job);
+    const int pairs = job->kind == RDX_JOB_PAIRS, argsort = job->kind == RDX_JOB_ARGSORT;
+    rdx_lm_level lv;
+    memset(&lv, 0, sizeof lv);
+    lv.kb = (int)job->key_size;
+    lv.cls = (int)rdx_type_class(job->type);
+    lv.desc = job->descending;
+    lv.numpy = job->numpy_order;
+    lv.inf = rdx_float_inf_bits(job->type);
+    /* What each record moves: an argsort's records are its indices (the keys stay). */
+    lv.rkb = argsort ? 0 : lv.kb;
+    if (argsort) {
+        lv.vb = lv.vw = (int)rdx_type_bytes(job->index_type);
+        lv.dkeys = job->keys;
+    } else if (pairs) {
+        lv.vb = (int)job->value_size;
+        lv.vw = value_word(job->value_size, job->values);
+    }
+    lv.vm = lv.vw ? lv.vb / lv.vw : 0;
+    /* One word of 4 or 8 bytes rides through the classification in registers. */
+    lv.gen = lv.numpy || argsort || (pairs && (lv.vm != 1 || (lv.vw != 4 && lv.vw != 8)));
+    const size_t r = (size_t)lv.rkb + (size_t)lv.vb;
     lm_space sp;
-    if (!plan_space(job->n, r, temp_bytes, t->sms, &sp))
+    if (!plan_space(job->n, r, lv.gen, temp_bytes, t->sms, &sp))
         return rdx_fail(ctx, RDX_ERR_OUT_OF_MEMORY,
                         "CUDA backend: %zu bytes of temporary storage are too few for the low-memory route", temp_bytes);
     unsigned char *base = rdx_cuda_temp_base(temp);
     unsigned char *pool = base + sp.pool;
     const size_t pool_bytes = sp.pool_bytes;
-    const int pairs = job->kind == RDX_JOB_PAIRS;
 
-    rdx_lm_level lv;
-    memset(&lv, 0, sizeof lv);
-    lv.kb = (int)job->key_size;
-    lv.vb = pairs ? (int)job->value_size : 0;
-    lv.cls = (int)rdx_type_class(job->type);
-    lv.desc = job->descending;
     lv.hist = (unsigned long long *)(base + sp.hist);
     lv.nf = (uint32_t *)(base + sp.nf);
     lv.pc = (uint32_t *)(base + sp.pc);
@@ -199,9 +261,15 @@ rdx_status rdx_cuda_lowmem_sort(rdx_ctx *ctx, const rdx_job *job, const rdx_cuda
     lm_range *stack = (lm_range *)rdx_host_malloc(ctx, cap * sizeof *stack);
     if (!stack)
         return rdx_fail(ctx, RDX_ERR_OUT_OF_MEMORY, "CUDA backend: no host memory for the low-memory route");
+    rdx_status st = RDX_OK;
+    if (argsort) { /* the records to partition: the identity permutation */
+        rdx_inject_first_write(ctx);
+        const cudaError_t e = RDX_CUDA_CALL(ctx, rdx_lm_iota(job->indices, lv.vw, job->n, t->sms, s));
+        if (e != cudaSuccess)
+            st = rdx_cuda_fail(ctx, e, "the low-memory route's indices", __FILE__, __LINE__);
+    }
     size_t depth = 0;
     stack[depth++] = (lm_range){0, job->n, job->end_bit};
-    rdx_status st = RDX_OK;
     unsigned long long hist[RDX_CUDA_MAX_BINS];
     while (depth > 0 && st == RDX_OK) {
         const lm_range g = stack[--depth];
@@ -211,8 +279,10 @@ rdx_status rdx_cuda_lowmem_sort(rdx_ctx *ctx, const rdx_job *job, const rdx_cuda
         st = sort_part(ctx, job, t, g.lo, g.len, g.top, pool, pool_bytes, s, &fits);
         if (st != RDX_OK || fits)
             continue;
-        lv.keys = (unsigned char *)job->keys + g.lo * job->key_size;
-        lv.vals = pairs ? (unsigned char *)job->values + g.lo * job->value_size : NULL;
+        lv.keys = lv.rkb ? (unsigned char *)job->keys + g.lo * job->key_size : NULL;
+        lv.vals = argsort ? (unsigned char *)job->indices + g.lo * lv.vb
+                  : pairs ? (unsigned char *)job->values + g.lo * job->value_size
+                          : NULL;
         lv.len = g.len;
         lv.begin_bit = job->begin_bit;
         lv.top = g.top;
@@ -247,16 +317,19 @@ rdx_status rdx_cuda_lowmem_sort(rdx_ctx *ctx, const rdx_job *job, const rdx_cuda
         const uint32_t bins = 1u << bits;
         rdx_inject_first_write(ctx);
         st = partition(ctx, &lv, &sp, base, r, t->sms, s);
-        /* Runs of buckets that the normal route sorts together in the pool. A bucket
-         * alone goes back on the stack with its digit settled: sorted by the bits below
-         * it if it fits, else partitioned by the next digit. */
+        /* Runs of buckets that sort together in the pool. A bucket alone goes back on the
+         * stack with its digit settled: sorted by the bits below it if it fits, else
+         * partitioned by the next digit. */
         size_t pos = g.lo, run_lo = g.lo, run_len = 0;
         uint32_t run_buckets = 0;
         for (uint32_t d = 0; d <= bins && st == RDX_OK; ++d) {
             const size_t c = d < bins ? (size_t)counts[d] : 0;
             if (d < bins && c == 0)
                 continue;
-            if (run_len > 0 && (d == bins || !part_fits(job, t, run_len + c, hi, pool_bytes))) {
+            int more = 0;
+            if (run_len > 0 && d < bins)
+                st = part_fits(ctx, job, t, pool, run_len + c, hi, pool_bytes, &more);
+            if (st == RDX_OK && run_len > 0 && !more) {
                 if (run_buckets == 1)
                     stack[depth++] = (lm_range){run_lo, run_len, lv.shift};
                 else

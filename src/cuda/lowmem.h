@@ -36,9 +36,20 @@
 
 /* One level of the partition: a range, its digit, and the tables in temporary storage. */
 typedef struct rdx_lm_level {
-    void *keys, *vals;            /* the range's first record (vals NULL: keys alone) */
+    void *keys, *vals;            /* the range's first record (keys NULL: an argsort's
+                                     records are indices alone; vals NULL: keys alone) */
     size_t len;                   /* records in the range */
-    int kb, vb, cls, desc;        /* key and value bytes, key codec */
+    int kb, cls, desc;            /* the sort key's bytes and codec */
+    int rkb;                      /* bytes of the key each record moves: kb, or 0 (argsort) */
+    int vb, vw, vm;               /* value bytes per record: vm words of vw bytes (0: none) */
+    int numpy;                    /* digits of RDX_NUMPY_ORDER's canonical code */
+    unsigned long long inf;       /* with numpy: the float type's +inf pattern */
+    const void *dkeys;            /* argsort: the keys; a record's digit is that of
+                                     dkeys[its index] (NULL: of its own key) */
+    int gen;                      /* classify through a permutation of each tile, its records
+                                     staged in stk/stv (numpy, argsort, values of other sizes
+                                     than 4 and 8 bytes); else they travel in registers */
+    void *stk, *stv;              /* with gen: each stripe's tile of records [stripes][tile] */
     int shift, bits;              /* the digit: bits [shift, shift + bits) of the mapped key */
     int begin_bit, top;           /* the histogram: the digits of bits [begin_bit, top), from
                                      the top, RDX_LM_DIGIT_BITS each (the last may be fewer) */
@@ -65,9 +76,19 @@ cudaError_t rdx_lm_permute(const rdx_lm_level *a, int sms, cudaStream_t s);
 /* Gathers the records of final positions [at, at + count) into skeys/svals. */
 cudaError_t rdx_lm_gather_window(const rdx_lm_level *a, size_t at, size_t count, int sms, cudaStream_t s);
 
-/* Whether the route sorts this job: keys, or pairs with 4- or 8-byte values, in device
- * memory, without RDX_NUMPY_ORDER. */
+/* An argsort's first step: indices[i] = i for i < n (ib: 4 or 8 bytes). */
+cudaError_t rdx_lm_iota(void *indices, int ib, size_t n, int sms, cudaStream_t s);
+/* keys_out[i] = keys[idx[i]] for i < n (idx of ib bytes), as canonical patterns with numpy
+ * (key_codec.h), so that a plain sort of them orders as RDX_NUMPY_ORDER. */
+cudaError_t rdx_lm_gather_keys(void *keys_out, const void *keys, int kb, const void *idx, int ib, size_t n, int numpy,
+                               unsigned long long inf, int sms, cudaStream_t s);
+
+/* Whether the route sorts this job when its arrays are device memory: every whole-array
+ * job (keys, pairs with values of any size, argsort; RDX_NUMPY_ORDER too). Host arrays
+ * take the out-of-core route only for what it covers (host.cu). */
 int rdx_cuda_lowmem_takes(const rdx_job *job);
+/* The bytes of the job's arrays per record: key, and value or index. */
+size_t rdx_cuda_lowmem_record_bytes(const rdx_job *job);
 /* Its temporary bytes for the job. */
 size_t rdx_cuda_lowmem_temp_bytes(const rdx_cuda_tuning *t, const rdx_job *job);
 /* Sorts the job (rdx_cuda_lowmem_takes) in place in temp (temp_bytes of it, at least

@@ -12,6 +12,25 @@
 #define LM_CYCMIN 2u  /* the least slot of a cycle: the cycle is cut before it */
 #define LM_HASPRED 4u /* another moving block comes here (after the cut) */
 
+/* The mapped key a record's digits come from: its own key, or for an argsort the key its
+ * index names; under RDX_NUMPY_ORDER its canonical code (equal for every NaN, and for the
+ * two zeros). */
+template <int KB>
+static __device__ __forceinline__ typename rdx_uint<KB>::t lm_sort_key(const rdx_lm_level &a, size_t i)
+{
+    typedef typename rdx_uint<KB>::t K;
+    K x;
+    if (a.dkeys) {
+        const size_t idx = a.vw == 4 ? (size_t)((const uint32_t *)a.vals)[i]
+                                     : (size_t)((const unsigned long long *)a.vals)[i];
+        x = ((const K *)a.dkeys)[idx];
+    } else {
+        x = ((const K *)a.keys)[i];
+    }
+    const K k = rdx_enc(x, a.cls, a.desc);
+    return KB >= 2 && a.numpy ? (K)rdx_numpy_canon((uint64_t)k, KB, a.inf, a.desc) : k;
+}
+
 /* ---- 0. the bucket counts of the range, for every digit at once ---- */
 
 /* One read gives every level's counts: the levels whose digit is the same in every key
@@ -25,11 +44,10 @@ __global__ void __launch_bounds__(RDX_COPY_THREADS) lm_hist_kernel(const rdx_lm_
     for (uint32_t d = threadIdx.x; d < RDX_CUDA_MAX_BINS; d += blockDim.x)
         cnt[d] = 0;
     __syncthreads();
-    const K *keys = (const K *)a.keys;
     const int levels = (a.top - a.begin_bit + W - 1) / W;
     const size_t stride = (size_t)gridDim.x * blockDim.x;
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.len; i += stride) {
-        const K k = rdx_enc(keys[i], a.cls, a.desc);
+        const K k = lm_sort_key<KB>(a, i);
         for (int j = 0; j < levels; ++j) {
             const int hi = a.top - j * W, lo = hi - W > a.begin_bit ? hi - W : a.begin_bit;
             atomicAdd(&cnt[j * BINS + rdx_digit(k, lo, (1u << (hi - lo)) - 1u)], 1u);
@@ -53,13 +71,20 @@ template <int KB, int VB> struct lm_classify_smem {
     static constexpr size_t BYTES = MISC + 4 * 64;
 };
 
-template <int KB, int VB>
+/* W: the bytes of a value word (0: no values). Without GEN a record's value is one word
+ * (W = 0, 4 or 8) and rides in registers through the ranking. With GEN the ranking carries
+ * each record's position in the tile instead, its digit comes from lm_sort_key, and the
+ * tile's records (key of a.rkb bytes, a.vm value words) are staged in the stripe's part of
+ * stk/stv, from where they are written out in ranked order. */
+template <int KB, int W, bool GEN>
 __global__ void __launch_bounds__(RDX_LM_THREADS) lm_classify_kernel(const rdx_lm_level a)
 {
     typedef typename rdx_uint<KB>::t K;
-    typedef typename rdx_uint<VB ? VB : 4>::t V;
+    enum { RVB = GEN ? 4 : W }; /* what the ranking carries with each key */
+    typedef typename rdx_uint<RVB ? RVB : 4>::t V;
+    typedef typename rdx_uint<W ? W : 4>::t Wd;
     enum { T = RDX_LM_THREADS, I = RDX_LM_ITEMS, TILE = T * I, WARPS = T / 32 };
-    typedef lm_classify_smem<KB, VB> S;
+    typedef lm_classify_smem<KB, RVB> S;
     extern __shared__ __align__(16) unsigned char smem[];
     K *s_keys = (K *)(smem + S::L::KEYS);
     V *s_vals = (V *)(smem + S::L::VALS);
@@ -73,10 +98,14 @@ __global__ void __launch_bounds__(RDX_LM_THREADS) lm_classify_kernel(const rdx_l
     const uint32_t s = blockIdx.x, bins = 1u << a.bits, mask = bins - 1u;
     const size_t lo = (size_t)s * a.stripe_len;
     const size_t hi = lo + a.stripe_len < a.len ? lo + a.stripe_len : a.len;
+    const bool rk = !GEN || a.rkb != 0; /* records hold keys */
+    const uint32_t vm = GEN ? (uint32_t)a.vm : 1u;
     K *keys = (K *)a.keys;
-    V *vals = (V *)a.vals;
+    Wd *vals = (Wd *)a.vals;
     K *pk = (K *)a.pkeys + (size_t)s * bins * LM_B;
-    V *pv = VB ? (V *)a.pvals + (size_t)s * bins * LM_B : NULL;
+    Wd *pv = W ? (Wd *)a.pvals + (size_t)s * bins * LM_B * vm : NULL;
+    K *stk = GEN ? (K *)a.stk + (size_t)s * TILE : NULL;
+    Wd *stv = GEN && W ? (Wd *)a.stv + (size_t)s * TILE * vm : NULL;
     const uint32_t slot0 = (uint32_t)(a.stripe_len / LM_B) * s;
 
     if (tid < RDX_CUDA_MAX_BINS)
@@ -89,8 +118,24 @@ __global__ void __launch_bounds__(RDX_LM_THREADS) lm_classify_kernel(const rdx_l
         const uint32_t count = hi - t0 < (size_t)TILE ? (uint32_t)(hi - t0) : (uint32_t)TILE;
         K key[I];
         V val[I];
-        rdx_load_tile<VB>(keys + t0, VB ? (const V *)(vals + t0) : (const V *)NULL, 0u, count, first, a.cls, a.desc,
-                          key, val);
+        if (GEN) {
+#pragma unroll
+            for (int i = 0; i < I; ++i) {
+                const uint32_t pos = first + (uint32_t)i * 32u;
+                key[i] = pos < count ? lm_sort_key<KB>(a, t0 + pos) : (K)0;
+                val[i] = (V)pos;
+            }
+            /* Staged before any write of this tile (the barriers of the ranking follow). */
+            if (rk)
+                for (uint32_t j = tid; j < count; j += T)
+                    stk[j] = keys[t0 + j];
+            if (W)
+                for (uint32_t j = tid; j < count * vm; j += T)
+                    stv[j] = vals[t0 * vm + j];
+        } else {
+            rdx_load_tile<RVB>(keys + t0, RVB ? (const V *)(vals + t0) : (const V *)NULL, 0u, count, first, a.cls,
+                               a.desc, key, val);
+        }
         const uint32_t total = rdx_count_tile<K, I, T>(key, count, a.shift, a.bits, s_wcnt);
         rdx_offset_tile<T>(total, a.bits, s_wcnt, s_start, s_scan);
         /* Blocks that fill up with this tile, bucket by bucket, and where they go. */
@@ -102,7 +147,7 @@ __global__ void __launch_bounds__(RDX_LM_THREADS) lm_classify_kernel(const rdx_l
         }
         if (tid == T - 1)
             s_misc[33] = ob + nb;
-        rdx_rank_scatter<VB, K, V, I, T>(key, val, count, a.shift, a.bits, s_wcnt, s_keys, s_vals);
+        rdx_rank_scatter<RVB, K, V, I, T>(key, val, count, a.shift, a.bits, s_wcnt, s_keys, s_vals);
         __syncthreads();
         const uint32_t w = s_misc[32];
         /* The partial buffers of the buckets that fill a block open those blocks. */
@@ -111,11 +156,12 @@ __global__ void __launch_bounds__(RDX_LM_THREADS) lm_classify_kernel(const rdx_l
             if (nbd == 0)
                 continue;
             const size_t out = lo + (size_t)(w + s_ob[d]) * LM_B;
-            for (uint32_t j = lane; j < s_fill[d]; j += 32) {
-                keys[out + j] = pk[d * LM_B + j];
-                if (VB)
-                    vals[out + j] = pv[d * LM_B + j];
-            }
+            if (rk)
+                for (uint32_t j = lane; j < s_fill[d]; j += 32)
+                    keys[out + j] = pk[d * LM_B + j];
+            if (W)
+                for (uint32_t j = lane; j < s_fill[d] * vm; j += 32)
+                    vals[out * vm + j] = pv[d * LM_B * vm + j];
             for (uint32_t i = lane; i < nbd; i += 32)
                 a.tag[slot0 + w + s_ob[d] + i] = ((s_nblk[d] + i) << 8) | d;
         }
@@ -125,16 +171,20 @@ __global__ void __launch_bounds__(RDX_LM_THREADS) lm_classify_kernel(const rdx_l
             const K k = s_keys[j];
             const uint32_t d = rdx_digit(k, a.shift, mask);
             const uint32_t p = s_fill[d] + (j - s_start[d]), full = s_nb[d] * LM_B;
-            const K out = rdx_dec(k, a.cls, a.desc);
-            if (p < full) {
-                const size_t o = lo + (size_t)(w + s_ob[d]) * LM_B + p;
-                keys[o] = out;
-                if (VB)
-                    vals[o] = s_vals[j];
+            const bool in_block = p < full;
+            const size_t o = in_block ? lo + (size_t)(w + s_ob[d]) * LM_B + p : (size_t)d * LM_B + p - full;
+            K *kd = in_block ? keys : pk;
+            Wd *vd = in_block ? vals : pv;
+            if (GEN) {
+                const uint32_t src = (uint32_t)s_vals[j];
+                if (rk)
+                    kd[o] = stk[src];
+                for (uint32_t m = 0; W && m < vm; ++m)
+                    vd[o * vm + m] = stv[(size_t)src * vm + m];
             } else {
-                pk[d * LM_B + p - full] = out;
-                if (VB)
-                    pv[d * LM_B + p - full] = s_vals[j];
+                kd[o] = rdx_dec(k, a.cls, a.desc);
+                if (W)
+                    vd[o] = (Wd)s_vals[j];
             }
         }
         __syncthreads();
@@ -299,38 +349,76 @@ __global__ void lm_heads_kernel(const rdx_lm_level a, int from)
     }
 }
 
-template <int KB, int VB>
+/* The move kernels take a record as a key of RKB bytes (0: none, an argsort's records)
+ * and a.vm value words of W bytes (W 0: none); a block of RDX_LM_BLOCK records is
+ * RDX_LM_BLOCK keys and RDX_LM_BLOCK * a.vm value words. */
+template <int B> struct lm_word { typedef typename rdx_uint<B>::t t; };
+template <> struct lm_word<0> { typedef uint32_t t; };
+
+template <int RKB, int W>
 __global__ void __launch_bounds__(RDX_LM_MOVE_THREADS) lm_save_kernel(const rdx_lm_level a)
 {
-    typedef typename rdx_uint<KB>::t K;
-    typedef typename rdx_uint<VB ? VB : 4>::t V;
+    typedef typename lm_word<RKB>::t K;
+    typedef typename lm_word<W>::t V;
+    const size_t vwords = (size_t)LM_B * a.vm; /* value words per block */
     const uint32_t heads = a.counters[0];
     for (uint32_t h = blockIdx.x; h < heads; h += gridDim.x) {
         const uint32_t i = a.heads[h], at = a.saveidx[i];
         if (at == RDX_LM_NONE)
             continue;
-        for (uint32_t r = threadIdx.x; r < LM_B; r += RDX_LM_MOVE_THREADS) {
-            ((K *)a.skeys)[(size_t)at * LM_B + r] = ((const K *)a.keys)[(size_t)i * LM_B + r];
-            if (VB)
-                ((V *)a.svals)[(size_t)at * LM_B + r] = ((const V *)a.vals)[(size_t)i * LM_B + r];
+        if (RKB)
+            for (uint32_t r = threadIdx.x; r < LM_B; r += RDX_LM_MOVE_THREADS)
+                ((K *)a.skeys)[(size_t)at * LM_B + r] = ((const K *)a.keys)[(size_t)i * LM_B + r];
+        if (W)
+            for (size_t r = threadIdx.x; r < vwords; r += RDX_LM_MOVE_THREADS)
+                ((V *)a.svals)[(size_t)at * vwords + r] = ((const V *)a.vals)[(size_t)i * vwords + r];
+    }
+}
+
+/* One column of a walk: words [off, off + RDX_LM_BLOCK) of each block of `bw` words in arr
+ * (the saved copies in sav), moved along s_walk[0 .. t + 1] as lm_walk_kernel says. Each
+ * thread moves the same words of every block. */
+template <typename X>
+static __device__ __forceinline__ void lm_walk_column(X *arr, const X *sav, size_t bw, size_t off, uint32_t at,
+                                                      uint32_t i, uint32_t t, const uint32_t *s_walk)
+{
+    enum { PER = LM_B / RDX_LM_MOVE_THREADS };
+    X h[PER];
+#pragma unroll
+    for (int r = 0; r < PER; ++r) {
+        const size_t o = off + (size_t)(r * RDX_LM_MOVE_THREADS + threadIdx.x);
+        h[r] = at != RDX_LM_NONE ? sav[(size_t)at * bw + o] : arr[(size_t)i * bw + o];
+    }
+    for (uint32_t j = t; j >= 1; --j) {
+        const size_t src = (size_t)s_walk[j] * bw, dst = (size_t)s_walk[j + 1] * bw;
+#pragma unroll
+        for (int r = 0; r < PER; ++r) {
+            const size_t o = off + (size_t)(r * RDX_LM_MOVE_THREADS + threadIdx.x);
+            arr[dst + o] = arr[src + o];
         }
     }
+    const size_t dst = (size_t)s_walk[1] * bw;
+#pragma unroll
+    for (int r = 0; r < PER; ++r)
+        arr[dst + off + (size_t)(r * RDX_LM_MOVE_THREADS + threadIdx.x)] = h[r];
 }
 
 /* One block per walk: the walk's slots e0 .. et (t = distance mod seg) are followed from
  * its first; e0's block is held (from its saved copy where another walk overwrites its
  * slot), then et's block moves to its destination, e(t-1)'s to et, ..., and the held one
  * to e1. Each thread moves the same records of every block, so its own program order
- * keeps each read of a slot before the write into it. */
-template <int KB, int VB>
+ * keeps each read of a slot before the write into it. Keys and the first value word move
+ * together; further value words (a.vm > 1) column after column. */
+template <int RKB, int W>
 __global__ void __launch_bounds__(RDX_LM_MOVE_THREADS) lm_walk_kernel(const rdx_lm_level a, int from)
 {
-    typedef typename rdx_uint<KB>::t K;
-    typedef typename rdx_uint<VB ? VB : 4>::t V;
+    typedef typename lm_word<RKB>::t K;
+    typedef typename lm_word<W>::t V;
     enum { PER = LM_B / RDX_LM_MOVE_THREADS };
     extern __shared__ uint32_t s_walk[]; /* [seg + 1] */
     K *keys = (K *)a.keys;
     V *vals = (V *)a.vals;
+    const size_t vw = (size_t)LM_B * a.vm; /* value words per block */
     const uint32_t heads = a.counters[0];
     for (uint32_t h = blockIdx.x; h < heads; h += gridDim.x) {
         const uint32_t i = a.heads[h];
@@ -344,32 +432,36 @@ __global__ void __launch_bounds__(RDX_LM_MOVE_THREADS) lm_walk_kernel(const rdx_
         }
         __syncthreads();
         const uint32_t at = a.saveidx[i];
-        K hk[PER];
-        V hv[PER];
-#pragma unroll
-        for (int r = 0; r < PER; ++r) {
-            const size_t o = (size_t)(r * RDX_LM_MOVE_THREADS + threadIdx.x);
-            hk[r] = at != RDX_LM_NONE ? ((const K *)a.skeys)[(size_t)at * LM_B + o] : keys[(size_t)i * LM_B + o];
-            if (VB)
-                hv[r] = at != RDX_LM_NONE ? ((const V *)a.svals)[(size_t)at * LM_B + o] : vals[(size_t)i * LM_B + o];
-        }
-        for (uint32_t j = t; j >= 1; --j) {
-            const size_t src = (size_t)s_walk[j] * LM_B, dst = (size_t)s_walk[j + 1] * LM_B;
+        if (RKB && W && a.vm == 1) { /* the common case: keys and values in one pass */
+            K hk[PER];
+            V hv[PER];
 #pragma unroll
             for (int r = 0; r < PER; ++r) {
                 const size_t o = (size_t)(r * RDX_LM_MOVE_THREADS + threadIdx.x);
-                keys[dst + o] = keys[src + o];
-                if (VB)
-                    vals[dst + o] = vals[src + o];
+                hk[r] = at != RDX_LM_NONE ? ((const K *)a.skeys)[(size_t)at * LM_B + o] : keys[(size_t)i * LM_B + o];
+                hv[r] = at != RDX_LM_NONE ? ((const V *)a.svals)[(size_t)at * LM_B + o] : vals[(size_t)i * LM_B + o];
             }
-        }
-        const size_t dst = (size_t)s_walk[1] * LM_B;
+            for (uint32_t j = t; j >= 1; --j) {
+                const size_t src = (size_t)s_walk[j] * LM_B, dst = (size_t)s_walk[j + 1] * LM_B;
 #pragma unroll
-        for (int r = 0; r < PER; ++r) {
-            const size_t o = (size_t)(r * RDX_LM_MOVE_THREADS + threadIdx.x);
-            keys[dst + o] = hk[r];
-            if (VB)
+                for (int r = 0; r < PER; ++r) {
+                    const size_t o = (size_t)(r * RDX_LM_MOVE_THREADS + threadIdx.x);
+                    keys[dst + o] = keys[src + o];
+                    vals[dst + o] = vals[src + o];
+                }
+            }
+            const size_t dst = (size_t)s_walk[1] * LM_B;
+#pragma unroll
+            for (int r = 0; r < PER; ++r) {
+                const size_t o = (size_t)(r * RDX_LM_MOVE_THREADS + threadIdx.x);
+                keys[dst + o] = hk[r];
                 vals[dst + o] = hv[r];
+            }
+        } else {
+            if (RKB)
+                lm_walk_column<K>(keys, (const K *)a.skeys, LM_B, 0, at, i, t, s_walk);
+            for (uint32_t c = 0; W && c < (uint32_t)a.vm; ++c)
+                lm_walk_column<V>(vals, (const V *)a.svals, vw, (size_t)c * LM_B, at, i, t, s_walk);
         }
         __syncthreads(); /* s_walk is reused */
     }
@@ -377,12 +469,13 @@ __global__ void __launch_bounds__(RDX_LM_MOVE_THREADS) lm_walk_kernel(const rdx_
 
 /* ---- 4. place ---- */
 
-template <int KB, int VB>
+template <int RKB, int W>
 __global__ void __launch_bounds__(RDX_COPY_THREADS) lm_gather_kernel(const rdx_lm_level a, size_t at, size_t count)
 {
-    typedef typename rdx_uint<KB>::t K;
-    typedef typename rdx_uint<VB ? VB : 4>::t V;
+    typedef typename lm_word<RKB>::t K;
+    typedef typename lm_word<W>::t V;
     const uint32_t P = a.stripes, pieces = (1u << a.bits) * P;
+    const size_t vm = (size_t)a.vm;
     const size_t stride = (size_t)gridDim.x * blockDim.x;
     for (size_t x = (size_t)blockIdx.x * blockDim.x + threadIdx.x; x < count; x += stride) {
         const unsigned long long pos = at + x;
@@ -397,25 +490,58 @@ __global__ void __launch_bounds__(RDX_COPY_THREADS) lm_gather_kernel(const rdx_l
         const uint32_t b = lo / P, s = lo - b * P;
         const size_t cell = (size_t)s * RDX_CUDA_MAX_BINS + b, part = (size_t)s * (pieces / P) + b;
         const unsigned long long off = pos - a.dst[lo], full = (unsigned long long)a.nf[cell] * LM_B;
-        if (off < full) {
-            ((K *)a.skeys)[x] = ((const K *)a.keys)[a.dsrc[lo] + off];
-            if (VB)
-                ((V *)a.svals)[x] = ((const V *)a.vals)[a.dsrc[lo] + off];
-        } else {
-            ((K *)a.skeys)[x] = ((const K *)a.pkeys)[part * LM_B + (off - full)];
-            if (VB)
-                ((V *)a.svals)[x] = ((const V *)a.pvals)[part * LM_B + (off - full)];
-        }
+        const bool in_block = off < full;
+        const size_t from = in_block ? (size_t)(a.dsrc[lo] + off) : (size_t)(part * LM_B + (off - full));
+        const K *ks = (const K *)(in_block ? a.keys : a.pkeys);
+        const V *vs = (const V *)(in_block ? a.vals : a.pvals);
+        if (RKB)
+            ((K *)a.skeys)[x] = ks[from];
+        for (size_t m = 0; W && m < vm; ++m)
+            ((V *)a.svals)[x * vm + m] = vs[from * vm + m];
+    }
+}
+
+/* ---- an argsort's indices and key copies ---- */
+
+__global__ void __launch_bounds__(RDX_COPY_THREADS) lm_iota_kernel(void *idx, int ib, size_t n)
+{
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+        if (ib == 4)
+            ((uint32_t *)idx)[i] = (uint32_t)i;
+        else
+            ((unsigned long long *)idx)[i] = i;
+    }
+}
+
+template <int KB>
+__global__ void __launch_bounds__(RDX_COPY_THREADS)
+    lm_gather_keys_kernel(void *out, const void *keys, const void *idx, int ib, size_t n, int numpy,
+                          unsigned long long inf)
+{
+    typedef typename rdx_uint<KB>::t K;
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+        const size_t p = ib == 4 ? (size_t)((const uint32_t *)idx)[i] : (size_t)((const unsigned long long *)idx)[i];
+        const K x = ((const K *)keys)[p];
+        ((K *)out)[i] = KB >= 2 && numpy ? (K)rdx_numpy_canon_pattern(x, KB, inf) : x;
     }
 }
 
 /* ---- launchers ---- */
 
-#define LM_KV_SWITCH(kb, vb, CALL)                                                                            \
-    switch ((kb) * 16 + (vb)) {                                                                               \
-        RDX_FOR_EACH_KV(CALL)                                                                                 \
+/* The (record key bytes, value word bytes) pairs of the move kernels and of the classify
+ * kernel's GEN form (the key bytes there are the sort key's), switched on kb * 16 + w. */
+#define LM_FOR_EACH_KW(X)                                                                                     \
+    X(1, 0) X(1, 1) X(1, 4) X(1, 8) X(2, 0) X(2, 1) X(2, 4) X(2, 8) X(4, 0) X(4, 1) X(4, 4) X(4, 8) X(8, 0) X(8, 1) \
+        X(8, 4) X(8, 8)
+#define LM_SWITCH(key, LIST, CALL)                                                                            \
+    switch (key) {                                                                                            \
+        LIST(CALL)                                                                                            \
     default: return cudaErrorInvalidValue;                                                                    \
     }
+/* The move kernels also take an argsort's records: indices alone. */
+#define LM_FOR_EACH_MOVE(X) LM_FOR_EACH_KW(X) X(0, 4) X(0, 8)
 
 static unsigned lm_slot_grid(uint32_t slots, int sms)
 {
@@ -440,12 +566,22 @@ cudaError_t rdx_lm_histogram(const rdx_lm_level *a, int sms, cudaStream_t s)
 
 cudaError_t rdx_lm_classify(const rdx_lm_level *a, cudaStream_t s)
 {
-#define LM_CLASSIFY(KB, VB)                                                                                   \
-    case KB * 16 + VB:                                                                                        \
-        lm_classify_kernel<KB, VB><<<a->stripes, RDX_LM_THREADS, lm_classify_smem<KB, VB>::BYTES, s>>>(*a);   \
+#define LM_CLASSIFY(KB, W)                                                                                    \
+    case KB * 16 + W:                                                                                         \
+        lm_classify_kernel<KB, W, false>                                                                      \
+            <<<a->stripes, RDX_LM_THREADS, lm_classify_smem<KB, W>::BYTES, s>>>(*a);                          \
         break;
-    LM_KV_SWITCH(a->kb, a->vb, LM_CLASSIFY)
+#define LM_CLASSIFY_GEN(KB, W)                                                                                \
+    case KB * 16 + W:                                                                                         \
+        lm_classify_kernel<KB, W, true><<<a->stripes, RDX_LM_THREADS, lm_classify_smem<KB, 4>::BYTES, s>>>(*a); \
+        break;
+    if (a->gen) {
+        LM_SWITCH(a->kb * 16 + a->vw, LM_FOR_EACH_KW, LM_CLASSIFY_GEN)
+    } else {
+        LM_SWITCH(a->kb * 16 + a->vw, RDX_FOR_EACH_KV, LM_CLASSIFY)
+    }
 #undef LM_CLASSIFY
+#undef LM_CLASSIFY_GEN
     return cudaGetLastError();
 }
 
@@ -473,12 +609,12 @@ cudaError_t rdx_lm_permute(const rdx_lm_level *a, int sms, cudaStream_t s)
     lm_heads_kernel<<<grid, RDX_COPY_THREADS, 0, s>>>(*a, from);
     const unsigned blocks = rdx_resident_grid(a->slots, sms, RDX_LM_MOVE_BLOCKS_PER_SM, 1);
     const size_t walk_smem = (a->seg + 2) * sizeof(uint32_t);
-#define LM_MOVE(KB, VB)                                                                                       \
-    case KB * 16 + VB:                                                                                        \
-        lm_save_kernel<KB, VB><<<blocks, RDX_LM_MOVE_THREADS, 0, s>>>(*a);                                   \
-        lm_walk_kernel<KB, VB><<<blocks, RDX_LM_MOVE_THREADS, walk_smem, s>>>(*a, from);                     \
+#define LM_MOVE(KB, W)                                                                                        \
+    case KB * 16 + W:                                                                                         \
+        lm_save_kernel<KB, W><<<blocks, RDX_LM_MOVE_THREADS, 0, s>>>(*a);                                    \
+        lm_walk_kernel<KB, W><<<blocks, RDX_LM_MOVE_THREADS, walk_smem, s>>>(*a, from);                      \
         break;
-    LM_KV_SWITCH(a->kb, a->vb, LM_MOVE)
+    LM_SWITCH(a->rkb * 16 + a->vw, LM_FOR_EACH_MOVE, LM_MOVE)
 #undef LM_MOVE
     return cudaGetLastError();
 }
@@ -486,9 +622,28 @@ cudaError_t rdx_lm_permute(const rdx_lm_level *a, int sms, cudaStream_t s)
 cudaError_t rdx_lm_gather_window(const rdx_lm_level *a, size_t at, size_t count, int sms, cudaStream_t s)
 {
     const unsigned grid = rdx_copy_grid(count, sms);
-#define LM_GATHER(KB, VB)                                                                                     \
-    case KB * 16 + VB: lm_gather_kernel<KB, VB><<<grid, RDX_COPY_THREADS, 0, s>>>(*a, at, count); break;
-    LM_KV_SWITCH(a->kb, a->vb, LM_GATHER)
+#define LM_GATHER(KB, W)                                                                                      \
+    case KB * 16 + W: lm_gather_kernel<KB, W><<<grid, RDX_COPY_THREADS, 0, s>>>(*a, at, count); break;
+    LM_SWITCH(a->rkb * 16 + a->vw, LM_FOR_EACH_MOVE, LM_GATHER)
 #undef LM_GATHER
+    return cudaGetLastError();
+}
+
+cudaError_t rdx_lm_iota(void *indices, int ib, size_t n, int sms, cudaStream_t s)
+{
+    lm_iota_kernel<<<rdx_copy_grid(n, sms), RDX_COPY_THREADS, 0, s>>>(indices, ib, n);
+    return cudaGetLastError();
+}
+
+cudaError_t rdx_lm_gather_keys(void *keys_out, const void *keys, int kb, const void *idx, int ib, size_t n, int numpy,
+                               unsigned long long inf, int sms, cudaStream_t s)
+{
+    const unsigned grid = rdx_copy_grid(n, sms);
+    switch (kb) {
+    case 1: lm_gather_keys_kernel<1><<<grid, RDX_COPY_THREADS, 0, s>>>(keys_out, keys, idx, ib, n, 0, 0); break;
+    case 2: lm_gather_keys_kernel<2><<<grid, RDX_COPY_THREADS, 0, s>>>(keys_out, keys, idx, ib, n, numpy, inf); break;
+    case 4: lm_gather_keys_kernel<4><<<grid, RDX_COPY_THREADS, 0, s>>>(keys_out, keys, idx, ib, n, numpy, inf); break;
+    default: lm_gather_keys_kernel<8><<<grid, RDX_COPY_THREADS, 0, s>>>(keys_out, keys, idx, ib, n, numpy, inf); break;
+    }
     return cudaGetLastError();
 }

@@ -43,29 +43,13 @@ static __device__ __forceinline__ void st_elem(void *p, size_t i, unsigned bytes
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < (n);                   \
          i += (size_t)gridDim.x * blockDim.x)
 
-/* The canonical pattern of float key bits x under RDX_NUMPY_ORDER (every NaN one pattern,
- * -0.0 as +0.0); any other key is its own. */
-static __host__ __device__ __forceinline__ uint64_t canon_pattern(uint64_t x, unsigned kb, uint64_t inf)
-{
-    if (kb == 2)
-        return rdx_decode_u16(
-            rdx_numpy_canon_u16(rdx_encode_u16((uint16_t)x, RDX_CLASS_FLOAT, 0), (uint16_t)inf, 0),
-            RDX_CLASS_FLOAT, 0);
-    if (kb == 4)
-        return rdx_decode_u32(
-            rdx_numpy_canon_u32(rdx_encode_u32((uint32_t)x, RDX_CLASS_FLOAT, 0), (uint32_t)inf, 0),
-            RDX_CLASS_FLOAT, 0);
-    return rdx_decode_u64(rdx_numpy_canon_u64(rdx_encode_u64(x, RDX_CLASS_FLOAT, 0), inf, 0), RDX_CLASS_FLOAT,
-                          0);
-}
-
 /* keys[i] = its canonical pattern, so that the plain sort of the copy orders as NumPy does. */
 static __global__ void canon_kernel(void *keys, size_t n, unsigned kb, uint64_t inf)
 {
     RDX_GRID_STRIDE(i, n)
     {
         const uint64_t x = ld_elem(keys, i, kb);
-        st_elem(keys, i, kb, canon_pattern(x, kb, inf));
+        st_elem(keys, i, kb, rdx_numpy_canon_pattern(x, kb, inf));
     }
 }
 
@@ -77,7 +61,7 @@ static __global__ void special_kernel(const void *keys, size_t n, unsigned kb, u
     RDX_GRID_STRIDE(i, n)
     {
         const uint64_t x = ld_elem(keys, i, kb);
-        any |= canon_pattern(x, kb, inf) != x;
+        any |= rdx_numpy_canon_pattern(x, kb, inf) != x;
     }
     if (__syncthreads_or(any) && threadIdx.x == 0)
         *found = 1u;
@@ -547,6 +531,15 @@ static rdx_status run_sync(rdx_ctx *ctx, const rdx_job *job, size_t lo, size_t h
     const size_t ob = rel_off ? (r.S + 1) * sizeof(size_t) : 0;
     const size_t kbytes = align256(n * kb), vbytes = align256(n * vs), ibytes = align256(n * ib);
     const size_t total = kbytes + vbytes + ibytes + align256(ob) + L.total;
+    rdx_cuda_tuning *tuning = NULL;
+    s = rdx_cuda_tuning_ready(ctx, &tuning);
+    if (s != RDX_OK)
+        return s;
+    if (tuning->scratch_cap && total > tuning->scratch_cap) /* a test's cap (tuning_ctx.h) */
+        return rdx_fail(ctx, RDX_ERR_OUT_OF_MEMORY,
+                        "CUDA backend: cannot allocate %zu bytes of device memory for the sort: above the test cap "
+                        "of %zu bytes",
+                        total, tuning->scratch_cap);
     unsigned char *mem = NULL;
     cudaError_t e = RDX_CUDA_ALLOC(ctx, cudaMalloc((void **)&mem, total));
     if (e != cudaSuccess) {
@@ -654,7 +647,7 @@ static int has_special_keys(const rdx_job *job)
         for (size_t i = 0; i < job->n; i++) {
             uint64_t x = 0;
             memcpy(&x, k + i * kb, kb); /* little-endian: the low kb bytes */
-            if (canon_pattern(x, kb, inf) != x)
+            if (rdx_numpy_canon_pattern(x, kb, inf) != x)
                 return 1;
         }
         return 0;
