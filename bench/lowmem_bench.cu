@@ -42,7 +42,7 @@ static void *lb_poll(void *p)
 static rdx_status lb_sort(rdx_ctx *ctx, const lb_case *c, void *k, void *v, size_t n, unsigned flags, double *ms,
                           size_t *extra)
 {
-    const rdx_opts o = {flags, 0, 0, 0};
+    const rdx_opts o = {flags | c->flags, 0, 0, 0};
     cudaEvent_t e0, e1;
     LB_CUDA(cudaEventCreate(&e0));
     LB_CUDA(cudaEventCreate(&e1));
@@ -54,8 +54,9 @@ static rdx_status lb_sort(rdx_ctx *ctx, const lb_case *c, void *k, void *v, size
     pthread_t th;
     const int polled = extra && pthread_create(&th, NULL, lb_poll, &w) == 0;
     LB_CUDA(cudaEventRecord(e0, 0));
-    const rdx_status s = c->vb ? rdx_sort_pairs(ctx, k, v, (size_t)c->vb, n, c->type, &o)
-                               : rdx_sort_keys(ctx, k, n, c->type, &o);
+    const rdx_status s = c->argsort ? rdx_argsort(ctx, k, n, c->type, v, RDX_U32, &o)
+                         : c->vb    ? rdx_sort_pairs(ctx, k, v, (size_t)c->vb, n, c->type, &o)
+                                    : rdx_sort_keys(ctx, k, n, c->type, &o);
     LB_CUDA(cudaEventRecord(e1, 0));
     LB_CUDA(cudaEventSynchronize(e1));
     if (polled) {
@@ -113,12 +114,16 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--fill") && i + 1 < argc) fill = atof(argv[++i]);
         else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) repeat = atoi(argv[++i]);
         else {
-            printf("usage: rdx-lowmem-bench [-t u32,u64,u32/u32,u64/u64,u64/u32] [-n LOG2,...]\n"
+            printf("usage: rdx-lowmem-bench [-t u32,u64,u32/u32,u64/u64,u64/u32,u32/v12,argsort/u32,f32/numpy]\n"
+                   "         [-n LOG2,...]\n"
                    "         [--dist uniform,bucket,few,equal] [--repeat R] [--fill F]\n"
                    "  Without --fill: each case sorted by rdxsort's normal route, by RDX_LOW_MEMORY and by\n"
                    "  CUB SortKeys/SortPairs, median of R runs; the low-memory result checked against the\n"
                    "  normal one bit for bit; the most device memory the low-memory sort took beyond its\n"
-                   "  arrays (cudaMemGetInfo polled by a host thread).\n"
+                   "  arrays (cudaMemGetInfo polled by a host thread). u32/v12: 12-byte values;\n"
+                   "  argsort/u32: rdx_argsort into u32 indices (CUB: u32/u32 pairs); f32/numpy: f32 keys\n"
+                   "  of uniform bits (NaNs of many payloads, both zeros) under RDX_NUMPY_ORDER (CUB: f32).\n"
+                   "  Those three: without --fill.\n"
                    "  --fill F: per case, arrays filling F of the free device memory (e.g. 0.9), sorted\n"
                    "  once by the synchronous call without the flag (it falls back to the low-memory route\n"
                    "  when the normal scratch does not fit), checked on the device (order, the keys' sum,\n"
@@ -151,8 +156,8 @@ int main(int argc, char **argv)
     char *tsave = NULL;
     for (char *ts = strtok_r(tbuf, ",", &tsave); ts; ts = strtok_r(NULL, ",", &tsave)) {
         lb_case c;
-        if (lb_parse_case(ts, &c)) {
-            printf("rdx-lowmem-bench: unknown case %s\n", ts);
+        if (lb_parse_case(ts, &c) || (fill > 0 && (c.argsort || c.flags || (c.vb != 0 && c.vb != 4 && c.vb != 8)))) {
+            printf("rdx-lowmem-bench: unknown case %s%s\n", ts, fill > 0 ? " for --fill" : "");
             return 2;
         }
         const size_t r = (size_t)(c.kb + c.vb);
@@ -248,7 +253,8 @@ int main(int argc, char **argv)
                 }
                 /* CUB, from src into ref (no longer needed). */
                 double cub = -1;
-                if (rdx_gb_cub_temp_bytes(c.type, (unsigned)c.vb, n, &temp_bytes) == 0 &&
+                if ((c.vb == 0 || c.vb == 4 || c.vb == 8) &&
+                    rdx_gb_cub_temp_bytes(c.type, (unsigned)c.vb, n, &temp_bytes) == 0 &&
                     cudaMalloc(&temp, temp_bytes) == cudaSuccess) {
                     cudaEvent_t e0, e1e;
                     cudaEventCreate(&e0);

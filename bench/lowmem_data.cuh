@@ -60,6 +60,9 @@ static __global__ void lb_fill(void *keys, void *vals, size_t first, size_t n, i
             ((uint32_t *)vals)[i] = (uint32_t)(kk * 2654435761ull);
         else if (vb == 8)
             ((unsigned long long *)vals)[i] = kk * 0x9E3779B97F4A7C15ull;
+        else /* other sizes: the record's number, byte by byte (the low-memory bench only) */
+            for (int b = 0; b < vb; b++)
+                ((unsigned char *)vals)[i * vb + b] = (unsigned char)((first + i) >> (8 * (b % 8)));
     }
 }
 
@@ -88,14 +91,19 @@ static unsigned lb_grid(size_t n) { return (unsigned)(n / 256 + 1 < 65536 ? n / 
 
 typedef struct lb_case {
     rdx_type type;
-    int kb, vb;
+    int kb, vb;       /* vb of an argsort: its RDX_U32 indices */
     const char *name;
+    int argsort;      /* rdx_argsort into vb-byte indices */
+    unsigned flags;   /* more options: RDX_NUMPY_ORDER */
 } lb_case;
 
 static int lb_parse_case(const char *s, lb_case *c)
 {
     static const lb_case all[] = {{RDX_U32, 4, 0, "u32"}, {RDX_U64, 8, 0, "u64"}, {RDX_U32, 4, 4, "u32/u32"},
-                                  {RDX_U64, 8, 8, "u64/u64"}, {RDX_U64, 8, 4, "u64/u32"}};
+                                  {RDX_U64, 8, 8, "u64/u64"}, {RDX_U64, 8, 4, "u64/u32"},
+                                  /* the low-memory bench only (rdx-lowmem-bench --help) */
+                                  {RDX_U32, 4, 12, "u32/v12", 0, 0u}, {RDX_U32, 4, 4, "argsort/u32", 1, 0u},
+                                  {RDX_F32, 4, 0, "f32/numpy", 0, RDX_NUMPY_ORDER}};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         if (strcmp(s, all[i].name) == 0) {
             *c = all[i];

@@ -171,7 +171,7 @@ int main(int argc, char **argv)
     char *tsave = NULL;
     for (char *ts = strtok_r(tbuf, ",", &tsave); ts; ts = strtok_r(NULL, ",", &tsave)) {
         lb_case c;
-        if (lb_parse_case(ts, &c)) {
+        if (lb_parse_case(ts, &c) || c.argsort || c.flags || (c.vb != 0 && c.vb != 4 && c.vb != 8)) {
             printf("rdx-outcore-bench: unknown case %s\n", ts);
             return 2;
         }
