@@ -211,6 +211,44 @@ static int value_word(size_t vs, const void *vals)
     return vs % 8 == 0 && al % 8 == 0 ? 8 : vs % 4 == 0 && al % 4 == 0 ? 4 : 1;
 }
 
+/* The counts of the range's first digit from the top (below bit top) that differs between
+ * keys, into hist; *hi is that digit's top bit, 0 when the sorted bits are equal
+ * throughout. The digits are RDX_LM_DIGIT_BITS wide from top down (the last may be
+ * fewer). The top digit is counted first; when it is the same in every key, the keys' OR
+ * and AND name the first digit that is not, and a second read counts that one. */
+static rdx_status first_digit_counts(rdx_ctx *ctx, const rdx_lm_level *lv, int top, unsigned long long *hist,
+                                     int sms, cudaStream_t s, int *hi)
+{
+    const int w = RDX_LM_DIGIT_BITS, begin = lv->begin_bit;
+    *hi = 0;
+    for (int h = top, pass = 0; pass < 2; ++pass) {
+        cudaError_t e = RDX_CUDA_CALL(ctx, rdx_lm_histogram(lv, h, sms, s));
+        if (e == cudaSuccess)
+            e = RDX_CUDA_CALL(ctx, cudaMemcpyAsync(hist, lv->hist, RDX_LM_HIST_WORDS * sizeof *hist,
+                                                   cudaMemcpyDeviceToHost, s));
+        if (e == cudaSuccess)
+            e = RDX_CUDA_CALL(ctx, cudaStreamSynchronize(s));
+        if (e != cudaSuccess)
+            return rdx_cuda_fail(ctx, e, "the low-memory route's bucket counts", __FILE__, __LINE__);
+        uint32_t used = 0;
+        for (size_t d = 0; d < LM_BUCKETS; ++d)
+            used += hist[d] != 0;
+        if (used > 1) {
+            *hi = h;
+            return RDX_OK;
+        }
+        /* The bits that differ between keys, within [begin, top). */
+        unsigned long long diff = hist[RDX_LM_HIST_OR] ^ hist[RDX_LM_HIST_AND];
+        diff &= (top >= 64 ? ~0ull : (1ull << top) - 1ull) & ~((1ull << begin) - 1ull);
+        if (!diff)
+            return RDX_OK;
+        const int b = 63 - __builtin_clzll(diff);
+        h = top - (top - 1 - b) / w * w;
+    }
+    return rdx_fail(ctx, RDX_ERR_DEVICE, "CUDA backend: the low-memory route's bucket counts disagree");
+}
+
+
 rdx_status rdx_cuda_lowmem_sort(rdx_ctx *ctx, const rdx_job *job, const rdx_cuda_tuning *t, void *temp,
                                 size_t temp_bytes, cudaStream_t s)
 {
@@ -270,7 +308,7 @@ rdx_status rdx_cuda_lowmem_sort(rdx_ctx *ctx, const rdx_job *job, const rdx_cuda
     }
     size_t depth = 0;
     stack[depth++] = (lm_range){0, job->n, job->end_bit};
-    unsigned long long hist[RDX_CUDA_MAX_BINS];
+    unsigned long long hist[RDX_LM_HIST_WORDS];
     while (depth > 0 && st == RDX_OK) {
         const lm_range g = stack[--depth];
         if (g.top <= job->begin_bit || g.len < 2)
@@ -285,32 +323,13 @@ rdx_status rdx_cuda_lowmem_sort(rdx_ctx *ctx, const rdx_job *job, const rdx_cuda
                           : NULL;
         lv.len = g.len;
         lv.begin_bit = job->begin_bit;
-        lv.top = g.top;
-        cudaError_t e = RDX_CUDA_CALL(ctx, rdx_lm_histogram(&lv, t->sms, s));
-        if (e == cudaSuccess)
-            e = RDX_CUDA_CALL(ctx, cudaMemcpyAsync(hist, lv.hist, sizeof hist, cudaMemcpyDeviceToHost, s));
-        if (e == cudaSuccess)
-            e = RDX_CUDA_CALL(ctx, cudaStreamSynchronize(s));
-        if (e != cudaSuccess) {
-            st = rdx_cuda_fail(ctx, e, "the low-memory route's bucket counts", __FILE__, __LINE__);
+        int hi = 0;
+        st = first_digit_counts(ctx, &lv, g.top, hist, t->sms, s, &hi);
+        if (st != RDX_OK)
             break;
-        }
-        /* The first digit from the top that differs between keys; none: the sorted bits
-         * are equal throughout. */
-        int hi = g.top;
-        const unsigned long long *counts = NULL;
-        for (int j = 0; hi > job->begin_bit && !counts; ++j) {
-            const unsigned long long *c = hist + j * LM_BUCKETS;
-            uint32_t used = 0;
-            for (size_t d = 0; d < LM_BUCKETS; ++d)
-                used += c[d] != 0;
-            if (used > 1)
-                counts = c;
-            else
-                hi -= hi - job->begin_bit < RDX_LM_DIGIT_BITS ? hi - job->begin_bit : RDX_LM_DIGIT_BITS;
-        }
-        if (!counts)
-            continue;
+        if (!hi)
+            continue; /* the sorted bits are equal throughout */
+        const unsigned long long *counts = hist;
         const int bits = hi - job->begin_bit < RDX_LM_DIGIT_BITS ? hi - job->begin_bit : RDX_LM_DIGIT_BITS;
         lv.shift = hi - bits;
         lv.bits = bits;

@@ -51,14 +51,14 @@ typedef struct rdx_lm_level {
                                      than 4 and 8 bytes); else they travel in registers */
     void *stk, *stv;              /* with gen: each stripe's tile of records [stripes][tile] */
     int shift, bits;              /* the digit: bits [shift, shift + bits) of the mapped key */
-    int begin_bit, top;           /* the histogram: the digits of bits [begin_bit, top), from
-                                     the top, RDX_LM_DIGIT_BITS each (the last may be fewer) */
+    int begin_bit;                /* the sorted bits start here */
     uint32_t stripes;             /* classification blocks */
     size_t stripe_len;            /* records per stripe, a multiple of RDX_LM_BLOCK */
     uint32_t slots;               /* block slots: stripes * stripe_len / RDX_LM_BLOCK */
     uint32_t seg;                 /* the longest run of moves one walk makes */
     int rounds;                   /* pointer-jumping rounds: 2^rounds >= slots */
-    unsigned long long *hist;     /* [digit from the top][2^RDX_LM_DIGIT_BITS] bucket counts */
+    unsigned long long *hist;     /* [2^RDX_LM_DIGIT_BITS] bucket counts, then the keys' OR and
+                                     AND (RDX_LM_HIST_OR, RDX_LM_HIST_AND) */
     uint32_t *nf, *pc;            /* [stripes][256] full blocks and partial records */
     uint32_t *wcount;             /* [stripes] blocks written back */
     unsigned long long *dsrc;     /* [bins * stripes]: a piece's first packed position */
@@ -68,8 +68,15 @@ typedef struct rdx_lm_level {
     void *skeys, *svals;          /* saved blocks, and later the staging window */
 } rdx_lm_level;
 
+/* The words of hist after the bucket counts. */
+#define RDX_LM_HIST_OR ((size_t)1 << RDX_LM_DIGIT_BITS)
+#define RDX_LM_HIST_AND (RDX_LM_HIST_OR + 1)
+#define RDX_LM_HIST_WORDS (RDX_LM_HIST_OR + 2)
+
 /* The kernels (lowmem_kernels.cu); each only enqueues on s. */
-cudaError_t rdx_lm_histogram(const rdx_lm_level *a, int sms, cudaStream_t s);
+/* Bucket counts of the range by the digit of bits [max(hi - RDX_LM_DIGIT_BITS, begin_bit),
+ * hi), and the keys' OR and AND, into hist. */
+cudaError_t rdx_lm_histogram(const rdx_lm_level *a, int hi, int sms, cudaStream_t s);
 cudaError_t rdx_lm_classify(const rdx_lm_level *a, cudaStream_t s);
 cudaError_t rdx_lm_layout(const rdx_lm_level *a, int sms, cudaStream_t s);
 cudaError_t rdx_lm_permute(const rdx_lm_level *a, int sms, cudaStream_t s);
