@@ -130,6 +130,22 @@ static RDX_HD uint64_t rdx_numpy_canon(uint64_t code, unsigned key_bytes, uint64
     }
 }
 
+/* Bits [begin_bit, end_bit) of key bits x (key_bytes 1, 2, 4 or 8 wide, in the low bytes)
+ * mapped for class cls and order desc, from bit 0: what a sort compares. */
+static RDX_HD uint64_t rdx_sort_bits(uint64_t x, unsigned key_bytes, int cls, int desc, int begin_bit, int end_bit)
+{
+    uint64_t m;
+    switch (key_bytes) {
+    case 1: m = rdx_encode_u8((uint8_t)x, cls, desc); break;
+    case 2: m = rdx_encode_u16((uint16_t)x, cls, desc); break;
+    case 4: m = rdx_encode_u32((uint32_t)x, cls, desc); break;
+    default: m = rdx_encode_u64(x, cls, desc); break;
+    }
+    const int w = end_bit - begin_bit;
+    m >>= begin_bit;
+    return w >= 64 ? m : (m & ((1ull << w) - 1));
+}
+
 /* The canonical bit pattern of float key bits x (key_bytes 2, 4 or 8) under
  * RDX_NUMPY_ORDER: every NaN becomes the smallest positive NaN pattern and -0.0 becomes
  * +0.0; any other key is its own. A plain sort of canonical patterns is NumPy's order. */

@@ -275,15 +275,6 @@ static rdx_status sort_out_of_core(rdx_ctx *ctx, struct rdx_cuda_state *st, cons
     return s;
 }
 
-/* What the out-of-core route sorts (outcore.h): keys, and pairs with 4- or 8-byte values,
- * without RDX_NUMPY_ORDER. */
-static int out_of_core_takes(const rdx_job *job)
-{
-    if (job->numpy_order || job->segmented || job->kind == RDX_JOB_ARGSORT)
-        return 0;
-    return job->kind == RDX_JOB_KEYS || job->value_size == 4 || job->value_size == 8;
-}
-
 rdx_status rdx_cuda_sort(rdx_ctx *ctx, const rdx_job *job)
 {
     struct rdx_cuda_state *st = NULL;
@@ -307,7 +298,8 @@ rdx_status rdx_cuda_sort(rdx_ctx *ctx, const rdx_job *job)
      * before anything is written. */
     const int low_memory_ok = keys_at == PLACE_DEVICE && vals_at == PLACE_DEVICE && idx_at == PLACE_DEVICE &&
                               rdx_cuda_lowmem_takes(job);
-    const int out_of_core_ok = keys_at == PLACE_HOST && (!pairs || vals_at == PLACE_HOST) && out_of_core_takes(job);
+    const int out_of_core_ok = keys_at == PLACE_HOST && (!pairs || vals_at == PLACE_HOST) &&
+                               rdx_cuda_outcore_takes(job);
     if (low_memory_ok && job->low_memory)
         return sort_low_memory(ctx, st, tuning, job);
     if (out_of_core_ok && job->low_memory)

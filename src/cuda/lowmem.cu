@@ -136,7 +136,7 @@ static rdx_status sort_part(rdx_ctx *ctx, const rdx_job *job, const rdx_cuda_tun
     *fits = st == RDX_OK && p.need <= pool_bytes;
     if (!*fits)
         return st;
-    if (job->numpy_order && job->kind != RDX_JOB_ARGSORT)
+    if (p.sub.numpy_order) /* an argsort's copy is canonical already */
         return rdx_cuda_numpy_enqueue(ctx, "the low-memory route", &p.sub, pool, pool_bytes, s);
     if (job->kind == RDX_JOB_ARGSORT)
         RDX_CUDA_TRY(rdx_lm_gather_keys(pool, job->keys, (int)job->key_size, p.sub.values, (int)p.sub.value_size, len,
@@ -248,7 +248,6 @@ static rdx_status first_digit_counts(rdx_ctx *ctx, const rdx_lm_level *lv, int t
     return rdx_fail(ctx, RDX_ERR_DEVICE, "CUDA backend: the low-memory route's bucket counts disagree");
 }
 
-
 rdx_status rdx_cuda_lowmem_sort(rdx_ctx *ctx, const rdx_job *job, const rdx_cuda_tuning *t, void *temp,
                                 size_t temp_bytes, cudaStream_t s)
 {
@@ -260,6 +259,7 @@ rdx_status rdx_cuda_lowmem_sort(rdx_ctx *ctx, const rdx_job *job, const rdx_cuda
     lv.desc = job->descending;
     lv.numpy = job->numpy_order;
     lv.inf = rdx_float_inf_bits(job->type);
+    lv.begin_bit = job->begin_bit;
     /* What each record moves: an argsort's records are its indices (the keys stay). */
     lv.rkb = argsort ? 0 : lv.kb;
     if (argsort) {
@@ -322,14 +322,12 @@ rdx_status rdx_cuda_lowmem_sort(rdx_ctx *ctx, const rdx_job *job, const rdx_cuda
                   : pairs ? (unsigned char *)job->values + g.lo * job->value_size
                           : NULL;
         lv.len = g.len;
-        lv.begin_bit = job->begin_bit;
         int hi = 0;
         st = first_digit_counts(ctx, &lv, g.top, hist, t->sms, s, &hi);
         if (st != RDX_OK)
             break;
         if (!hi)
             continue; /* the sorted bits are equal throughout */
-        const unsigned long long *counts = hist;
         const int bits = hi - job->begin_bit < RDX_LM_DIGIT_BITS ? hi - job->begin_bit : RDX_LM_DIGIT_BITS;
         lv.shift = hi - bits;
         lv.bits = bits;
@@ -342,7 +340,7 @@ rdx_status rdx_cuda_lowmem_sort(rdx_ctx *ctx, const rdx_job *job, const rdx_cuda
         size_t pos = g.lo, run_lo = g.lo, run_len = 0;
         uint32_t run_buckets = 0;
         for (uint32_t d = 0; d <= bins && st == RDX_OK; ++d) {
-            const size_t c = d < bins ? (size_t)counts[d] : 0;
+            const size_t c = d < bins ? (size_t)hist[d] : 0;
             if (d < bins && c == 0)
                 continue;
             int more = 0;

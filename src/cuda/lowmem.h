@@ -92,7 +92,7 @@ cudaError_t rdx_lm_gather_keys(void *keys_out, const void *keys, int kb, const v
 
 /* Whether the route sorts this job when its arrays are device memory: every whole-array
  * job (keys, pairs with values of any size, argsort; RDX_NUMPY_ORDER too). Host arrays
- * take the out-of-core route only for what it covers (host.cu). */
+ * take the out-of-core route only for what it covers (rdx_cuda_outcore_takes). */
 int rdx_cuda_lowmem_takes(const rdx_job *job);
 /* The bytes of the job's arrays per record: key, and value or index. */
 size_t rdx_cuda_lowmem_record_bytes(const rdx_job *job);

@@ -22,6 +22,13 @@ static size_t value_bytes(const rdx_job *job) { return job->kind == RDX_JOB_PAIR
  * route's slack, and alignment. */
 #define OOC_KEEP (RDX_LM_SLACK_BYTES + 16 * RDX_TEMP_ALIGN)
 
+int rdx_cuda_outcore_takes(const rdx_job *job)
+{
+    if (job->numpy_order || job->segmented || job->kind == RDX_JOB_ARGSORT)
+        return 0;
+    return job->kind == RDX_JOB_KEYS || job->value_size == 4 || job->value_size == 8;
+}
+
 size_t rdx_cuda_outcore_full_bytes(const rdx_job *job)
 {
     const size_t arrays = job->n * (job->key_size + value_bytes(job));
@@ -187,6 +194,25 @@ static rdx_status join(ooc_run *o, cudaStream_t from, cudaStream_t to)
     return RDX_OK;
 }
 
+/* Chunk q (in the order the pass takes them): host records [at, at + m) into buffer b
+ * (q & 1), keys and, with `vals`, values, once chunk q - 2's kernels are done with it; the
+ * kernels' stream waits for the copy. */
+static rdx_status chunk_in(ooc_run *o, size_t q, size_t at, size_t m, int vals)
+{
+    rdx_ctx *ctx = o->ctx;
+    const int b = (int)(q & 1);
+    if (q >= 2)
+        RDX_CUDA_TRY(cudaStreamWaitEvent(o->io.in, o->ev[EV_KERNEL + b], 0));
+    rdx_status st = io_in(&o->io, o->base + o->sp.in_keys[b], keys_at(o, at), m * o->kb, o->pinned_k);
+    if (st == RDX_OK && vals)
+        st = io_in(&o->io, o->base + o->sp.in_vals[b], vals_at(o, at), m * o->vb, o->pinned_v);
+    if (st != RDX_OK)
+        return st;
+    RDX_CUDA_TRY(cudaEventRecord(o->ev[EV_IN + b], o->io.in));
+    RDX_CUDA_TRY(cudaStreamWaitEvent(o->s, o->ev[EV_IN + b], 0));
+    return RDX_OK;
+}
+
 /* The histogram of records [lo, lo + len) (the window in o->a) into h[OOC_BINS + 1]. */
 static rdx_status count_pass(ooc_run *o, size_t lo, size_t len, unsigned long long *h)
 {
@@ -200,13 +226,9 @@ static rdx_status count_pass(ooc_run *o, size_t lo, size_t len, unsigned long lo
     for (size_t q = 0, off = 0; off < len; ++q, off += chunk) {
         const int b = (int)(q & 1);
         const size_t m = len - off < chunk ? len - off : chunk;
-        if (q >= 2)
-            RDX_CUDA_TRY(cudaStreamWaitEvent(o->io.in, o->ev[EV_KERNEL + b], 0));
-        st = io_in(&o->io, o->base + o->sp.in_keys[b], keys_at(o, lo + off), m * o->kb, o->pinned_k);
+        st = chunk_in(o, q, lo + off, m, 0);
         if (st != RDX_OK)
             return st;
-        RDX_CUDA_TRY(cudaEventRecord(o->ev[EV_IN + b], o->io.in));
-        RDX_CUDA_TRY(cudaStreamWaitEvent(o->s, o->ev[EV_IN + b], 0));
         o->a.keys = o->base + o->sp.in_keys[b];
         o->a.m = m;
         RDX_CUDA_TRY(rdx_ooc_histogram(&o->a, o->t->sms, o->s));
@@ -261,17 +283,9 @@ static rdx_status class_out(ooc_run *o, size_t from, size_t lo, size_t len);
 /* v(k) of host record i, as the kernels compute it (ooc_value). */
 static unsigned long long host_value(const ooc_run *o, size_t i)
 {
-    const unsigned char *p = keys_at(o, i);
-    const int cls = o->a.cls, desc = o->a.desc;
-    unsigned long long e;
-    switch (o->kb) {
-    case 1: { uint8_t x; memcpy(&x, p, 1); e = rdx_encode_u8(x, cls, desc); break; }
-    case 2: { uint16_t x; memcpy(&x, p, 2); e = rdx_encode_u16(x, cls, desc); break; }
-    case 4: { uint32_t x; memcpy(&x, p, 4); e = rdx_encode_u32(x, cls, desc); break; }
-    default: { uint64_t x; memcpy(&x, p, 8); e = rdx_encode_u64(x, cls, desc); break; }
-    }
-    e >>= o->a.begin;
-    return o->a.width >= 64 ? e : e & ((1ull << o->a.width) - 1ull);
+    uint64_t x = 0;
+    memcpy(&x, keys_at(o, i), o->kb); /* little-endian: the low kb bytes */
+    return rdx_sort_bits(x, (unsigned)o->kb, o->a.cls, o->a.desc, o->a.begin, o->a.begin + o->a.width);
 }
 
 static int compare_values(const void *x, const void *y)
@@ -345,15 +359,9 @@ static rdx_status partition_pass(ooc_run *o, size_t lo, size_t len, size_t expec
         if (q < chunks) {
             const int b = (int)(q & 1);
             const size_t off = (chunks - 1 - q) * chunk, m = len - off < chunk ? len - off : chunk;
-            if (q >= 2)
-                RDX_CUDA_TRY(cudaStreamWaitEvent(o->io.in, o->ev[EV_KERNEL + b], 0));
-            st = io_in(&o->io, o->base + o->sp.in_keys[b], keys_at(o, lo + off), m * o->kb, o->pinned_k);
-            if (st == RDX_OK && o->vb)
-                st = io_in(&o->io, o->base + o->sp.in_vals[b], vals_at(o, lo + off), m * o->vb, o->pinned_v);
+            st = chunk_in(o, q, lo + off, m, o->vb != 0);
             if (st != RDX_OK)
                 return st;
-            RDX_CUDA_TRY(cudaEventRecord(o->ev[EV_IN + b], o->io.in));
-            RDX_CUDA_TRY(cudaStreamWaitEvent(o->s, o->ev[EV_IN + b], 0));
             if (q >= 2)
                 RDX_CUDA_TRY(cudaStreamWaitEvent(o->s, o->ev[EV_OUT + b], 0));
             o->a.keys = o->base + o->sp.in_keys[b];

@@ -74,8 +74,9 @@ typedef struct rdx_ooc_args {
 cudaError_t rdx_ooc_histogram(const rdx_ooc_args *a, int sms, cudaStream_t s);
 cudaError_t rdx_ooc_partition(const rdx_ooc_args *a, cudaStream_t s);
 
-/* The route sorts keys, and pairs with 4- or 8-byte values, without RDX_NUMPY_ORDER, with
- * their arrays in host memory (host.cu's out_of_core_takes). */
+/* Whether the route sorts this job when its arrays are host memory: keys, and pairs with
+ * 4- or 8-byte values, without RDX_NUMPY_ORDER. */
+int rdx_cuda_outcore_takes(const rdx_job *job);
 /* Device bytes that hold the whole job at once (more than that is not used). */
 size_t rdx_cuda_outcore_full_bytes(const rdx_job *job);
 /* Sorts the job in place with `budget` bytes of device memory at scratch, on stream s

@@ -11,8 +11,7 @@ enum { OOC_T = RDX_OOC_THREADS, OOC_I = RDX_OOC_ITEMS, OOC_TILE = OOC_T * OOC_I 
 /* v(k): the sorted bits of the mapped key, from bit 0. */
 template <typename K> static __device__ __forceinline__ unsigned long long ooc_value(K k, const rdx_ooc_args &a)
 {
-    const unsigned long long e = (unsigned long long)rdx_enc(k, a.cls, a.desc) >> a.begin;
-    return a.width >= 64 ? e : e & ((1ull << a.width) - 1ull);
+    return rdx_sort_bits((uint64_t)k, (unsigned)sizeof(K), a.cls, a.desc, a.begin, a.begin + a.width);
 }
 
 template <int KB> __global__ void __launch_bounds__(RDX_COPY_THREADS) ooc_hist_kernel(const rdx_ooc_args a)

@@ -46,16 +46,7 @@ static RDX_HD uint64_t rdx_dist_sort_key(uint64_t x, int type, unsigned key_size
 {
     if (numpy)
         x = rdx_dist_numpy_canon(x, type);
-    uint64_t m;
-    switch (key_size) {
-    case 1: m = rdx_encode_u8((uint8_t)x, cls, desc); break;
-    case 2: m = rdx_encode_u16((uint16_t)x, cls, desc); break;
-    case 4: m = rdx_encode_u32((uint32_t)x, cls, desc); break;
-    default: m = rdx_encode_u64(x, cls, desc); break;
-    }
-    const int w = end_bit - begin_bit;
-    m >>= begin_bit;
-    return w >= 64 ? m : (m & ((1ull << w) - 1));
+    return rdx_sort_bits(x, key_size, cls, desc, begin_bit, end_bit);
 }
 
 /* The top `depth` bits of a w-bit sort key (0 for depth 0). */
