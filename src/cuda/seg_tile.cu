@@ -278,8 +278,8 @@ template <int KB, int THREADS, int ITEMS> struct seg_block_layout {
     static constexpr size_t BYTES = R::END + 16; /* + the two skip flags */
 };
 
-template <int KB, int THREADS, int ITEMS>
-__global__ void __launch_bounds__(THREADS) rdx_seg_block_kernel(const rdx_seg_tile_args a, const uint32_t *scratch,
+template <int KB, int THREADS, int ITEMS, int MIN_BLOCKS>
+__global__ void __launch_bounds__(THREADS, MIN_BLOCKS) rdx_seg_block_kernel(const rdx_seg_tile_args a, const uint32_t *scratch,
                                                                int bin)
 {
     typedef typename rdx_uint<KB>::t K;
@@ -377,15 +377,15 @@ static cudaError_t launch_bin(int bin, const rdx_seg_tile_args *a, const uint32_
     case 2: rdx_seg_warp_kernel<KB, 4><<<warp_grid, WT, 0, s>>>(*a, scratch, 2); break;
     case 3: rdx_seg_warp_kernel<KB, RDX_SEG_WARP_MAX_ITEMS><<<warp_grid, WT, 0, s>>>(*a, scratch, 3); break;
     case 4:
-        rdx_seg_block_kernel<KB, BST, RDX_SEG_BLOCK_SMALL_ITEMS>
+        rdx_seg_block_kernel<KB, BST, RDX_SEG_BLOCK_SMALL_ITEMS, RDX_SEG_BLOCK_SMALL_MIN_BLOCKS>
             <<<block_grid, BST, seg_block_layout<KB, BST, RDX_SEG_BLOCK_SMALL_ITEMS>::BYTES, s>>>(*a, scratch, 4);
         break;
     case 5:
-        rdx_seg_block_kernel<KB, BT, RDX_SEG_BLOCK_ITEMS>
+        rdx_seg_block_kernel<KB, BT, RDX_SEG_BLOCK_ITEMS, RDX_SEG_BLOCK_MIN_BLOCKS>
             <<<block_grid, BT, seg_block_layout<KB, BT, RDX_SEG_BLOCK_ITEMS>::BYTES, s>>>(*a, scratch, 5);
         break;
     default:
-        rdx_seg_block_kernel<KB, BLT, RDX_SEG_BLOCK_LARGE_ITEMS>
+        rdx_seg_block_kernel<KB, BLT, RDX_SEG_BLOCK_LARGE_ITEMS, RDX_SEG_BLOCK_LARGE_MIN_BLOCKS>
             <<<block_grid, BLT, seg_block_layout<KB, BLT, RDX_SEG_BLOCK_LARGE_ITEMS>::BYTES, s>>>(*a, scratch, 6);
         break;
     }
@@ -451,19 +451,19 @@ template <int KB>
 static cudaError_t init_kb(void)
 {
     cudaError_t e = cudaFuncSetAttribute(
-        (const void *)rdx_seg_block_kernel<KB, RDX_SEG_BLOCK_THREADS, RDX_SEG_BLOCK_ITEMS>,
+        (const void *)rdx_seg_block_kernel<KB, RDX_SEG_BLOCK_THREADS, RDX_SEG_BLOCK_ITEMS, RDX_SEG_BLOCK_MIN_BLOCKS>,
         cudaFuncAttributeMaxDynamicSharedMemorySize,
         (int)seg_block_layout<KB, RDX_SEG_BLOCK_THREADS, RDX_SEG_BLOCK_ITEMS>::BYTES);
     if (e == cudaSuccess)
         e = cudaFuncSetAttribute(
-            (const void *)rdx_seg_block_kernel<KB, RDX_SEG_BLOCK_SMALL_THREADS, RDX_SEG_BLOCK_SMALL_ITEMS>,
+            (const void *)rdx_seg_block_kernel<KB, RDX_SEG_BLOCK_SMALL_THREADS, RDX_SEG_BLOCK_SMALL_ITEMS, RDX_SEG_BLOCK_SMALL_MIN_BLOCKS>,
             cudaFuncAttributeMaxDynamicSharedMemorySize,
             (int)seg_block_layout<KB, RDX_SEG_BLOCK_SMALL_THREADS, RDX_SEG_BLOCK_SMALL_ITEMS>::BYTES);
     /* The largest bin only where the device has the shared memory (rdx_seg_tile_max_len
      * keeps segments off it elsewhere). */
     if (e == cudaSuccess &&
         cudaFuncSetAttribute(
-            (const void *)rdx_seg_block_kernel<KB, RDX_SEG_BLOCK_LARGE_THREADS, RDX_SEG_BLOCK_LARGE_ITEMS>,
+            (const void *)rdx_seg_block_kernel<KB, RDX_SEG_BLOCK_LARGE_THREADS, RDX_SEG_BLOCK_LARGE_ITEMS, RDX_SEG_BLOCK_LARGE_MIN_BLOCKS>,
             cudaFuncAttributeMaxDynamicSharedMemorySize,
             (int)seg_block_layout<KB, RDX_SEG_BLOCK_LARGE_THREADS, RDX_SEG_BLOCK_LARGE_ITEMS>::BYTES) != cudaSuccess)
         (void)cudaGetLastError();
