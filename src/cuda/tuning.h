@@ -468,10 +468,12 @@
 #define RDX_SEG_BLOCK_LARGE_ITEMS 16
 /* Blocks per SM each block bin's kernel is compiled for (__launch_bounds__: its register
  * budget). The 4096-key bin at 2: 64 registers (8-byte keys spill 120 bytes) where it had
- * 96 and one block of 512 threads per SM. H200, round 16, device call 2: 1024 x 4096 u32
+ * 88 and one block of 512 threads per SM. H200, round 16, device call 2: 1024 x 4096 u32
  * keys 0.120 -> 0.088 ms, u64 0.233 -> 0.181 ms; 256 x 4096 u32 0.036 -> 0.030 ms (CUB
- * 0.030). The 1024-key bin gained nothing from 5, 6 or 8 (4096 x 1024: 0.107-0.112 ms). */
-#define RDX_SEG_BLOCK_SMALL_MIN_BLOCKS 1
+ * 0.030). The 1024-key bin at 4 (61 registers, as with no bound; a bound of 1 gave 88
+ * registers and 0.107 -> 0.140 ms at 4096 x 1024, call 3) gained nothing from 5, 6 or 8
+ * (0.107-0.112 ms). */
+#define RDX_SEG_BLOCK_SMALL_MIN_BLOCKS 4
 #define RDX_SEG_BLOCK_MIN_BLOCKS 2
 #define RDX_SEG_BLOCK_LARGE_MIN_BLOCKS 1
 #define RDX_SEG_TILE_MAX_N (RDX_SEG_BLOCK_LARGE_THREADS * RDX_SEG_BLOCK_LARGE_ITEMS)
