@@ -171,12 +171,18 @@ class TorchAdapter:
 
     @staticmethod
     def device_scope(device):
-        if device is None:
-            return contextlib.nullcontext()
-        return sys.modules["torch"].cuda.device(device)
+        torch = sys.modules["torch"]
+        if device is None or device == torch.cuda.current_device():
+            return contextlib.nullcontext()  # no device switch there and back (~3 us)
+        return torch.cuda.device(device)
 
     @staticmethod
     def stream(device):
+        # The raw handle without a Stream object: 0.5 us where current_stream() takes 8 us
+        # (H200 machine, round 16), of a sort of a few thousand keys that takes 30 us.
+        raw = getattr(sys.modules["torch"]._C, "_cuda_getCurrentRawStream", None)
+        if raw is not None:
+            return raw(device)
         return sys.modules["torch"].cuda.current_stream(device).cuda_stream
 
     @staticmethod
@@ -185,8 +191,8 @@ class TorchAdapter:
 
     @staticmethod
     def temp(device, nbytes):
-        t = sys.modules["torch"].empty(nbytes, dtype=sys.modules["torch"].uint8,
-                                       device="cuda:%d" % device)
+        torch = sys.modules["torch"]
+        t = torch.empty(nbytes, dtype=torch.uint8, device=torch.device("cuda", device))
         return t, t.data_ptr()
 
 

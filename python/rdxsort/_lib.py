@@ -181,10 +181,14 @@ def version():
     return _lib.rdx_version_string().decode()
 
 
+# How many temporary sizes a context keeps (Context._temp); past that it forgets them all.
+_TEMP_SIZES_KEPT = 256
+
+
 class Context:
     """One rdx_ctx; destroyed (with its scratch memory) when the object goes."""
 
-    __slots__ = ("handle", "backend")
+    __slots__ = ("handle", "backend", "_temp_sizes")
 
     def __init__(self, backend):
         handle = ctypes.c_void_p()
@@ -200,6 +204,7 @@ class Context:
             raise error_for(status, why)
         self.handle = handle.value
         self.backend = _lib.rdx_ctx_backend(self.handle)
+        self._temp_sizes = {}
 
     def error(self):
         return _lib.rdx_ctx_error(self.handle).decode("utf-8", "replace")
@@ -236,59 +241,70 @@ class Context:
     # storage from the array library's allocator on the current stream; the owner is held
     # until the sort is enqueued, and the allocator's stream ordering keeps the memory from
     # being reused before the sort has run.
-    def _temp(self, query, temp):
-        size = ctypes.c_size_t(0)
-        self.check(query(ctypes.byref(size)))
-        return temp(max(size.value, 1)), size.value
+    def _temp(self, temp, query, *args):
+        """temp(size) for the temporary storage of rdx.h's `query`, called with this context,
+        args (their last one the options) and the size's address. A query's answer depends
+        only on its arguments (and the context's device, fixed per cached context): kept,
+        to spare a library call per sort of small arrays."""
+        opts = args[-1]
+        key = (query, args[:-1], opts.flags, opts.begin_bit, opts.end_bit, opts.radix_bits)
+        size = self._temp_sizes.get(key)
+        if size is None:
+            out = ctypes.c_size_t(0)
+            self.check(getattr(_lib, query)(self.handle, *args[:-1], ctypes.byref(opts),
+                                            ctypes.byref(out)))
+            size = out.value
+            if len(self._temp_sizes) >= _TEMP_SIZES_KEPT:
+                self._temp_sizes.clear()
+            self._temp_sizes[key] = size
+        return temp(max(size, 1)), size
 
     def sort_keys_async(self, keys, n, key_type, opts, temp, stream):
-        (owner, ptr), size = self._temp(lambda out: _lib.rdx_cuda_sort_keys_temp_size(
-            self.handle, n, key_type, ctypes.byref(opts), out), temp)
+        (owner, ptr), size = self._temp(temp, "rdx_cuda_sort_keys_temp_size", n, key_type, opts)
         self.check(_lib.rdx_cuda_sort_keys_async(self.handle, keys, n, key_type,
                                                  ctypes.byref(opts), ptr, size, stream))
         del owner
 
     def sort_pairs_async(self, keys, values, value_size, n, key_type, opts, temp, stream):
-        (owner, ptr), size = self._temp(lambda out: _lib.rdx_cuda_sort_pairs_temp_size(
-            self.handle, value_size, n, key_type, ctypes.byref(opts), out), temp)
+        (owner, ptr), size = self._temp(temp, "rdx_cuda_sort_pairs_temp_size",
+                                        value_size, n, key_type, opts)
         self.check(_lib.rdx_cuda_sort_pairs_async(self.handle, keys, values, value_size, n,
                                                   key_type, ctypes.byref(opts), ptr, size, stream))
         del owner
 
     def sort_keys_into_async(self, keys_in, keys_out, n, key_type, opts, temp, stream):
-        (owner, ptr), size = self._temp(lambda out: _lib.rdx_cuda_sort_keys_temp_size(
-            self.handle, n, key_type, ctypes.byref(opts), out), temp)
+        (owner, ptr), size = self._temp(temp, "rdx_cuda_sort_keys_temp_size", n, key_type, opts)
         self.check(_lib.rdx_cuda_sort_keys_into_async(self.handle, keys_in, keys_out, n, key_type,
                                                       ctypes.byref(opts), ptr, size, stream))
         del owner
 
     def sort_pairs_into_async(self, keys_in, keys_out, values_in, values_out, value_size, n,
                               key_type, opts, temp, stream):
-        (owner, ptr), size = self._temp(lambda out: _lib.rdx_cuda_sort_pairs_temp_size(
-            self.handle, value_size, n, key_type, ctypes.byref(opts), out), temp)
+        (owner, ptr), size = self._temp(temp, "rdx_cuda_sort_pairs_temp_size",
+                                        value_size, n, key_type, opts)
         self.check(_lib.rdx_cuda_sort_pairs_into_async(self.handle, keys_in, keys_out, values_in,
                                                        values_out, value_size, n, key_type,
                                                        ctypes.byref(opts), ptr, size, stream))
         del owner
 
     def argsort_async(self, keys, n, key_type, indices, index_type, opts, temp, stream):
-        (owner, ptr), size = self._temp(lambda out: _lib.rdx_cuda_argsort_temp_size(
-            self.handle, n, key_type, index_type, ctypes.byref(opts), out), temp)
+        (owner, ptr), size = self._temp(temp, "rdx_cuda_argsort_temp_size",
+                                        n, key_type, index_type, opts)
         self.check(_lib.rdx_cuda_argsort_async(self.handle, keys, n, key_type, indices,
                                                index_type, ctypes.byref(opts), ptr, size, stream))
         del owner
 
     def rows_sort_keys_async(self, keys, n, key_type, rows, opts, temp, stream):
-        (owner, ptr), size = self._temp(lambda out: _lib.rdx_cuda_segmented_sort_keys_temp_size(
-            self.handle, n, key_type, rows, ctypes.byref(opts), out), temp)
+        (owner, ptr), size = self._temp(temp, "rdx_cuda_segmented_sort_keys_temp_size",
+                                        n, key_type, rows, opts)
         self.check(_lib.rdx_cuda_segmented_sort_keys_async(
             self.handle, keys, n, key_type, None, rows, ctypes.byref(opts), ptr, size, stream))
         del owner
 
     def rows_sort_pairs_async(self, keys, values, value_size, n, key_type, rows, opts, temp,
                               stream):
-        (owner, ptr), size = self._temp(lambda out: _lib.rdx_cuda_segmented_sort_pairs_temp_size(
-            self.handle, value_size, n, key_type, rows, ctypes.byref(opts), out), temp)
+        (owner, ptr), size = self._temp(temp, "rdx_cuda_segmented_sort_pairs_temp_size",
+                                        value_size, n, key_type, rows, opts)
         self.check(_lib.rdx_cuda_segmented_sort_pairs_async(
             self.handle, keys, values, value_size, n, key_type, None, rows, ctypes.byref(opts),
             ptr, size, stream))
@@ -296,8 +312,8 @@ class Context:
 
     def rows_argsort_async(self, keys, n, key_type, rows, indices, index_type, opts, temp,
                            stream):
-        (owner, ptr), size = self._temp(lambda out: _lib.rdx_cuda_segmented_argsort_temp_size(
-            self.handle, n, key_type, rows, index_type, ctypes.byref(opts), out), temp)
+        (owner, ptr), size = self._temp(temp, "rdx_cuda_segmented_argsort_temp_size",
+                                        n, key_type, rows, index_type, opts)
         self.check(_lib.rdx_cuda_segmented_argsort_async(
             self.handle, keys, n, key_type, None, rows, indices, index_type, ctypes.byref(opts),
             ptr, size, stream))

@@ -3,6 +3,8 @@
 directions; torch.compile(fullgraph=True); torch.library.opcheck; autograd; bad input.
 CPU tensors here; CUDA tensors where a GPU is usable (skipped elsewhere, a failure with
 RDXSORT_REQUIRE_GPU=1)."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -185,6 +187,46 @@ def test_autograd(rng, device):
     spread = torch.from_numpy(rng.permutation(14).astype(np.float64)).reshape(2, 7).to(device)
     assert torch.autograd.gradcheck(lambda a: rt.sort(a, dim=1).values,
                                     (spread.requires_grad_(),))
+
+
+class _SeenOps(torch.utils._python_dispatch.TorchDispatchMode):
+    """Records the operators dispatched under it."""
+
+    def __init__(self):
+        super().__init__()
+        self.names = []
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        self.names.append(str(func))
+        return func(*args, **(kwargs or {}))
+
+
+def test_eager_calls_and_the_operator(rng, device):
+    """In plain eager mode sort and argsort call the implementation themselves (no
+    rdxsort:: operator dispatched); under a dispatch mode, with gradients, and under vmap
+    they go through the operators, and every way gives torch.sort's results."""
+    x = random_tensor(rng, torch.float32, (5, 70), device)
+    want = reference_sort(x, dim=-1)
+    with _SeenOps() as seen:
+        got = rt.sort(x)
+        idx = rt.argsort(x)
+    assert_same(got.values, want.values, "values under a dispatch mode")
+    assert_same(idx, want.indices, "argsort under a dispatch mode")
+    assert "rdxsort.sort.default" in seen.names and "rdxsort.argsort.default" in seen.names
+    assert rt._plain_eager(x) and not rt._plain_eager(x.clone().requires_grad_())
+    with torch.no_grad():
+        assert rt._plain_eager(x.clone().requires_grad_())
+    got = rt.sort(x)
+    assert_same(got.values, want.values, "values, eager")
+    assert_same(got.indices, want.indices, "indices, eager")
+    g = x.clone().requires_grad_()
+    v = rt.sort(g).values
+    assert v.grad_fn is not None  # the operator's autograd recorded it
+    assert_same(v.detach(), want.values, "values with a gradient")
+    with warnings.catch_warnings():  # vmap's fallback for an operator without a batching rule
+        warnings.simplefilter("ignore", UserWarning)
+        batched = torch.vmap(lambda row: rt.argsort(row, dim=-1))(x)
+    assert_same(batched, want.indices, "argsort under vmap")
 
 
 def test_bad_input(rng, device):
