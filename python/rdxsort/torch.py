@@ -11,7 +11,8 @@ fake-tensor implementations (``torch.library.register_fake``: ``torch.compile``,
 (``torch.library.register_autograd``: the values' gradient scattered back through the
 indices). Library/define/impl rather than ``torch.library.custom_op``: the same operator
 to torch, with about 20 us less Python around each call (measured on the CPU), which
-counts when a sort of a few million keys takes tens of microseconds on a GPU. Results equal
+counts when a sort of a few million keys takes tens of microseconds on a GPU; in plain
+eager mode sort and argsort skip the dispatcher altogether (_plain_eager). Results equal
 ``torch.sort(t, dim, descending, stable=True)`` for every dtype torch sorts: floats in
 PyTorch's order (every NaN after +inf, reversed when descending; -0.0 equal to +0.0),
 equal keys in their input order; bool tensors sort as uint8. CPU tensors are sorted by
