@@ -43,10 +43,8 @@ def _gather(t, indices, dim):
     no unsigned type on the CPU ("scatter_gather_tensor_cpu" not implemented for UInt16).
     torch.gather, not take_along_dim: the shapes are equal, and take_along_dim's
     broadcasting took 30 us of host time per call (cProfile, H200 machine, round 16)."""
-    if t.dtype == torch.bool:
-        return torch.gather(t, dim, indices)
     whole = _SIGNED[t.element_size()]
-    if t.dtype == whole:
+    if t.dtype == torch.bool or t.dtype == whole:
         return torch.gather(t, dim, indices)
     return torch.gather(t.view(whole), dim, indices).view(t.dtype)
 
@@ -117,6 +115,7 @@ def _check(t, dim, fn):
 _dispatch_stack = getattr(torch._C, "_len_torch_dispatch_stack", None)
 _function_modes = getattr(torch._C, "_is_torch_function_mode_enabled", None)
 _functorch = getattr(getattr(torch._C, "_functorch", None), "is_functorch_wrapped_tensor", None)
+_HAS_PROBES = None not in (_dispatch_stack, _function_modes, _functorch)
 
 
 def _plain_eager(t):
@@ -127,9 +126,7 @@ def _plain_eager(t):
     as much as sorting a few million keys. Anything else (torch.compile, fake tensors,
     tensor subclasses, gradients, modes, vmap) goes through torch.ops.rdxsort, as before;
     when this PyTorch lacks one of the private probes, always."""
-    return (type(t) is torch.Tensor
-            and _dispatch_stack is not None and _function_modes is not None
-            and _functorch is not None
+    return (_HAS_PROBES and type(t) is torch.Tensor
             and not (t.requires_grad and torch.is_grad_enabled())
             and not torch.compiler.is_compiling()
             and _dispatch_stack() == 0 and not _function_modes()
