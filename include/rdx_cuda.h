@@ -133,6 +133,20 @@ rdx_status rdx_cuda_segmented_argsort_async(rdx_ctx *ctx, const void *d_keys, si
                                             rdx_type index_type, const rdx_opts *opts, void *d_temp,
                                             size_t temp_bytes, cudaStream_t stream);
 
+/* The segmented argsort that writes the sorted keys as well, as torch.sort(dim=-1) returns
+ * both: d_indices as rdx_cuda_segmented_argsort_async writes them, and d_keys_out each
+ * segment of d_keys_in in order (the keys of the input, bit for bit under RDX_NUMPY_ORDER
+ * too: -0.0 and NaN payloads survive); keys outside the segments are not written. One sort
+ * instead of an argsort and a gather. d_keys_out is d_keys_in (in place) or shares no byte
+ * with it; d_indices shares none with either. Temporary storage: as much as
+ * rdx_cuda_segmented_argsort_temp_size gives. Errors: as rdx_cuda_segmented_argsort_async,
+ * and RDX_ERR_INVALID_ARGUMENT for a NULL or misaligned d_keys_out or overlapping arrays. */
+rdx_status rdx_cuda_segmented_sort_with_indices_async(rdx_ctx *ctx, const void *d_keys_in, void *d_keys_out,
+                                                      size_t n, rdx_type type, const size_t *d_offsets,
+                                                      size_t num_segments, void *d_indices, rdx_type index_type,
+                                                      const rdx_opts *opts, void *d_temp, size_t temp_bytes,
+                                                      cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -160,4 +160,12 @@ static RDX_HD uint64_t rdx_numpy_canon_pattern(uint64_t x, unsigned key_bytes, u
     return rdx_decode_u64(rdx_numpy_canon_u64(rdx_encode_u64(x, RDX_CLASS_FLOAT, 0), inf, 0), RDX_CLASS_FLOAT, 0);
 }
 
+/* True for the two patterns that a canonical code decodes to where several keys share the
+ * code: +0.0 (for both zeros) and the canonical NaN (+inf's pattern + 1, for every NaN).
+ * Every other decoded code is the key's own pattern. */
+static RDX_HD int rdx_numpy_canon_shared(uint64_t pattern, uint64_t inf)
+{
+    return pattern == 0 || pattern == inf + 1;
+}
+
 #endif /* RDX_KEY_CODEC_H */

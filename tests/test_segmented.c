@@ -1,4 +1,5 @@
-/* Segmented sorts (rdx_segmented_sort_keys / _pairs / rdx_segmented_argsort) against the
+/* Segmented sorts (rdx_segmented_sort_keys / _pairs / rdx_segmented_argsort, and on the GPU
+ * rdx_cuda_segmented_sort_with_indices_async) against the
  * stable reference, segment by segment, on fresh random data: layouts equal rows, random
  * lengths with empty segments, one huge segment among many tiny ones, gaps before the
  * first and after the last segment; all 12 key types, ascending and descending, keys,
@@ -58,9 +59,10 @@ static int offsets_on_device;       /* offsets in device memory too */
 static int use_async;               /* the stream-ordered calls of rdx_cuda.h (1), captured
                                        in a CUDA graph and launched (2) */
 
-/* The call through rdx_cuda.h: temp size, temp, a stream (or a graph of the call). */
+/* The call through rdx_cuda.h: temp size, temp, a stream (or a graph of the call). Kind
+ * 3 (the argsort that writes the keys too, to dko) takes the argsort's temp size. */
 static rdx_status async_call(int kind, void *dk, void *dp, size_t vs, size_t n, rdx_type type,
-                             const size_t *d_off, size_t nseg, rdx_type itype, const rdx_opts *o)
+                             const size_t *d_off, size_t nseg, rdx_type itype, const rdx_opts *o, void *dko)
 {
     size_t tb = 0;
     rdx_status st = kind == 0   ? rdx_cuda_segmented_sort_keys_temp_size(ctx, n, type, nseg, o, &tb)
@@ -88,7 +90,9 @@ static rdx_status async_call(int kind, void *dk, void *dp, size_t vs, size_t n, 
     }
     st = kind == 0   ? rdx_cuda_segmented_sort_keys_async(ctx, dk, n, type, d_off, nseg, o, temp, tb, stream)
          : kind == 1 ? rdx_cuda_segmented_sort_pairs_async(ctx, dk, dp, vs, n, type, d_off, nseg, o, temp, tb, stream)
-                     : rdx_cuda_segmented_argsort_async(ctx, dk, n, type, d_off, nseg, dp, itype, o, temp, tb, stream);
+         : kind == 2 ? rdx_cuda_segmented_argsort_async(ctx, dk, n, type, d_off, nseg, dp, itype, o, temp, tb, stream)
+                     : rdx_cuda_segmented_sort_with_indices_async(ctx, dk, dko, n, type, d_off, nseg, dp, itype, o,
+                                                                 temp, tb, stream);
     if (use_async == 2) {
         cudaGraphExec_t exec;
         if (cudaStreamEndCapture(stream, &graph) != cudaSuccess || cudaGraphInstantiate(&exec, graph, 0) != cudaSuccess ||
@@ -234,27 +238,35 @@ static void segment_of(const layout *L, size_t seg, size_t *lo, size_t *hi)
 
 /* ---- one case ---- */
 
-enum { K_KEYS, K_PAIRS, K_ARGSORT };
+/* K_WITH_INDICES: rdx_cuda_segmented_sort_with_indices_async (the stream-ordered calls
+ * only), in place or into another array. */
+enum { K_KEYS, K_PAIRS, K_ARGSORT, K_WITH_INDICES };
 
 static void run_case(const layout *L, int which, rdx_type type, unsigned flags, int kind,
                      size_t vs, rdx_type itype, uint64_t *s)
 {
     const size_t n = L->n, kb = rdx_type_size(type), ib = itype == RDX_U32 ? 4 : 8;
-    const size_t pb = kind == K_PAIRS ? vs : kind == K_ARGSORT ? ib : 1;
+    const size_t pb = kind == K_PAIRS ? vs : kind >= K_ARGSORT ? ib : 1;
+    const int indices = kind >= K_ARGSORT, keys_moved = kind != K_ARGSORT;
+    /* K_WITH_INDICES into another array: it starts as random bytes (kept outside the
+     * segments), and the input must not change. */
+    const int apart = kind == K_WITH_INDICES && rnd(s) % 2;
     char what[256];
     snprintf(what, sizeof what, "%s (n = %zu, %zu segments), type %d, flags %u, %s%s", layout_names[which],
              n, L->nseg, (int)type, flags,
-             kind == K_KEYS ? "keys" : kind == K_PAIRS ? "pairs" : "argsort",
+             kind == K_KEYS ? "keys" : kind == K_PAIRS ? "pairs" : kind == K_ARGSORT ? "argsort"
+             : apart ? "sort with indices into another array" : "sort with indices in place",
              kind == K_PAIRS ? (vs == 4 ? " (4-byte values)" : vs == 8 ? " (8-byte values)" : " (3-byte values)")
-             : kind == K_ARGSORT ? (itype == RDX_U32 ? " (u32)" : " (u64)") : "");
+             : indices ? (itype == RDX_U32 ? " (u32)" : " (u64)") : "");
 
     unsigned char *k0 = malloc(n * kb + 1), *p0 = malloc(n * pb + 1);
     unsigned char *k1 = malloc(n * kb + 1), *p1 = malloc(n * pb + 1);
+    unsigned char *ko = malloc(n * kb + 1), *kin = malloc(n * kb + 1); /* out's first bytes; the input after */
     size_t *perm = malloc((n + 1) * sizeof *perm);
-    void *dk = mem->alloc(n * kb), *dp = mem->alloc(n * pb);
+    void *dk = mem->alloc(n * kb), *dp = mem->alloc(n * pb), *dko = apart ? mem->alloc(n * kb) : dk;
     const size_t ob = (L->nseg + 1) * sizeof(size_t);
     void *doff = NULL;
-    if (!k0 || !p0 || !k1 || !p1 || !perm || !dk || !dp) {
+    if (!k0 || !p0 || !k1 || !p1 || !ko || !kin || !perm || !dk || !dp || !dko) {
         CHECK(0, "%s: the test could not allocate memory", what);
         goto done;
     }
@@ -274,6 +286,10 @@ static void run_case(const layout *L, int which, rdx_type type, unsigned flags, 
         p0[i] = (unsigned char)rnd(s);
     mem->upload(dk, k0, n * kb);
     mem->upload(dp, p0, n * pb);
+    for (size_t i = 0; i < n * kb; i++)
+        ko[i] = apart ? (unsigned char)rnd(s) : k0[i];
+    if (apart)
+        mem->upload(dko, ko, n * kb);
     const size_t *offsets = L->offsets;
 #ifdef RDX_TEST_SEG_CUDA
     if (L->offsets && offsets_on_device) {
@@ -301,7 +317,7 @@ static void run_case(const layout *L, int which, rdx_type type, unsigned flags, 
     rdx_status st;
 #ifdef RDX_TEST_SEG_CUDA
     if (use_async)
-        st = async_call(kind, dk, dp, vs, n, type, offsets, L->nseg, itype, &opts);
+        st = async_call(kind, dk, dp, vs, n, type, offsets, L->nseg, itype, &opts, dko);
     else
 #endif
     if (kind == K_KEYS)
@@ -313,14 +329,17 @@ static void run_case(const layout *L, int which, rdx_type type, unsigned flags, 
     CHECK(st == RDX_OK, "%s: returned %s: %s", what, rdx_status_string(st), rdx_ctx_error(ctx));
     if (st != RDX_OK)
         goto done;
-    mem->download(k1, dk, n * kb);
+    mem->download(k1, dko, n * kb);
     mem->download(p1, dp, n * pb);
+    mem->download(kin, dk, n * kb);
+    if (apart && memcmp(kin, k0, n * kb) != 0)
+        CHECK(0, "%s: the input keys changed", what);
 
     /* Outside the segments: unchanged. */
     size_t first, last, tmp;
     segment_of(L, 0, &first, &tmp);
     segment_of(L, L->nseg - 1, &tmp, &last);
-    if (memcmp(k1, k0, first * kb) != 0 || memcmp(k1 + last * kb, k0 + last * kb, (n - last) * kb) != 0 ||
+    if (memcmp(k1, ko, first * kb) != 0 || memcmp(k1 + last * kb, ko + last * kb, (n - last) * kb) != 0 ||
         memcmp(p1, p0, first * pb) != 0 || memcmp(p1 + last * pb, p0 + last * pb, (n - last) * pb) != 0)
         CHECK(0, "%s: an element outside the segments changed", what);
 
@@ -335,22 +354,23 @@ static void run_case(const layout *L, int which, rdx_type type, unsigned flags, 
         }
         for (size_t i = 0; i < m && !reported; i++) {
             const size_t at = lo + i, from = lo + perm[i];
-            if (kind == K_ARGSORT) {
-                uint64_t x = 0;
+            uint64_t x = 0;
+            if (indices)
                 memcpy(&x, p1 + at * ib, ib);
-                if (x != perm[i] || memcmp(k1 + at * kb, k0 + at * kb, kb) != 0) {
-                    CHECK(0, "%s: segment %zu [%zu, %zu): index %zu is %" PRIu64 ", want %zu (or keys changed)",
-                          what, g, lo, hi, i, x, perm[i]);
-                    reported = 1;
-                }
-            } else if (memcmp(k1 + at * kb, k0 + from * kb, kb) != 0 ||
-                       (kind == K_PAIRS && memcmp(p1 + at * vs, p0 + from * vs, vs) != 0)) {
+            if (indices && (x != perm[i] || (!keys_moved && memcmp(k1 + at * kb, k0 + at * kb, kb) != 0))) {
+                CHECK(0, "%s: segment %zu [%zu, %zu): index %zu is %" PRIu64 ", want %zu (or keys changed)",
+                      what, g, lo, hi, i, x, perm[i]);
+                reported = 1;
+            } else if (keys_moved && memcmp(k1 + at * kb, k0 + from * kb, kb) != 0) {
                 uint64_t got = 0, want = 0;
                 memcpy(&got, k1 + at * kb, kb);
                 memcpy(&want, k0 + from * kb, kb);
                 CHECK(0, "%s: segment %zu [%zu, %zu): position %zu holds key 0x%" PRIx64
-                      ", want 0x%" PRIx64 " (input position %zu) or its value", what, g, lo, hi, i, got,
-                      want, from);
+                      ", want 0x%" PRIx64 " (input position %zu)", what, g, lo, hi, i, got, want, from);
+                reported = 1;
+            } else if (kind == K_PAIRS && memcmp(p1 + at * vs, p0 + from * vs, vs) != 0) {
+                CHECK(0, "%s: segment %zu [%zu, %zu): position %zu holds a value other than input position "
+                      "%zu's", what, g, lo, hi, i, from);
                 reported = 1;
             }
         }
@@ -360,7 +380,11 @@ done:
     free(p0);
     free(k1);
     free(p1);
+    free(ko);
+    free(kin);
     free(perm);
+    if (dko && dko != dk)
+        mem->release(dko);
     if (dk)
         mem->release(dk);
     if (dp)
@@ -397,8 +421,13 @@ static void all_cases(uint64_t *s)
                 const unsigned flags = (f & 1 ? RDX_DESCENDING : 0u) | (f & 2 ? RDX_NUMPY_ORDER : 0u);
                 /* The long layouts take one payload kind per type and order. */
                 const int cheap = sanitizer || which == L_HUGE_TINY || which == L_FEW_LONG || which == L_LONG_ROWS;
-                const int pick = (int)(rnd(s) % 5);
-                for (int k = 0; k < 5; k++) {
+#ifdef RDX_TEST_SEG_CUDA
+                const int kinds = use_async ? 6 : 5;
+#else
+                const int kinds = 5;
+#endif
+                const int pick = (int)(rnd(s) % (unsigned)kinds);
+                for (int k = 0; k < kinds; k++) {
                     if (cheap && k != pick)
                         continue;
                     switch (k) {
@@ -406,7 +435,10 @@ static void all_cases(uint64_t *s)
                     case 1: run_case(&L, which, type, flags, K_PAIRS, 4, RDX_U32, s); break;
                     case 2: run_case(&L, which, type, flags, K_PAIRS, rnd(s) % 2 ? 8 : 3, RDX_U32, s); break;
                     case 3: run_case(&L, which, type, flags, K_ARGSORT, 0, RDX_U32, s); break;
-                    default: run_case(&L, which, type, flags, K_ARGSORT, 0, RDX_U64, s); break;
+                    case 4: run_case(&L, which, type, flags, K_ARGSORT, 0, RDX_U64, s); break;
+                    default:
+                        run_case(&L, which, type, flags, K_WITH_INDICES, 0, rnd(s) % 2 ? RDX_U32 : RDX_U64, s);
+                        break;
                     }
                 }
             }
@@ -516,6 +548,48 @@ static void bad_input(uint64_t *s)
     mem->release(di_);
 }
 
+#ifdef RDX_TEST_SEG_CUDA
+/* rdx_cuda_segmented_sort_with_indices_async's own rules on d_keys_out: refused with a
+ * message, every array unchanged. */
+static void bad_with_indices(uint64_t *s)
+{
+    mem = &device_memory;
+    dk_ = dev_alloc(sizeof hk);
+    dv_ = dev_alloc(sizeof hv);
+    di_ = dev_alloc(sizeof hi_);
+    size_t tb = 0;
+    void *temp = NULL;
+    const rdx_opts o = {0, 0, 0, 0};
+    if (!dk_ || !dv_ || !di_ ||
+        rdx_cuda_segmented_argsort_temp_size(ctx, 32, RDX_U32, 4, RDX_U32, &o, &tb) != RDX_OK ||
+        !(temp = dev_alloc(tb))) {
+        CHECK(0, "no memory for the bad-input arrays");
+        return;
+    }
+    unsigned char *k = dk_, *v = dv_;
+    struct {
+        void *out, *idx;
+        const char *needle, *what;
+    } bad[] = {
+        {NULL, di_, "d_keys_out", "NULL d_keys_out"},
+        {k + 4, di_, "overlap", "d_keys_out overlapping d_keys_in"},
+        {v, v + 64, "overlap", "d_keys_out overlapping d_indices"},
+        {v + 2, di_, "aligned", "d_keys_out not aligned to the keys"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        fill_bad(s);
+        const rdx_status st = rdx_cuda_segmented_sort_with_indices_async(ctx, dk_, bad[i].out, 32, RDX_U32, NULL, 4,
+                                                                         bad[i].idx, RDX_U32, &o, temp, tb, 0);
+        (void)cudaDeviceSynchronize();
+        expect_bad(st, RDX_ERR_INVALID_ARGUMENT, bad[i].needle, bad[i].what);
+    }
+    dev_release(temp);
+    dev_release(dk_);
+    dev_release(dv_);
+    dev_release(di_);
+}
+#endif
+
 #ifndef RDX_TEST_SEG_CUDA
 /* Scratch that cannot be had: RDX_ERR_OUT_OF_MEMORY and nothing changed. */
 static void out_of_memory(uint64_t *s)
@@ -563,6 +637,7 @@ int main(void)
         if (pass < 2)
             bad_input(&s);
     }
+    bad_with_indices(&s);
     /* Device offsets handed to the CPU backend: refused, keys unchanged. */
     rdx_ctx *cpu = NULL;
     size_t *doff = (size_t *)dev_alloc(2 * sizeof(size_t));

@@ -267,6 +267,37 @@ def argsort(a, axis=-1, *, descending=False, total_order=False, index_dtype=None
     return indices if ax == last else adapter.copy(adapter.moveaxis(indices, last, ax))
 
 
+def sort_with_indices(a, axis, descending):
+    """(a sorted along axis, the int64 indices argsort returns) of a GPU array in one sort,
+    as torch.sort returns them (rdx_cuda_segmented_sort_with_indices_async: no argsort and
+    gather); None where this library has no such call or a is no GPU array (then argsort
+    and gather). Floats in NumPy's order, their bits kept."""
+    fn = "sort"
+    adapter, x, ax, key_type, device, backend, opts = _keys_request(
+        fn, a, axis, descending, False, 0, None, 0, None)
+    if device is None or not (L.use_async and L.HAS_WITH_INDICES):
+        return None
+    shape = tuple(x.shape)
+    idx_type, idx_name = index_type("int64", int(shape[ax]))
+    n, rows = _rows(shape, ax)
+    last = len(shape) - 1
+    itemsize = L.TYPE_BITS[key_type] // 8
+    with adapter.device_scope(device):
+        if ax == last and adapter.packed(x) and adapter.ptr(x) % itemsize == 0:
+            keys, out = x, adapter.empty_like(x)
+        else:  # a packed copy with the axis last, sorted in place
+            keys = out = adapter.copy(adapter.moveaxis(x, ax, last))
+        indices = adapter.empty(x, tuple(keys.shape), idx_name)
+        if n:
+            _run_async(adapter, device, L.context(backend, device), "rows_sort_with_indices",
+                       adapter.ptr(keys), adapter.ptr(out), n, key_type, rows,
+                       adapter.ptr(indices), idx_type, opts)
+    if ax == last:
+        return out, indices
+    return (adapter.copy(adapter.moveaxis(out, last, ax)),
+            adapter.copy(adapter.moveaxis(indices, last, ax)))
+
+
 def sort_pairs(keys, values, axis=-1, *, descending=False, total_order=False, inplace=False,
                begin_bit=0, end_bit=None, radix_bits=0, backend=None):
     """Sorts ``keys`` along ``axis`` and moves ``values`` with them; returns (sorted_keys,

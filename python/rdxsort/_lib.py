@@ -158,6 +158,16 @@ if HAS_SEGMENTED_ASYNC:
         _fn = getattr(_lib, _name)
         _fn.argtypes, _fn.restype = _args, _res
 
+# The segmented argsort that writes the sorted keys too (torch.sort's two results in one
+# sort); a librdx from before it has not.
+_with_indices_signature = ([_vp, _vp, _vp, _sz, _int, _vp, _sz, _vp, _int, ctypes.POINTER(Opts),
+                            _vp, _sz, _stream], _int)
+HAS_WITH_INDICES = (HAS_SEGMENTED_ASYNC
+                    and hasattr(_lib, "rdx_cuda_segmented_sort_with_indices_async"))
+if HAS_WITH_INDICES:
+    _fn = _lib.rdx_cuda_segmented_sort_with_indices_async
+    _fn.argtypes, _fn.restype = _with_indices_signature
+
 # The Context methods that have a stream-ordered variant (<name>_async) in this library.
 ASYNC_KINDS = (({"sort_keys", "sort_pairs", "argsort"} if HAS_ASYNC else set())
                | ({"rows_sort_keys", "rows_sort_pairs", "rows_argsort"}
@@ -317,6 +327,16 @@ class Context:
         self.check(_lib.rdx_cuda_segmented_argsort_async(
             self.handle, keys, n, key_type, None, rows, indices, index_type, ctypes.byref(opts),
             ptr, size, stream))
+        del owner
+
+    def rows_sort_with_indices_async(self, keys_in, keys_out, n, key_type, rows, indices,
+                                     index_type, opts, temp, stream):
+        # The argsort's temporary storage is enough (rdx_cuda.h).
+        (owner, ptr), size = self._temp(temp, "rdx_cuda_segmented_argsort_temp_size",
+                                        n, key_type, rows, index_type, opts)
+        self.check(_lib.rdx_cuda_segmented_sort_with_indices_async(
+            self.handle, keys_in, keys_out, n, key_type, None, rows, indices, index_type,
+            ctypes.byref(opts), ptr, size, stream))
         del owner
 
     def __del__(self):

@@ -16,7 +16,9 @@ eager mode sort and argsort skip the dispatcher altogether (_plain_eager). Resul
 ``torch.sort(t, dim, descending, stable=True)`` for every dtype torch sorts: floats in
 PyTorch's order (every NaN after +inf, reversed when descending; -0.0 equal to +0.0),
 equal keys in their input order; bool tensors sort as uint8. CPU tensors are sorted by
-rdxsort's CPU backend, CUDA tensors on their GPU.
+rdxsort's CPU backend (an argsort, then a gather), CUDA tensors on their GPU, where
+``sort``'s values and indices come from one segmented sort
+(``rdx_cuda_segmented_sort_with_indices_async``).
 """
 import torch
 
@@ -58,6 +60,11 @@ def _argsort_impl(t, dim, descending):
 def _sort_impl(t, dim, descending):
     if t.dim() == 0:
         return t.clone(), torch.zeros((), dtype=torch.int64, device=t.device)
+    if t.is_cuda:  # one sort writes both results
+        both = _api.sort_with_indices(_keys(t), dim, descending)
+        if both is not None:
+            values, indices = both
+            return values.view(t.dtype), indices
     indices = _api.argsort(_keys(t), dim, descending=descending)
     return _gather(t, indices, dim), indices
 

@@ -16,7 +16,8 @@ import rdxsort  # noqa: E402
 import rdxsort.torch as rt  # noqa: E402
 from test_gpu import _missing  # noqa: E402
 
-SHAPES = [(0,), (1,), (17,), (5, 33), (3, 4, 50), (2, 1, 7), (6, 0, 3), (40, 1100)]
+# (2, 20000): rows longer than the GPU's on-chip kernels take (the segmented passes).
+SHAPES = [(0,), (1,), (17,), (5, 33), (3, 4, 50), (2, 1, 7), (6, 0, 3), (40, 1100), (2, 20000)]
 
 
 def dtypes():

@@ -22,7 +22,29 @@ typedef struct seg_call {
     const size_t *d_offsets;
     size_t num_segments;
     const rdx_opts *opts;
+    int with_keys;            /* an argsort that writes the sorted keys too, to keys_out */
+    void *keys_out;
 } seg_call;
+
+/* The rules of an argsort's second output: d_keys_out is d_keys_in or shares no byte with
+ * it, and shares none with d_indices. */
+static rdx_status check_keys_out(rdx_ctx *ctx, const seg_call *c, size_t kb)
+{
+    const size_t kbytes = c->n * kb, ibytes = c->n * rdx_type_bytes(c->index_type);
+    if (!c->keys_out && c->n > 0)
+        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: d_keys_out is NULL with n = %zu", c->fn, c->n);
+    rdx_status s = rdx_cuda_check_array(ctx, c->fn, "d_keys_out", c->keys_out, kb);
+    if (s != RDX_OK)
+        return s;
+    if (c->keys_out != c->keys && rdx_ranges_overlap(c->keys, kbytes, c->keys_out, kbytes))
+        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT,
+                        "%s: d_keys_in and d_keys_out overlap without being the same array (give the same "
+                        "pointer to sort in place, or arrays that share no byte)",
+                        c->fn);
+    if (rdx_ranges_overlap(c->keys_out, kbytes, c->indices, ibytes))
+        return rdx_fail(ctx, RDX_ERR_INVALID_ARGUMENT, "%s: d_keys_out and d_indices overlap", c->fn);
+    return RDX_OK;
+}
 
 /* Checks the call (its arrays too unless size_only) and fills the run and its layout. */
 static rdx_status prepare(rdx_ctx *ctx, const seg_call *c, int size_only, rdx_seg_run *r, rdx_seg_layout *L)
@@ -62,6 +84,8 @@ static rdx_status prepare(rdx_ctx *ctx, const seg_call *c, int size_only, rdx_se
                             c->value_size == 4 || c->value_size == 8 ? c->value_size : 1);
         if (s == RDX_OK && c->kind == RDX_JOB_ARGSORT)
             s = rdx_cuda_check_array(ctx, c->fn, "d_indices", c->indices, rdx_type_bytes(c->index_type));
+        if (s == RDX_OK && c->with_keys)
+            s = check_keys_out(ctx, c, job.key_size);
         if (s == RDX_OK && c->d_offsets && n > 0 && S > 0)
             s = rdx_cuda_check_array(ctx, c->fn, "d_offsets", c->d_offsets, sizeof(size_t));
         if (s != RDX_OK)
@@ -79,6 +103,10 @@ static rdx_status prepare(rdx_ctx *ctx, const seg_call *c, int size_only, rdx_se
     job.segment_size = c->d_offsets ? 0 : n / S;
     rdx_cuda_seg_run_from_job(&job, r);
     r->d_off = c->d_offsets;
+    if (c->with_keys) {
+        r->keys_out = c->keys_out;
+        r->with_keys = 1;
+    }
     return rdx_cuda_seg_plan(ctx, r, L);
 }
 
@@ -113,7 +141,7 @@ rdx_status rdx_cuda_segmented_sort_keys_temp_size(rdx_ctx *ctx, size_t n, rdx_ty
                                                   const rdx_opts *opts, size_t *temp_bytes)
 {
     const seg_call c = {"rdx_cuda_segmented_sort_keys_temp_size", RDX_JOB_KEYS, NULL, NULL, 0, NULL, RDX_U32,
-                        n, type, NULL, num_segments, opts};
+                        n, type, NULL, num_segments, opts, 0, NULL};
     return temp_size(ctx, &c, temp_bytes);
 }
 
@@ -122,7 +150,7 @@ rdx_status rdx_cuda_segmented_sort_keys_async(rdx_ctx *ctx, void *d_keys, size_t
                                               void *d_temp, size_t temp_bytes, cudaStream_t stream)
 {
     const seg_call c = {"rdx_cuda_segmented_sort_keys_async", RDX_JOB_KEYS, d_keys, NULL, 0, NULL, RDX_U32,
-                        n, type, d_offsets, num_segments, opts};
+                        n, type, d_offsets, num_segments, opts, 0, NULL};
     return run(ctx, &c, d_temp, temp_bytes, stream);
 }
 
@@ -130,7 +158,7 @@ rdx_status rdx_cuda_segmented_sort_pairs_temp_size(rdx_ctx *ctx, size_t value_si
                                                    size_t num_segments, const rdx_opts *opts, size_t *temp_bytes)
 {
     const seg_call c = {"rdx_cuda_segmented_sort_pairs_temp_size", RDX_JOB_PAIRS, NULL, NULL, value_size, NULL,
-                        RDX_U32, n, type, NULL, num_segments, opts};
+                        RDX_U32, n, type, NULL, num_segments, opts, 0, NULL};
     return temp_size(ctx, &c, temp_bytes);
 }
 
@@ -140,7 +168,7 @@ rdx_status rdx_cuda_segmented_sort_pairs_async(rdx_ctx *ctx, void *d_keys, void 
                                                size_t temp_bytes, cudaStream_t stream)
 {
     const seg_call c = {"rdx_cuda_segmented_sort_pairs_async", RDX_JOB_PAIRS, d_keys, d_values, value_size, NULL,
-                        RDX_U32, n, type, d_offsets, num_segments, opts};
+                        RDX_U32, n, type, d_offsets, num_segments, opts, 0, NULL};
     return run(ctx, &c, d_temp, temp_bytes, stream);
 }
 
@@ -148,7 +176,7 @@ rdx_status rdx_cuda_segmented_argsort_temp_size(rdx_ctx *ctx, size_t n, rdx_type
                                                 rdx_type index_type, const rdx_opts *opts, size_t *temp_bytes)
 {
     const seg_call c = {"rdx_cuda_segmented_argsort_temp_size", RDX_JOB_ARGSORT, NULL, NULL, 0, NULL, index_type,
-                        n, type, NULL, num_segments, opts};
+                        n, type, NULL, num_segments, opts, 0, NULL};
     return temp_size(ctx, &c, temp_bytes);
 }
 
@@ -158,6 +186,17 @@ rdx_status rdx_cuda_segmented_argsort_async(rdx_ctx *ctx, const void *d_keys, si
                                             size_t temp_bytes, cudaStream_t stream)
 {
     const seg_call c = {"rdx_cuda_segmented_argsort_async", RDX_JOB_ARGSORT, d_keys, NULL, 0, d_indices,
-                        index_type, n, type, d_offsets, num_segments, opts};
+                        index_type, n, type, d_offsets, num_segments, opts, 0, NULL};
+    return run(ctx, &c, d_temp, temp_bytes, stream);
+}
+
+rdx_status rdx_cuda_segmented_sort_with_indices_async(rdx_ctx *ctx, const void *d_keys_in, void *d_keys_out,
+                                                      size_t n, rdx_type type, const size_t *d_offsets,
+                                                      size_t num_segments, void *d_indices, rdx_type index_type,
+                                                      const rdx_opts *opts, void *d_temp, size_t temp_bytes,
+                                                      cudaStream_t stream)
+{
+    const seg_call c = {"rdx_cuda_segmented_sort_with_indices_async", RDX_JOB_ARGSORT, d_keys_in, NULL, 0,
+                        d_indices, index_type, n, type, d_offsets, num_segments, opts, 1, d_keys_out};
     return run(ctx, &c, d_temp, temp_bytes, stream);
 }

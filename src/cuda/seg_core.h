@@ -17,6 +17,8 @@ typedef struct rdx_seg_run {
     void *vals_out;
     size_t vs;
     void *idx_out;            /* ARGSORT: positions within the segment */
+    int with_keys;            /* ARGSORT: the sorted keys go to keys_out as well (keys_out
+                                 is keys_in or shares no byte with it) */
     rdx_type itype;
     size_t n;
     const size_t *d_off;      /* S + 1 device offsets, or NULL: equal segments of seg_size */

@@ -275,15 +275,42 @@ static __device__ __forceinline__ void segp_copy(void *dst, const void *src, siz
     }
 }
 
+/* keys_a[i] for i in [begin, end) of the segment starting at seg_start, where the last
+ * pass wrote a pattern that several keys share under RDX_NUMPY_ORDER (zeros, NaNs): the
+ * key's own bits again, from orig_keys at the 4-byte index in vals_a (the fix-up's
+ * threads take the same i as segp_copy, so each reads what it copied back). */
+static __device__ __forceinline__ void segp_restore(const rdx_seg_passes_args &a, size_t begin, size_t seg_start,
+                                                    size_t end)
+{
+    for (size_t i = begin + threadIdx.x; i < end; i += blockDim.x) {
+        const size_t src = seg_start + ((const uint32_t *)a.vals_a)[i];
+        switch (a.kb) {
+        case 2:
+            if (rdx_numpy_canon_shared(((const uint16_t *)a.keys_a)[i], a.inf))
+                ((uint16_t *)a.keys_a)[i] = ((const uint16_t *)a.orig_keys)[src];
+            break;
+        case 4:
+            if (rdx_numpy_canon_shared(((const uint32_t *)a.keys_a)[i], a.inf))
+                ((uint32_t *)a.keys_a)[i] = ((const uint32_t *)a.orig_keys)[src];
+            break;
+        default:
+            if (rdx_numpy_canon_shared(((const unsigned long long *)a.keys_a)[i], a.inf))
+                ((unsigned long long *)a.keys_a)[i] = ((const unsigned long long *)a.orig_keys)[src];
+            break;
+        }
+    }
+}
+
 /* The whole-array fix-up (gather.cu) over the long segments' tiles: with no pass run, the
  * source (or the indices) to A where they differ; in place after an odd number of passes,
- * B back to A; and 4-byte indices widened into wide_out. */
+ * B back to A; shared canonical keys restored (orig_keys); and 4-byte indices widened into
+ * wide_out. */
 __global__ void __launch_bounds__(RDX_COPY_THREADS) segp_fixup_kernel(const rdx_seg_passes_args a, const segp_dev d,
                                                                      int apart)
 {
     const uint32_t active = *d.active, tiles = d.ctl[RDX_SEGP_TILES];
     const bool none = active == 0, back = (active & 1u) && !apart;
-    if (!none && !back && !a.wide_out)
+    if (!none && !back && !a.wide_out && !a.orig_keys)
         return;
     for (uint32_t t = blockIdx.x; t < tiles; t += gridDim.x) {
         const uint4 ti = d.tiles[t];
@@ -295,6 +322,8 @@ __global__ void __launch_bounds__(RDX_COPY_THREADS) segp_fixup_kernel(const rdx_
                 segp_copy(a.vals_a, a.vals_b, begin, end, a.vb);
         }
         if (!none) {
+            if (a.orig_keys)
+                segp_restore(a, begin, begin - (size_t)(t - ti.z) * d.tile, end);
             if (a.wide_out)
                 for (size_t i = begin + threadIdx.x; i < end; i += blockDim.x)
                     ((unsigned long long *)a.wide_out)[i] = ((const uint32_t *)a.vals_a)[i];

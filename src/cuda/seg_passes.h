@@ -29,6 +29,11 @@ typedef struct rdx_seg_passes_args {
                                (vals_a cannot be the 8-byte array used as a 4-byte one: its
                                first half is other segments' indices); else NULL */
     int numpy;              /* order by RDX_NUMPY_ORDER's canonical code (floats) */
+    const void *orig_keys;  /* numpy with the keys in the result (an argsort that writes
+                               them too): the keys as read, unchanged by the passes. The
+                               last pass writes canonical keys (-0.0 as +0.0, one NaN); the
+                               fix-up restores the bits of those from here, by the index.
+                               Else NULL */
     uint64_t inf;           /* the float type's +inf pattern, with numpy */
     size_t n;               /* keys in the array; below 2^32 */
     const size_t *off;      /* S + 1 device offsets, or NULL: S equal segments of seg_size */

@@ -317,10 +317,19 @@ static void passes_args(const rdx_seg_run *r, const rdx_seg_layout *L, unsigned 
         p->keys_scratch = 1;
     } else if (r->kind == RDX_JOB_ARGSORT) {
         p->keys_a = t + L->pkeys_a;
+        if (r->with_keys) {
+            /* The keys to keys_out as well; under RDX_NUMPY_ORDER the fix-up restores the
+             * bits of zeros and NaNs from the input, read from a copy when sorted in place
+             * (enqueue_tile makes it). */
+            p->keys_a = r->keys_out;
+            if (r->numpy && r->keys_in == r->keys_out)
+                p->keys_src = t + L->pkeys_a;
+            p->orig_keys = r->numpy ? p->keys_src : NULL;
+        }
         p->vals_src = NULL;
         p->vals_a = r->itype == RDX_U32 ? r->idx_out : (void *)(t + L->pvals_a);
         p->wide_out = r->itype == RDX_U32 ? NULL : r->idx_out;
-        p->keys_scratch = 1;
+        p->keys_scratch = !r->with_keys;
         p->iota_rel = 1;
     }
     p->numpy = r->numpy;
@@ -352,7 +361,7 @@ static rdx_status enqueue_tile(rdx_ctx *ctx, const rdx_seg_run *r, const rdx_seg
     rdx_seg_tile_args a;
     memset(&a, 0, sizeof a);
     a.keys_in = r->keys_in;
-    a.keys_out = r->kind == RDX_JOB_ARGSORT ? NULL : r->keys_out;
+    a.keys_out = r->kind == RDX_JOB_ARGSORT && !r->with_keys ? NULL : r->keys_out;
     if (vals_in_regs) {
         a.vals_in = r->vals_in;
         a.vals_out = r->vals_out;
@@ -383,6 +392,8 @@ static rdx_status enqueue_tile(rdx_ctx *ctx, const rdx_seg_run *r, const rdx_seg
     if (!r->own_outs)
         rdx_inject_first_write(ctx);
     if (L->route == RDX_SEG_PASSES) {
+        if (r->with_keys && r->numpy && r->keys_in == r->keys_out) /* passes_args reads this copy */
+            RDX_CUDA_TRY(cudaMemcpyAsync(t + L->pkeys_a, r->keys_in, n * r->kb, cudaMemcpyDeviceToDevice, stream));
         rdx_seg_passes_args p;
         passes_args(r, L, t, t + L->bins, &p);
         RDX_CUDA_TRY(rdx_seg_passes_enqueue(&p, t + L->segp, sms, stream));
@@ -452,7 +463,7 @@ rdx_status rdx_cuda_seg_enqueue(rdx_ctx *ctx, const rdx_seg_run *r, const rdx_se
     g.off = r->d_off;
     g.seg_size = r->seg_size;
     g.kb = r->kb;
-    if (r->kind != RDX_JOB_ARGSORT) {
+    if (r->kind != RDX_JOB_ARGSORT || r->with_keys) {
         RDX_CUDA_TRY(cudaMemcpyAsync(canon, r->keys_in, n * r->kb, cudaMemcpyDefault, stream));
         g.kcopy = canon;
         g.keys_out = r->keys_out;
