@@ -16,7 +16,8 @@ plainly `python3 bench/seg_torch.py` runs it against the installed package.
 Cases: rows x cols in 65536x32, 16384x128, 4096x1024, 1024x16384, 64x2^20, 4x2^24, for
 torch.int32, torch.float32 and torch.int64, and two operations:
   sort  rdxsort.torch.sort(t, dim=-1) against torch.sort(t, dim=-1, stable=True): values
-        and indices (rdxsort: rdx_cuda_segmented_argsort_async, then a torch gather);
+        and indices (rdxsort: rdx_cuda_segmented_sort_with_indices_async, one sort that
+        writes both);
   keys  rdxsort.sort(t, axis=-1) (keys only: rdx_cuda_segmented_sort_keys_async on a
         copy) against torch.sort(t, dim=-1, stable=True).values (torch has no keys-only
         sort, so its time includes the indices it makes).
