@@ -150,11 +150,11 @@ static const char *const layout_names[NLAYOUT] = {"equal rows", "random lengths"
                                                   "gaps", "few long", "every bin", "long rows"};
 
 /* Lengths at the edges of the CUDA backend's bins of short segments (tuning.h: a warp up
- * to 32, 64, 128, 256 keys, a block up to 1024, 4096 and 16384, the segmented passes
- * above). */
-static const size_t bin_edges[] = {1,    2,    31,   32,   33,   63,    64,    65,    127,   128,  129,
-                                   255,  256,  257,  1023, 1024, 1025,  4095,  4096,  4097,  16383,
-                                   16384, 16385};
+ * to 32, 64, 128, 256 keys, a block up to 1024, 2048, 4096, 8192 and 16384, the segmented
+ * passes above). */
+static const size_t bin_edges[] = {1,    2,    31,   32,   33,   63,   64,   65,   127,  128,   129,   255,
+                                   256,  257,  1023, 1024, 1025, 2047, 2048, 2049, 4095, 4096,  4097,  8191,
+                                   8192, 8193, 16383, 16384, 16385};
 #define N_BIN_EDGES (sizeof bin_edges / sizeof bin_edges[0])
 
 typedef struct layout {
@@ -207,11 +207,12 @@ static int make_layout(int which, uint64_t *s, layout *L)
             len = i == 0 && rnd(s) % 2 ? 16385 + rnd(s) % 30000 : rnd(s) % 100;
             break;
         case L_BINS: {
-            static const size_t caps[] = {32, 64, 128, 256, 1024, 4096, 16384};
-            const size_t pick = rnd(s) % 10;
-            len = pick < 7 ? 1 + rnd(s) % caps[pick]
-                  : pick == 7 ? bin_edges[rnd(s) % N_BIN_EDGES]
-                  : pick == 8 ? 0
+            static const size_t caps[] = {32, 64, 128, 256, 1024, 2048, 4096, 8192, 16384};
+            enum { NCAPS = sizeof caps / sizeof caps[0] };
+            const size_t pick = rnd(s) % (NCAPS + 3);
+            len = pick < NCAPS ? 1 + rnd(s) % caps[pick]
+                  : pick == NCAPS ? bin_edges[rnd(s) % N_BIN_EDGES]
+                  : pick == NCAPS + 1 ? 0
                               : 16385 + rnd(s) % 40000;
             break;
         }

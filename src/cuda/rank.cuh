@@ -286,4 +286,122 @@ static __device__ __forceinline__ void rdx_rank_scatter(const K (&key)[ITEMS], c
         rdx_rank_scatter_impl<false, false, VB>(key, val, count, shift, bits, s_wcnt, s_keys, s_vals);
 }
 
+/* ---- ranking in one sweep, for a block that sorts a tile it holds alone ----
+ * The block sorts of seg_tile.cu need no digit counts before the ranking (nothing is
+ * published for a look-back), so each item's rank within its warp is found while the
+ * warp's counters are counted: the leader of each group of equal digits adds the group
+ * and gets the count before it. Per pass: rdx_rank_local, a barrier, rdx_rank_offsets
+ * (its own three barriers), then rdx_rank_place, which also zeroes the warp's counters for
+ * the next pass; a barrier before the tile is read back. Five barriers per pass where the
+ * three steps above take eight. s_wcnt: WARPS rows of RDX_CUDA_MAX_BINS words, all zero
+ * before the first pass. */
+
+/* Item i's slot among the warp's items of its digit, counted in the warp's row of s_wcnt:
+ * below 32 * ITEMS, so two ranks share a word (rank[i / 2], the low half for even i), which
+ * keeps the largest bin's 16 items from spilling more. Items at or past count are left
+ * out (rank meaningless). */
+#define RDX_RANK_WORDS(items) (((items) + 1) / 2)
+
+static __device__ __forceinline__ uint32_t rdx_rank_get(const uint32_t *rank, int i)
+{
+    return (rank[i >> 1] >> ((i & 1) * 16)) & 0xffffu;
+}
+
+template <bool FAST, typename K, int ITEMS>
+static __device__ __forceinline__ void rdx_rank_local_impl(const K (&key)[ITEMS], uint32_t count, int shift,
+                                                           int bits, uint32_t *s_wcnt, uint32_t (&rank)[RDX_RANK_WORDS(ITEMS)])
+{
+    const uint32_t lane = rdx_lane(), warp = threadIdx.x >> 5;
+    const uint32_t mask = (1u << bits) - 1u, below_mask = (1u << lane) - 1u;
+    const uint32_t first = warp * 32u * ITEMS + lane;
+    uint32_t *wc = s_wcnt + warp * RDX_CUDA_MAX_BINS;
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i) {
+        const bool valid = FAST || first + (uint32_t)i * 32u < count;
+        const uint32_t d = valid ? rdx_digit(key[i], shift, mask) : 0u;
+        const uint32_t peers = FAST ? rdx_match8(d) : rdx_match_bits(d, valid, bits);
+        const uint32_t below = __popc(peers & below_mask);
+        const uint32_t leader = 31u - __clz(peers);
+        uint32_t before = 0;
+        if (valid && lane == leader)
+            before = atomicAdd(&wc[d], below + 1u);
+        const uint32_t r = __shfl_sync(RDX_FULL_WARP, before, leader) + below;
+        if (i & 1)
+            rank[i >> 1] |= r << 16;
+        else
+            rank[i >> 1] = r;
+    }
+}
+
+template <int THREADS, typename K, int ITEMS>
+static __device__ __forceinline__ void rdx_rank_local(const K (&key)[ITEMS], uint32_t count, int shift, int bits,
+                                                      uint32_t *s_wcnt, uint32_t (&rank)[RDX_RANK_WORDS(ITEMS)])
+{
+    if (bits == 8 && count == (uint32_t)(ITEMS * THREADS))
+        rdx_rank_local_impl<true>(key, count, shift, bits, s_wcnt, rank);
+    else
+        rdx_rank_local_impl<false>(key, count, shift, bits, s_wcnt, rank);
+}
+
+/* After rdx_rank_local and a barrier: each warp's counters become the first slot of its
+ * items of each digit in the tile (over digits, then warps). Returns, in every thread,
+ * whether one digit holds all count keys (the pass moves nothing); *s_one is that flag's
+ * word, which the caller clears before the barrier that precedes this call. Ends
+ * synchronized. */
+template <int THREADS>
+static __device__ __forceinline__ bool rdx_rank_offsets(uint32_t count, int bits, uint32_t *s_wcnt,
+                                                        uint32_t *s_scan, volatile uint32_t *s_one)
+{
+    enum { WARPS = THREADS / 32 };
+    static_assert(THREADS >= RDX_CUDA_MAX_BINS, "one thread per digit in the scans");
+    const uint32_t t = threadIdx.x, bins = 1u << bits;
+    uint32_t total = 0;
+    if (t < bins) {
+#pragma unroll
+        for (int w = 0; w < WARPS; ++w) {
+            const uint32_t c = s_wcnt[w * RDX_CUDA_MAX_BINS + t];
+            s_wcnt[w * RDX_CUDA_MAX_BINS + t] = total;
+            total += c;
+        }
+        if (total == count)
+            *s_one = 1u;
+    }
+    const uint32_t start = rdx_block_excl_scan<THREADS>(t < bins ? total : 0u, s_scan);
+    if (t < bins) {
+#pragma unroll
+        for (int w = 0; w < WARPS; ++w)
+            s_wcnt[w * RDX_CUDA_MAX_BINS + t] += start;
+    }
+    __syncthreads();
+    return *s_one != 0u;
+}
+
+/* Writes each valid item and its value to its slot (the warp's offset of its digit plus
+ * its rank), unless `move` is false, then zeroes the warp's counters. No barrier at the
+ * end. */
+template <int VB, typename K, typename V, int ITEMS>
+static __device__ __forceinline__ void rdx_rank_place(const K (&key)[ITEMS], const V (&val)[ITEMS],
+                                                      const uint32_t (&rank)[RDX_RANK_WORDS(ITEMS)], uint32_t count, int shift,
+                                                      int bits, bool move, uint32_t *s_wcnt, K *s_keys, V *s_vals)
+{
+    const uint32_t lane = rdx_lane(), warp = threadIdx.x >> 5;
+    const uint32_t mask = (1u << bits) - 1u, first = warp * 32u * ITEMS + lane;
+    uint32_t *wc = s_wcnt + warp * RDX_CUDA_MAX_BINS;
+    if (move) {
+#pragma unroll
+        for (int i = 0; i < ITEMS; ++i) {
+            if (first + (uint32_t)i * 32u < count) {
+                const uint32_t slot = wc[rdx_digit(key[i], shift, mask)] + rdx_rank_get(rank, i);
+                s_keys[slot] = key[i];
+                if (VB)
+                    s_vals[slot] = val[i];
+            }
+        }
+    }
+    __syncwarp(); /* the warp's reads of its counters before they are cleared */
+#pragma unroll
+    for (uint32_t j = lane; j < RDX_CUDA_MAX_BINS; j += 32)
+        wc[j] = 0u;
+}
+
 #endif /* RDX_CUDA_RANK_CUH */

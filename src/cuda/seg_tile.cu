@@ -20,19 +20,16 @@ static __host__ __device__ __forceinline__ int seg_bin_of(size_t len, size_t max
         return -1;
     if (len > max_short)
         return RDX_SEG_LONG_BIN;
-    if (len <= 32)
-        return 0;
-    if (len <= 64)
-        return 1;
-    if (len <= 128)
-        return 2;
-    if (len <= 32 * RDX_SEG_WARP_MAX_ITEMS)
-        return 3;
-    if (len <= RDX_SEG_BLOCK_SMALL_THREADS * RDX_SEG_BLOCK_SMALL_ITEMS)
-        return 4;
-    if (len <= RDX_SEG_BLOCK_THREADS * RDX_SEG_BLOCK_ITEMS)
-        return 5;
-    return 6;
+    if (len <= 32 * RDX_SEG_WARP_MAX_ITEMS) { /* the warp bins: 32, 64, 128, 256 keys */
+        int b = 0;
+        while ((size_t)32 << b < len)
+            ++b;
+        return b;
+    }
+    int b = 0; /* the block bins: RDX_SEG_BLOCK_MIN_N << b keys */
+    while ((size_t)RDX_SEG_BLOCK_MIN_N << b < len)
+        ++b;
+    return 4 + b;
 }
 
 /* The bin's segments: with offsets, the bin's part of the list (counts read on the
@@ -273,9 +270,17 @@ __global__ void __launch_bounds__(RDX_SEG_WARP_THREADS) rdx_seg_warp_kernel(cons
 
 /* ---- a block per segment: radix passes through shared memory (rank.cuh) ---- */
 
+/* Block bin B's shape (tuning.h): THREADS x ITEMS keys, MIN_BLOCKS per SM. */
+static constexpr int seg_block_shapes[RDX_SEG_BLOCK_BINS][3] = RDX_SEG_BLOCK_SHAPES;
+template <int B> struct seg_block_shape {
+    static constexpr int THREADS = seg_block_shapes[B][0], ITEMS = seg_block_shapes[B][1],
+                         MIN_BLOCKS = seg_block_shapes[B][2];
+    static_assert(THREADS * ITEMS == RDX_SEG_BLOCK_MIN_N << B, "bin B holds RDX_SEG_BLOCK_MIN_N << B keys");
+};
+
 template <int KB, int THREADS, int ITEMS> struct seg_block_layout {
     typedef rdx_rank_layout<KB, 4, THREADS, THREADS * ITEMS> R;
-    static constexpr size_t BYTES = R::END + 16; /* + the two skip flags */
+    static constexpr size_t BYTES = R::END + 16; /* + the one-digit flag */
 };
 
 template <int KB, int THREADS, int ITEMS, int MIN_BLOCKS>
@@ -290,11 +295,19 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) rdx_seg_block_kernel(cons
     uint32_t *s_wcnt = (uint32_t *)(smem + L::R::WCNT);
     uint32_t *s_start = (uint32_t *)(smem + L::R::START);
     uint32_t *s_scan = (uint32_t *)(smem + L::R::SCAN);
-    volatile uint32_t *s_skip = (volatile uint32_t *)(smem + L::R::END); /* two flags */
+    volatile uint32_t *s_one = (volatile uint32_t *)(smem + L::R::END); /* one digit only */
 
+    /* The keys the passes rank: the whole tile, padded (tuning.h, RDX_SEG_PAD_MAX_ITEMS), or
+     * the segment's. */
+    enum { TILE = THREADS * ITEMS, PADDED = ITEMS <= RDX_SEG_PAD_MAX_ITEMS };
     const seg_work work = seg_work_of(a, scratch, bin);
     const uint32_t first = (threadIdx.x >> 5) * 32u * ITEMS + rdx_lane();
     const int passes = (a.end_bit - a.begin_bit + 7) / 8;
+    /* The counters start at zero; every one-sweep pass leaves them so (rank.cuh,
+     * rdx_rank_place); rdx_count_tile zeroes them itself. */
+    for (uint32_t j = threadIdx.x; j < (THREADS / 32) * RDX_CUDA_MAX_BINS; j += THREADS)
+        s_wcnt[j] = 0u;
+    __syncthreads();
     for (size_t item = blockIdx.x; item < work.items; item += gridDim.x) {
         size_t base;
         uint32_t count;
@@ -305,35 +318,50 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) rdx_seg_block_kernel(cons
         for (int i = 0; i < ITEMS; ++i) {
             const uint32_t p = first + (uint32_t)i * 32u;
             pos[i] = p;
-            key[i] = p < count ? seg_code(((const K *)a.keys_in)[base + p], a) : (K)0;
+            /* Padding past the segment has the largest code: it follows every key in the
+             * tile's order, so the stable passes leave it after them, and the whole tile
+             * takes the full tile's ranking (no test per item). */
+            key[i] = p < count ? seg_code(((const K *)a.keys_in)[base + p], a) : PADDED ? (K) ~(K)0 : (K)0;
         }
+        const uint32_t ranked = PADDED ? (uint32_t)TILE : count;
         for (int pass = 0; pass < passes; ++pass) {
             const int shift = a.begin_bit + pass * 8;
             const int bits = min(8, a.end_bit - shift);
-            /* One digit holds every key: the pass moves nothing. Two flags by pass parity,
-             * as grid.cu and cluster.cu have them (not __syncthreads_or: ptxas 13.0 fails
-             * on that here for 8-byte keys): this pass's flag is cleared before the
-             * barriers of rdx_count_tile, and was last read two passes ago. */
+            bool move;
+            /* The flag was last read before the previous pass's final barrier. */
             if (threadIdx.x == 0)
-                s_skip[pass & 1] = 0;
-            const uint32_t total = rdx_count_tile<K, ITEMS, THREADS>(key, count, shift, bits, s_wcnt);
-            if (threadIdx.x < (1u << bits) && total == count)
-                s_skip[pass & 1] = 1;
-            __syncthreads();
-            if (s_skip[pass & 1])
-                continue;
-            rdx_offset_tile<THREADS>(total, bits, s_wcnt, s_start, s_scan);
-            rdx_rank_scatter<4, K, uint32_t, ITEMS, THREADS>(key, pos, count, shift, bits, s_wcnt, s_keys, s_vals);
-            __syncthreads();
-#pragma unroll
-            for (int i = 0; i < ITEMS; ++i) {
-                const uint32_t p = first + (uint32_t)i * 32u;
-                if (p < count) {
-                    key[i] = s_keys[p];
-                    pos[i] = s_vals[p];
+                *s_one = 0u;
+            if (ITEMS <= RDX_SEG_ONE_SWEEP_MAX_ITEMS) {
+                uint32_t rank[RDX_RANK_WORDS(ITEMS)];
+                rdx_rank_local<THREADS>(key, ranked, shift, bits, s_wcnt, rank);
+                __syncthreads();
+                /* One digit holds every key: each is already at its slot, nothing moves. */
+                move = !rdx_rank_offsets<THREADS>(ranked, bits, s_wcnt, s_scan, s_one);
+                rdx_rank_place<4, K, uint32_t, ITEMS>(key, pos, rank, ranked, shift, bits, move, s_wcnt, s_keys,
+                                                      s_vals);
+            } else {
+                const uint32_t total = rdx_count_tile<K, ITEMS, THREADS>(key, ranked, shift, bits, s_wcnt);
+                if (threadIdx.x < (1u << bits) && total == ranked)
+                    *s_one = 1u;
+                __syncthreads();
+                move = *s_one == 0u;
+                if (move) {
+                    rdx_offset_tile<THREADS>(total, bits, s_wcnt, s_start, s_scan);
+                    rdx_rank_scatter<4, K, uint32_t, ITEMS, THREADS>(key, pos, ranked, shift, bits, s_wcnt, s_keys,
+                                                                     s_vals);
                 }
             }
             __syncthreads();
+            if (move) {
+#pragma unroll
+                for (int i = 0; i < ITEMS; ++i) {
+                    const uint32_t p = first + (uint32_t)i * 32u;
+                    if (PADDED || p < count) {
+                        key[i] = s_keys[p];
+                        pos[i] = s_vals[p];
+                    }
+                }
+            }
         }
         seg_out<K> o[ITEMS];
 #pragma unroll
@@ -361,33 +389,30 @@ static unsigned seg_grid(size_t items, size_t per_block, int sms)
     return (unsigned)(blocks ? blocks : 1);
 }
 
+template <int KB, int B>
+static void launch_block_bin(const rdx_seg_tile_args *a, const uint32_t *scratch, unsigned grid, cudaStream_t s)
+{
+    typedef seg_block_shape<B> S;
+    rdx_seg_block_kernel<KB, S::THREADS, S::ITEMS, S::MIN_BLOCKS>
+        <<<grid, S::THREADS, seg_block_layout<KB, S::THREADS, S::ITEMS>::BYTES, s>>>(*a, scratch, 4 + B);
+}
+
 template <int KB>
 static cudaError_t launch_bin(int bin, const rdx_seg_tile_args *a, const uint32_t *scratch, unsigned warp_grid,
                               unsigned block_grid, cudaStream_t s)
 {
-    enum {
-        WT = RDX_SEG_WARP_THREADS,
-        BT = RDX_SEG_BLOCK_THREADS,
-        BST = RDX_SEG_BLOCK_SMALL_THREADS,
-        BLT = RDX_SEG_BLOCK_LARGE_THREADS
-    };
+    enum { WT = RDX_SEG_WARP_THREADS };
+    static_assert(RDX_SEG_BLOCK_BINS == 5, "one case per block bin below");
     switch (bin) {
     case 0: rdx_seg_warp_kernel<KB, 1><<<warp_grid, WT, 0, s>>>(*a, scratch, 0); break;
     case 1: rdx_seg_warp_kernel<KB, 2><<<warp_grid, WT, 0, s>>>(*a, scratch, 1); break;
     case 2: rdx_seg_warp_kernel<KB, 4><<<warp_grid, WT, 0, s>>>(*a, scratch, 2); break;
     case 3: rdx_seg_warp_kernel<KB, RDX_SEG_WARP_MAX_ITEMS><<<warp_grid, WT, 0, s>>>(*a, scratch, 3); break;
-    case 4:
-        rdx_seg_block_kernel<KB, BST, RDX_SEG_BLOCK_SMALL_ITEMS, RDX_SEG_BLOCK_SMALL_MIN_BLOCKS>
-            <<<block_grid, BST, seg_block_layout<KB, BST, RDX_SEG_BLOCK_SMALL_ITEMS>::BYTES, s>>>(*a, scratch, 4);
-        break;
-    case 5:
-        rdx_seg_block_kernel<KB, BT, RDX_SEG_BLOCK_ITEMS, RDX_SEG_BLOCK_MIN_BLOCKS>
-            <<<block_grid, BT, seg_block_layout<KB, BT, RDX_SEG_BLOCK_ITEMS>::BYTES, s>>>(*a, scratch, 5);
-        break;
-    default:
-        rdx_seg_block_kernel<KB, BLT, RDX_SEG_BLOCK_LARGE_ITEMS, RDX_SEG_BLOCK_LARGE_MIN_BLOCKS>
-            <<<block_grid, BLT, seg_block_layout<KB, BLT, RDX_SEG_BLOCK_LARGE_ITEMS>::BYTES, s>>>(*a, scratch, 6);
-        break;
+    case 4: launch_block_bin<KB, 0>(a, scratch, block_grid, s); break;
+    case 5: launch_block_bin<KB, 1>(a, scratch, block_grid, s); break;
+    case 6: launch_block_bin<KB, 2>(a, scratch, block_grid, s); break;
+    case 7: launch_block_bin<KB, 3>(a, scratch, block_grid, s); break;
+    default: launch_block_bin<KB, 4>(a, scratch, block_grid, s); break;
     }
     return cudaGetLastError();
 }
@@ -422,16 +447,31 @@ cudaError_t rdx_seg_tile_bin(const rdx_seg_tile_args *a, void *scratch, int sms,
     return cudaGetLastError();
 }
 
+template <int KB, int B> static size_t block_bin_bytes(void)
+{
+    return seg_block_layout<KB, seg_block_shape<B>::THREADS, seg_block_shape<B>::ITEMS>::BYTES;
+}
+
+/* Bin B's shared memory for kb-byte keys. */
+template <int B> static size_t block_bin_bytes_kb(int kb)
+{
+    switch (kb) {
+    case 1: return block_bin_bytes<1, B>();
+    case 2: return block_bin_bytes<2, B>();
+    case 4: return block_bin_bytes<4, B>();
+    default: return block_bin_bytes<8, B>();
+    }
+}
+
 size_t rdx_seg_tile_max_len(int kb, size_t smem_optin)
 {
-    size_t large = 0;
-    switch (kb) {
-    case 1: large = seg_block_layout<1, RDX_SEG_BLOCK_LARGE_THREADS, RDX_SEG_BLOCK_LARGE_ITEMS>::BYTES; break;
-    case 2: large = seg_block_layout<2, RDX_SEG_BLOCK_LARGE_THREADS, RDX_SEG_BLOCK_LARGE_ITEMS>::BYTES; break;
-    case 4: large = seg_block_layout<4, RDX_SEG_BLOCK_LARGE_THREADS, RDX_SEG_BLOCK_LARGE_ITEMS>::BYTES; break;
-    default: large = seg_block_layout<8, RDX_SEG_BLOCK_LARGE_THREADS, RDX_SEG_BLOCK_LARGE_ITEMS>::BYTES; break;
-    }
-    return large <= smem_optin ? RDX_SEG_TILE_MAX_N : RDX_SEG_BLOCK_THREADS * RDX_SEG_BLOCK_ITEMS;
+    const size_t bytes[RDX_SEG_BLOCK_BINS] = {block_bin_bytes_kb<0>(kb), block_bin_bytes_kb<1>(kb),
+                                              block_bin_bytes_kb<2>(kb), block_bin_bytes_kb<3>(kb),
+                                              block_bin_bytes_kb<4>(kb)};
+    int b = RDX_SEG_BLOCK_BINS - 1;
+    while (b > RDX_SEG_BLOCK_SURE_BIN && bytes[b] > smem_optin)
+        --b;
+    return (size_t)RDX_SEG_BLOCK_MIN_N << b;
 }
 
 size_t rdx_seg_tile_scratch_bytes(size_t S) { return (2 * RDX_SEG_BINS + S) * sizeof(uint32_t); }
@@ -447,27 +487,27 @@ cudaError_t rdx_seg_tile_enqueue(int kb, const rdx_seg_tile_args *a, const void 
     }
 }
 
+template <int KB, int B> static cudaError_t init_block_bin(void)
+{
+    typedef seg_block_shape<B> S;
+    return cudaFuncSetAttribute((const void *)rdx_seg_block_kernel<KB, S::THREADS, S::ITEMS, S::MIN_BLOCKS>,
+                                cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                (int)seg_block_layout<KB, S::THREADS, S::ITEMS>::BYTES);
+}
+
+/* The bins up to RDX_SEG_BLOCK_SURE_BIN must get their shared memory; the larger ones only
+ * where the device has it (rdx_seg_tile_max_len keeps segments off them elsewhere). */
 template <int KB>
 static cudaError_t init_kb(void)
 {
-    cudaError_t e = cudaFuncSetAttribute(
-        (const void *)rdx_seg_block_kernel<KB, RDX_SEG_BLOCK_THREADS, RDX_SEG_BLOCK_ITEMS, RDX_SEG_BLOCK_MIN_BLOCKS>,
-        cudaFuncAttributeMaxDynamicSharedMemorySize,
-        (int)seg_block_layout<KB, RDX_SEG_BLOCK_THREADS, RDX_SEG_BLOCK_ITEMS>::BYTES);
-    if (e == cudaSuccess)
-        e = cudaFuncSetAttribute(
-            (const void *)rdx_seg_block_kernel<KB, RDX_SEG_BLOCK_SMALL_THREADS, RDX_SEG_BLOCK_SMALL_ITEMS, RDX_SEG_BLOCK_SMALL_MIN_BLOCKS>,
-            cudaFuncAttributeMaxDynamicSharedMemorySize,
-            (int)seg_block_layout<KB, RDX_SEG_BLOCK_SMALL_THREADS, RDX_SEG_BLOCK_SMALL_ITEMS>::BYTES);
-    /* The largest bin only where the device has the shared memory (rdx_seg_tile_max_len
-     * keeps segments off it elsewhere). */
-    if (e == cudaSuccess &&
-        cudaFuncSetAttribute(
-            (const void *)rdx_seg_block_kernel<KB, RDX_SEG_BLOCK_LARGE_THREADS, RDX_SEG_BLOCK_LARGE_ITEMS, RDX_SEG_BLOCK_LARGE_MIN_BLOCKS>,
-            cudaFuncAttributeMaxDynamicSharedMemorySize,
-            (int)seg_block_layout<KB, RDX_SEG_BLOCK_LARGE_THREADS, RDX_SEG_BLOCK_LARGE_ITEMS>::BYTES) != cudaSuccess)
-        (void)cudaGetLastError();
-    return e;
+    const cudaError_t e[RDX_SEG_BLOCK_BINS] = {init_block_bin<KB, 0>(), init_block_bin<KB, 1>(),
+                                               init_block_bin<KB, 2>(), init_block_bin<KB, 3>(),
+                                               init_block_bin<KB, 4>()};
+    (void)cudaGetLastError();
+    for (int b = 0; b <= RDX_SEG_BLOCK_SURE_BIN; ++b)
+        if (e[b] != cudaSuccess)
+            return e[b];
+    return cudaSuccess;
 }
 
 cudaError_t rdx_seg_tile_init(void)

@@ -30,8 +30,8 @@ typedef struct rdx_seg_tile_args {
 } rdx_seg_tile_args;
 
 /* The longest segment of kb-byte keys the kernels take on a device whose blocks may opt in
- * to smem_optin bytes of shared memory: RDX_SEG_TILE_MAX_N, or 4096 where the largest bin
- * does not fit. */
+ * to smem_optin bytes of shared memory: the largest block bin that fits there
+ * (RDX_SEG_TILE_MAX_N on Hopper), and never less than RDX_SEG_BLOCK_SURE_BIN's keys. */
 size_t rdx_seg_tile_max_len(int kb, size_t smem_optin);
 
 /* Device scratch of the bins with offsets: RDX_SEG_BINS counts, RDX_SEG_BINS fill

@@ -454,33 +454,51 @@
  * a segment in registers (a bitonic network on (key, position): stable, no shared memory);
  * longer ones take a block and the ranking of rank.cuh (radix passes through shared
  * memory). The warp bins are 32, 64, 128, 256 keys (1, 2, 4, 8 items per lane); the block
- * bins 1024 (256 x 4), 4096 (512 x 8) and RDX_SEG_TILE_MAX_N = 16384 (1024 x 16), the
- * last where the device lets a block have its shared memory (8-byte keys need 225 KB:
- * Hopper; elsewhere segments end at 4096 keys). Longer segments go to the segmented
- * passes (seg_passes.cu). */
+ * bins below, each twice the last, so that no segment leaves more than half of its block
+ * idle (with bins of 1024, 4096 and 16384 keys, 8192 x 2048 u32 keys took 1.04 ms against
+ * CUB's 0.71: H200, round 18, device call 5). The largest bins only where the device lets
+ * a block have their shared memory (16384 8-byte keys need 225 KB: Hopper); longer
+ * segments go to the segmented passes (seg_passes.cu). */
 #define RDX_SEG_WARP_THREADS 256
 #define RDX_SEG_WARP_MAX_ITEMS 8
-#define RDX_SEG_BLOCK_SMALL_THREADS 256
-#define RDX_SEG_BLOCK_SMALL_ITEMS 4
-#define RDX_SEG_BLOCK_THREADS 512
-#define RDX_SEG_BLOCK_ITEMS 8
-#define RDX_SEG_BLOCK_LARGE_THREADS 1024
-#define RDX_SEG_BLOCK_LARGE_ITEMS 16
-/* Blocks per SM each block bin's kernel is compiled for (__launch_bounds__: its register
- * budget). The 4096-key bin at 2: 64 registers (8-byte keys spill 120 bytes) where it had
- * 88 and one block of 512 threads per SM. H200, round 16, device call 2: 1024 x 4096 u32
- * keys 0.120 -> 0.088 ms, u64 0.233 -> 0.181 ms; 256 x 4096 u32 0.036 -> 0.030 ms (CUB
- * 0.030). The 1024-key bin at 4 (61 registers, as with no bound; a bound of 1 gave 88
- * registers and 0.107 -> 0.140 ms at 4096 x 1024, call 3) gained nothing from 5, 6 or 8
- * (0.107-0.112 ms). */
-#define RDX_SEG_BLOCK_SMALL_MIN_BLOCKS 4
-#define RDX_SEG_BLOCK_MIN_BLOCKS 2
-#define RDX_SEG_BLOCK_LARGE_MIN_BLOCKS 1
-#define RDX_SEG_TILE_MAX_N (RDX_SEG_BLOCK_LARGE_THREADS * RDX_SEG_BLOCK_LARGE_ITEMS)
-/* Bins: 4 warp bins, 3 block bins, then the long segments' bin. */
-#define RDX_SEG_SHORT_BINS 7
-#define RDX_SEG_LONG_BIN 7
-#define RDX_SEG_BINS 8
+/* Block bin b (0 = 1024 keys ... 4 = 16384): threads x keys per thread, and the blocks per
+ * SM its kernel is compiled for (__launch_bounds__: its register budget, 64 registers in
+ * every bin). The 4096-key bin at 2 blocks: 64 registers (8-byte keys spill 120 bytes)
+ * where it had 88 and one block of 512 threads per SM (H200, round 16, device call 2:
+ * 1024 x 4096 u32 keys 0.120 -> 0.088 ms, u64 0.233 -> 0.181 ms). The 1024-key bin at 4
+ * (61 registers, as with no bound; a bound of 1 gave 88 registers and 0.107 -> 0.140 ms at
+ * 4096 x 1024, call 3) gained nothing from 5, 6 or 8 (0.107-0.112 ms). The 2048- and
+ * 8192-key bins (round 18) have the 4096-key bin's 8 keys per thread. */
+#define RDX_SEG_BLOCK_BINS 5
+#define RDX_SEG_BLOCK_SHAPES {{256, 4, 4}, {256, 8, 4}, {512, 8, 2}, {1024, 8, 1}, {1024, 16, 1}}
+#define RDX_SEG_BLOCK_MIN_N 1024 /* bin 0's keys: bin b holds up to 1024 << b */
+#define RDX_SEG_TILE_MAX_N (RDX_SEG_BLOCK_MIN_N << (RDX_SEG_BLOCK_BINS - 1))
+/* Where the device's shared memory stops the block bins before the largest, segments end
+ * at this bin's keys at least (its 8-byte keys need 65 KB). */
+#define RDX_SEG_BLOCK_SURE_BIN 2
+/* Block bins of at most this many keys per thread rank each pass in one sweep (rank.cuh:
+ * five barriers a pass, the ranks held in registers); the others count the digits first
+ * (eight barriers, no ranks held). H200, round 18, device call 5, rdx ms with the 1024-key
+ * bin in one sweep against none: 16384 x 512 u32 keys 0.627 -> 0.542, u64 1.124 -> 0.991,
+ * power law u32 1.017 -> 0.966; 4096 x 1024 0.108 either way. The 4096-key bin in one sweep
+ * was slower on full segments (1024 x 4096 u32 0.089 -> 0.100), the 16384-key bin spilled
+ * (1024 x 16384 u32 0.361 -> 0.467). */
+#ifndef RDX_SEG_ONE_SWEEP_MAX_ITEMS
+#define RDX_SEG_ONE_SWEEP_MAX_ITEMS 4
+#endif
+/* Block bins of at most this many keys per thread pad a short segment to the whole tile
+ * with the largest code (sorted last, stably) and rank the full tile: no test per item.
+ * H200, round 18, device call 7, rdx ms without and with: 16384 x 512 u32 keys (the
+ * 1024-key bin) 0.550 -> 0.362, 4096 x 3000 (4096) 0.550 -> 0.311, 16384 x 1500 (2048)
+ * 1.058 -> 0.567, 2048 x 6000 (8192) 0.603 -> 0.345, power law 0.934 -> 0.704. The
+ * 16384-key bin (16 per thread) spilled more with it: 1024 x 16384 u64 0.834 -> 0.950. */
+#ifndef RDX_SEG_PAD_MAX_ITEMS
+#define RDX_SEG_PAD_MAX_ITEMS 8
+#endif
+/* Bins: 4 warp bins, the block bins, then the long segments' bin. */
+#define RDX_SEG_SHORT_BINS (4 + RDX_SEG_BLOCK_BINS)
+#define RDX_SEG_LONG_BIN RDX_SEG_SHORT_BINS
+#define RDX_SEG_BINS (RDX_SEG_SHORT_BINS + 1)
 /* Blocks per SM of the persistent launches (each loops over its bin's segments). */
 #define RDX_SEG_BLOCKS_PER_SM 8
 
