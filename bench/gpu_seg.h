@@ -63,8 +63,8 @@ typedef struct rdx_gpu_seg_opts {
     uint64_t seed;
 } rdx_gpu_seg_opts;
 
-/* Full: shapes 65536x32 16384x128 4096x1024 1024x16384 64x2^20 4x2^24 powerlaw huge+tiny,
- * cases u32 f32 u64 u32/u32 f32/u32 u64/u64. quick: 4096x1024 65536x32 64x2^20 powerlaw,
+/* Full: shapes 65536x32 16384x128 4096x1024 1024x16384 64x2^20 4x2^24 powerlaw huge+tiny
+ * 8192x2048 4096x3000, cases u32 f32 u64 u32/u32 f32/u32 u64/u64. quick: 4096x1024 65536x32 64x2^20 powerlaw,
  * u32 and u32/u32. Both: RDX_GS_REPEAT runs after RDX_GS_WARMUP, a seed from the clock. */
 void rdx_gpu_seg_defaults(rdx_gpu_seg_opts *o, int quick);
 /* Keys "u32" "f32" "u64"; pairs "u32/u32" "f32/u32" "u64/u64". 0, or -1 for another name. */

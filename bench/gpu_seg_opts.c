@@ -15,7 +15,9 @@ static const rdx_gpu_case gs_all_cases[] = {
 #define GS_ROWS(r, c) {RDX_GS_ROWS, (size_t)(r), (size_t)(c)}
 static const rdx_gs_shape gs_full_shapes[] = {
     GS_ROWS(65536, 32), GS_ROWS(16384, 128), GS_ROWS(4096, 1024), GS_ROWS(1024, 16384),
-    GS_ROWS(64, 1 << 20), GS_ROWS(4, 1 << 24), {RDX_GS_POWERLAW, 0, 0}, {RDX_GS_HUGE_TINY, 0, 0}};
+    GS_ROWS(64, 1 << 20), GS_ROWS(4, 1 << 24), {RDX_GS_POWERLAW, 0, 0}, {RDX_GS_HUGE_TINY, 0, 0},
+    /* between the shapes: segments that fill a bin in part (below CUB until round 18) */
+    GS_ROWS(8192, 2048), GS_ROWS(4096, 3000)};
 static const rdx_gs_shape gs_quick_shapes[] = {
     GS_ROWS(4096, 1024), GS_ROWS(65536, 32), GS_ROWS(64, 1 << 20), {RDX_GS_POWERLAW, 0, 0}};
 #undef GS_ROWS
