@@ -488,7 +488,7 @@
 #endif
 /* Block bins of at most this many keys per thread pad a short segment to the whole tile
  * with the largest code (sorted last, stably) and rank the full tile: no test per item.
- * H200, round 18, device call 7, rdx ms without and with: 16384 x 512 u32 keys (the
+ * H200, round 18, rdx ms without (device call 6) and with (call 7): 16384 x 512 u32 keys (the
  * 1024-key bin) 0.550 -> 0.362, 4096 x 3000 (4096) 0.550 -> 0.311, 16384 x 1500 (2048)
  * 1.058 -> 0.567, 2048 x 6000 (8192) 0.603 -> 0.345, power law 0.934 -> 0.704. The
  * 16384-key bin (16 per thread) spilled more with it: 1024 x 16384 u64 0.834 -> 0.950. */
