@@ -230,10 +230,31 @@ static __device__ __forceinline__ bool rdx_offset_tile_one_digit(uint32_t total,
     return rdx_offset_tile_impl<THREADS, true>(total, bits, s_wcnt, s_start, s_scan, whole);
 }
 
-/* FAST: a full tile and 8-bit digits, the case that decides the speed (no validity
- * test, no per-bit branch). MA: equal digits found by MATCH.ANY, whose cost grows with
- * the distinct digits in the warp (cheaper than the ballots with a few of them). The
- * leader of a group of equal digits is its highest lane. */
+/* One step of a warp's ranking: this lane's item's slot among the warp's items of digit d
+ * counted so far in its counters wc is the result plus *below_out. The lanes holding the same digit find each other,
+ * the group's leader (its highest lane) adds the group to wc[d], and each lane adds the
+ * number of its peers below it. FAST: a full tile and 8-bit digits, the case that decides
+ * the speed (no validity test, no per-bit branch). MA: equal digits found by MATCH.ANY,
+ * whose cost grows with the distinct digits in the warp (cheaper than the ballots with a
+ * few of them). The shuffle also keeps the warp's steps in order: the next step's leader
+ * adds after this one. lane: this thread's lane, below_mask the lanes below it (the caller
+ * keeps both for the whole tile). Meaningless where !valid. */
+template <bool FAST, bool MA>
+static __device__ __forceinline__ uint32_t rdx_rank_step(uint32_t d, bool valid, int bits, uint32_t *wc,
+                                                         uint32_t lane, uint32_t below_mask, uint32_t *below_out)
+{
+    const uint32_t peers = MA     ? __match_any_sync(RDX_FULL_WARP, valid ? d : 0xffffffffu)
+                           : FAST ? rdx_match8(d)
+                                  : rdx_match_bits(d, valid, bits);
+    const uint32_t below = __popc(peers & below_mask);
+    const uint32_t leader = 31u - __clz(peers);
+    uint32_t base = 0;
+    if (valid && lane == leader) /* the group's highest lane: the group has below + 1 */
+        base = atomicAdd(&wc[d], below + 1u);
+    *below_out = below;
+    return __shfl_sync(RDX_FULL_WARP, base, leader);
+}
+
 template <bool FAST, bool MA, int VB, typename K, typename V, int ITEMS>
 static __device__ __forceinline__ void rdx_rank_scatter_impl(const K (&key)[ITEMS], const V (&val)[ITEMS],
                                                              uint32_t count, int shift, int bits, uint32_t *s_wcnt,
@@ -248,17 +269,8 @@ static __device__ __forceinline__ void rdx_rank_scatter_impl(const K (&key)[ITEM
     for (int i = 0; i < ITEMS; ++i) {
         const bool valid = FAST || first + (uint32_t)i * 32u < count;
         const uint32_t d = valid ? rdx_digit(key[i], shift, mask) : 0u;
-        const uint32_t peers = MA     ? __match_any_sync(RDX_FULL_WARP, valid ? d : 0xffffffffu)
-                               : FAST ? rdx_match8(d)
-                                      : rdx_match_bits(d, valid, bits);
-        const uint32_t below = __popc(peers & below_mask);
-        const uint32_t leader = 31u - __clz(peers);
-        uint32_t base = 0;
-        if (valid && lane == leader) /* the group's highest lane: the group has below + 1 */
-            base = atomicAdd(&wc[d], below + 1u);
-        /* The shuffle also keeps the warp's steps in order: the next step's leader adds
-         * after this one. */
-        base = __shfl_sync(RDX_FULL_WARP, base, leader);
+        uint32_t below;
+        const uint32_t base = rdx_rank_step<FAST, MA>(d, valid, bits, wc, lane, below_mask, &below);
         if (valid) {
             s_keys[base + below] = key[i];
             if (VB)
@@ -319,13 +331,8 @@ static __device__ __forceinline__ void rdx_rank_local_impl(const K (&key)[ITEMS]
     for (int i = 0; i < ITEMS; ++i) {
         const bool valid = FAST || first + (uint32_t)i * 32u < count;
         const uint32_t d = valid ? rdx_digit(key[i], shift, mask) : 0u;
-        const uint32_t peers = FAST ? rdx_match8(d) : rdx_match_bits(d, valid, bits);
-        const uint32_t below = __popc(peers & below_mask);
-        const uint32_t leader = 31u - __clz(peers);
-        uint32_t before = 0;
-        if (valid && lane == leader)
-            before = atomicAdd(&wc[d], below + 1u);
-        const uint32_t r = __shfl_sync(RDX_FULL_WARP, before, leader) + below;
+        uint32_t below;
+        const uint32_t r = rdx_rank_step<FAST, false>(d, valid, bits, wc, lane, below_mask, &below) + below;
         if (i & 1)
             rank[i >> 1] |= r << 16;
         else

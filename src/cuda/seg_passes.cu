@@ -279,25 +279,23 @@ static __device__ __forceinline__ void segp_copy(void *dst, const void *src, siz
  * pass wrote a pattern that several keys share under RDX_NUMPY_ORDER (zeros, NaNs): the
  * key's own bits again, from orig_keys at the 4-byte index in vals_a (the fix-up's
  * threads take the same i as segp_copy, so each reads what it copied back). */
+template <typename K>
+static __device__ __forceinline__ void segp_restore_k(const rdx_seg_passes_args &a, size_t begin, size_t seg_start,
+                                                      size_t end)
+{
+    K *keys = (K *)a.keys_a;
+    for (size_t i = begin + threadIdx.x; i < end; i += blockDim.x)
+        if (rdx_numpy_canon_shared(keys[i], a.inf))
+            keys[i] = ((const K *)a.orig_keys)[seg_start + ((const uint32_t *)a.vals_a)[i]];
+}
+
 static __device__ __forceinline__ void segp_restore(const rdx_seg_passes_args &a, size_t begin, size_t seg_start,
                                                     size_t end)
 {
-    for (size_t i = begin + threadIdx.x; i < end; i += blockDim.x) {
-        const size_t src = seg_start + ((const uint32_t *)a.vals_a)[i];
-        switch (a.kb) {
-        case 2:
-            if (rdx_numpy_canon_shared(((const uint16_t *)a.keys_a)[i], a.inf))
-                ((uint16_t *)a.keys_a)[i] = ((const uint16_t *)a.orig_keys)[src];
-            break;
-        case 4:
-            if (rdx_numpy_canon_shared(((const uint32_t *)a.keys_a)[i], a.inf))
-                ((uint32_t *)a.keys_a)[i] = ((const uint32_t *)a.orig_keys)[src];
-            break;
-        default:
-            if (rdx_numpy_canon_shared(((const unsigned long long *)a.keys_a)[i], a.inf))
-                ((unsigned long long *)a.keys_a)[i] = ((const unsigned long long *)a.orig_keys)[src];
-            break;
-        }
+    switch (a.kb) {
+    case 2: segp_restore_k<uint16_t>(a, begin, seg_start, end); break;
+    case 4: segp_restore_k<uint32_t>(a, begin, seg_start, end); break;
+    default: segp_restore_k<unsigned long long>(a, begin, seg_start, end); break;
     }
 }
 

@@ -295,6 +295,13 @@ rdx_status rdx_cuda_seg_plan(rdx_ctx *ctx, const rdx_seg_run *r, rdx_seg_layout 
     return RDX_OK;
 }
 
+/* An argsort that writes the keys in place under RDX_NUMPY_ORDER: the passes overwrite the
+ * input whose zeros and NaNs the fix-up restores, so they read a copy (pkeys_a). */
+static int restores_from_copy(const rdx_seg_run *r)
+{
+    return r->with_keys && r->numpy && r->keys_in == r->keys_out;
+}
+
 /* The segmented passes' arguments for the run's long segments (t: the temporary storage,
  * aligned; bins: seg_tile.h's bins, with offsets). */
 static void passes_args(const rdx_seg_run *r, const rdx_seg_layout *L, unsigned char *t, const void *bins,
@@ -322,7 +329,7 @@ static void passes_args(const rdx_seg_run *r, const rdx_seg_layout *L, unsigned 
              * bits of zeros and NaNs from the input, read from a copy when sorted in place
              * (enqueue_tile makes it). */
             p->keys_a = r->keys_out;
-            if (r->numpy && r->keys_in == r->keys_out)
+            if (restores_from_copy(r))
                 p->keys_src = t + L->pkeys_a;
             p->orig_keys = r->numpy ? p->keys_src : NULL;
         }
@@ -392,7 +399,7 @@ static rdx_status enqueue_tile(rdx_ctx *ctx, const rdx_seg_run *r, const rdx_seg
     if (!r->own_outs)
         rdx_inject_first_write(ctx);
     if (L->route == RDX_SEG_PASSES) {
-        if (r->with_keys && r->numpy && r->keys_in == r->keys_out) /* passes_args reads this copy */
+        if (restores_from_copy(r)) /* passes_args reads this copy */
             RDX_CUDA_TRY(cudaMemcpyAsync(t + L->pkeys_a, r->keys_in, n * r->kb, cudaMemcpyDeviceToDevice, stream));
         rdx_seg_passes_args p;
         passes_args(r, L, t, t + L->bins, &p);
