@@ -329,15 +329,19 @@ class Context:
             ptr, size, stream))
         del owner
 
+    # The segmented argsort that writes the sorted keys too. Its temporary storage: the
+    # argsort's (rdx_cuda.h); the caller holds it until the sort is enqueued.
+    def rows_sort_with_indices_temp_bytes(self, n, key_type, rows, index_type, opts):
+        out = ctypes.c_size_t(0)
+        self.check(_lib.rdx_cuda_segmented_argsort_temp_size(
+            self.handle, n, key_type, rows, index_type, ctypes.byref(opts), ctypes.byref(out)))
+        return out.value
+
     def rows_sort_with_indices_async(self, keys_in, keys_out, n, key_type, rows, indices,
-                                     index_type, opts, temp, stream):
-        # The argsort's temporary storage is enough (rdx_cuda.h).
-        (owner, ptr), size = self._temp(temp, "rdx_cuda_segmented_argsort_temp_size",
-                                        n, key_type, rows, index_type, opts)
+                                     index_type, opts, temp, temp_bytes, stream):
         self.check(_lib.rdx_cuda_segmented_sort_with_indices_async(
             self.handle, keys_in, keys_out, n, key_type, None, rows, indices, index_type,
-            ctypes.byref(opts), ptr, size, stream))
-        del owner
+            ctypes.byref(opts), temp, temp_bytes, stream))
 
     def __del__(self):
         handle, self.handle = getattr(self, "handle", None), None
