@@ -467,8 +467,11 @@
  * where it had 88 and one block of 512 threads per SM (H200, round 16, device call 2:
  * 1024 x 4096 u32 keys 0.120 -> 0.088 ms, u64 0.233 -> 0.181 ms). The 1024-key bin at 4
  * (61 registers, as with no bound; a bound of 1 gave 88 registers and 0.107 -> 0.140 ms at
- * 4096 x 1024, call 3) gained nothing from 5, 6 or 8 (0.107-0.112 ms). The 2048- and
- * 8192-key bins (round 18) have the 4096-key bin's 8 keys per thread. */
+ * 4096 x 1024, call 3) gained nothing from 5, 6 or 8 (0.107-0.112 ms). Its other shapes
+ * were slower (round 19, call 7, rdx ms at 4096 x 1024 / 16384 x 512 u32 keys, 256 x 4 at 4:
+ * 0.107 / 0.362): 512 x 2 at 2 and 4 blocks 0.158 / 0.550 and 0.137 / 0.465, 1024 x 1 at
+ * 1 and 2 blocks 0.257 / 0.913 and 0.209 / 0.736; 128 threads cannot scan 256 digits. The
+ * 2048- and 8192-key bins (round 18) have the 4096-key bin's 8 keys per thread. */
 #define RDX_SEG_BLOCK_BINS 5
 #define RDX_SEG_BLOCK_SHAPES {{256, 4, 4}, {256, 8, 4}, {512, 8, 2}, {1024, 8, 1}, {1024, 16, 1}}
 #define RDX_SEG_BLOCK_MIN_N 1024 /* bin 0's keys: bin b holds up to 1024 << b */
