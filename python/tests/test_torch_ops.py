@@ -144,6 +144,24 @@ def test_zero_dim_and_strided(rng, device):
             assert_same(got.indices, want.indices, "indices")
 
 
+def test_plans_follow_each_tensor(rng, device):
+    """On CUDA, sort keeps what it checked of a request by dtype, shape, device, dim and
+    order; the tensor's own layout is looked at in every call: tensors of one shape,
+    packed and strided, in turn, each equal to torch.sort."""
+    packed = random_tensor(rng, torch.int32, (20, 64), device)
+    every_other_row = random_tensor(rng, torch.int32, (40, 64), device)[::2]
+    transposed = random_tensor(rng, torch.int32, (64, 20), device).t()
+    for t in (packed, every_other_row, transposed, packed, transposed):
+        assert t.shape == (20, 64)
+        for dim in (-1, 0):
+            for descending in (False, True):
+                what = "strides %s dim=%d descending=%s" % (t.stride(), dim, descending)
+                want = reference_sort(t, dim=dim, descending=descending)
+                got = rt.sort(t, dim=dim, descending=descending)
+                assert_same(got.values, want.values, "values " + what)
+                assert_same(got.indices, want.indices, "indices " + what)
+
+
 def _fn(x):
     values, indices = rt.sort(x, dim=-1)
     return values * 2, indices, rt.argsort(x, dim=0, descending=True)
