@@ -144,6 +144,28 @@ static __device__ __forceinline__ uint32_t rdx_block_excl_scan(uint32_t v, uint3
     return s_warp[warp] + x - v;
 }
 
+/* The same with one barrier: each warp sums the totals of the warps before it from
+ * shared memory itself (a load and a butterfly over WARPS lanes), where a scan of the
+ * totals by one warp takes a second barrier. The one-sweep ranking below uses it (the
+ * other kernels keep the form above: with this one ptxas spilled in the pass kernel). */
+template <int THREADS>
+static __device__ __forceinline__ uint32_t rdx_block_excl_scan_one_barrier(uint32_t v, uint32_t *s_warp)
+{
+    enum { WARPS = THREADS / 32 };
+    static_assert(WARPS >= 1 && WARPS <= 32 && (WARPS & (WARPS - 1)) == 0, "a power of two of warps");
+    const uint32_t lane = rdx_lane(), warp = threadIdx.x >> 5;
+    const uint32_t x = rdx_warp_incl_scan(v, lane);
+    if (lane == 31)
+        s_warp[warp] = x;
+    __syncthreads();
+    uint32_t before = lane < warp ? s_warp[lane] : 0u; /* lanes < warp < WARPS */
+#pragma unroll
+    for (int o = WARPS / 2; o > 0; o >>= 1)
+        before += __shfl_xor_sync(RDX_FULL_WARP, before, o);
+    /* lanes 0 .. WARPS-1 now hold the sum over them */
+    return __shfl_sync(RDX_FULL_WARP, before, 0) + x - v;
+}
+
 /* Ranking a tile takes three steps, so that the pass kernel can publish its digit counts
  * for the look-back as early as possible (after the first):
  *   rdx_count_tile   per-warp digit counts (shared-memory atomics, no dependency between
@@ -303,8 +325,8 @@ static __device__ __forceinline__ void rdx_rank_scatter(const K (&key)[ITEMS], c
  * published for a look-back), so each item's rank within its warp is found while the
  * warp's counters are counted: the leader of each group of equal digits adds the group
  * and gets the count before it. Per pass: rdx_rank_local, a barrier, rdx_rank_offsets
- * (its own three barriers), then rdx_rank_place, which also zeroes the warp's counters for
- * the next pass; a barrier before the tile is read back. Five barriers per pass where the
+ * (its own two barriers), then rdx_rank_place, which also zeroes the warp's counters for
+ * the next pass; a barrier before the tile is read back. Four barriers per pass where the
  * three steps above take eight. s_wcnt: WARPS rows of RDX_CUDA_MAX_BINS words, all zero
  * before the first pass. */
 
@@ -373,7 +395,7 @@ static __device__ __forceinline__ bool rdx_rank_offsets(uint32_t count, int bits
         if (total == count)
             *s_one = 1u;
     }
-    const uint32_t start = rdx_block_excl_scan<THREADS>(t < bins ? total : 0u, s_scan);
+    const uint32_t start = rdx_block_excl_scan_one_barrier<THREADS>(t < bins ? total : 0u, s_scan);
     if (t < bins) {
 #pragma unroll
         for (int w = 0; w < WARPS; ++w)

@@ -170,9 +170,14 @@ static __global__ void seg_bin_place_kernel(const size_t *off, size_t S, size_t 
 }
 
 /* ---- a warp per segment: a bitonic network over 32 x ITEMS (code, position) pairs ----
- * Element e = i * 32 + lane sits in item i of lane `lane`. Positions are unique, so the
- * network's order is a strict total order and the result is the stable sort. Padding
- * (e >= len) has the largest code and a position past every key. */
+ * The network runs on the blocked arrangement: element e = lane * ITEMS + i sits in item i
+ * of lane `lane`, so the steps between elements less than ITEMS apart compare items of one
+ * thread and only the wider ones exchange across lanes (with 8 items, 15 of the 36 steps
+ * shuffle, where the striped arrangement shuffled in 30). The segment is read and written
+ * striped (element i * 32 + lane in item i: coalesced), through the warp's part of shared
+ * memory. Positions are unique, so the network's order is a strict total order and the
+ * result is the stable sort. Padding (e >= len) has the largest code and a position past
+ * every key. */
 
 template <typename K>
 static __device__ __forceinline__ bool seg_before(K ka, uint32_t pa, K kb, uint32_t pb)
@@ -183,33 +188,36 @@ static __device__ __forceinline__ bool seg_before(K ka, uint32_t pa, K kb, uint3
 template <typename K, int ITEMS>
 static __device__ __forceinline__ void seg_bitonic(K (&key)[ITEMS], uint32_t (&pos)[ITEMS], uint32_t lane)
 {
+    const uint32_t e0 = lane * (uint32_t)ITEMS; /* this lane's first element */
 #pragma unroll
     for (int k = 2; k <= 32 * ITEMS; k <<= 1) {
+        /* The run of element e ascends where e & k is clear; past ITEMS that bit is the
+         * lane's (every item of the lane shares it). */
 #pragma unroll
         for (int j = k >> 1; j > 0; j >>= 1) {
-            if (j >= 32) { /* partners in this thread: items i and i + j / 32 */
-                const int jj = j >> 5;
+            if (j < ITEMS) { /* partners in this thread: items i and i + j */
 #pragma unroll
                 for (int i = 0; i < ITEMS; ++i) {
-                    if (i & jj)
+                    if (i & j)
                         continue;
-                    const bool up = ((i * 32) & k) == 0;
-                    if (seg_before(key[i | jj], pos[i | jj], key[i], pos[i]) == up) {
+                    const bool up = ((e0 + (uint32_t)i) & (uint32_t)k) == 0;
+                    if (seg_before(key[i | j], pos[i | j], key[i], pos[i]) == up) {
                         const K tk = key[i];
                         const uint32_t tp = pos[i];
-                        key[i] = key[i | jj];
-                        pos[i] = pos[i | jj];
-                        key[i | jj] = tk;
-                        pos[i | jj] = tp;
+                        key[i] = key[i | j];
+                        pos[i] = pos[i | j];
+                        key[i | j] = tk;
+                        pos[i | j] = tp;
                     }
                 }
-            } else { /* partners across lanes: lane ^ j, same item */
+            } else { /* partners across lanes: lane ^ (j / ITEMS), same item */
+                const int lj = j / ITEMS;
+                const bool up = (e0 & (uint32_t)k) == 0;
+                const bool lower = (lane & (uint32_t)lj) == 0;
 #pragma unroll
                 for (int i = 0; i < ITEMS; ++i) {
-                    const K ok = (K)__shfl_xor_sync(RDX_FULL_WARP, key[i], j);
-                    const uint32_t op = __shfl_xor_sync(RDX_FULL_WARP, pos[i], j);
-                    const bool up = (((uint32_t)i * 32u + lane) & (uint32_t)k) == 0;
-                    const bool lower = (lane & (uint32_t)j) == 0;
+                    const K ok = (K)__shfl_xor_sync(RDX_FULL_WARP, key[i], lj);
+                    const uint32_t op = __shfl_xor_sync(RDX_FULL_WARP, pos[i], lj);
                     /* the lower slot keeps the smaller in an ascending run */
                     if (seg_before(ok, op, key[i], pos[i]) == (lower == up)) {
                         key[i] = ok;
@@ -226,12 +234,26 @@ template <int KB> struct seg_warp_key {
     typedef typename rdx_uint<(KB < 4 ? 4 : KB)>::t t;
 };
 
+/* Element e's word in a warp's exchange buffer: one word of padding per 32, so that both
+ * the striped and the blocked accesses hit 32 different banks. */
+static __device__ __forceinline__ uint32_t seg_xchg_at(uint32_t e) { return e + (e >> 5); }
+
+template <int KB, int ITEMS> struct seg_warp_layout {
+    typedef typename seg_warp_key<KB>::t W;
+    enum { WARPS = RDX_SEG_WARP_THREADS / 32, WORDS = ITEMS * 33 };
+    static constexpr size_t BYTES = ITEMS == 1 ? 0 : (size_t)WARPS * WORDS * sizeof(W);
+};
+
 template <int KB, int ITEMS>
-__global__ void __launch_bounds__(RDX_SEG_WARP_THREADS) rdx_seg_warp_kernel(const rdx_seg_tile_args a,
+__global__ void __launch_bounds__(RDX_SEG_WARP_THREADS, RDX_SEG_WARP_MIN_BLOCKS(ITEMS)) rdx_seg_warp_kernel(const rdx_seg_tile_args a,
                                                                            const uint32_t *scratch, int bin)
 {
     typedef typename rdx_uint<KB>::t K;
-    typedef typename seg_warp_key<KB>::t W;
+    typedef seg_warp_layout<KB, ITEMS> L;
+    typedef typename L::W W;
+    extern __shared__ __align__(16) unsigned char smem[];
+    W *xk = (W *)smem + (threadIdx.x >> 5) * L::WORDS; /* this warp's exchange buffer */
+    uint32_t *xp = (uint32_t *)xk;
     const uint32_t lane = rdx_lane();
     const seg_work work = seg_work_of(a, scratch, bin);
     const int bits = a.end_bit - a.begin_bit;
@@ -245,20 +267,41 @@ __global__ void __launch_bounds__(RDX_SEG_WARP_THREADS) rdx_seg_warp_kernel(cons
         W key[ITEMS];
         uint32_t pos[ITEMS];
 #pragma unroll
-        for (int i = 0; i < ITEMS; ++i) {
+        for (int i = 0; i < ITEMS; ++i) { /* striped */
             const uint32_t e = (uint32_t)i * 32u + lane;
-            pos[i] = e;
             key[i] = (W)~(W)0;
             if (e < len)
                 key[i] = ((W)seg_code(((const K *)a.keys_in)[base + e], a) >> a.begin_bit) & mask;
         }
+        if (ITEMS > 1) { /* to blocked */
+#pragma unroll
+            for (int i = 0; i < ITEMS; ++i)
+                xk[seg_xchg_at((uint32_t)i * 32u + lane)] = key[i];
+            __syncwarp();
+#pragma unroll
+            for (int i = 0; i < ITEMS; ++i)
+                key[i] = xk[seg_xchg_at(lane * ITEMS + (uint32_t)i)];
+        }
+#pragma unroll
+        for (int i = 0; i < ITEMS; ++i)
+            pos[i] = lane * ITEMS + (uint32_t)i;
         seg_bitonic<W, ITEMS>(key, pos, lane);
+        if (ITEMS > 1) { /* the positions back to striped: slot i * 32 + lane in item i */
+            __syncwarp(); /* the blocked reads of the keys before the buffer is reused */
+#pragma unroll
+            for (int i = 0; i < ITEMS; ++i)
+                xp[seg_xchg_at(lane * ITEMS + (uint32_t)i)] = pos[i];
+            __syncwarp();
+#pragma unroll
+            for (int i = 0; i < ITEMS; ++i)
+                pos[i] = xp[seg_xchg_at((uint32_t)i * 32u + lane)];
+        }
         seg_out<K> o[ITEMS];
 #pragma unroll
         for (int i = 0; i < ITEMS; ++i)
             if ((uint32_t)i * 32u + lane < len)
                 o[i] = seg_get<K>(a, base, pos[i]);
-        __syncwarp(); /* every read of the segment before any write */
+        __syncwarp(); /* every read of the segment, and of the buffer, before any write */
 #pragma unroll
         for (int i = 0; i < ITEMS; ++i) {
             const uint32_t e = (uint32_t)i * 32u + lane;
@@ -389,6 +432,13 @@ static unsigned seg_grid(size_t items, size_t per_block, int sms)
     return (unsigned)(blocks ? blocks : 1);
 }
 
+template <int KB, int ITEMS>
+static void launch_warp_bin(int bin, const rdx_seg_tile_args *a, const uint32_t *scratch, unsigned grid, cudaStream_t s)
+{
+    rdx_seg_warp_kernel<KB, ITEMS><<<grid, RDX_SEG_WARP_THREADS, seg_warp_layout<KB, ITEMS>::BYTES, s>>>(*a, scratch,
+                                                                                                       bin);
+}
+
 template <int KB, int B>
 static void launch_block_bin(const rdx_seg_tile_args *a, const uint32_t *scratch, unsigned grid, cudaStream_t s)
 {
@@ -404,10 +454,10 @@ static cudaError_t launch_bin(int bin, const rdx_seg_tile_args *a, const uint32_
     enum { WT = RDX_SEG_WARP_THREADS };
     static_assert(RDX_SEG_BLOCK_BINS == 5, "one case per block bin below");
     switch (bin) {
-    case 0: rdx_seg_warp_kernel<KB, 1><<<warp_grid, WT, 0, s>>>(*a, scratch, 0); break;
-    case 1: rdx_seg_warp_kernel<KB, 2><<<warp_grid, WT, 0, s>>>(*a, scratch, 1); break;
-    case 2: rdx_seg_warp_kernel<KB, 4><<<warp_grid, WT, 0, s>>>(*a, scratch, 2); break;
-    case 3: rdx_seg_warp_kernel<KB, RDX_SEG_WARP_MAX_ITEMS><<<warp_grid, WT, 0, s>>>(*a, scratch, 3); break;
+    case 0: launch_warp_bin<KB, 1>(0, a, scratch, warp_grid, s); break;
+    case 1: launch_warp_bin<KB, 2>(1, a, scratch, warp_grid, s); break;
+    case 2: launch_warp_bin<KB, 4>(2, a, scratch, warp_grid, s); break;
+    case 3: launch_warp_bin<KB, RDX_SEG_WARP_MAX_ITEMS>(3, a, scratch, warp_grid, s); break;
     case 4: launch_block_bin<KB, 0>(a, scratch, block_grid, s); break;
     case 5: launch_block_bin<KB, 1>(a, scratch, block_grid, s); break;
     case 6: launch_block_bin<KB, 2>(a, scratch, block_grid, s); break;

@@ -461,6 +461,15 @@
  * segments go to the segmented passes (seg_passes.cu). */
 #define RDX_SEG_WARP_THREADS 256
 #define RDX_SEG_WARP_MAX_ITEMS 8
+/* The warp bins' kernels run the network on the blocked arrangement (seg_tile.cu), the
+ * 2- to 8-item ones at more registers than the striped one took (ptxas unbounded: 60 at 4
+ * items, 113 at 8 for u32 keys). Blocks of 256 threads per SM they are compiled for: 4
+ * (64 registers) up to 4 items, 2 at 8 items (as many as unbounded: 2 blocks either way).
+ * H200, round 20, device call 1, rdx ms striped -> blocked, bound at 4 / unbounded:
+ * 16384 x 128 u32 keys 0.0365 -> 0.0340 / 0.0339, u64 0.0474 -> 0.0462 / 0.0482, u32
+ * pairs 0.0379 -> 0.0352 / 0.0367; 32768 x 256 (8 items, bound at 3 / unbounded) u32
+ * 0.1412 -> 0.1309 / 0.1308, u64 0.1924 -> 0.1938 / 0.1749. */
+#define RDX_SEG_WARP_MIN_BLOCKS(items) ((items) <= 4 ? 4 : 2)
 /* Block bin b (0 = 1024 keys ... 4 = 16384): threads x keys per thread, and the blocks per
  * SM its kernel is compiled for (__launch_bounds__: its register budget, 64 registers in
  * every bin). The 4096-key bin at 2 blocks: 64 registers (8-byte keys spill 120 bytes)
@@ -480,8 +489,10 @@
  * at this bin's keys at least (its 8-byte keys need 65 KB). */
 #define RDX_SEG_BLOCK_SURE_BIN 2
 /* Block bins of at most this many keys per thread rank each pass in one sweep (rank.cuh:
- * five barriers a pass, the ranks held in registers); the others count the digits first
- * (eight barriers, no ranks held). H200, round 18, device call 5, rdx ms with the 1024-key
+ * four barriers a pass, the ranks held in registers); the others count the digits first
+ * (eight barriers, no ranks held). Four were five until round 20 (rdx_block_excl_scan_
+ * one_barrier; device call 1, 4096 x 1024 u32 keys 0.1064 -> 0.1033 ms, 16384 x 512
+ * 0.362 -> 0.349, u64 0.714 -> 0.698). H200, round 18, device call 5, rdx ms with the 1024-key
  * bin in one sweep against none: 16384 x 512 u32 keys 0.627 -> 0.542, u64 1.124 -> 0.991,
  * power law u32 1.017 -> 0.966; 4096 x 1024 0.108 either way. The 4096-key bin in one sweep
  * was slower on full segments (1024 x 4096 u32 0.089 -> 0.100), the 16384-key bin spilled
