@@ -152,17 +152,19 @@ template <int THREADS>
 static __device__ __forceinline__ uint32_t rdx_block_excl_scan_one_barrier(uint32_t v, uint32_t *s_warp)
 {
     enum { WARPS = THREADS / 32 };
-    static_assert(WARPS >= 1 && WARPS <= 32 && (WARPS & (WARPS - 1)) == 0, "a power of two of warps");
+    /* the least power of two of lanes that holds every warp's total */
+    enum { SPAN = WARPS <= 1 ? 1 : WARPS <= 2 ? 2 : WARPS <= 4 ? 4 : WARPS <= 8 ? 8 : WARPS <= 16 ? 16 : 32 };
+    static_assert(WARPS >= 1 && WARPS <= 32, "1 to 32 warps");
     const uint32_t lane = rdx_lane(), warp = threadIdx.x >> 5;
     const uint32_t x = rdx_warp_incl_scan(v, lane);
     if (lane == 31)
         s_warp[warp] = x;
     __syncthreads();
-    uint32_t before = lane < warp ? s_warp[lane] : 0u; /* lanes < warp < WARPS */
+    uint32_t before = lane < warp ? s_warp[lane] : 0u; /* lanes < warp < WARPS; the rest 0 */
 #pragma unroll
-    for (int o = WARPS / 2; o > 0; o >>= 1)
+    for (int o = SPAN / 2; o > 0; o >>= 1)
         before += __shfl_xor_sync(RDX_FULL_WARP, before, o);
-    /* lanes 0 .. WARPS-1 now hold the sum over them */
+    /* lanes 0 .. SPAN-1 now hold the sum over them */
     return __shfl_sync(RDX_FULL_WARP, before, 0) + x - v;
 }
 

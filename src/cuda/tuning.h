@@ -544,10 +544,14 @@
 #define RDX_LM_BLOCK 256u
 /* The classification kernel: threads, items per thread (its tile is their product), and
  * stripes (one block each) per SM. Each stripe keeps a partial block per bucket on the
- * side, so stripes cost scratch: fewer are used where the budget is small. */
+ * side, so stripes cost scratch: fewer are used where the budget is small. H200, round 20,
+ * device call 3, low-memory ms at 2^28 with 2 / 3 / 4 stripes per SM (2 again at the end):
+ * u32 uniform 15.37 / 15.16 / 15.10 (15.39), u32 90% in one bucket 31.21 / 30.39 / 30.18
+ * (31.32), u64 uniform 26.80 / 26.45 / 26.40, u32/u32 bucket 43.58 / 41.71 / 40.95
+ * (43.55); the same scratch. */
 #define RDX_LM_THREADS 256
 #define RDX_LM_ITEMS 8
-#define RDX_LM_STRIPES_PER_SM 2
+#define RDX_LM_STRIPES_PER_SM 4
 /* A stripe spans at least this many blocks (small ranges get fewer stripes). */
 #define RDX_LM_MIN_STRIPE_BLOCKS 16u
 /* The permutation kernels' threads, and the blocks of its walk per SM. */
