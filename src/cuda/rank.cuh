@@ -124,32 +124,13 @@ template <typename T> static __device__ __forceinline__ T rdx_warp_incl_scan(T x
 }
 
 /* Exclusive prefix sum of one value per thread over the block. s_warp holds THREADS/32
- * words; the caller puts a __syncthreads() between two calls that share it. */
+ * words; the caller puts a __syncthreads() between two calls that share it. One barrier:
+ * each warp sums the totals of the warps before it from shared memory itself (a load and a
+ * butterfly), where a scan of the totals by one warp would take a second barrier. H200,
+ * round 20: the 1024-key segment bin 3% faster (device call 1); the whole-array benchmark
+ * unchanged (call 4: 75 rows, u32 to u64/u64, 2^16 to 2^28, within noise). */
 template <int THREADS>
 static __device__ __forceinline__ uint32_t rdx_block_excl_scan(uint32_t v, uint32_t *s_warp)
-{
-    enum { WARPS = THREADS / 32 };
-    const uint32_t lane = rdx_lane(), warp = threadIdx.x >> 5;
-    const uint32_t x = rdx_warp_incl_scan(v, lane);
-    if (lane == 31)
-        s_warp[warp] = x;
-    __syncthreads();
-    if (warp == 0) {
-        const uint32_t w = lane < WARPS ? s_warp[lane] : 0u;
-        const uint32_t inc = rdx_warp_incl_scan(w, lane);
-        if (lane < WARPS)
-            s_warp[lane] = inc - w;
-    }
-    __syncthreads();
-    return s_warp[warp] + x - v;
-}
-
-/* The same with one barrier: each warp sums the totals of the warps before it from
- * shared memory itself (a load and a butterfly over WARPS lanes), where a scan of the
- * totals by one warp takes a second barrier. The one-sweep ranking below uses it (the
- * other kernels keep the form above: with this one ptxas spilled in the pass kernel). */
-template <int THREADS>
-static __device__ __forceinline__ uint32_t rdx_block_excl_scan_one_barrier(uint32_t v, uint32_t *s_warp)
 {
     enum { WARPS = THREADS / 32 };
     /* the least power of two of lanes that holds every warp's total */
@@ -329,7 +310,7 @@ static __device__ __forceinline__ void rdx_rank_scatter(const K (&key)[ITEMS], c
  * and gets the count before it. Per pass: rdx_rank_local, a barrier, rdx_rank_offsets
  * (its own two barriers), then rdx_rank_place, which also zeroes the warp's counters for
  * the next pass; a barrier before the tile is read back. Four barriers per pass where the
- * three steps above take eight. s_wcnt: WARPS rows of RDX_CUDA_MAX_BINS words, all zero
+ * three steps above take seven. s_wcnt: WARPS rows of RDX_CUDA_MAX_BINS words, all zero
  * before the first pass. */
 
 /* Item i's slot among the warp's items of its digit, counted in the warp's row of s_wcnt:
@@ -397,7 +378,7 @@ static __device__ __forceinline__ bool rdx_rank_offsets(uint32_t count, int bits
         if (total == count)
             *s_one = 1u;
     }
-    const uint32_t start = rdx_block_excl_scan_one_barrier<THREADS>(t < bins ? total : 0u, s_scan);
+    const uint32_t start = rdx_block_excl_scan<THREADS>(t < bins ? total : 0u, s_scan);
     if (t < bins) {
 #pragma unroll
         for (int w = 0; w < WARPS; ++w)

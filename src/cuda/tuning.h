@@ -490,8 +490,8 @@
 #define RDX_SEG_BLOCK_SURE_BIN 2
 /* Block bins of at most this many keys per thread rank each pass in one sweep (rank.cuh:
  * four barriers a pass, the ranks held in registers); the others count the digits first
- * (eight barriers, no ranks held). Four were five until round 20 (rdx_block_excl_scan_
- * one_barrier; device call 1, 4096 x 1024 u32 keys 0.1064 -> 0.1033 ms, 16384 x 512
+ * (seven barriers, no ranks held). Four were five until round 20 (rdx_block_excl_scan
+ * with one barrier; device call 1, 4096 x 1024 u32 keys 0.1064 -> 0.1033 ms, 16384 x 512
  * 0.362 -> 0.349, u64 0.714 -> 0.698). H200, round 18, device call 5, rdx ms with the 1024-key
  * bin in one sweep against none: 16384 x 512 u32 keys 0.627 -> 0.542, u64 1.124 -> 0.991,
  * power law u32 1.017 -> 0.966; 4096 x 1024 0.108 either way. The 4096-key bin in one sweep
