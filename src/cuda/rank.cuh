@@ -294,7 +294,9 @@ static __device__ __forceinline__ void rdx_rank_scatter(const K (&key)[ITEMS], c
                                                         bool few = false)
 {
     /* Keys of 4 and 8 bytes alone: with values the pass kernel spilled, and with 2-byte
-     * keys the other passes lost 10% at 2^22 (code placement, not the flag). */
+     * keys the other passes lost 10% at 2^22 (code placement, not the flag). Pairs too
+     * were slower again in round 20 (H200, device call 2, rdx/CUB: u32/u32 few 2^22
+     * 0.95x -> 0.93x, uniform 2^22 1.08x -> 1.04x, lowentropy 2^26 1.13x -> 1.10x). */
     if (VB == 0 && sizeof(K) >= 4 && RDX_RANK_FEW_DIGITS && few)
         rdx_rank_scatter_impl<false, true, VB>(key, val, count, shift, bits, s_wcnt, s_keys, s_vals);
     else if (bits == 8 && count == (uint32_t)(ITEMS * THREADS))
