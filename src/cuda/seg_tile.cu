@@ -238,6 +238,24 @@ template <int KB> struct seg_warp_key {
  * the striped and the blocked accesses hit 32 different banks. */
 static __device__ __forceinline__ uint32_t seg_xchg_at(uint32_t e) { return e + (e >> 5); }
 
+/* A warp's items from the striped arrangement to the blocked one (TO_BLOCKED) or back,
+ * through its exchange buffer buf. Starts with a __syncwarp: every lane's earlier reads of
+ * buf come before it is written again. */
+template <bool TO_BLOCKED, typename T, int ITEMS>
+static __device__ __forceinline__ void seg_exchange(T (&v)[ITEMS], T *buf, uint32_t lane)
+{
+    if (ITEMS == 1) /* one arrangement */
+        return;
+    __syncwarp();
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i)
+        buf[seg_xchg_at(TO_BLOCKED ? (uint32_t)i * 32u + lane : lane * ITEMS + (uint32_t)i)] = v[i];
+    __syncwarp();
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i)
+        v[i] = buf[seg_xchg_at(TO_BLOCKED ? lane * ITEMS + (uint32_t)i : (uint32_t)i * 32u + lane)];
+}
+
 template <int KB, int ITEMS> struct seg_warp_layout {
     typedef typename seg_warp_key<KB>::t W;
     enum { WARPS = RDX_SEG_WARP_THREADS / 32, WORDS = ITEMS * 33 };
@@ -273,29 +291,12 @@ __global__ void __launch_bounds__(RDX_SEG_WARP_THREADS, RDX_SEG_WARP_MIN_BLOCKS(
             if (e < len)
                 key[i] = ((W)seg_code(((const K *)a.keys_in)[base + e], a) >> a.begin_bit) & mask;
         }
-        if (ITEMS > 1) { /* to blocked */
-#pragma unroll
-            for (int i = 0; i < ITEMS; ++i)
-                xk[seg_xchg_at((uint32_t)i * 32u + lane)] = key[i];
-            __syncwarp();
-#pragma unroll
-            for (int i = 0; i < ITEMS; ++i)
-                key[i] = xk[seg_xchg_at(lane * ITEMS + (uint32_t)i)];
-        }
+        seg_exchange<true>(key, xk, lane);
 #pragma unroll
         for (int i = 0; i < ITEMS; ++i)
             pos[i] = lane * ITEMS + (uint32_t)i;
         seg_bitonic<W, ITEMS>(key, pos, lane);
-        if (ITEMS > 1) { /* the positions back to striped: slot i * 32 + lane in item i */
-            __syncwarp(); /* the blocked reads of the keys before the buffer is reused */
-#pragma unroll
-            for (int i = 0; i < ITEMS; ++i)
-                xp[seg_xchg_at(lane * ITEMS + (uint32_t)i)] = pos[i];
-            __syncwarp();
-#pragma unroll
-            for (int i = 0; i < ITEMS; ++i)
-                pos[i] = xp[seg_xchg_at((uint32_t)i * 32u + lane)];
-        }
+        seg_exchange<false>(pos, xp, lane); /* slot i * 32 + lane in item i */
         seg_out<K> o[ITEMS];
 #pragma unroll
         for (int i = 0; i < ITEMS; ++i)
