@@ -13,6 +13,7 @@
  * Environment: RDX_TEST_SEED replays a run. */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,6 +142,32 @@ static uint64_t random_key(uint64_t *s, rdx_type t)
         x &= ((uint64_t)1 << (w - 1)) | 3;
     }
     return x;
+}
+
+/* A key from a normal distribution (sd 1000), as the type stores it (integers rounded,
+ * half floats as bfloat16's bits: the top half of a float's), and for floats now and
+ * then NaN of either sign, an infinity or -0.0: real data, whose values crowd a few
+ * exponents. */
+static uint64_t normal_key(uint64_t *s, rdx_type t)
+{
+    const double u1 = ((double)(rnd(s) >> 11) + 1.0) / 9007199254740992.0, u2 = (double)(rnd(s) >> 11) / 9007199254740992.0;
+    const double x = 1000.0 * sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+    uint64_t bits = 0;
+    if (!is_float(t)) {
+        const int64_t v = (int64_t)llround(x);
+        memcpy(&bits, &v, sizeof v);
+        return bits;
+    }
+    if (rnd(s) % 64 == 0)
+        return random_key(s, t); /* NaN, +-0, +-inf a third of the time */
+    if (t == RDX_F64) {
+        memcpy(&bits, &x, sizeof x);
+        return bits;
+    }
+    const float f = (float)x;
+    uint32_t b32;
+    memcpy(&b32, &f, sizeof b32);
+    return t == RDX_F32 ? b32 : b32 >> 16;
 }
 
 /* ---- layouts ---- */
@@ -272,16 +299,29 @@ static void run_case(const layout *L, int which, rdx_type type, unsigned flags, 
         goto done;
     }
     /* Keys: mixed (random and few distinct), all equal (no pass of a radix sort moves a
-     * key), or only the low 24 bits random (passes skipped, an odd number left). */
-    const unsigned data = (unsigned)(rnd(s) % 5);
+     * key), only the low 24 bits random (passes skipped, an odd number left), or a window
+     * of `span` patterns from a random one (wrapping at the type's width: a segment's range
+     * anywhere, across the sign bit or not; with a short span, runs of equal keys that the
+     * CUDA block bins' comparisons order, or too many for them). */
+    const unsigned data = (unsigned)(rnd(s) % 7);
     const uint64_t same = random_key(s, type);
+    static const uint64_t spans[] = {8, 700, 5000, 1u << 20};
+    const uint64_t span = spans[rnd(s) % 4];
     for (size_t i = 0; i < n; i++) {
-        const uint64_t x = data == 3 ? same : data == 4 ? rnd(s) & 0xffffffu : random_key(s, type);
+        const uint64_t x = data == 3   ? same
+                           : data == 4 ? rnd(s) & 0xffffffu
+                           : data == 5 ? same + rnd(s) % span
+                           : data == 6 ? normal_key(s, type)
+                                       : random_key(s, type);
         memcpy(k0 + i * kb, &x, kb); /* little-endian low bytes */
     }
     {
         const size_t used = strlen(what);
-        snprintf(what + used, sizeof what - used, "%s", data == 3 ? ", keys all equal" : data == 4 ? ", keys < 2^24" : "");
+        if (data == 5)
+            snprintf(what + used, sizeof what - used, ", keys in a window of %" PRIu64, span);
+        else
+            snprintf(what + used, sizeof what - used, "%s",
+                     data == 3 ? ", keys all equal" : data == 4 ? ", keys < 2^24" : data == 6 ? ", keys normal" : "");
     }
     for (size_t i = 0; i < n * pb; i++)
         p0[i] = (unsigned char)rnd(s);

@@ -8,6 +8,7 @@
  * before it writes any output, so in-place sorts are safe. */
 #include "common.cuh"
 #include "rank.cuh"
+#include "seg_range.cuh"
 #include "seg_tile.h"
 
 /* ---- what every bin shares ---- */
@@ -367,8 +368,20 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) rdx_seg_block_kernel(cons
              * takes the full tile's ranking (no test per item). */
             key[i] = p < count ? seg_code(((const K *)a.keys_in)[base + p], a) : PADDED ? (K) ~(K)0 : (K)0;
         }
+        /* Keys of 4 and 8 bytes over enough bits first try one digit from the tile's range
+         * (seg_range.cuh); few distinct keys fall through to the passes. */
+        seg_range_smem<K> rm;
+        rm.keys = s_keys;
+        rm.vals = s_vals;
+        rm.cnt = s_wcnt;
+        rm.cnt_words = (THREADS / 32) * RDX_CUDA_MAX_BINS;
+        rm.scan = s_scan;
+        rm.red = (unsigned char *)s_start;
+        const bool by_range = KB >= 4 && ITEMS <= RDX_SEG_RANGE_MAX_ITEMS && passes >= RDX_SEG_RANGE_MIN_PASSES &&
+                              seg_range_sort<K, THREADS, ITEMS>(key, pos, count, a.cls, a.desc, a.begin_bit,
+                                                                a.end_bit, rm);
         const uint32_t ranked = PADDED ? (uint32_t)TILE : count;
-        for (int pass = 0; pass < passes; ++pass) {
+        for (int pass = 0; pass < (by_range ? 0 : passes); ++pass) {
             const int shift = a.begin_bit + pass * 8;
             const int bits = min(8, a.end_bit - shift);
             bool move;

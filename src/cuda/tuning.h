@@ -509,6 +509,39 @@
 #ifndef RDX_SEG_PAD_MAX_ITEMS
 #define RDX_SEG_PAD_MAX_ITEMS 8
 #endif
+/* The block bins of at most MAX_ITEMS keys per thread first sort a segment by one digit
+ * taken from its own key range and comparisons (seg_range.cuh), when its keys have 4 or 8
+ * bytes and the LSD passes would take at least MIN_PASSES; the passes sort it instead
+ * where more than RUN_MAX keys share that digit or the comparisons would cost more than
+ * RUN_WORK per key (the sum of the squared digit counts over the keys: a run of r keys
+ * costs each of them r comparisons). BY_VALUE: floats over all their bits try a second
+ * digit, from their values. H200, round 21, device call 3, rdx ms with the committed
+ * bins -> with it (RUN_MAX 16, RUN_WORK 4): 4096 x 1024 u32 0.1026 -> 0.0596, u64 0.2034
+ * -> 0.0839, u32/u32 0.1100 -> 0.0659; 16384 x 512 u32 0.349 -> 0.154, u64 0.699 ->
+ * 0.214; 1024 x 4096 u32 0.087 -> 0.067; 4096 x 3000 u32 0.307 -> 0.199, u64 0.620 ->
+ * 0.253; power law u32 0.721 -> 0.563. The 16384-key bin (16 per thread) spilled:
+ * 1024 x 16384 u64 0.824 -> 0.880, so it keeps the passes (MAX_ITEMS 8). Device call 2,
+ * the knobs at run time (rdx us, 4096 x 1024 / 1024 x 16384 u64): RUN_MAX 32 and no work
+ * limit 91 / 884, 16 and 4 90 / 877, 16 and 3 91 / 1372, 8 and 3 97 / 1689, 16 and 6
+ * 89 / 878; normal float32 rows from Python (4096 x 1024) 178 us without BY_VALUE, 144-150
+ * with it. RUN_WORK 6 rather than 4: normal floats in rows of 4096 keys spread about 4
+ * keys per digit by value, which RUN_WORK 4 sent to the passes (Python rows, call 3:
+ * 1024 x 4096 float32 normal 115 -> 123 us); measured in round 21's final call. */
+#ifndef RDX_SEG_RANGE_MAX_ITEMS
+#define RDX_SEG_RANGE_MAX_ITEMS 8
+#endif
+#ifndef RDX_SEG_RANGE_MIN_PASSES
+#define RDX_SEG_RANGE_MIN_PASSES 3
+#endif
+#ifndef RDX_SEG_RUN_MAX
+#define RDX_SEG_RUN_MAX 16
+#endif
+#ifndef RDX_SEG_RUN_WORK
+#define RDX_SEG_RUN_WORK 6
+#endif
+#ifndef RDX_SEG_BY_VALUE
+#define RDX_SEG_BY_VALUE 1
+#endif
 /* Bins: 4 warp bins, the block bins, then the long segments' bin. */
 #define RDX_SEG_SHORT_BINS (4 + RDX_SEG_BLOCK_BINS)
 #define RDX_SEG_LONG_BIN RDX_SEG_SHORT_BINS
