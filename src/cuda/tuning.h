@@ -524,9 +524,9 @@
  * the knobs at run time (rdx us, 4096 x 1024 / 1024 x 16384 u64): RUN_MAX 32 and no work
  * limit 91 / 884, 16 and 4 90 / 877, 16 and 3 91 / 1372, 8 and 3 97 / 1689, 16 and 6
  * 89 / 878; normal float32 rows from Python (4096 x 1024) 178 us without BY_VALUE, 144-150
- * with it. RUN_WORK 6 rather than 4: normal floats in rows of 4096 keys spread about 4
- * keys per digit by value, which RUN_WORK 4 sent to the passes (Python rows, call 3:
- * 1024 x 4096 float32 normal 115 -> 123 us); measured in round 21's final call. */
+ * with it. RUN_WORK 6 was tried in the final run (device call 6): it sends rows of 4096
+ * int32 ids below 1000 (about 4 equal keys a digit) to the comparisons, which took 158 us
+ * from Python where RUN_WORK 4 left them to the passes (96 us, call 3). */
 #ifndef RDX_SEG_RANGE_MAX_ITEMS
 #define RDX_SEG_RANGE_MAX_ITEMS 8
 #endif
@@ -537,7 +537,7 @@
 #define RDX_SEG_RUN_MAX 16
 #endif
 #ifndef RDX_SEG_RUN_WORK
-#define RDX_SEG_RUN_WORK 6
+#define RDX_SEG_RUN_WORK 4
 #endif
 #ifndef RDX_SEG_BY_VALUE
 #define RDX_SEG_BY_VALUE 1
