@@ -19,26 +19,28 @@
 
 #include "rank.cuh"
 
-template <typename K> static __device__ __forceinline__ K seg_warp_min(K x)
+/* The least (MAX false) or the greatest key over the warp: one instruction for 4-byte keys. */
+template <bool MAX, typename K> static __device__ __forceinline__ K seg_warp_key_extreme(K x)
 {
-    if (sizeof(K) == 4)
-        return (K)__reduce_min_sync(RDX_FULL_WARP, (uint32_t)x);
+    if (sizeof(K) == 4) {
+        x = (K)(MAX ? __reduce_max_sync(RDX_FULL_WARP, (uint32_t)x) : __reduce_min_sync(RDX_FULL_WARP, (uint32_t)x));
+    } else {
 #pragma unroll
-    for (int o = 16; o > 0; o >>= 1) {
-        const K y = (K)__shfl_xor_sync(RDX_FULL_WARP, x, o);
-        x = y < x ? y : x;
+        for (int o = 16; o > 0; o >>= 1) {
+            const K y = (K)__shfl_xor_sync(RDX_FULL_WARP, x, o);
+            x = (MAX ? y > x : y < x) ? y : x;
+        }
     }
     return x;
 }
 
-template <typename K> static __device__ __forceinline__ K seg_warp_max(K x)
+/* The same for the finite values of by-value digits. */
+template <bool MAX, typename R> static __device__ __forceinline__ R seg_warp_real_extreme(R x)
 {
-    if (sizeof(K) == 4)
-        return (K)__reduce_max_sync(RDX_FULL_WARP, (uint32_t)x);
 #pragma unroll
     for (int o = 16; o > 0; o >>= 1) {
-        const K y = (K)__shfl_xor_sync(RDX_FULL_WARP, x, o);
-        x = y > x ? y : x;
+        const R y = __shfl_xor_sync(RDX_FULL_WARP, x, o);
+        x = MAX ? fmax(x, y) : fmin(x, y);
     }
     return x;
 }
@@ -49,12 +51,6 @@ template <typename K> static __device__ __forceinline__ int seg_bit_length(K x)
     return sizeof(K) == 8 ? 64 - __clzll((long long)x) : 32 - __clz((int)(uint32_t)x);
 }
 
-/* How a sort key becomes the digit of an attempt: (k - lo) >> shift, or, for floats over
- * all their bits (by_value), the value's place between the tile's least and greatest
- * finite values (normal data crowds a few exponents, which the bits of the code would
- * put in a few digits): NaN and infinities, which sit at the ends of the code's order,
- * take the first or the last digit. Either is monotone in the code: keys in order have
- * digits in order. */
 /* The value type of by-value digits: float for 4-byte keys, double for 8. */
 template <int KB> struct seg_real_b {
     typedef float t;
@@ -64,6 +60,12 @@ template <> struct seg_real_b<8> {
 };
 template <typename K> struct seg_real : seg_real_b<(int)sizeof(K)> {};
 
+/* How a sort key becomes the digit of an attempt: (k - lo) >> shift, or, for floats over
+ * all their bits (by_value), the value's place between the tile's least and greatest
+ * finite values (normal data crowds a few exponents, which the bits of the code would
+ * put in a few digits): NaN and infinities, which sit at the ends of the code's order,
+ * take the first or the last digit. Either is monotone in the code: keys in order have
+ * digits in order. */
 template <typename K> struct seg_digit {
     typedef typename seg_real<K>::t R;
     int by_value, desc;
@@ -91,22 +93,6 @@ template <typename K> static __device__ __forceinline__ uint32_t seg_digit_of(co
     if (!isfinite(w))
         return k < g.zero ? 0u : g.top;
     return (uint32_t)fmin((w - g.wmin) * g.scale, (R)g.top);
-}
-
-template <typename R> static __device__ __forceinline__ R seg_warp_rmin(R x)
-{
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1)
-        x = fmin(x, __shfl_xor_sync(RDX_FULL_WARP, x, o));
-    return x;
-}
-
-template <typename R> static __device__ __forceinline__ R seg_warp_rmax(R x)
-{
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1)
-        x = fmax(x, __shfl_xor_sync(RDX_FULL_WARP, x, o));
-    return x;
 }
 
 /* Shared memory of the range sort, from the caller's areas. */
@@ -149,8 +135,8 @@ static __device__ __forceinline__ bool seg_range_count(const K (&key)[ITEMS], ui
                 hi = k > hi ? k : hi;
             }
         }
-        lo = seg_warp_min(lo);
-        hi = seg_warp_max(hi);
+        lo = seg_warp_key_extreme<false>(lo);
+        hi = seg_warp_key_extreme<true>(hi);
         if (lane == 0) {
             s_red[warp] = lo;
             s_red[WARPS + warp] = hi;
@@ -167,8 +153,8 @@ static __device__ __forceinline__ bool seg_range_count(const K (&key)[ITEMS], ui
                 }
             }
         }
-        lo = seg_warp_rmin(lo);
-        hi = seg_warp_rmax(hi);
+        lo = seg_warp_real_extreme<false>(lo);
+        hi = seg_warp_real_extreme<true>(hi);
         if (lane == 0) {
             s_dred[warp] = lo;
             s_dred[WARPS + warp] = hi;
@@ -180,8 +166,8 @@ static __device__ __forceinline__ bool seg_range_count(const K (&key)[ITEMS], ui
         *s_work = 0u;
     __syncthreads();
     if (!by_value) {
-        const K lo = seg_warp_min(lane < WARPS ? s_red[lane] : (K)~(K)0);
-        const K hi = seg_warp_max(lane < WARPS ? s_red[WARPS + lane] : (K)0);
+        const K lo = seg_warp_key_extreme<false>(lane < WARPS ? s_red[lane] : (K)~(K)0);
+        const K hi = seg_warp_key_extreme<true>(lane < WARPS ? s_red[WARPS + lane] : (K)0);
         const int span = seg_bit_length((K)(hi - lo));
         g->lo = lo;
         g->shift = span > bits ? span - bits : 0;
@@ -193,8 +179,8 @@ static __device__ __forceinline__ bool seg_range_count(const K (&key)[ITEMS], ui
             return false;
         }
     } else {
-        const R lo = seg_warp_rmin(lane < WARPS ? s_dred[lane] : (R)CUDART_INF);
-        const R hi = seg_warp_rmax(lane < WARPS ? s_dred[WARPS + lane] : (R)-CUDART_INF);
+        const R lo = seg_warp_real_extreme<false>(lane < WARPS ? s_dred[lane] : (R)CUDART_INF);
+        const R hi = seg_warp_real_extreme<true>(lane < WARPS ? s_dred[WARPS + lane] : (R)-CUDART_INF);
         g->wmin = lo;
         /* No finite values, or all equal, or a range that overflows: a scale of 0 puts every
          * finite key in digit 0, and the run test sends the tile to the passes. */

@@ -353,6 +353,14 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) rdx_seg_block_kernel(cons
     for (uint32_t j = threadIdx.x; j < (THREADS / 32) * RDX_CUDA_MAX_BINS; j += THREADS)
         s_wcnt[j] = 0u;
     __syncthreads();
+    /* The range sort's shared memory: the passes' areas (s_start is free while it runs). */
+    seg_range_smem<K> rm;
+    rm.keys = s_keys;
+    rm.vals = s_vals;
+    rm.cnt = s_wcnt;
+    rm.cnt_words = (THREADS / 32) * RDX_CUDA_MAX_BINS;
+    rm.scan = s_scan;
+    rm.red = (unsigned char *)s_start;
     for (size_t item = blockIdx.x; item < work.items; item += gridDim.x) {
         size_t base;
         uint32_t count;
@@ -370,13 +378,6 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) rdx_seg_block_kernel(cons
         }
         /* Keys of 4 and 8 bytes over enough bits first try one digit from the tile's range
          * (seg_range.cuh); few distinct keys fall through to the passes. */
-        seg_range_smem<K> rm;
-        rm.keys = s_keys;
-        rm.vals = s_vals;
-        rm.cnt = s_wcnt;
-        rm.cnt_words = (THREADS / 32) * RDX_CUDA_MAX_BINS;
-        rm.scan = s_scan;
-        rm.red = (unsigned char *)s_start;
         const bool by_range = KB >= 4 && ITEMS <= RDX_SEG_RANGE_MAX_ITEMS && passes >= RDX_SEG_RANGE_MIN_PASSES &&
                               seg_range_sort<K, THREADS, ITEMS>(key, pos, count, a.cls, a.desc, a.begin_bit,
                                                                 a.end_bit, rm);
