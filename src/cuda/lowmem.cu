@@ -29,7 +29,7 @@ size_t rdx_cuda_lowmem_temp_bytes(const rdx_cuda_tuning *t, const rdx_job *job)
 
 /* Where everything lives in temporary storage, for a job of n records. */
 typedef struct lm_space {
-    size_t hist, nf, pc, wcount, dsrc, dst, slot_words[9], counters, pool;
+    size_t hist, nf, pc, wcount, dsrc, dst, bpack, slot_words[9], counters, pool;
     size_t pool_bytes;
     uint32_t max_stripes;
 } lm_space;
@@ -45,6 +45,7 @@ static size_t tables_end(size_t n, uint32_t stripes, lm_space *sp)
     sp->wcount = rdx_cuda_take(&end, (size_t)stripes * 4);
     sp->dsrc = rdx_cuda_take(&end, pieces * 8);
     sp->dst = rdx_cuda_take(&end, pieces * 8);
+    sp->bpack = rdx_cuda_take(&end, (LM_BUCKETS + 1) * 8);
     for (int i = 0; i < 9; ++i)
         sp->slot_words[i] = rdx_cuda_take(&end, slots * 4);
     sp->counters = rdx_cuda_take(&end, 2 * 4);
@@ -144,9 +145,48 @@ static rdx_status sort_part(rdx_ctx *ctx, const rdx_job *job, const rdx_cuda_tun
     return rdx_cuda_enqueue(ctx, &p.plan, &p.sub, pool + p.copy, t->sms, 1, s);
 }
 
-/* One level of the partition (lowmem.h, steps 1-4) of the range in lv. */
+/* Step 4 for keys alone sorted by all their bits (free: the order of equal keys does not
+ * show): only the records outside their bucket's final range move (rdx_lm_free_map), right
+ * to left a window at a time. The host reads where the buckets' blocks were packed. */
+static rdx_status place_free(rdx_ctx *ctx, const rdx_lm_level *lv, const unsigned long long *counts, size_t window,
+                             int sms, cudaStream_t s)
+{
+    const uint32_t bins = 1u << lv->bits;
+    unsigned long long pack[LM_BUCKETS + 1];
+    cudaError_t e = RDX_CUDA_CALL(
+        ctx, cudaMemcpyAsync(pack, lv->bpack, (bins + 1) * sizeof *pack, cudaMemcpyDeviceToHost, s));
+    if (e == cudaSuccess)
+        e = RDX_CUDA_CALL(ctx, cudaStreamSynchronize(s));
+    if (e != cudaSuccess)
+        return rdx_cuda_fail(ctx, e, "the low-memory route's bucket layout", __FILE__, __LINE__);
+    rdx_lm_free_map m;
+    memset(&m, 0, sizeof m);
+    unsigned long long fin = 0, movers = 0;
+    for (uint32_t b = 0; b < bins; ++b) {
+        const unsigned long long full = pack[b + 1] - pack[b], shift = fin - pack[b];
+        m.first[b] = movers;
+        m.pack[b] = pack[b];
+        m.shift[b] = shift;
+        m.head[b] = shift < full ? shift : full;
+        m.dest[b] = fin + full - m.head[b];
+        fin += counts[b];
+        movers += fin - m.dest[b];
+    }
+    m.first[bins] = movers;
+    if (fin != lv->len)
+        return rdx_fail(ctx, RDX_ERR_DEVICE, "CUDA backend: the low-memory route's bucket counts disagree");
+    for (size_t hi = (size_t)movers; hi > 0;) {
+        const size_t count = hi < window ? hi : window;
+        RDX_CUDA_TRY(rdx_lm_free_window(lv, &m, hi - count, count, sms, s));
+        hi -= count;
+    }
+    return RDX_OK;
+}
+
+/* One level of the partition (lowmem.h, steps 1-4) of the range in lv, whose bucket
+ * counts are `counts`. free: keys alone sorted by all their bits (place_free). */
 static rdx_status partition(rdx_ctx *ctx, rdx_lm_level *lv, const lm_space *sp, unsigned char *base, size_t r,
-                            int sms, cudaStream_t s)
+                            const unsigned long long *counts, int free, int sms, cudaStream_t s)
 {
     const size_t len = lv->len;
     uint32_t stripes = (uint32_t)((len + LM_B * RDX_LM_MIN_STRIPE_BLOCKS - 1) / (LM_B * RDX_LM_MIN_STRIPE_BLOCKS));
@@ -183,6 +223,8 @@ static rdx_status partition(rdx_ctx *ctx, rdx_lm_level *lv, const lm_space *sp, 
     RDX_CUDA_TRY(rdx_lm_classify(lv, s));
     RDX_CUDA_TRY(rdx_lm_layout(lv, sms, s));
     RDX_CUDA_TRY(rdx_lm_permute(lv, sms, s));
+    if (free)
+        return place_free(ctx, lv, counts, window, sms, s);
     /* Right to left: a window's records come from its own positions or from the left. */
     for (size_t hi = len; hi > 0;) {
         const size_t count = hi < window ? hi : window;
@@ -270,6 +312,9 @@ rdx_status rdx_cuda_lowmem_sort(rdx_ctx *ctx, const rdx_job *job, const rdx_cuda
         lv.vw = value_word(job->value_size, job->values);
     }
     lv.vm = lv.vw ? lv.vb / lv.vw : 0;
+    /* Keys alone, compared by all their bits: equal keys are equal bit for bit. */
+    const int free = job->kind == RDX_JOB_KEYS && !job->numpy_order && job->begin_bit == 0 &&
+                     job->end_bit == 8 * (int)job->key_size;
     /* One word of 4 or 8 bytes rides through the classification in registers. */
     lv.gen = lv.numpy || argsort || (pairs && (lv.vm != 1 || (lv.vw != 4 && lv.vw != 8)));
     const size_t r = (size_t)lv.rkb + (size_t)lv.vb;
@@ -277,9 +322,19 @@ rdx_status rdx_cuda_lowmem_sort(rdx_ctx *ctx, const rdx_job *job, const rdx_cuda
     if (!plan_space(job->n, r, lv.gen, temp_bytes, t->sms, &sp))
         return rdx_fail(ctx, RDX_ERR_OUT_OF_MEMORY,
                         "CUDA backend: %zu bytes of temporary storage are too few for the low-memory route", temp_bytes);
+    /* A stripe runs from start to end: no more of them than fit on the device at once. */
+    int per_sm = 0;
+    const cudaError_t ce = RDX_CUDA_CALL(ctx, rdx_lm_classify_resident(&lv, &per_sm));
+    if (ce != cudaSuccess)
+        return rdx_cuda_fail(ctx, ce, "the low-memory route's partition kernel", __FILE__, __LINE__);
+    const uint32_t resident = (uint32_t)(per_sm > 0 ? per_sm : 1) * (uint32_t)(t->sms > 0 ? t->sms : 1);
+    if (sp.max_stripes > resident)
+        sp.max_stripes = resident;
     unsigned char *base = rdx_cuda_temp_base(temp);
-    unsigned char *pool = base + sp.pool;
-    const size_t pool_bytes = sp.pool_bytes;
+    /* The runs of buckets are sorted in all of it: the partition's tables are rebuilt by
+     * each level, and its pool starts after them. */
+    unsigned char *pool = base;
+    const size_t pool_bytes = sp.pool + sp.pool_bytes;
 
     lv.hist = (unsigned long long *)(base + sp.hist);
     lv.nf = (uint32_t *)(base + sp.nf);
@@ -287,6 +342,7 @@ rdx_status rdx_cuda_lowmem_sort(rdx_ctx *ctx, const rdx_job *job, const rdx_cuda
     lv.wcount = (uint32_t *)(base + sp.wcount);
     lv.dsrc = (unsigned long long *)(base + sp.dsrc);
     lv.dst = (unsigned long long *)(base + sp.dst);
+    lv.bpack = (unsigned long long *)(base + sp.bpack);
     uint32_t **words[9] = {&lv.tag, &lv.pi, &lv.nx, &lv.jump[0], &lv.jump[1], &lv.val[0], &lv.val[1], &lv.heads,
                            &lv.saveidx};
     for (int i = 0; i < 9; ++i)
@@ -333,7 +389,7 @@ rdx_status rdx_cuda_lowmem_sort(rdx_ctx *ctx, const rdx_job *job, const rdx_cuda
         lv.bits = bits;
         const uint32_t bins = 1u << bits;
         rdx_inject_first_write(ctx);
-        st = partition(ctx, &lv, &sp, base, r, t->sms, s);
+        st = partition(ctx, &lv, &sp, base, r, hist, free, t->sms, s);
         /* Runs of buckets that sort together in the pool. A bucket alone goes back on the
          * stack with its digit settled: sorted by the bits below it if it fits, else
          * partitioned by the next digit. */

@@ -64,6 +64,8 @@ typedef struct rdx_lm_level {
     unsigned long long *dsrc;     /* [bins * stripes]: a piece's first packed position */
     unsigned long long *dst;      /* [bins * stripes + 1]: its first final position */
     uint32_t *tag, *pi, *nx, *jump[2], *val[2], *heads, *saveidx, *counters;
+    unsigned long long *bpack;    /* [bins + 1]: where each bucket's full blocks start once
+                                     packed (records), then where the last one's end */
     void *pkeys, *pvals;          /* partial buffers [stripes][256][RDX_LM_BLOCK] */
     void *skeys, *svals;          /* saved blocks, and later the staging window */
 } rdx_lm_level;
@@ -78,10 +80,30 @@ typedef struct rdx_lm_level {
  * hi), and the keys' OR and AND, into hist. */
 cudaError_t rdx_lm_histogram(const rdx_lm_level *a, int hi, int sms, cudaStream_t s);
 cudaError_t rdx_lm_classify(const rdx_lm_level *a, cudaStream_t s);
+/* The classification blocks of a's record shape (kb, vw, gen) that fit on one SM; also
+ * allows that kernel its shared memory (call it before rdx_lm_classify). */
+cudaError_t rdx_lm_classify_resident(const rdx_lm_level *a, int *per_sm);
 cudaError_t rdx_lm_layout(const rdx_lm_level *a, int sms, cudaStream_t s);
 cudaError_t rdx_lm_permute(const rdx_lm_level *a, int sms, cudaStream_t s);
 /* Gathers the records of final positions [at, at + count) into skeys/svals. */
 cudaError_t rdx_lm_gather_window(const rdx_lm_level *a, size_t at, size_t count, int sms, cudaStream_t s);
+
+/* The place step of keys alone sorted by all their bits, where equal keys are equal bit
+ * for bit and their order is free. After the permutation bucket b's full blocks lie at
+ * [pack[b], pack[b + 1]), left of its final range [fin[b], fin[b + 1]) by shift[b] =
+ * fin[b] - pack[b]. What already lies in its final range stays; only the movers move: the
+ * first head[b] = min(shift[b], its full records) of them, and its partial records (each
+ * stripe's, in stripe order), to the rest of its range, from dest[b] on. Movers are
+ * numbered bucket after bucket; bucket b's start at first[b]. */
+typedef struct rdx_lm_free_map {
+    unsigned long long first[(1 << RDX_LM_DIGIT_BITS) + 1];
+    unsigned long long dest[1 << RDX_LM_DIGIT_BITS], head[1 << RDX_LM_DIGIT_BITS];
+    unsigned long long pack[1 << RDX_LM_DIGIT_BITS], shift[1 << RDX_LM_DIGIT_BITS];
+} rdx_lm_free_map;
+/* Moves the movers [at, at + count) (of m's numbering) to their places, through skeys:
+ * all of them are read before any is written. */
+cudaError_t rdx_lm_free_window(const rdx_lm_level *a, const rdx_lm_free_map *m, size_t at, size_t count, int sms,
+                               cudaStream_t s);
 
 /* An argsort's first step: indices[i] = i for i < n (ib: 4 or 8 bytes). */
 cudaError_t rdx_lm_iota(void *indices, int ib, size_t n, int sms, cudaStream_t s);

@@ -6,6 +6,7 @@
 #include "rank.cuh"
 
 #define LM_B RDX_LM_BLOCK
+#define LM_BINS (1u << RDX_LM_DIGIT_BITS)
 
 /* Flags of a slot during the permutation (tag, after the layout no longer needs it). */
 #define LM_MOVING 1u  /* holds a block that moves */
@@ -55,12 +56,24 @@ __global__ void __launch_bounds__(RDX_COPY_THREADS) lm_hist_kernel(const rdx_lm_
     const int lo = hi - RDX_LM_DIGIT_BITS > a.begin_bit ? hi - RDX_LM_DIGIT_BITS : a.begin_bit;
     const uint32_t mask = (1u << (hi - lo)) - 1u;
     unsigned long long any = 0ull, all = ~0ull;
+    /* RDX_LM_HIST_LOADS keys in flight per thread (one at a time: 0.45 ms at 2^28 u32, a
+     * third of the copy rate; H200, round 22). */
+    enum { U = RDX_LM_HIST_LOADS };
     const size_t stride = (size_t)gridDim.x * blockDim.x;
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.len; i += stride) {
-        const K k = lm_sort_key<KB>(a, i);
-        atomicAdd(&cnt[rdx_digit(k, lo, mask)], 1u);
-        any |= (unsigned long long)k;
-        all &= (unsigned long long)k;
+    for (size_t i0 = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i0 < a.len; i0 += stride * U) {
+        K k[U];
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+            const size_t i = i0 + (size_t)u * stride;
+            k[u] = i < a.len ? lm_sort_key<KB>(a, i) : (K)0;
+        }
+#pragma unroll
+        for (int u = 0; u < U; ++u)
+            if (i0 + (size_t)u * stride < a.len) {
+                atomicAdd(&cnt[rdx_digit(k[u], lo, mask)], 1u);
+                any |= (unsigned long long)k[u];
+                all &= (unsigned long long)k[u];
+            }
     }
     atomicOr(&s_or, any);
     atomicAnd(&s_and, all);
@@ -76,21 +89,31 @@ __global__ void __launch_bounds__(RDX_COPY_THREADS) lm_hist_kernel(const rdx_lm_
 
 /* ---- 1. classify ---- */
 
-template <int KB, int VB> struct lm_classify_smem {
+/* PARTIALS: the stripe's partial blocks live in shared memory ([16][RDX_LM_BLOCK] keys,
+ * then as many value words), and go to the partial buffers in scratch once, at the end. */
+template <int KB, int VB, bool PARTIALS> struct lm_classify_smem {
     typedef rdx_rank_layout<KB, VB, RDX_LM_THREADS, RDX_LM_THREADS * RDX_LM_ITEMS> L;
     static constexpr size_t FILL = L::END;                            /* [256] partial records */
     static constexpr size_t NBLK = FILL + 4 * RDX_CUDA_MAX_BINS;      /* [256] blocks so far */
     static constexpr size_t NB = NBLK + 4 * RDX_CUDA_MAX_BINS;        /* [256] this tile's blocks */
     static constexpr size_t OB = NB + 4 * RDX_CUDA_MAX_BINS;          /* [256] their first */
     static constexpr size_t MISC = OB + 4 * RDX_CUDA_MAX_BINS;        /* scan words, written, total */
-    static constexpr size_t BYTES = MISC + 4 * 64;
+    static constexpr size_t LIM = MISC + 4 * 64;                      /* [16] per bucket, this tile: */
+    static constexpr size_t BPART = LIM + 4 * LM_BINS;                /* see lm_classify_kernel */
+    static constexpr size_t BBLK = BPART + 4 * LM_BINS;
+    static constexpr size_t PK = BBLK + 8 * LM_BINS;                  /* partial keys */
+    static constexpr size_t PARTIAL_RECORDS = PARTIALS ? (size_t)LM_BINS * LM_B : 0;
+    static constexpr size_t PV = PK + PARTIAL_RECORDS * KB;           /* partial values */
+    static constexpr size_t BYTES = (PV + PARTIAL_RECORDS * VB + 15) / 16 * 16;
 };
 
 /* W: the bytes of a value word (0: no values). Without GEN a record's value is one word
- * (W = 0, 4 or 8) and rides in registers through the ranking. With GEN the ranking carries
- * each record's position in the tile instead, its digit comes from lm_sort_key, and the
- * tile's records (key of a.rkb bytes, a.vm value words) are staged in the stripe's part of
- * stk/stv, from where they are written out in ranked order. */
+ * (W = 0, 4 or 8) and rides in registers through the ranking; the partial blocks are kept
+ * in shared memory, and the next tile is loaded while this one is written out (its records
+ * lie past every slot this tile writes). With GEN the ranking carries each record's
+ * position in the tile instead, its digit comes from lm_sort_key, and the tile's records
+ * (key of a.rkb bytes, a.vm value words) are staged in the stripe's part of stk/stv, from
+ * where they are written out in ranked order; the partial blocks are in scratch. */
 template <int KB, int W, bool GEN>
 __global__ void __launch_bounds__(RDX_LM_THREADS) lm_classify_kernel(const rdx_lm_level a)
 {
@@ -99,7 +122,7 @@ __global__ void __launch_bounds__(RDX_LM_THREADS) lm_classify_kernel(const rdx_l
     typedef typename rdx_uint<RVB ? RVB : 4>::t V;
     typedef typename rdx_uint<W ? W : 4>::t Wd;
     enum { T = RDX_LM_THREADS, I = RDX_LM_ITEMS, TILE = T * I, WARPS = T / 32 };
-    typedef lm_classify_smem<KB, RVB> S;
+    typedef lm_classify_smem<KB, RVB, !GEN> S;
     extern __shared__ __align__(16) unsigned char smem[];
     K *s_keys = (K *)(smem + S::L::KEYS);
     V *s_vals = (V *)(smem + S::L::VALS);
@@ -108,6 +131,12 @@ __global__ void __launch_bounds__(RDX_LM_THREADS) lm_classify_kernel(const rdx_l
     uint32_t *s_fill = (uint32_t *)(smem + S::FILL), *s_nblk = (uint32_t *)(smem + S::NBLK);
     uint32_t *s_nb = (uint32_t *)(smem + S::NB), *s_ob = (uint32_t *)(smem + S::OB);
     uint32_t *s_misc = (uint32_t *)(smem + S::MISC); /* [0, 32) scan, 32 written, 33 total */
+    /* Where a tile's record j of bucket d goes: j < s_lim[d], into the blocks at
+     * s_bblk[d] + j; else into the partial block at s_bpart[d] + j (offsets that may wrap
+     * below zero before j is added). */
+    int *s_lim = (int *)(smem + S::LIM);
+    uint32_t *s_bpart = (uint32_t *)(smem + S::BPART);
+    size_t *s_bblk = (size_t *)(smem + S::BBLK);
 
     const uint32_t tid = threadIdx.x, lane = rdx_lane(), warp = tid >> 5;
     const uint32_t s = blockIdx.x, bins = 1u << a.bits, mask = bins - 1u;
@@ -117,8 +146,10 @@ __global__ void __launch_bounds__(RDX_LM_THREADS) lm_classify_kernel(const rdx_l
     const uint32_t vm = GEN ? (uint32_t)a.vm : 1u;
     K *keys = (K *)a.keys;
     Wd *vals = (Wd *)a.vals;
-    K *pk = (K *)a.pkeys + (size_t)s * bins * LM_B;
-    Wd *pv = W ? (Wd *)a.pvals + (size_t)s * bins * LM_B * vm : NULL;
+    K *const gpk = (K *)a.pkeys + (size_t)s * bins * LM_B;
+    Wd *const gpv = W ? (Wd *)a.pvals + (size_t)s * bins * LM_B * vm : NULL;
+    K *pk = GEN ? gpk : (K *)(smem + S::PK);
+    Wd *pv = GEN ? gpv : (Wd *)(smem + S::PV);
     K *stk = GEN ? (K *)a.stk + (size_t)s * TILE : NULL;
     Wd *stv = GEN && W ? (Wd *)a.stv + (size_t)s * TILE * vm : NULL;
     const uint32_t slot0 = (uint32_t)(a.stripe_len / LM_B) * s;
@@ -129,10 +160,14 @@ __global__ void __launch_bounds__(RDX_LM_THREADS) lm_classify_kernel(const rdx_l
         s_misc[32] = 0;
     __syncthreads();
     const uint32_t first = warp * 32u * I + lane;
+    K key[I];
+    V val[I];
+    if (!GEN && lo < hi)
+        rdx_load_tile<RVB>(keys + lo, RVB ? (const V *)(vals + lo) : (const V *)NULL, 0u,
+                           hi - lo < (size_t)TILE ? (uint32_t)(hi - lo) : (uint32_t)TILE, first, a.cls, a.desc, key,
+                           val);
     for (size_t t0 = lo; t0 < hi; t0 += TILE) {
         const uint32_t count = hi - t0 < (size_t)TILE ? (uint32_t)(hi - t0) : (uint32_t)TILE;
-        K key[I];
-        V val[I];
         if (GEN) {
 #pragma unroll
             for (int i = 0; i < I; ++i) {
@@ -147,9 +182,6 @@ __global__ void __launch_bounds__(RDX_LM_THREADS) lm_classify_kernel(const rdx_l
             if (W)
                 for (uint32_t j = tid; j < count * vm; j += T)
                     stv[j] = vals[t0 * vm + j];
-        } else {
-            rdx_load_tile<RVB>(keys + t0, RVB ? (const V *)(vals + t0) : (const V *)NULL, 0u, count, first, a.cls,
-                               a.desc, key, val);
         }
         const uint32_t total = rdx_count_tile<K, I, T>(key, count, a.shift, a.bits, s_wcnt);
         rdx_offset_tile<T>(total, a.bits, s_wcnt, s_start, s_scan);
@@ -157,15 +189,25 @@ __global__ void __launch_bounds__(RDX_LM_THREADS) lm_classify_kernel(const rdx_l
         const uint32_t nb = tid < bins ? (s_fill[tid] + total) / LM_B : 0u;
         const uint32_t ob = rdx_block_excl_scan<T>(nb, s_misc);
         if (tid < bins) {
+            const uint32_t fill = s_fill[tid], start = s_start[tid], full = nb * LM_B;
             s_nb[tid] = nb;
             s_ob[tid] = ob;
+            s_lim[tid] = (int)(start + full) - (int)fill;
+            s_bblk[tid] = lo + (size_t)(s_misc[32] + ob) * LM_B + fill - start;
+            s_bpart[tid] = tid * LM_B + fill - start - full;
         }
         if (tid == T - 1)
             s_misc[33] = ob + nb;
         rdx_rank_scatter<RVB, K, V, I, T>(key, val, count, a.shift, a.bits, s_wcnt, s_keys, s_vals);
         __syncthreads();
+        if (!GEN && t0 + TILE < hi) { /* the next tile, in flight while this one goes out */
+            const size_t t1 = t0 + TILE;
+            rdx_load_tile<RVB>(keys + t1, RVB ? (const V *)(vals + t1) : (const V *)NULL, 0u,
+                               hi - t1 < (size_t)TILE ? (uint32_t)(hi - t1) : (uint32_t)TILE, first, a.cls, a.desc,
+                               key, val);
+        }
         const uint32_t w = s_misc[32];
-        /* The partial buffers of the buckets that fill a block open those blocks. */
+        /* The partial blocks of the buckets that fill a block open those blocks. */
         for (uint32_t d = warp; d < bins; d += WARPS) {
             const uint32_t nbd = s_nb[d];
             if (nbd == 0)
@@ -181,13 +223,12 @@ __global__ void __launch_bounds__(RDX_LM_THREADS) lm_classify_kernel(const rdx_l
                 a.tag[slot0 + w + s_ob[d] + i] = ((s_nblk[d] + i) << 8) | d;
         }
         __syncthreads();
-        /* The tile's records: into those blocks, or into the partial buffers. */
+        /* The tile's records: into those blocks, or into the partial blocks. */
         for (uint32_t j = tid; j < count; j += T) {
             const K k = s_keys[j];
             const uint32_t d = rdx_digit(k, a.shift, mask);
-            const uint32_t p = s_fill[d] + (j - s_start[d]), full = s_nb[d] * LM_B;
-            const bool in_block = p < full;
-            const size_t o = in_block ? lo + (size_t)(w + s_ob[d]) * LM_B + p : (size_t)d * LM_B + p - full;
+            const bool in_block = (int)j < s_lim[d];
+            const size_t o = in_block ? s_bblk[d] + j : (size_t)(s_bpart[d] + j);
             K *kd = in_block ? keys : pk;
             Wd *vd = in_block ? vals : pv;
             if (GEN) {
@@ -211,6 +252,14 @@ __global__ void __launch_bounds__(RDX_LM_THREADS) lm_classify_kernel(const rdx_l
             s_misc[32] = w + s_misc[33];
         __syncthreads();
     }
+    if (!GEN) /* the partial blocks to scratch, where the place step reads them */
+        for (uint32_t d = warp; d < bins; d += WARPS) {
+            for (uint32_t j = lane; j < s_fill[d]; j += 32)
+                gpk[d * LM_B + j] = pk[d * LM_B + j];
+            if (W)
+                for (uint32_t j = lane; j < s_fill[d]; j += 32)
+                    gpv[d * LM_B + j] = pv[d * LM_B + j];
+        }
     if (tid < RDX_CUDA_MAX_BINS) {
         a.nf[(size_t)s * RDX_CUDA_MAX_BINS + tid] = tid < bins ? s_nblk[tid] : 0u;
         a.pc[(size_t)s * RDX_CUDA_MAX_BINS + tid] = tid < bins ? s_fill[tid] : 0u;
@@ -221,22 +270,31 @@ __global__ void __launch_bounds__(RDX_LM_THREADS) lm_classify_kernel(const rdx_l
 
 /* ---- 2. layout ---- */
 
-/* One block, a thread per bucket: the pieces' packed and final positions. */
-__global__ void __launch_bounds__(RDX_CUDA_MAX_BINS) lm_layout_kernel(const rdx_lm_level a)
+/* One block, a warp per bucket, its lanes over the stripes: the pieces' packed and final
+ * positions. (A thread per bucket, walking the stripes alone, took 153 us at 528 stripes;
+ * H200, round 22.) */
+__global__ void __launch_bounds__(32 * LM_BINS) lm_layout_kernel(const rdx_lm_level a)
 {
-    __shared__ unsigned long long s_rec[RDX_CUDA_MAX_BINS], s_blk[RDX_CUDA_MAX_BINS];
-    const uint32_t b = threadIdx.x, bins = 1u << a.bits, P = a.stripes;
+    __shared__ unsigned long long s_rec[LM_BINS], s_blk[LM_BINS];
+    const uint32_t lane = rdx_lane(), b = threadIdx.x >> 5, bins = 1u << a.bits, P = a.stripes;
     unsigned long long rec = 0, blk = 0;
     if (b < bins)
-        for (uint32_t s = 0; s < P; ++s) {
+        for (uint32_t s = lane; s < P; s += 32) {
             const uint32_t f = a.nf[(size_t)s * RDX_CUDA_MAX_BINS + b];
             blk += f;
             rec += (unsigned long long)f * LM_B + a.pc[(size_t)s * RDX_CUDA_MAX_BINS + b];
         }
-    s_rec[b] = rec;
-    s_blk[b] = blk;
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) {
+        blk += __shfl_xor_sync(RDX_FULL_WARP, blk, o);
+        rec += __shfl_xor_sync(RDX_FULL_WARP, rec, o);
+    }
+    if (lane == 0) {
+        s_rec[b] = rec;
+        s_blk[b] = blk;
+    }
     __syncthreads();
-    if (b == 0) { /* exclusive scans over 256 buckets: short enough for one thread */
+    if (threadIdx.x == 0) { /* exclusive scans over the buckets */
         unsigned long long r = 0, k = 0;
         for (uint32_t d = 0; d < bins; ++d) {
             const unsigned long long r1 = s_rec[d], k1 = s_blk[d];
@@ -246,16 +304,24 @@ __global__ void __launch_bounds__(RDX_CUDA_MAX_BINS) lm_layout_kernel(const rdx_
             k += k1;
         }
         a.dst[(size_t)bins * P] = r;
+        a.bpack[bins] = k * LM_B;
     }
     __syncthreads();
     if (b < bins) {
         unsigned long long d = s_blk[b] * LM_B, t = s_rec[b];
-        for (uint32_t s = 0; s < P; ++s) {
-            const uint32_t f = a.nf[(size_t)s * RDX_CUDA_MAX_BINS + b];
-            a.dsrc[(size_t)b * P + s] = d;
-            a.dst[(size_t)b * P + s] = t;
-            d += (unsigned long long)f * LM_B;
-            t += (unsigned long long)f * LM_B + a.pc[(size_t)s * RDX_CUDA_MAX_BINS + b];
+        if (lane == 0)
+            a.bpack[b] = d;
+        for (uint32_t s0 = 0; s0 < P; s0 += 32) {
+            const uint32_t s = s0 + lane;
+            const unsigned long long f = s < P ? (unsigned long long)a.nf[(size_t)s * RDX_CUDA_MAX_BINS + b] * LM_B : 0;
+            const unsigned long long w = s < P ? f + a.pc[(size_t)s * RDX_CUDA_MAX_BINS + b] : 0;
+            const unsigned long long fi = rdx_warp_incl_scan(f, lane), wi = rdx_warp_incl_scan(w, lane);
+            if (s < P) {
+                a.dsrc[(size_t)b * P + s] = d + fi - f;
+                a.dst[(size_t)b * P + s] = t + wi - w;
+            }
+            d += __shfl_sync(RDX_FULL_WARP, fi, 31);
+            t += __shfl_sync(RDX_FULL_WARP, wi, 31);
         }
     }
 }
@@ -390,49 +456,95 @@ __global__ void __launch_bounds__(RDX_LM_MOVE_THREADS) lm_save_kernel(const rdx_
     }
 }
 
-/* One column of a walk: words [off, off + RDX_LM_BLOCK) of each block of `bw` words in arr
- * (the saved copies in sav), moved along s_walk[0 .. t + 1] as lm_walk_kernel says. Each
- * thread moves the same words of every block. */
-template <typename X>
-static __device__ __forceinline__ void lm_walk_column(X *arr, const X *sav, size_t bw, size_t off, uint32_t at,
-                                                      uint32_t i, uint32_t t, const uint32_t *s_walk)
+/* One column of a walk's records, keys (MK) and values (MV) together: the key words of
+ * each block (RDX_LM_BLOCK of them in ka) and value words [voff, voff + RDX_LM_BLOCK) of
+ * each block of vbw words in va (the saved copies in ks, vs), moved along s_walk[0 .. t + 1]
+ * as lm_walk_kernel says. Each thread moves the same words of every block, and reads each
+ * block RDX_LM_WALK_AHEAD moves before it writes it out: block s_walk[j] is read by move
+ * j + AHEAD (or before the first move) and overwritten by move j - 1, so every read of a
+ * slot still comes before the write into it in the thread's own order, and AHEAD reads are
+ * in flight at once (one at a time, each move waited for its read: 0.85 ms of a 2^28-key
+ * u32 sort, H200, round 22). */
+template <typename K, typename V, bool MK, bool MV>
+static __device__ __forceinline__ void lm_walk_move(K *ka, const K *ks, V *va, const V *vs, size_t vbw, size_t voff,
+                                                    uint32_t at, uint32_t i, uint32_t t, const uint32_t *s_walk)
 {
-    enum { PER = LM_B / RDX_LM_MOVE_THREADS };
-    X h[PER];
+    enum { PER = LM_B / RDX_LM_MOVE_THREADS, AHEAD = RDX_LM_WALK_AHEAD };
+    K hk[PER], bk[AHEAD][PER];
+    V hv[PER], bv[AHEAD][PER];
+    const bool saved = at != RDX_LM_NONE;
 #pragma unroll
     for (int r = 0; r < PER; ++r) {
-        const size_t o = off + (size_t)(r * RDX_LM_MOVE_THREADS + threadIdx.x);
-        h[r] = at != RDX_LM_NONE ? sav[(size_t)at * bw + o] : arr[(size_t)i * bw + o];
+        const size_t o = (size_t)(r * RDX_LM_MOVE_THREADS + threadIdx.x);
+        if (MK)
+            hk[r] = saved ? ks[(size_t)at * LM_B + o] : ka[(size_t)i * LM_B + o];
+        if (MV)
+            hv[r] = saved ? vs[(size_t)at * vbw + voff + o] : va[(size_t)i * vbw + voff + o];
     }
-    for (uint32_t j = t; j >= 1; --j) {
-        const size_t src = (size_t)s_walk[j] * bw, dst = (size_t)s_walk[j + 1] * bw;
 #pragma unroll
-        for (int r = 0; r < PER; ++r) {
-            const size_t o = off + (size_t)(r * RDX_LM_MOVE_THREADS + threadIdx.x);
-            arr[dst + o] = arr[src + o];
+    for (int q = 0; q < AHEAD; ++q) {
+        const int j = (int)t - q;
+        if (j >= 1) {
+            const size_t x = s_walk[j];
+#pragma unroll
+            for (int r = 0; r < PER; ++r) {
+                const size_t o = (size_t)(r * RDX_LM_MOVE_THREADS + threadIdx.x);
+                if (MK)
+                    bk[q][r] = ka[x * LM_B + o];
+                if (MV)
+                    bv[q][r] = va[x * vbw + voff + o];
+            }
         }
     }
-    const size_t dst = (size_t)s_walk[1] * bw;
+    for (int j0 = (int)t; j0 >= 1; j0 -= AHEAD) {
 #pragma unroll
-    for (int r = 0; r < PER; ++r)
-        arr[dst + off + (size_t)(r * RDX_LM_MOVE_THREADS + threadIdx.x)] = h[r];
+        for (int q = 0; q < AHEAD; ++q) {
+            const int j = j0 - q;
+            if (j < 1)
+                break;
+            const size_t y = s_walk[j + 1], x = j > AHEAD ? s_walk[j - AHEAD] : 0;
+#pragma unroll
+            for (int r = 0; r < PER; ++r) {
+                const size_t o = (size_t)(r * RDX_LM_MOVE_THREADS + threadIdx.x);
+                if (MK)
+                    ka[y * LM_B + o] = bk[q][r];
+                if (MV)
+                    va[y * vbw + voff + o] = bv[q][r];
+                if (j > AHEAD) {
+                    if (MK)
+                        bk[q][r] = ka[x * LM_B + o];
+                    if (MV)
+                        bv[q][r] = va[x * vbw + voff + o];
+                }
+            }
+        }
+    }
+    const size_t y = s_walk[1];
+#pragma unroll
+    for (int r = 0; r < PER; ++r) {
+        const size_t o = (size_t)(r * RDX_LM_MOVE_THREADS + threadIdx.x);
+        if (MK)
+            ka[y * LM_B + o] = hk[r];
+        if (MV)
+            va[y * vbw + voff + o] = hv[r];
+    }
 }
 
 /* One block per walk: the walk's slots e0 .. et (t = distance mod seg) are followed from
  * its first; e0's block is held (from its saved copy where another walk overwrites its
  * slot), then et's block moves to its destination, e(t-1)'s to et, ..., and the held one
- * to e1. Each thread moves the same records of every block, so its own program order
- * keeps each read of a slot before the write into it. Keys and the first value word move
- * together; further value words (a.vm > 1) column after column. */
+ * to e1. Keys and the first value word move together; further value words (a.vm > 1)
+ * column after column. */
 template <int RKB, int W>
 __global__ void __launch_bounds__(RDX_LM_MOVE_THREADS) lm_walk_kernel(const rdx_lm_level a, int from)
 {
     typedef typename lm_word<RKB>::t K;
     typedef typename lm_word<W>::t V;
-    enum { PER = LM_B / RDX_LM_MOVE_THREADS };
     extern __shared__ uint32_t s_walk[]; /* [seg + 1] */
     K *keys = (K *)a.keys;
     V *vals = (V *)a.vals;
+    const K *sk = (const K *)a.skeys;
+    const V *sv = (const V *)a.svals;
     const size_t vw = (size_t)LM_B * a.vm; /* value words per block */
     const uint32_t heads = a.counters[0];
     for (uint32_t h = blockIdx.x; h < heads; h += gridDim.x) {
@@ -447,72 +559,124 @@ __global__ void __launch_bounds__(RDX_LM_MOVE_THREADS) lm_walk_kernel(const rdx_
         }
         __syncthreads();
         const uint32_t at = a.saveidx[i];
-        if (RKB && W && a.vm == 1) { /* the common case: keys and values in one pass */
-            K hk[PER];
-            V hv[PER];
-#pragma unroll
-            for (int r = 0; r < PER; ++r) {
-                const size_t o = (size_t)(r * RDX_LM_MOVE_THREADS + threadIdx.x);
-                hk[r] = at != RDX_LM_NONE ? ((const K *)a.skeys)[(size_t)at * LM_B + o] : keys[(size_t)i * LM_B + o];
-                hv[r] = at != RDX_LM_NONE ? ((const V *)a.svals)[(size_t)at * LM_B + o] : vals[(size_t)i * LM_B + o];
-            }
-            for (uint32_t j = t; j >= 1; --j) {
-                const size_t src = (size_t)s_walk[j] * LM_B, dst = (size_t)s_walk[j + 1] * LM_B;
-#pragma unroll
-                for (int r = 0; r < PER; ++r) {
-                    const size_t o = (size_t)(r * RDX_LM_MOVE_THREADS + threadIdx.x);
-                    keys[dst + o] = keys[src + o];
-                    vals[dst + o] = vals[src + o];
-                }
-            }
-            const size_t dst = (size_t)s_walk[1] * LM_B;
-#pragma unroll
-            for (int r = 0; r < PER; ++r) {
-                const size_t o = (size_t)(r * RDX_LM_MOVE_THREADS + threadIdx.x);
-                keys[dst + o] = hk[r];
-                vals[dst + o] = hv[r];
-            }
-        } else {
-            if (RKB)
-                lm_walk_column<K>(keys, (const K *)a.skeys, LM_B, 0, at, i, t, s_walk);
-            for (uint32_t c = 0; W && c < (uint32_t)a.vm; ++c)
-                lm_walk_column<V>(vals, (const V *)a.svals, vw, (size_t)c * LM_B, at, i, t, s_walk);
-        }
+        lm_walk_move<K, V, RKB != 0, W != 0>(keys, sk, vals, sv, vw, 0, at, i, t, s_walk);
+        for (uint32_t c = 1; W && c < (uint32_t)a.vm; ++c)
+            lm_walk_move<K, V, false, true>(keys, sk, vals, sv, vw, (size_t)c * LM_B, at, i, t, s_walk);
         __syncthreads(); /* s_walk is reused */
     }
 }
 
 /* ---- 4. place ---- */
 
+/* The last piece in [lo, hi] that starts at or before pos (pieces in final order; empty
+ * ones start where the next one does). */
+static __device__ __forceinline__ uint32_t lm_piece_of(const unsigned long long *dst, unsigned long long pos,
+                                                       uint32_t lo, uint32_t hi)
+{
+    while (lo < hi) {
+        const uint32_t mid = (lo + hi + 1u) >> 1;
+        if (dst[mid] <= pos)
+            lo = mid;
+        else
+            hi = mid - 1u;
+    }
+    return lo;
+}
+
+/* Each block takes chunks of RDX_COPY_THREADS * RDX_LM_GATHER_ITEMS consecutive final
+ * positions: the pieces at its two ends are searched once, and a record searches only
+ * between them (most chunks lie in one piece). A search per record over the whole table,
+ * 13 dependent loads at 2^28 keys, took 3.1 ms of 15.3 (H200, round 22). */
 template <int RKB, int W>
 __global__ void __launch_bounds__(RDX_COPY_THREADS) lm_gather_kernel(const rdx_lm_level a, size_t at, size_t count)
 {
     typedef typename lm_word<RKB>::t K;
     typedef typename lm_word<W>::t V;
+    enum { CHUNK = RDX_COPY_THREADS * RDX_LM_GATHER_ITEMS };
+    __shared__ uint32_t s_ends[2];
     const uint32_t P = a.stripes, pieces = (1u << a.bits) * P;
     const size_t vm = (size_t)a.vm;
+    for (size_t c0 = (size_t)blockIdx.x * CHUNK; c0 < count; c0 += (size_t)gridDim.x * CHUNK) {
+        const size_t c1 = c0 + CHUNK < count ? c0 + CHUNK : count;
+        if (threadIdx.x < 2)
+            s_ends[threadIdx.x] = lm_piece_of(a.dst, at + (threadIdx.x ? c1 - 1 : c0), 0u, pieces - 1u);
+        __syncthreads();
+        const uint32_t p0 = s_ends[0], p1 = s_ends[1];
+        for (size_t x = c0 + threadIdx.x; x < c1; x += RDX_COPY_THREADS) {
+            const unsigned long long pos = at + x;
+            const uint32_t pc = p0 == p1 ? p0 : lm_piece_of(a.dst, pos, p0, p1);
+            const uint32_t b = pc / P, s = pc - b * P;
+            const size_t cell = (size_t)s * RDX_CUDA_MAX_BINS + b, part = (size_t)s * (pieces / P) + b;
+            const unsigned long long off = pos - a.dst[pc], full = (unsigned long long)a.nf[cell] * LM_B;
+            const bool in_block = off < full;
+            const size_t from = in_block ? (size_t)(a.dsrc[pc] + off) : (size_t)(part * LM_B + (off - full));
+            const K *ks = (const K *)(in_block ? a.keys : a.pkeys);
+            const V *vs = (const V *)(in_block ? a.vals : a.pvals);
+            if (RKB)
+                ((K *)a.skeys)[x] = ks[from];
+            for (size_t m = 0; W && m < vm; ++m)
+                ((V *)a.svals)[x * vm + m] = vs[from * vm + m];
+        }
+        __syncthreads(); /* s_ends is reused */
+    }
+}
+
+/* The bucket of mover x: the last b with m.first[b] <= x (empty buckets start where the
+ * next one does). */
+static __device__ __forceinline__ uint32_t lm_mover_bucket(const rdx_lm_free_map &m, unsigned long long x,
+                                                           uint32_t bins)
+{
+    uint32_t b = 0;
+    for (uint32_t c = 1; c < bins; ++c)
+        b = m.first[c] <= x ? c : b;
+    return b;
+}
+
+/* Movers [at, at + count) into skeys: a bucket's head from its packed blocks, then its
+ * partial records, stripe after stripe (stripe s's partial records of bucket b start at
+ * dst - dsrc - shift[b] of piece (b, s) in the bucket's partial numbering). */
+template <int KB>
+__global__ void __launch_bounds__(RDX_COPY_THREADS)
+    lm_free_gather_kernel(const rdx_lm_level a, const rdx_lm_free_map m, size_t at, size_t count)
+{
+    typedef typename rdx_uint<KB>::t K;
+    const uint32_t P = a.stripes, bins = 1u << a.bits;
+    const K *keys = (const K *)a.keys, *pk = (const K *)a.pkeys;
     const size_t stride = (size_t)gridDim.x * blockDim.x;
     for (size_t x = (size_t)blockIdx.x * blockDim.x + threadIdx.x; x < count; x += stride) {
-        const unsigned long long pos = at + x;
-        uint32_t lo = 0, hi = pieces - 1u; /* the last piece that starts at or before pos */
-        while (lo < hi) {
-            const uint32_t mid = (lo + hi + 1u) >> 1;
-            if (a.dst[mid] <= pos)
-                lo = mid;
-            else
-                hi = mid - 1u;
+        const uint32_t b = lm_mover_bucket(m, at + x, bins);
+        const unsigned long long j = at + x - m.first[b];
+        K k;
+        if (j < m.head[b]) {
+            k = keys[m.pack[b] + j];
+        } else {
+            const unsigned long long r = j - m.head[b], sh = m.shift[b];
+            const unsigned long long *dst = a.dst + (size_t)b * P, *dsrc = a.dsrc + (size_t)b * P;
+            uint32_t lo = 0, hi = P - 1u; /* the last stripe whose partial records start at or before r */
+            while (lo < hi) {
+                const uint32_t mid = (lo + hi + 1u) >> 1;
+                if (dst[mid] - dsrc[mid] - sh <= r)
+                    lo = mid;
+                else
+                    hi = mid - 1u;
+            }
+            k = pk[((size_t)lo * bins + b) * LM_B + (r - (dst[lo] - dsrc[lo] - sh))];
         }
-        const uint32_t b = lo / P, s = lo - b * P;
-        const size_t cell = (size_t)s * RDX_CUDA_MAX_BINS + b, part = (size_t)s * (pieces / P) + b;
-        const unsigned long long off = pos - a.dst[lo], full = (unsigned long long)a.nf[cell] * LM_B;
-        const bool in_block = off < full;
-        const size_t from = in_block ? (size_t)(a.dsrc[lo] + off) : (size_t)(part * LM_B + (off - full));
-        const K *ks = (const K *)(in_block ? a.keys : a.pkeys);
-        const V *vs = (const V *)(in_block ? a.vals : a.pvals);
-        if (RKB)
-            ((K *)a.skeys)[x] = ks[from];
-        for (size_t m = 0; W && m < vm; ++m)
-            ((V *)a.svals)[x * vm + m] = vs[from * vm + m];
+        ((K *)a.skeys)[x] = k;
+    }
+}
+
+/* Movers [at, at + count) from skeys to their places. */
+template <int KB>
+__global__ void __launch_bounds__(RDX_COPY_THREADS)
+    lm_free_scatter_kernel(const rdx_lm_level a, const rdx_lm_free_map m, size_t at, size_t count)
+{
+    typedef typename rdx_uint<KB>::t K;
+    const uint32_t bins = 1u << a.bits;
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t x = (size_t)blockIdx.x * blockDim.x + threadIdx.x; x < count; x += stride) {
+        const uint32_t b = lm_mover_bucket(m, at + x, bins);
+        ((K *)a.keys)[m.dest[b] + (at + x - m.first[b])] = ((const K *)a.skeys)[x];
     }
 }
 
@@ -581,17 +745,27 @@ cudaError_t rdx_lm_histogram(const rdx_lm_level *a, int hi, int sms, cudaStream_
     return cudaGetLastError();
 }
 
-cudaError_t rdx_lm_classify(const rdx_lm_level *a, cudaStream_t s)
+/* Launches the classification kernel of a's record shape on s, or (per_sm not NULL) sets
+ * its shared memory up and says how many of its blocks fit on one SM. */
+template <int KB, int W, bool GEN>
+static cudaError_t lm_classify_call(const rdx_lm_level *a, cudaStream_t s, int *per_sm)
 {
-#define LM_CLASSIFY(KB, W)                                                                                    \
-    case KB * 16 + W:                                                                                         \
-        lm_classify_kernel<KB, W, false>                                                                      \
-            <<<a->stripes, RDX_LM_THREADS, lm_classify_smem<KB, W>::BYTES, s>>>(*a);                          \
-        break;
-#define LM_CLASSIFY_GEN(KB, W)                                                                                \
-    case KB * 16 + W:                                                                                         \
-        lm_classify_kernel<KB, W, true><<<a->stripes, RDX_LM_THREADS, lm_classify_smem<KB, 4>::BYTES, s>>>(*a); \
-        break;
+    const size_t bytes = lm_classify_smem<KB, GEN ? 4 : W, !GEN>::BYTES;
+    if (per_sm) {
+        const void *f = (const void *)lm_classify_kernel<KB, W, GEN>;
+        const cudaError_t e = cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes);
+        return e != cudaSuccess ? e : cudaOccupancyMaxActiveBlocksPerMultiprocessor(per_sm, f, RDX_LM_THREADS, bytes);
+    }
+    lm_classify_kernel<KB, W, GEN><<<a->stripes, RDX_LM_THREADS, bytes, s>>>(*a);
+    return cudaGetLastError();
+}
+
+static cudaError_t lm_classify_dispatch(const rdx_lm_level *a, cudaStream_t s, int *per_sm)
+{
+#define LM_CLASSIFY(KB, W) \
+    case KB * 16 + W: return lm_classify_call<KB, W, false>(a, s, per_sm);
+#define LM_CLASSIFY_GEN(KB, W) \
+    case KB * 16 + W: return lm_classify_call<KB, W, true>(a, s, per_sm);
     if (a->gen) {
         LM_SWITCH(a->kb * 16 + a->vw, LM_FOR_EACH_KW, LM_CLASSIFY_GEN)
     } else {
@@ -599,12 +773,19 @@ cudaError_t rdx_lm_classify(const rdx_lm_level *a, cudaStream_t s)
     }
 #undef LM_CLASSIFY
 #undef LM_CLASSIFY_GEN
-    return cudaGetLastError();
+}
+
+cudaError_t rdx_lm_classify(const rdx_lm_level *a, cudaStream_t s) { return lm_classify_dispatch(a, s, NULL); }
+
+cudaError_t rdx_lm_classify_resident(const rdx_lm_level *a, int *per_sm)
+{
+    *per_sm = 0;
+    return lm_classify_dispatch(a, 0, per_sm);
 }
 
 cudaError_t rdx_lm_layout(const rdx_lm_level *a, int sms, cudaStream_t s)
 {
-    lm_layout_kernel<<<1, RDX_CUDA_MAX_BINS, 0, s>>>(*a);
+    lm_layout_kernel<<<1, 32 * LM_BINS, 0, s>>>(*a);
     lm_dest_kernel<<<lm_slot_grid(a->slots, sms), RDX_COPY_THREADS, 0, s>>>(*a);
     return cudaGetLastError();
 }
@@ -638,11 +819,31 @@ cudaError_t rdx_lm_permute(const rdx_lm_level *a, int sms, cudaStream_t s)
 
 cudaError_t rdx_lm_gather_window(const rdx_lm_level *a, size_t at, size_t count, int sms, cudaStream_t s)
 {
-    const unsigned grid = rdx_copy_grid(count, sms);
+    const unsigned grid = rdx_copy_grid((count + RDX_LM_GATHER_ITEMS - 1) / RDX_LM_GATHER_ITEMS, sms);
 #define LM_GATHER(KB, W)                                                                                      \
     case KB * 16 + W: lm_gather_kernel<KB, W><<<grid, RDX_COPY_THREADS, 0, s>>>(*a, at, count); break;
     LM_SWITCH(a->rkb * 16 + a->vw, LM_FOR_EACH_MOVE, LM_GATHER)
 #undef LM_GATHER
+    return cudaGetLastError();
+}
+
+cudaError_t rdx_lm_free_window(const rdx_lm_level *a, const rdx_lm_free_map *m, size_t at, size_t count, int sms,
+                               cudaStream_t s)
+{
+    const unsigned grid = rdx_copy_grid(count, sms);
+#define LM_FREE(KB)                                                                                          \
+    case KB:                                                                                                  \
+        lm_free_gather_kernel<KB><<<grid, RDX_COPY_THREADS, 0, s>>>(*a, *m, at, count);                      \
+        lm_free_scatter_kernel<KB><<<grid, RDX_COPY_THREADS, 0, s>>>(*a, *m, at, count);                     \
+        break;
+    switch (a->kb) {
+        LM_FREE(1)
+        LM_FREE(2)
+        LM_FREE(4)
+        LM_FREE(8)
+    default: return cudaErrorInvalidValue;
+    }
+#undef LM_FREE
     return cudaGetLastError();
 }
 

@@ -590,6 +590,14 @@
 /* The permutation kernels' threads, and the blocks of its walk per SM. */
 #define RDX_LM_MOVE_THREADS 128
 #define RDX_LM_MOVE_BLOCKS_PER_SM 16
+/* Blocks a walk's threads read ahead of the one they write (each thread holds this many
+ * times RDX_LM_BLOCK / RDX_LM_MOVE_THREADS records in registers). */
+#define RDX_LM_WALK_AHEAD 4
+/* Keys each thread of the partition's bucket count has in flight. */
+#define RDX_LM_HIST_LOADS 4
+/* Records per thread of a chunk of the place step's gather (the pieces at a chunk's ends
+ * are searched once per chunk). */
+#define RDX_LM_GATHER_ITEMS 8
 
 /* ---- the out-of-core route (outcore.cu, outcore_kernels.cu; docs/low-memory.md) ----
  * Records stream through the GPU in chunks of this many bytes (keys and values): long
