@@ -56,24 +56,12 @@ __global__ void __launch_bounds__(RDX_COPY_THREADS) lm_hist_kernel(const rdx_lm_
     const int lo = hi - RDX_LM_DIGIT_BITS > a.begin_bit ? hi - RDX_LM_DIGIT_BITS : a.begin_bit;
     const uint32_t mask = (1u << (hi - lo)) - 1u;
     unsigned long long any = 0ull, all = ~0ull;
-    /* RDX_LM_HIST_LOADS keys in flight per thread (one at a time: 0.45 ms at 2^28 u32, a
-     * third of the copy rate; H200, round 22). */
-    enum { U = RDX_LM_HIST_LOADS };
     const size_t stride = (size_t)gridDim.x * blockDim.x;
-    for (size_t i0 = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i0 < a.len; i0 += stride * U) {
-        K k[U];
-#pragma unroll
-        for (int u = 0; u < U; ++u) {
-            const size_t i = i0 + (size_t)u * stride;
-            k[u] = i < a.len ? lm_sort_key<KB>(a, i) : (K)0;
-        }
-#pragma unroll
-        for (int u = 0; u < U; ++u)
-            if (i0 + (size_t)u * stride < a.len) {
-                atomicAdd(&cnt[rdx_digit(k[u], lo, mask)], 1u);
-                any |= (unsigned long long)k[u];
-                all &= (unsigned long long)k[u];
-            }
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.len; i += stride) {
+        const K k = lm_sort_key<KB>(a, i);
+        atomicAdd(&cnt[rdx_digit(k, lo, mask)], 1u);
+        any |= (unsigned long long)k;
+        all &= (unsigned long long)k;
     }
     atomicOr(&s_or, any);
     atomicAnd(&s_and, all);

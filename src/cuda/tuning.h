@@ -593,8 +593,6 @@
 /* Blocks a walk's threads read ahead of the one they write (each thread holds this many
  * times RDX_LM_BLOCK / RDX_LM_MOVE_THREADS records in registers). */
 #define RDX_LM_WALK_AHEAD 4
-/* Keys each thread of the partition's bucket count has in flight. */
-#define RDX_LM_HIST_LOADS 4
 /* Records per thread of a chunk of the place step's gather (the pieces at a chunk's ends
  * are searched once per chunk). */
 #define RDX_LM_GATHER_ITEMS 8
