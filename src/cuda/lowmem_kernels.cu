@@ -136,8 +136,8 @@ __global__ void __launch_bounds__(RDX_LM_THREADS) lm_classify_kernel(const rdx_l
     Wd *vals = (Wd *)a.vals;
     K *const gpk = (K *)a.pkeys + (size_t)s * bins * LM_B;
     Wd *const gpv = W ? (Wd *)a.pvals + (size_t)s * bins * LM_B * vm : NULL;
-    K *pk = GEN ? gpk : (K *)(smem + S::PK);
-    Wd *pv = GEN ? gpv : (Wd *)(smem + S::PV);
+    K *const s_pk = (K *)(smem + S::PK); /* without GEN */
+    Wd *const s_pv = (Wd *)(smem + S::PV);
     K *stk = GEN ? (K *)a.stk + (size_t)s * TILE : NULL;
     Wd *stv = GEN && W ? (Wd *)a.stv + (size_t)s * TILE * vm : NULL;
     const uint32_t slot0 = (uint32_t)(a.stripe_len / LM_B) * s;
@@ -186,7 +186,8 @@ __global__ void __launch_bounds__(RDX_LM_THREADS) lm_classify_kernel(const rdx_l
         }
         if (tid == T - 1)
             s_misc[33] = ob + nb;
-        rdx_rank_scatter<RVB, K, V, I, T>(key, val, count, a.shift, a.bits, s_wcnt, s_keys, s_vals);
+        rdx_rank_scatter_fixed<RDX_LM_DIGIT_BITS, RVB, K, V, I, T>(key, val, count, a.shift, a.bits, s_wcnt, s_keys,
+                                                                   s_vals);
         __syncthreads();
         if (!GEN && t0 + TILE < hi) { /* the next tile, in flight while this one goes out */
             const size_t t1 = t0 + TILE;
@@ -203,10 +204,10 @@ __global__ void __launch_bounds__(RDX_LM_THREADS) lm_classify_kernel(const rdx_l
             const size_t out = lo + (size_t)(w + s_ob[d]) * LM_B;
             if (rk)
                 for (uint32_t j = lane; j < s_fill[d]; j += 32)
-                    keys[out + j] = pk[d * LM_B + j];
+                    keys[out + j] = GEN ? gpk[d * LM_B + j] : s_pk[d * LM_B + j];
             if (W)
                 for (uint32_t j = lane; j < s_fill[d] * vm; j += 32)
-                    vals[out * vm + j] = pv[d * LM_B * vm + j];
+                    vals[out * vm + j] = GEN ? gpv[d * LM_B * vm + j] : s_pv[d * LM_B + j];
             for (uint32_t i = lane; i < nbd; i += 32)
                 a.tag[slot0 + w + s_ob[d] + i] = ((s_nblk[d] + i) << 8) | d;
         }
@@ -216,19 +217,25 @@ __global__ void __launch_bounds__(RDX_LM_THREADS) lm_classify_kernel(const rdx_l
             const K k = s_keys[j];
             const uint32_t d = rdx_digit(k, a.shift, mask);
             const bool in_block = (int)j < s_lim[d];
-            const size_t o = in_block ? s_bblk[d] + j : (size_t)(s_bpart[d] + j);
-            K *kd = in_block ? keys : pk;
-            Wd *vd = in_block ? vals : pv;
             if (GEN) {
+                const size_t o = in_block ? s_bblk[d] + j : (size_t)(s_bpart[d] + j);
+                K *kd = in_block ? keys : gpk;
+                Wd *vd = in_block ? vals : gpv;
                 const uint32_t src = (uint32_t)s_vals[j];
                 if (rk)
                     kd[o] = stk[src];
                 for (uint32_t m = 0; W && m < vm; ++m)
                     vd[o * vm + m] = stv[(size_t)src * vm + m];
-            } else {
-                kd[o] = rdx_dec(k, a.cls, a.desc);
+            } else if (in_block) { /* global and shared stores apart, not through one pointer */
+                const size_t o = s_bblk[d] + j;
+                keys[o] = rdx_dec(k, a.cls, a.desc);
                 if (W)
-                    vd[o] = (Wd)s_vals[j];
+                    vals[o] = (Wd)s_vals[j];
+            } else {
+                const uint32_t o = s_bpart[d] + j;
+                s_pk[o] = rdx_dec(k, a.cls, a.desc);
+                if (W)
+                    s_pv[o] = (Wd)s_vals[j];
             }
         }
         __syncthreads();
@@ -243,10 +250,10 @@ __global__ void __launch_bounds__(RDX_LM_THREADS) lm_classify_kernel(const rdx_l
     if (!GEN) /* the partial blocks to scratch, where the place step reads them */
         for (uint32_t d = warp; d < bins; d += WARPS) {
             for (uint32_t j = lane; j < s_fill[d]; j += 32)
-                gpk[d * LM_B + j] = pk[d * LM_B + j];
+                gpk[d * LM_B + j] = s_pk[d * LM_B + j];
             if (W)
                 for (uint32_t j = lane; j < s_fill[d]; j += 32)
-                    gpv[d * LM_B + j] = pv[d * LM_B + j];
+                    gpv[d * LM_B + j] = s_pv[d * LM_B + j];
         }
     if (tid < RDX_CUDA_MAX_BINS) {
         a.nf[(size_t)s * RDX_CUDA_MAX_BINS + tid] = tid < bins ? s_nblk[tid] : 0u;

@@ -44,6 +44,16 @@ static __device__ __forceinline__ uint32_t rdx_match8(uint32_t d)
 #endif
 }
 
+/* The same for digits of BITS bits, BITS known when compiled (every lane takes part). */
+template <int BITS> static __device__ __forceinline__ uint32_t rdx_match_fixed(uint32_t d)
+{
+    uint32_t peers = RDX_FULL_WARP;
+#pragma unroll
+    for (int b = 0; b < BITS; ++b)
+        peers &= rdx_agree(d, 1u << b);
+    return peers;
+}
+
 /* The same for digits of `bits` bits (1..8), where only lanes with `valid` take part as
  * peers (invalid lanes group among themselves and are ignored by the caller). */
 static __device__ __forceinline__ uint32_t rdx_match_bits(uint32_t d, bool valid, int bits)
@@ -244,13 +254,14 @@ static __device__ __forceinline__ bool rdx_offset_tile_one_digit(uint32_t total,
  * few of them). The shuffle also keeps the warp's steps in order: the next step's leader
  * adds after this one. lane: this thread's lane, below_mask the lanes below it (the caller
  * keeps both for the whole tile). Meaningless where !valid. */
-template <bool FAST, bool MA>
+template <bool FAST, bool MA, int FIXED = 0>
 static __device__ __forceinline__ uint32_t rdx_rank_step(uint32_t d, bool valid, int bits, uint32_t *wc,
                                                          uint32_t lane, uint32_t below_mask, uint32_t *below_out)
 {
-    const uint32_t peers = MA     ? __match_any_sync(RDX_FULL_WARP, valid ? d : 0xffffffffu)
-                           : FAST ? rdx_match8(d)
-                                  : rdx_match_bits(d, valid, bits);
+    const uint32_t peers = MA      ? __match_any_sync(RDX_FULL_WARP, valid ? d : 0xffffffffu)
+                           : FIXED ? rdx_match_fixed<FIXED>(d)
+                           : FAST  ? rdx_match8(d)
+                                   : rdx_match_bits(d, valid, bits);
     const uint32_t below = __popc(peers & below_mask);
     const uint32_t leader = 31u - __clz(peers);
     uint32_t base = 0;
@@ -260,7 +271,8 @@ static __device__ __forceinline__ uint32_t rdx_rank_step(uint32_t d, bool valid,
     return __shfl_sync(RDX_FULL_WARP, base, leader);
 }
 
-template <bool FAST, bool MA, int VB, typename K, typename V, int ITEMS>
+/* FIXED: a full tile of digits of FIXED bits (0: not known when compiled). */
+template <bool FAST, bool MA, int VB, int FIXED = 0, typename K, typename V, int ITEMS>
 static __device__ __forceinline__ void rdx_rank_scatter_impl(const K (&key)[ITEMS], const V (&val)[ITEMS],
                                                              uint32_t count, int shift, int bits, uint32_t *s_wcnt,
                                                              K *s_keys, V *s_vals)
@@ -272,10 +284,10 @@ static __device__ __forceinline__ void rdx_rank_scatter_impl(const K (&key)[ITEM
     const uint32_t first = warp * 32u * ITEMS + lane;
 #pragma unroll
     for (int i = 0; i < ITEMS; ++i) {
-        const bool valid = FAST || first + (uint32_t)i * 32u < count;
+        const bool valid = FAST || FIXED || first + (uint32_t)i * 32u < count;
         const uint32_t d = valid ? rdx_digit(key[i], shift, mask) : 0u;
         uint32_t below;
-        const uint32_t base = rdx_rank_step<FAST, MA>(d, valid, bits, wc, lane, below_mask, &below);
+        const uint32_t base = rdx_rank_step<FAST, MA, FIXED>(d, valid, bits, wc, lane, below_mask, &below);
         if (valid) {
             s_keys[base + below] = key[i];
             if (VB)
@@ -301,6 +313,19 @@ static __device__ __forceinline__ void rdx_rank_scatter(const K (&key)[ITEMS], c
         rdx_rank_scatter_impl<false, true, VB>(key, val, count, shift, bits, s_wcnt, s_keys, s_vals);
     else if (bits == 8 && count == (uint32_t)(ITEMS * THREADS))
         rdx_rank_scatter_impl<true, false, VB>(key, val, count, shift, bits, s_wcnt, s_keys, s_vals);
+    else
+        rdx_rank_scatter_impl<false, false, VB>(key, val, count, shift, bits, s_wcnt, s_keys, s_vals);
+}
+
+/* rdx_rank_scatter for digits of at most FIXED bits (the pass kernel's case analysis left
+ * out): full tiles of FIXED-bit digits with FIXED ballots and no test per item. */
+template <int FIXED, int VB, typename K, typename V, int ITEMS, int THREADS>
+static __device__ __forceinline__ void rdx_rank_scatter_fixed(const K (&key)[ITEMS], const V (&val)[ITEMS],
+                                                              uint32_t count, int shift, int bits, uint32_t *s_wcnt,
+                                                              K *s_keys, V *s_vals)
+{
+    if (bits == FIXED && count == (uint32_t)(ITEMS * THREADS))
+        rdx_rank_scatter_impl<false, false, VB, FIXED>(key, val, count, shift, bits, s_wcnt, s_keys, s_vals);
     else
         rdx_rank_scatter_impl<false, false, VB>(key, val, count, shift, bits, s_wcnt, s_keys, s_vals);
 }
