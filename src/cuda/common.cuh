@@ -136,11 +136,10 @@ static __device__ __forceinline__ uint32_t rdx_look_back(const uint32_t *const &
     return excl;
 }
 
-/* The last j in [0, count) with first[j] <= t (first[0] <= t; first non-decreasing): the
- * bucket or segment of tile t, from the first tile of each. */
-static __device__ __forceinline__ uint32_t rdx_last_at_most(const uint32_t *first, uint32_t count, uint32_t t)
+/* The last j in [lo, hi] with first[j] <= t (first[lo] <= t; first non-decreasing). */
+template <typename T>
+static __device__ __forceinline__ uint32_t rdx_last_at_most_in(const T *first, uint32_t lo, uint32_t hi, T t)
 {
-    uint32_t lo = 0, hi = count - 1u;
     while (lo < hi) {
         const uint32_t mid = (lo + hi + 1u) >> 1;
         if (first[mid] <= t)
@@ -149,6 +148,13 @@ static __device__ __forceinline__ uint32_t rdx_last_at_most(const uint32_t *firs
             hi = mid - 1u;
     }
     return lo;
+}
+
+/* The last j in [0, count) with first[j] <= t (first[0] <= t; first non-decreasing): the
+ * bucket or segment of tile t, from the first tile of each. */
+static __device__ __forceinline__ uint32_t rdx_last_at_most(const uint32_t *first, uint32_t count, uint32_t t)
+{
+    return rdx_last_at_most_in(first, 0u, count - 1u, t);
 }
 
 /* Segment s of the offsets is [rdx_seg_lo, rdx_seg_hi), clamped to [0, n): offsets that

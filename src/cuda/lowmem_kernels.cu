@@ -563,25 +563,12 @@ __global__ void __launch_bounds__(RDX_LM_MOVE_THREADS) lm_walk_kernel(const rdx_
 
 /* ---- 4. place ---- */
 
-/* The last piece in [lo, hi] that starts at or before pos (pieces in final order; empty
- * ones start where the next one does). */
-static __device__ __forceinline__ uint32_t lm_piece_of(const unsigned long long *dst, unsigned long long pos,
-                                                       uint32_t lo, uint32_t hi)
-{
-    while (lo < hi) {
-        const uint32_t mid = (lo + hi + 1u) >> 1;
-        if (dst[mid] <= pos)
-            lo = mid;
-        else
-            hi = mid - 1u;
-    }
-    return lo;
-}
-
-/* Each block takes chunks of RDX_COPY_THREADS * RDX_LM_GATHER_ITEMS consecutive final
- * positions: the pieces at its two ends are searched once, and a record searches only
- * between them (most chunks lie in one piece). A search per record over the whole table,
- * 13 dependent loads at 2^28 keys, took 3.1 ms of 15.3 (H200, round 22). */
+/* The piece of a final position: the last that starts at or before it (empty pieces start
+ * where the next one does). Each block takes chunks of RDX_COPY_THREADS *
+ * RDX_LM_GATHER_ITEMS consecutive final positions: the pieces at its two ends are searched
+ * once, and a record searches only between them (most chunks lie in one piece). A search
+ * per record over the whole table, 13 dependent loads at 2^28 keys, took 3.1 ms of 15.3
+ * (H200, round 22). */
 template <int RKB, int W>
 __global__ void __launch_bounds__(RDX_COPY_THREADS) lm_gather_kernel(const rdx_lm_level a, size_t at, size_t count)
 {
@@ -594,12 +581,12 @@ __global__ void __launch_bounds__(RDX_COPY_THREADS) lm_gather_kernel(const rdx_l
     for (size_t c0 = (size_t)blockIdx.x * CHUNK; c0 < count; c0 += (size_t)gridDim.x * CHUNK) {
         const size_t c1 = c0 + CHUNK < count ? c0 + CHUNK : count;
         if (threadIdx.x < 2)
-            s_ends[threadIdx.x] = lm_piece_of(a.dst, at + (threadIdx.x ? c1 - 1 : c0), 0u, pieces - 1u);
+            s_ends[threadIdx.x] = rdx_last_at_most_in(a.dst, 0u, pieces - 1u, (unsigned long long)(at + (threadIdx.x ? c1 - 1 : c0)));
         __syncthreads();
         const uint32_t p0 = s_ends[0], p1 = s_ends[1];
         for (size_t x = c0 + threadIdx.x; x < c1; x += RDX_COPY_THREADS) {
             const unsigned long long pos = at + x;
-            const uint32_t pc = p0 == p1 ? p0 : lm_piece_of(a.dst, pos, p0, p1);
+            const uint32_t pc = p0 == p1 ? p0 : rdx_last_at_most_in(a.dst, p0, p1, pos);
             const uint32_t b = pc / P, s = pc - b * P;
             const size_t cell = (size_t)s * RDX_CUDA_MAX_BINS + b, part = (size_t)s * (pieces / P) + b;
             const unsigned long long off = pos - a.dst[pc], full = (unsigned long long)a.nf[cell] * LM_B;
