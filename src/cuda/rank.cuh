@@ -29,22 +29,9 @@ static __device__ __forceinline__ uint32_t rdx_agree(uint32_t d, uint32_t bit)
     return m;
 }
 
-/* The lanes of the warp whose 8-bit digit equals this lane's: one ballot per bit, each
- * keeping the lanes that agree with this lane on that bit. Every lane takes part. */
-static __device__ __forceinline__ uint32_t rdx_match8(uint32_t d)
-{
-#if RDX_RANK_USE_MATCH_ANY
-    return __match_any_sync(RDX_FULL_WARP, d);
-#else
-    uint32_t peers = RDX_FULL_WARP;
-#pragma unroll
-    for (int b = 0; b < 8; ++b)
-        peers &= rdx_agree(d, 1u << b);
-    return peers;
-#endif
-}
-
-/* The same for digits of BITS bits, BITS known when compiled (every lane takes part). */
+/* The lanes of the warp whose digit of BITS bits (known when compiled) equals this
+ * lane's: one ballot per bit, each keeping the lanes that agree with this lane on that
+ * bit. Every lane takes part. */
 template <int BITS> static __device__ __forceinline__ uint32_t rdx_match_fixed(uint32_t d)
 {
     uint32_t peers = RDX_FULL_WARP;
@@ -52,6 +39,16 @@ template <int BITS> static __device__ __forceinline__ uint32_t rdx_match_fixed(u
     for (int b = 0; b < BITS; ++b)
         peers &= rdx_agree(d, 1u << b);
     return peers;
+}
+
+/* The same for 8-bit digits. */
+static __device__ __forceinline__ uint32_t rdx_match8(uint32_t d)
+{
+#if RDX_RANK_USE_MATCH_ANY
+    return __match_any_sync(RDX_FULL_WARP, d);
+#else
+    return rdx_match_fixed<8>(d);
+#endif
 }
 
 /* The same for digits of `bits` bits (1..8), where only lanes with `valid` take part as
