@@ -209,13 +209,16 @@ static __device__ __forceinline__ bool seg_range_count(const K (&key)[ITEMS], ui
     if (lane == 0)
         atomicAdd(s_work, work);
     uint32_t run = rdx_block_excl_scan<THREADS>(sum, m.scan);
+    /* Every warp added its work before the scan's barrier; read the total before the last
+     * barrier, which a next attempt's thread 0 may pass and clear it (racecheck, round 23). */
+    const uint32_t total_work = *s_work;
     for (uint32_t j = at; j < end; ++j) {
         const uint32_t c = m.cnt[j];
         m.cnt[j] = run;
         run += c;
     }
     long_run = __syncthreads_or(long_run) != 0;
-    return !long_run && *s_work <= (uint32_t)RDX_SEG_RUN_WORK * count;
+    return !long_run && total_work <= (uint32_t)RDX_SEG_RUN_WORK * count;
 }
 
 /* Sorts the tile of `count` keys that the block holds warp-striped (item i of this thread
