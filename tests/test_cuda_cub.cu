@@ -354,10 +354,15 @@ int main(void)
     rdx_ctx *ctx = rdx_test_cuda_context();
     cub_oracle(ctx, rdx_test_max_log2(22));
     /* Again with the large tile shape at every size (it serves only inputs above
-     * RDX_OS_MEDIUM_MAX_N otherwise). */
-    rdx_cuda_ctx_tuning(ctx)->medium_max_n = 0;
+     * RDX_OS_MID_MAX_N otherwise), then the mid shape at every size (u32/u32 and u64 keys
+     * have one). */
+    rdx_cuda_tuning *t = rdx_cuda_ctx_tuning(ctx);
+    t->medium_max_n = t->mid_max_n = 0;
     cub_oracle(ctx, rdx_test_max_log2(22));
-    rdx_cuda_ctx_tuning(ctx)->medium_max_n = RDX_OS_MEDIUM_MAX_N;
+    t->mid_max_n = (size_t)-1;
+    cub_oracle(ctx, rdx_test_max_log2(22));
+    t->medium_max_n = RDX_OS_MEDIUM_MAX_N;
+    t->mid_max_n = RDX_OS_MID_MAX_N;
     async_api(ctx);
     rdx_ctx_destroy(ctx);
     printf("test_cuda_cub: %s (%d failures), seed 0x%016" PRIx64 "\n", failures ? "FAILED" : "passed", failures, seed);

@@ -17,7 +17,7 @@
 typedef struct forced_route {
     const char *route;
     size_t n;
-    size_t cluster_max_n, grid_max_n, medium_max_n, portion_max_n;
+    size_t cluster_max_n, grid_max_n, medium_max_n, mid_max_n, portion_max_n;
 } forced_route;
 
 static void force(rdx_ctx *ctx, const forced_route *f)
@@ -30,6 +30,8 @@ static void force(rdx_ctx *ctx, const forced_route *f)
         t->grid_max_n = f->grid_max_n;
     if (f->medium_max_n != KEEP)
         t->medium_max_n = f->medium_max_n;
+    if (f->mid_max_n != KEEP)
+        t->mid_max_n = f->mid_max_n;
     if (f->portion_max_n != KEEP)
         t->portion_max_n = f->portion_max_n;
 }
@@ -50,13 +52,14 @@ static void forced_routes(rdx_ctx *ctx, int max_log2)
     uint64_t s = seed ^ 0x8888;
     const size_t three_tiles = 3 * (size_t)RDX_OSM_THREADS * RDX_OSM_ITEMS;
     const forced_route routes[] = {
-        {"small", 3000, KEEP, KEEP, KEEP, KEEP},
-        {"cluster", 12000, RDX_CLUSTER_MAX_N, KEEP, KEEP, KEEP},
-        {"grid", 12000, 0, KEEP, KEEP, KEEP},
-        {"onesweep", 12000, 0, 0, KEEP, KEEP},           /* medium tile shape */
-        {"onesweep", 12000, 0, 0, 0, KEEP},              /* large tile shape */
-        {"onesweep", 12000, 0, 0, KEEP, three_tiles},    /* two portions */
-        {"onesweep", ((size_t)1 << 20) + 5, KEEP, KEEP, KEEP, KEEP}, /* above the grid limit */
+        {"small", 3000, KEEP, KEEP, KEEP, KEEP, KEEP},
+        {"cluster", 12000, RDX_CLUSTER_MAX_N, KEEP, KEEP, KEEP, KEEP},
+        {"grid", 12000, 0, KEEP, KEEP, KEEP, KEEP},
+        {"onesweep", 12000, 0, 0, KEEP, KEEP, KEEP},        /* medium tile shape */
+        {"onesweep", 12000, 0, 0, 0, KEEP, KEEP},           /* mid (u8/u32) and large shapes */
+        {"onesweep", 12000, 0, 0, 0, 0, KEEP},              /* large tile shape */
+        {"onesweep", 12000, 0, 0, KEEP, KEEP, three_tiles}, /* two portions */
+        {"onesweep", ((size_t)1 << 20) + 5, KEEP, KEEP, KEEP, KEEP, KEEP}, /* above the grid limit */
     };
     const int cluster_on = rdx_cuda_cluster_max_blocks(4, 0) > 0;
     for (size_t r = 0; r < sizeof routes / sizeof routes[0]; r++) {
@@ -87,7 +90,7 @@ static void forced_routes(rdx_ctx *ctx, int max_log2)
 static void portions(rdx_ctx *ctx, int max_log2)
 {
     uint64_t s = seed ^ 0x6666;
-    const forced_route f = {"onesweep", 0, 0, 0, KEEP, 3 * (size_t)RDX_OSM_THREADS * RDX_OSM_ITEMS};
+    const forced_route f = {"onesweep", 0, 0, 0, KEEP, KEEP, 3 * (size_t)RDX_OSM_THREADS * RDX_OSM_ITEMS};
     force(ctx, &f);
     static const size_t sizes[] = {10007, ((size_t)1 << 18) + 1, ((size_t)1 << 20) + 5};
     for (size_t i = 0; i < 3; i++) {
@@ -132,9 +135,10 @@ static void one_digit_tiles(rdx_ctx *ctx, int max_log2)
 {
     uint64_t s = seed ^ 0x7777;
     const size_t tile = LARGEST_TILE;
-    const forced_route shapes[3] = {{"onesweep", 0, 0, 0, 0, KEEP},                  /* large shape */
-                                    {"onesweep", 0, 0, 0, (size_t)1 << 40, KEEP},    /* medium shape */
-                                    {"onesweep", 0, 0, 0, 0, 4 * tile}};             /* portions */
+    const forced_route shapes[4] = {{"onesweep", 0, 0, 0, 0, 0, KEEP},                  /* large shape */
+                                    {"onesweep", 0, 0, 0, (size_t)1 << 40, KEEP, KEEP}, /* medium shape */
+                                    {"onesweep", 0, 0, 0, 0, (size_t)1 << 40, KEEP},    /* mid shape */
+                                    {"onesweep", 0, 0, 0, 0, 0, 4 * tile}};             /* portions */
     static const struct {
         rdx_type type;
         rdx_ref_kind kind;
@@ -153,7 +157,7 @@ static void one_digit_tiles(rdx_ctx *ctx, int max_log2)
     size_t n = 40 * tile + 123;
     if (n > ((size_t)1 << max_log2) + 7) /* under the sanitizers: still past the small route */
         n = ((size_t)1 << max_log2) + 7 > RDX_SMALL_MAX_N ? ((size_t)1 << max_log2) + 7 : RDX_SMALL_MAX_N + 1;
-    for (int sh = 0; sh < 3; sh++) {
+    for (int sh = 0; sh < 4; sh++) {
         force(ctx, &shapes[sh]);
         rdx_cuda_ctx_tuning(ctx)->count_min_n = rdx_cuda_ctx_tuning(ctx)->count16_min_n = (size_t)-1; /* i8 */
         for (size_t j = 0; j < sizeof jobs / sizeof jobs[0]; j++) {

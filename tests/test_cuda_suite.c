@@ -87,8 +87,8 @@ static void suites(rdx_ctx *ctx, int max_log2, const char *suite)
     cfg.more_sizes = NULL;
     failures += rdx_run_sort_suite(&cfg);
     /* Host arrays, with the large tile shape for every size above the small-n limit (it
-     * serves only inputs above RDX_OS_MEDIUM_MAX_N otherwise). */
-    tuning.medium_max_n = 0;
+     * serves only inputs above RDX_OS_MID_MAX_N otherwise). */
+    tuning.medium_max_n = tuning.mid_max_n = 0;
     cfg.memory = &rdx_test_host_memory;
     cfg.seed = seed ^ 0x9999;
     cfg.tile = RDX_OS_SHAPE_THREADS(4, 0, 0) * RDX_OS_SHAPE_ITEMS(4, 0, 0);

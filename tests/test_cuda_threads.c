@@ -98,7 +98,7 @@ int main(void)
     rdx_ctx *c = rdx_test_cuda_context();
     const rdx_cuda_tuning *t = rdx_cuda_ctx_tuning(c);
     CHECK(t->msd_min_n == RDX_MSD_MIN_N && t->grid_max_n == RDX_GRID_MAX_N && t->cluster_max_n == RDX_CLUSTER_MAX_N &&
-              t->medium_max_n == RDX_OS_MEDIUM_MAX_N && t->portion_max_n == 0 && t->sms > 0,
+              t->medium_max_n == RDX_OS_MEDIUM_MAX_N && t->mid_max_n == RDX_OS_MID_MAX_N && t->portion_max_n == 0 && t->sms > 0,
           "a new context does not have tuning.h's limits and the device's facts");
     CHECK(strcmp(rdx_ctx_route(c), "") == 0, "a new context names route \"%s\"", rdx_ctx_route(c));
     rdx_ctx_destroy(a);

@@ -230,7 +230,7 @@ cudaError_t rdx_launch_count(int kb, const rdx_count_args *a, int sms, cudaStrea
 cudaError_t rdx_count_init(void);
 
 /* Keys per tile of the pass kernel for key bytes kb, value bytes vb (0, 4, 8) and the
- * medium (1) or large (0) tile shape of tuning.h. */
+ * size class `medium` (RDX_OS_LARGE, RDX_OS_MEDIUM, RDX_OS_MID of tuning.h). */
 size_t rdx_os_tile(int kb, int vb, int medium);
 
 /* Raises the dynamic shared-memory limit of every kernel on the current device. */

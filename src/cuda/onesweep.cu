@@ -11,7 +11,8 @@
  * A full tile whose keys all share one digit (sorted or reverse input, few distinct keys,
  * the later passes of skewed data) is one run already: its counts tell, and it skips the
  * ranking, staged in shared memory in its own order.
- * Two tile shapes (tuning.h): large for throughput, medium for small inputs.
+ * Tile shapes by size (tuning.h): large for throughput, medium for small inputs, and for
+ * 8 bytes per key a mid shape between them.
  * SEG = 1 (the segmented passes, seg_passes.cu): tiles are numbered per segment
  * (a.seg), a segment's first tile publishes its prefix, the look-back stops there, and a
  * digit's slots start at the segment's start plus its own digit base. */
@@ -20,7 +21,7 @@
 #include "rank.cuh"
 
 /* Shape and shared-memory layout of the pass kernel for key bytes KB, value bytes VB, and
- * the medium (MED = 1) or large shape. */
+ * the size class MED (RDX_OS_LARGE, RDX_OS_MEDIUM, RDX_OS_MID). */
 template <int KB, int VB, int MED> struct rdx_os_layout {
     static constexpr int THREADS = RDX_OS_SHAPE_THREADS(KB, VB, MED);
     static constexpr int ITEMS = RDX_OS_SHAPE_ITEMS(KB, VB, MED);
@@ -280,10 +281,11 @@ static cudaError_t launch_pass(const rdx_pass_args *a, unsigned grid, cudaStream
     return cudaGetLastError();
 }
 
-/* Blocks of the pass kernel resident per multiprocessor, per shape (medium, large,
- * segmented) and (key, value) bytes as RDX_FOR_EACH_KV lists them; set by
+/* Blocks of the pass kernel resident per multiprocessor, per shape (large, medium, mid,
+ * segmented: SHAPE_SEG) and (key, value) bytes as RDX_FOR_EACH_KV lists them; set by
  * rdx_onesweep_init (the same on every device of one architecture). */
-static int per_sm_of[3][12];
+enum { SHAPE_SEG = 3 };
+static int per_sm_of[4][12];
 
 template <int KB, int VB, int MED, int SEG>
 static cudaError_t init_pass(int *per_sm)
@@ -304,12 +306,18 @@ static unsigned pass_grid(size_t tiles, int shape, int kb, int vb, int sms, int 
     return rdx_resident_grid(tiles, sms, per_sm, waves);
 }
 
-/* The segmented passes use the large shape only. */
+/* The size class whose kernel serves (KB, VB) at class MED: the mid shape is stamped out
+ * only for the (key, value) bytes that have one (RDX_OS_HAS_MID), the others take their
+ * large kernel there. The segmented passes use the large shape only. */
+template <int KB, int VB, int MED> struct stamped {
+    static constexpr int SHAPE = MED == RDX_OS_MID && !RDX_OS_HAS_MID(KB, VB) ? RDX_OS_LARGE : MED;
+};
+
 template <int MED, int SEG>
 static cudaError_t launch_shape(int kb, int vb, const rdx_pass_args *a, unsigned grid, cudaStream_t s)
 {
 #define RDX_PASS_CASE(KB, VB) \
-    case KB * 16 + VB: return launch_pass<KB, VB, MED, SEG>(a, grid, s);
+    case KB * 16 + VB: return launch_pass<KB, VB, stamped<KB, VB, MED>::SHAPE, SEG>(a, grid, s);
     switch (kb * 16 + vb) {
         RDX_FOR_EACH_KV(RDX_PASS_CASE)
     default: return cudaErrorInvalidValue;
@@ -319,8 +327,8 @@ static cudaError_t launch_shape(int kb, int vb, const rdx_pass_args *a, unsigned
 template <int MED, int SEG>
 static cudaError_t init_shape(void)
 {
-    int *per_sm = per_sm_of[SEG ? 2 : MED];
-#define RDX_PASS_INIT(KB, VB) init_pass<KB, VB, MED, SEG>(per_sm++),
+    int *per_sm = per_sm_of[SEG ? SHAPE_SEG : MED];
+#define RDX_PASS_INIT(KB, VB) init_pass<KB, VB, stamped<KB, VB, MED>::SHAPE, SEG>(per_sm++),
     const cudaError_t r[12] = {RDX_FOR_EACH_KV(RDX_PASS_INIT)};
     for (int i = 0; i < 12; ++i)
         if (r[i] != cudaSuccess)
@@ -334,12 +342,16 @@ cudaError_t rdx_launch_pass(int kb, int vb, int medium, const rdx_pass_args *a, 
     const size_t tile = rdx_os_tile(kb, vb, medium), tiles = (a->portion_count + tile - 1) / tile;
     b.tiles = (uint32_t)tiles;
     const unsigned grid = pass_grid(tiles, medium, kb, vb, sms, RDX_OS_RESIDENT_WAVES);
-    return medium ? launch_shape<1, 0>(kb, vb, &b, grid, s) : launch_shape<0, 0>(kb, vb, &b, grid, s);
+    switch (medium) {
+    case RDX_OS_MEDIUM: return launch_shape<RDX_OS_MEDIUM, 0>(kb, vb, &b, grid, s);
+    case RDX_OS_MID: return launch_shape<RDX_OS_MID, 0>(kb, vb, &b, grid, s);
+    default: return launch_shape<RDX_OS_LARGE, 0>(kb, vb, &b, grid, s);
+    }
 }
 
 cudaError_t rdx_launch_seg_pass(int kb, int vb, const rdx_pass_args *a, size_t max_tiles, int sms, cudaStream_t s)
 {
-    return launch_shape<0, 1>(kb, vb, a, pass_grid(max_tiles, 2, kb, vb, sms, 1), s);
+    return launch_shape<RDX_OS_LARGE, 1>(kb, vb, a, pass_grid(max_tiles, SHAPE_SEG, kb, vb, sms, 1), s);
 }
 
 size_t rdx_os_tile(int kb, int vb, int medium)
@@ -349,8 +361,10 @@ size_t rdx_os_tile(int kb, int vb, int medium)
 
 cudaError_t rdx_onesweep_init(void)
 {
-    cudaError_t e = init_shape<0, 0>();
+    cudaError_t e = init_shape<RDX_OS_LARGE, 0>();
     if (e == cudaSuccess)
-        e = init_shape<1, 0>();
-    return e != cudaSuccess ? e : init_shape<0, 1>();
+        e = init_shape<RDX_OS_MEDIUM, 0>();
+    if (e == cudaSuccess)
+        e = init_shape<RDX_OS_MID, 0>();
+    return e != cudaSuccess ? e : init_shape<RDX_OS_LARGE, 1>();
 }

@@ -30,7 +30,8 @@ typedef struct rdx_cuda_plan {
     size_t gather_size;    /* pairs of another value size: bytes per value; else 0 */
     int cls, desc, begin_bit, end_bit, radix_bits, passes;
     int numpy_order;       /* RDX_NUMPY_ORDER on float keys: equal keys may differ in bits */
-    int medium;            /* the pass kernel's medium tile shape (else large) */
+    int medium;            /* the pass kernel's size class: RDX_OS_LARGE, RDX_OS_MEDIUM or
+                              RDX_OS_MID (tuning.h) */
     size_t tile, portion, portions, max_tiles; /* the pass kernel's tiles and portions */
     const struct rdx_cuda_route *route; /* the route that takes the job */
     const char *declined[RDX_CUDA_ROUTES]; /* why each route before it in the table did

@@ -13,8 +13,9 @@ extern "C" {
 
 /* The tuning of a CUDA context (tuning_ctx.h), NULL for any other. A test changes its
  * own context's limits through it (between sorts: the temporary size depends on them),
- * e.g. grid_max_n = 0 turns the grid route off, medium_max_n = 0 makes every input above
- * the small-n limit use the pass kernel's large tile shape, a small portion_max_n reaches
+ * e.g. grid_max_n = 0 turns the grid route off, medium_max_n = mid_max_n = 0 makes every
+ * input above the small-n limit use the pass kernel's large tile shape (mid_max_n = SIZE_MAX
+ * its mid shape where it has one), a small portion_max_n reaches
  * the multi-portion LSD passes and msd_min_n = 2^17 the MSD route with small inputs.
  * Other contexts keep theirs. rdx_cuda_tuning_defaults restores tuning.h's limits (and
  * forgets the device facts: the next sort fills them in again). */

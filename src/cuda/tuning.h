@@ -78,6 +78,27 @@
 #ifndef RDX_OS_MEDIUM_MAX_N
 #define RDX_OS_MEDIUM_MAX_N ((size_t)1 << 18)
 #endif
+/* The mid shape, above RDX_OS_MEDIUM_MAX_N and up to RDX_OS_MID_MAX_N keys, for 8 bytes
+ * per key only (u32/u32, u64 keys, 1- and 2-byte keys with 4-byte values; the other
+ * classes keep the large shape there): shorter tiles than the large 384 x 26, so that
+ * 2^21 - 2^23 keys make more of them. H200, round 23, device call 3 (stream-ordered
+ * calls against CUB with 32-bit counts, same run, median of 16): 384 x 20 at 2 blocks/SM
+ * took u32/u32 at 2^22 from 1.01x to 1.08x CUB (uniform) and from 0.93x to 1.00x (16
+ * values), u64 keys at 2^22 from 1.11x to 1.19x; at 2^24 it was even with 384 x 26
+ * (0.958x both; 16 values 0.94x -> 0.93x), from 2^26 on 2-6% slower. 384 x 17 at 3 blocks
+ * did as well at 2^22 and worse above. */
+#ifndef RDX_OS_MID_MAX_N
+#define RDX_OS_MID_MAX_N ((size_t)1 << 23)
+#endif
+#ifndef RDX_OSD_THREADS_8
+#define RDX_OSD_THREADS_8 384
+#endif
+#ifndef RDX_OSD_ITEMS_8
+#define RDX_OSD_ITEMS_8 20
+#endif
+#ifndef RDX_OSD_MIN_BLOCKS_8
+#define RDX_OSD_MIN_BLOCKS_8 2
+#endif
 
 /* Keys of 1 and 2 bytes alone ("_2") and 12 bytes per key ("_12": u64/u32, u32/u64, and
  * 1- and 2-byte keys with 8-byte values) have shapes of their own. Measured on an H200
@@ -113,13 +134,20 @@
 #define RDX_OS_MIN_BLOCKS_12 2
 #endif
 
-/* The shape for key bytes kb, value bytes vb, medium (0/1). */
+/* The shape for key bytes kb, value bytes vb, and size class med: RDX_OS_LARGE,
+ * RDX_OS_MEDIUM or RDX_OS_MID (rdx_os_size_class). RDX_OS_HAS_MID: the (kb, vb) that have
+ * a mid shape of their own (the 8-byte class); the others take their large one there. */
+enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #define RDX_OS_CLASS(kb, vb, X)                                                              \
     (((kb) + (vb)) <= 2 ? X##_2 : ((kb) + (vb)) <= 4 ? X##_4 : ((kb) + (vb)) <= 8 ? X##_8       \
      : ((kb) + (vb)) <= 12 ? X##_12 : X##_16)
-#define RDX_OS_SHAPE_THREADS(kb, vb, med) ((med) ? RDX_OSM_THREADS : RDX_OS_CLASS(kb, vb, RDX_OS_THREADS))
-#define RDX_OS_SHAPE_ITEMS(kb, vb, med) ((med) ? RDX_OSM_ITEMS : RDX_OS_CLASS(kb, vb, RDX_OS_ITEMS))
-#define RDX_OS_SHAPE_MIN_BLOCKS(kb, vb, med) ((med) ? RDX_OSM_MIN_BLOCKS : RDX_OS_CLASS(kb, vb, RDX_OS_MIN_BLOCKS))
+#define RDX_OS_HAS_MID(kb, vb) (((kb) + (vb)) > 4 && ((kb) + (vb)) <= 8)
+#define RDX_OS_SHAPE(kb, vb, med, X)                                                          \
+    ((med) == RDX_OS_MEDIUM ? RDX_OSM_##X                                                     \
+     : (med) == RDX_OS_MID && RDX_OS_HAS_MID(kb, vb) ? RDX_OSD_##X##_8 : RDX_OS_CLASS(kb, vb, RDX_OS_##X))
+#define RDX_OS_SHAPE_THREADS(kb, vb, med) RDX_OS_SHAPE(kb, vb, med, THREADS)
+#define RDX_OS_SHAPE_ITEMS(kb, vb, med) RDX_OS_SHAPE(kb, vb, med, ITEMS)
+#define RDX_OS_SHAPE_MIN_BLOCKS(kb, vb, med) RDX_OS_SHAPE(kb, vb, med, MIN_BLOCKS)
 
 /* The pass kernel's grid: each block takes tiles until they run out, so a launch needs no
  * more blocks than run at once. 0 = one block per tile (a new block for every tile); k =

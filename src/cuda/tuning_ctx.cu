@@ -7,6 +7,7 @@
 void rdx_cuda_tuning_defaults(rdx_cuda_tuning *t)
 {
     t->medium_max_n = RDX_OS_MEDIUM_MAX_N;
+    t->mid_max_n = RDX_OS_MID_MAX_N;
     t->cluster_max_n = RDX_CLUSTER_MAX_N;
     t->cluster_pairs_max_n = RDX_CLUSTER_PAIRS_MAX_N;
     t->grid_max_n = RDX_GRID_MAX_N;

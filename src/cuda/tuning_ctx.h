@@ -17,6 +17,9 @@ typedef struct rdx_cuda_tuning {
     /* ---- limits ---- */
     size_t medium_max_n;        /* up to this many keys the pass kernel uses its medium tile
                                    shape, else the large one (RDX_OS_MEDIUM_MAX_N) */
+    size_t mid_max_n;           /* above medium_max_n and up to this many keys, its mid
+                                   shape where the key and value bytes have one
+                                   (RDX_OS_MID_MAX_N) */
     size_t cluster_max_n;       /* the cluster route serves up to this many keys (above the
                                    small-n limit); 0 turns it off (RDX_CLUSTER_MAX_N) */
     size_t cluster_pairs_max_n; /* the same for sorts that move values
