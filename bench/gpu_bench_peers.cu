@@ -6,15 +6,15 @@
 #include <stdint.h>
 #include "gpu_bench_peers.h"
 
+/* The count type of the sorts below (rdx_gb_cub_count_bits). */
+static int g_count_bits = 64;
+
 /* Separate input and output buffers (CUB's temporary storage then holds one more copy of
- * the data); temp == NULL asks for the size. The count goes as a 32-bit int below 2^31,
- * as a caller with int counts passes it, and as int64_t above: CUB tunes by the offset
- * type, and its 32-bit tuning is the faster (u32/u32 at 2^28 on an H200: 7.43 ms against
- * 8.55 with int64_t, 23 items per thread against 17; round 23). */
+ * the data); temp == NULL asks for the size. */
 template <typename K>
 static cudaError_t gb_cub_keys(void *temp, size_t *bytes, const void *kin, void *kout, size_t n)
 {
-    if (n <= (size_t)INT32_MAX)
+    if (g_count_bits == 32 && n <= (size_t)INT32_MAX)
         return cub::DeviceRadixSort::SortKeys(temp, *bytes, (const K *)kin, (K *)kout, (int)n);
     return cub::DeviceRadixSort::SortKeys(temp, *bytes, (const K *)kin, (K *)kout, (int64_t)n);
 }
@@ -23,7 +23,7 @@ template <typename K, typename V>
 static cudaError_t gb_cub_pairs(void *temp, size_t *bytes, const void *kin, void *kout,
                                 const void *vin, void *vout, size_t n)
 {
-    if (n <= (size_t)INT32_MAX)
+    if (g_count_bits == 32 && n <= (size_t)INT32_MAX)
         return cub::DeviceRadixSort::SortPairs(temp, *bytes, (const K *)kin, (K *)kout, (const V *)vin, (V *)vout,
                                                (int)n);
     return cub::DeviceRadixSort::SortPairs(temp, *bytes, (const K *)kin, (K *)kout, (const V *)vin, (V *)vout,
@@ -66,10 +66,20 @@ extern "C" int rdx_gb_cub_supports(rdx_type key, unsigned value_bytes)
     return (key == RDX_U32 || key == RDX_U64) && (value_bytes == 4 || value_bytes == 8);
 }
 
+extern "C" void rdx_gb_cub_count_bits(int bits) { g_count_bits = bits == 32 ? 32 : 64; }
+
 extern "C" int rdx_gb_cub_temp_bytes(rdx_type key, unsigned value_bytes, size_t n, size_t *bytes)
 {
-    *bytes = 0;
-    return gb_cub(key, value_bytes, NULL, bytes, NULL, NULL, NULL, NULL, n);
+    const int was = g_count_bits;
+    size_t wide = 0, narrow = 0;
+    g_count_bits = 64;
+    int rc = gb_cub(key, value_bytes, NULL, &wide, NULL, NULL, NULL, NULL, n);
+    g_count_bits = 32;
+    if (rc == 0)
+        rc = gb_cub(key, value_bytes, NULL, &narrow, NULL, NULL, NULL, NULL, n);
+    g_count_bits = was;
+    *bytes = wide > narrow ? wide : narrow;
+    return rc;
 }
 
 extern "C" int rdx_gb_cub_sort(rdx_type key, unsigned value_bytes, void *temp, size_t temp_bytes,

@@ -15,7 +15,12 @@ extern "C" {
 /* 1 when CUB is instantiated for keys of this type with values of value_bytes (0 = none):
  * keys u8 u16 (for the matrix, gpu_matrix.cu) u32 i32 f32 u64 i64 f64; pairs u32 or u64 keys with 4- or 8-byte values. */
 int rdx_gb_cub_supports(rdx_type key, unsigned value_bytes);
-/* The temporary storage CUB asks for to sort n items of the case. */
+/* CUB's count type for the sorts that follow: 64 (int64_t, the default) or 32 (int; only
+ * below 2^31 items). CUB tunes by it and neither is the faster everywhere (H200, round 23:
+ * u32/u32 at 2^28 7.45 ms with int against 8.53 with int64_t, u32 keys 6.34 against
+ * 5.45), so the benchmarks time both and keep the faster. */
+void rdx_gb_cub_count_bits(int bits);
+/* The temporary storage CUB asks for to sort n items of the case (either count type). */
 int rdx_gb_cub_temp_bytes(rdx_type key, unsigned value_bytes, size_t n, size_t *bytes);
 /* CUB SortKeys (values NULL, value_bytes 0) or SortPairs from (kin, vin) into (kout, vout);
  * asynchronous. */
