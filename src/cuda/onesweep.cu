@@ -10,7 +10,7 @@
  * bases[d] + lookback[d] + (i - tile_start[d]).
  * A full tile whose keys all share one digit (sorted or reverse input, few distinct keys,
  * the later passes of skewed data) is one run already: its counts tell, and it skips the
- * ranking, staged in shared memory in its own order.
+ * ranking and shared memory, each thread writing its items straight from registers.
  * Tile shapes by size (tuning.h): large for throughput, medium for small inputs, and for
  * 8 bytes per key a mid shape between them.
  * SEG = 1 (the segmented passes, seg_passes.cu): tiles are numbered per segment
@@ -90,6 +90,97 @@ static __device__ __forceinline__ void write_tile_any(const rdx_pass_args &a, co
     }
 }
 
+/* Writes a full tile of one digit straight from registers: it is one run in its own order,
+ * so item i of this thread (tile slot first + 32 i) goes to run_base + first + 32 i, where
+ * run_base is the digit's offset (its tile start is 0). */
+template <int OUT, int VB, typename L, typename K, typename V>
+static __device__ __forceinline__ void write_run(const rdx_pass_args &a, const K (&key)[L::ITEMS],
+                                                 const V (&val)[L::ITEMS], unsigned long long run_base,
+                                                 uint32_t first, K *out, V *vout)
+{
+    K *ko = out + run_base + first;
+    V *vo = vout + run_base + first;
+    unsigned long long *wo = (unsigned long long *)vout + run_base + first;
+#pragma unroll
+    for (int i = 0; i < L::ITEMS; ++i) {
+        if (OUT == OUT_KEYS || OUT == OUT_DECODED)
+            ko[i * 32] = OUT == OUT_DECODED ? rdx_dec(key[i], a.cls, a.desc) : key[i];
+        if (OUT == OUT_WIDE)
+            wo[i * 32] = (unsigned long long)val[i];
+        else if (VB)
+            vo[i * 32] = val[i];
+    }
+}
+
+/* The tile's writes, in the pass's output mode: straight from registers where the tile is
+ * one run (ONE), else from the tile reordered in shared memory. */
+template <bool ONE, int VB, typename L, typename K, typename V>
+static __device__ __forceinline__ void write_mode(const rdx_pass_args &a, uint32_t info, const K (&key)[L::ITEMS],
+                                                  const V (&val)[L::ITEMS], const K *s_keys, const V *s_vals,
+                                                  const void *s_gofs, uint32_t count, int shift, uint32_t mask,
+                                                  uint32_t first, K *out, V *vout)
+{
+    unsigned long long run_base = 0;
+    if (ONE) {
+        const uint32_t d = rdx_digit(key[0], shift, mask);
+        run_base = a.narrow ? (unsigned long long)((const uint32_t *)s_gofs)[d] : ((const unsigned long long *)s_gofs)[d];
+    }
+    const bool last = (info & RDX_PASS_LAST) != 0;
+#define RDX_WRITE(OUT)                                                                     \
+    do {                                                                                   \
+        if (ONE)                                                                           \
+            write_run<OUT, VB, L>(a, key, val, run_base, first, out, vout);                \
+        else                                                                               \
+            write_tile_any<OUT, VB, L>(a, s_keys, s_vals, s_gofs, count, shift, mask, out, vout); \
+    } while (0)
+    if (last && a.keys_scratch && VB == 4 && a.widen)
+        RDX_WRITE(OUT_WIDE);
+    else if (last && a.keys_scratch && VB && a.narrow)
+        RDX_WRITE(OUT_VALUES);
+    else if (last && !a.keys_scratch)
+        RDX_WRITE(OUT_DECODED);
+    else
+        RDX_WRITE(OUT_KEYS);
+#undef RDX_WRITE
+}
+
+/* Decoupled look-back, one thread per digit (whole warps of them): each digit's offset in
+ * the output for this tile, in s_gofs (32-bit where a.narrow). Ends synchronized. */
+template <int SEG>
+static __device__ __forceinline__ void tile_look_back(const rdx_pass_args &a, uint32_t tile, uint32_t chain,
+                                                      uint32_t li, size_t seg_start, uint32_t total, uint32_t bins,
+                                                      const uint32_t *s_start, unsigned long long *s_gofs)
+{
+    if (threadIdx.x < ((bins + 31u) & ~31u)) {
+        const bool mine = threadIdx.x < bins;
+        uint32_t excl = 0;
+        if (tile > chain) {
+            excl = rdx_look_back(a.status, tile - 1, !mine);
+            if (mine)
+                rdx_store_status(a.status + (size_t)tile * RDX_CUDA_MAX_BINS + threadIdx.x,
+                                 RDX_STATUS_PREFIX | (excl + total));
+        }
+        if (mine) {
+            /* Slot i of digit d goes to bases[d] + excl + (i - start[d]); unsigned
+             * wrap-around makes the subtraction safe. */
+            const unsigned long long base =
+                SEG ? seg_start + a.seg.bases[((size_t)li * a.seg.passes + a.pass) * RDX_CUDA_MAX_BINS + threadIdx.x]
+                    : a.bases[a.pass * RDX_CUDA_MAX_BINS + threadIdx.x];
+            const unsigned long long gofs = base + excl - s_start[threadIdx.x];
+            if (a.narrow)
+                ((uint32_t *)s_gofs)[threadIdx.x] = (uint32_t)gofs;
+            else
+                s_gofs[threadIdx.x] = gofs;
+            /* The last tile knows the portion's count of each digit: the next portion's
+             * keys of digit d start after them. */
+            if (!SEG && a.bases_next && tile == a.tiles - 1u)
+                a.bases_next[a.pass * RDX_CUDA_MAX_BINS + threadIdx.x] = base + excl + total;
+        }
+        __syncwarp();
+    }
+    __syncthreads();
+}
+
 /* Moves tile `tile` of the pass (its number taken from the tile counter): load, count and
  * publish, rank, look back, write. */
 template <int KB, int VB, int MED, int SEG>
@@ -158,12 +249,21 @@ static __device__ __forceinline__ void pass_tile(const rdx_pass_args &a, uint32_
     if (VB) {
         const V *vin = (const V *)(first_pass ? a.vals_src : from_b ? a.vals_b : a.vals_a) + a.portion_begin +
                        tile_begin;
-        const bool iota = a.iota && first_pass;
-        const size_t index0 = a.portion_begin + tile_begin - (SEG && a.seg.iota_rel ? seg_start : 0);
+        if (a.iota && first_pass) { /* an argsort's first pass makes its indices */
+            const size_t index0 = a.portion_begin + tile_begin - (SEG && a.seg.iota_rel ? seg_start : 0);
 #pragma unroll
-        for (int i = 0; i < L::ITEMS; ++i) {
-            const uint32_t pos = first + (uint32_t)i * 32u;
-            val[i] = pos < count ? (iota ? (V)(index0 + pos) : vin[pos]) : (V)0;
+            for (int i = 0; i < L::ITEMS; ++i)
+                val[i] = (V)(index0 + first + (uint32_t)i * 32u);
+        } else if (full) {
+#pragma unroll
+            for (int i = 0; i < L::ITEMS; ++i)
+                val[i] = vin[first + (uint32_t)i * 32u];
+        } else {
+#pragma unroll
+            for (int i = 0; i < L::ITEMS; ++i) {
+                const uint32_t pos = first + (uint32_t)i * 32u;
+                val[i] = pos < count ? vin[pos] : (V)0;
+            }
         }
     }
     if (first_pass) {
@@ -185,59 +285,20 @@ static __device__ __forceinline__ void pass_tile(const rdx_pass_args &a, uint32_
     const bool one_digit = rdx_offset_tile_one_digit<L::THREADS>(total, bits, s_wcnt, s_start, s_scan,
                                                                  full ? (uint32_t)L::TILE : UINT32_MAX);
 
-    if (one_digit) { /* the tile is one run already: staged in its own order */
-#pragma unroll
-        for (int i = 0; i < L::ITEMS; ++i) {
-            s_keys[first + (uint32_t)i * 32u] = key[i];
-            if (VB)
-                s_vals[first + (uint32_t)i * 32u] = val[i];
-        }
+    /* Then the look-back, and consecutive threads write consecutive slots: each digit's
+     * run leaves as a burst. The two cases are separate paths so that the keys held for
+     * the one-run case do not occupy registers through the look-back of the other. */
+    V *vout = (V *)(from_b ? a.vals_a : a.vals_b);
+    if (one_digit) {
+        tile_look_back<SEG>(a, tile, chain, li, seg_start, total, bins, s_start, s_gofs);
+        write_mode<true, VB, L>(a, info, key, val, s_keys, s_vals, s_gofs, count, shift, mask, first, out, vout);
     } else {
         /* Rank, and reorder the tile by digit in shared memory while earlier tiles publish. */
         rdx_rank_scatter<VB, K, V, L::ITEMS, L::THREADS>(key, val, count, shift, bits, s_wcnt, s_keys, s_vals,
                                                          (info & RDX_PASS_FEW) != 0);
+        tile_look_back<SEG>(a, tile, chain, li, seg_start, total, bins, s_start, s_gofs);
+        write_mode<false, VB, L>(a, info, key, val, s_keys, s_vals, s_gofs, count, shift, mask, first, out, vout);
     }
-
-    /* Decoupled look-back, one thread per digit (whole warps of them). */
-    if (threadIdx.x < ((bins + 31u) & ~31u)) {
-        const bool mine = threadIdx.x < bins;
-        uint32_t excl = 0;
-        if (tile > chain) {
-            excl = rdx_look_back(a.status, tile - 1, !mine);
-            if (mine)
-                rdx_store_status(row + threadIdx.x, RDX_STATUS_PREFIX | (excl + total));
-        }
-        if (mine) {
-            /* Slot i of digit d goes to bases[d] + excl + (i - start[d]); unsigned
-             * wrap-around makes the subtraction safe. */
-            const unsigned long long base =
-                SEG ? seg_start + a.seg.bases[((size_t)li * a.seg.passes + a.pass) * RDX_CUDA_MAX_BINS + threadIdx.x]
-                    : a.bases[a.pass * RDX_CUDA_MAX_BINS + threadIdx.x];
-            const unsigned long long gofs = base + excl - s_start[threadIdx.x];
-            if (a.narrow)
-                ((uint32_t *)s_gofs)[threadIdx.x] = (uint32_t)gofs;
-            else
-                s_gofs[threadIdx.x] = gofs;
-            /* The last tile knows the portion's count of each digit: the next portion's
-             * keys of digit d start after them. */
-            if (!SEG && a.bases_next && tile == a.tiles - 1u)
-                a.bases_next[a.pass * RDX_CUDA_MAX_BINS + threadIdx.x] = base + excl + total;
-        }
-        __syncwarp();
-    }
-    __syncthreads();
-
-    /* Consecutive threads write consecutive slots: each digit's run leaves as a burst. */
-    V *vout = (V *)(from_b ? a.vals_a : a.vals_b);
-    const bool last = (info & RDX_PASS_LAST) != 0;
-    if (last && a.keys_scratch && VB == 4 && a.widen)
-        write_tile_any<OUT_WIDE, VB, L>(a, s_keys, s_vals, s_gofs, count, shift, mask, out, vout);
-    else if (last && a.keys_scratch && VB && a.narrow)
-        write_tile_any<OUT_VALUES, VB, L>(a, s_keys, s_vals, s_gofs, count, shift, mask, out, vout);
-    else if (last && !a.keys_scratch)
-        write_tile_any<OUT_DECODED, VB, L>(a, s_keys, s_vals, s_gofs, count, shift, mask, out, vout);
-    else
-        write_tile_any<OUT_KEYS, VB, L>(a, s_keys, s_vals, s_gofs, count, shift, mask, out, vout);
 }
 
 template <int KB, int VB, int MED, int SEG>
