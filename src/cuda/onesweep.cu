@@ -244,7 +244,25 @@ static __device__ __forceinline__ void pass_tile(const rdx_pass_args &a, uint32_
             key[i] = pos < count ? in[pos] : (K)0;
         }
     }
-    /* Values are loaded now too: their latency hides behind the counting. */
+    if (first_pass) {
+#pragma unroll
+        for (int i = 0; i < L::ITEMS; ++i)
+            key[i] = rdx_enc(key[i], a.cls, a.desc);
+        if (SEG && KB >= 2 && a.seg.numpy) {
+#pragma unroll
+            for (int i = 0; i < L::ITEMS; ++i)
+                key[i] = (K)rdx_numpy_canon((uint64_t)key[i], (unsigned)KB, a.seg.inf, a.desc);
+        }
+    }
+
+    /* Count first and publish at once, so that later tiles can go on; rank afterwards. */
+    const uint32_t total = rdx_count_tile<K, L::ITEMS, L::THREADS>(key, count, shift, bits, s_wcnt);
+    uint32_t *row = a.status + (size_t)tile * RDX_CUDA_MAX_BINS;
+    if (threadIdx.x < bins)
+        rdx_store_status(row + threadIdx.x, (tile == chain ? RDX_STATUS_PREFIX : RDX_STATUS_AGGREGATE) | total);
+    /* The values are loaded after the counting, so that their loads do not queue behind
+     * the keys' (the load queue was full at the tile's start), and their latency hides
+     * behind the ranking. */
     V val[L::ITEMS];
     if (VB) {
         const V *vin = (const V *)(first_pass ? a.vals_src : from_b ? a.vals_b : a.vals_a) + a.portion_begin +
@@ -266,22 +284,6 @@ static __device__ __forceinline__ void pass_tile(const rdx_pass_args &a, uint32_
             }
         }
     }
-    if (first_pass) {
-#pragma unroll
-        for (int i = 0; i < L::ITEMS; ++i)
-            key[i] = rdx_enc(key[i], a.cls, a.desc);
-        if (SEG && KB >= 2 && a.seg.numpy) {
-#pragma unroll
-            for (int i = 0; i < L::ITEMS; ++i)
-                key[i] = (K)rdx_numpy_canon((uint64_t)key[i], (unsigned)KB, a.seg.inf, a.desc);
-        }
-    }
-
-    /* Count first and publish at once, so that later tiles can go on; rank afterwards. */
-    const uint32_t total = rdx_count_tile<K, L::ITEMS, L::THREADS>(key, count, shift, bits, s_wcnt);
-    uint32_t *row = a.status + (size_t)tile * RDX_CUDA_MAX_BINS;
-    if (threadIdx.x < bins)
-        rdx_store_status(row + threadIdx.x, (tile == chain ? RDX_STATUS_PREFIX : RDX_STATUS_AGGREGATE) | total);
     const bool one_digit = rdx_offset_tile_one_digit<L::THREADS>(total, bits, s_wcnt, s_start, s_scan,
                                                                  full ? (uint32_t)L::TILE : UINT32_MAX);
 
