@@ -32,7 +32,10 @@
  * 512 x 11 for 16 bytes (u64/u64 0.94x -> 0.97x). Round 11 swept the 16-byte shape on
  * skewed data (u64/u64 at 2^22-2^26, zipf, low entropy, few, uniform): 256 x 20 is 2-6%
  * faster than 512 x 11 at 2^24-2^26 (zipf 2^26 0.91x -> 0.98x CUB; 384 x 12, CUB's tile,
- * 0.95x), within 1% at 2^22. */
+ * 0.95x), within 1% at 2^22. Round 24 swept the 8-byte length again after the pass kernel
+ * began loading values after the counting (docs/performance.md, "Round 24"): 26 still
+ * beat 20, 22, 23, 28 and 30 at 2^24 - 2^28 (u32/u32 uniform 2^28: 1.04x CUB against
+ * 0.95-1.00x). */
 #ifndef RDX_OS_THREADS_4
 #define RDX_OS_THREADS_4 384
 #endif
