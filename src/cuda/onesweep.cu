@@ -90,6 +90,25 @@ static __device__ __forceinline__ void write_tile_any(const rdx_pass_args &a, co
     }
 }
 
+/* Item i of this thread (slot first + 32 i of the tile) from src, or 0 at or past count
+ * where the tile is not full. */
+template <int ITEMS, typename T>
+static __device__ __forceinline__ void load_striped(const T *src, uint32_t first, uint32_t count, bool full,
+                                                    T (&x)[ITEMS])
+{
+    if (full) {
+#pragma unroll
+        for (int i = 0; i < ITEMS; ++i)
+            x[i] = src[first + (uint32_t)i * 32u];
+    } else {
+#pragma unroll
+        for (int i = 0; i < ITEMS; ++i) {
+            const uint32_t pos = first + (uint32_t)i * 32u;
+            x[i] = pos < count ? src[pos] : (T)0;
+        }
+    }
+}
+
 /* Writes a full tile of one digit straight from registers: it is one run in its own order,
  * so item i of this thread (tile slot first + 32 i) goes to run_base + first + 32 i, where
  * run_base is the digit's offset (its tile start is 0). */
@@ -233,17 +252,7 @@ static __device__ __forceinline__ void pass_tile(const rdx_pass_args &a, uint32_
 
     const bool full = count == (uint32_t)L::TILE;
     K key[L::ITEMS];
-    if (full) {
-#pragma unroll
-        for (int i = 0; i < L::ITEMS; ++i)
-            key[i] = in[first + (uint32_t)i * 32u];
-    } else {
-#pragma unroll
-        for (int i = 0; i < L::ITEMS; ++i) {
-            const uint32_t pos = first + (uint32_t)i * 32u;
-            key[i] = pos < count ? in[pos] : (K)0;
-        }
-    }
+    load_striped(in, first, count, full, key);
     if (first_pass) {
 #pragma unroll
         for (int i = 0; i < L::ITEMS; ++i)
@@ -272,16 +281,8 @@ static __device__ __forceinline__ void pass_tile(const rdx_pass_args &a, uint32_
 #pragma unroll
             for (int i = 0; i < L::ITEMS; ++i)
                 val[i] = (V)(index0 + first + (uint32_t)i * 32u);
-        } else if (full) {
-#pragma unroll
-            for (int i = 0; i < L::ITEMS; ++i)
-                val[i] = vin[first + (uint32_t)i * 32u];
         } else {
-#pragma unroll
-            for (int i = 0; i < L::ITEMS; ++i) {
-                const uint32_t pos = first + (uint32_t)i * 32u;
-                val[i] = pos < count ? vin[pos] : (V)0;
-            }
+            load_striped(vin, first, count, full, val);
         }
     }
     const bool one_digit = rdx_offset_tile_one_digit<L::THREADS>(total, bits, s_wcnt, s_start, s_scan,
