@@ -19,13 +19,29 @@ __global__ void __launch_bounds__(RDX_SCAN_THREADS) rdx_scan_kernel(const rdx_sc
     const size_t stride = (size_t)a.passes * RDX_CUDA_MAX_BINS; /* one portion's counts */
     const uint32_t bins_max = 1u << a.radix_bits;
 
-    /* All passes' totals first: independent loads, all in flight at once. */
-    for (uint32_t c = t; c < (uint32_t)a.passes * bins_max; c += RDX_SCAN_THREADS) {
-        const size_t cell = (size_t)(c / bins_max) * RDX_CUDA_MAX_BINS + c % bins_max;
-        unsigned long long total = 0;
-        for (size_t k = 0; k < a.portions; ++k)
-            total += a.counts[k * stride + cell];
-        s_total[c] = total;
+    /* All passes' totals first: a thread's cells are summed in registers, a portion at a
+     * time, so that its loads of one portion are all in flight at once (a loop over the
+     * cells with a store to shared memory in it waited for each load in turn). */
+    enum { PER_THREAD = RDX_HIST_MAX_CELLS / RDX_SCAN_THREADS };
+    static_assert(RDX_HIST_MAX_CELLS % RDX_SCAN_THREADS == 0, "whole cells per thread");
+    const uint32_t cells = (uint32_t)a.passes * bins_max;
+    unsigned long long total[PER_THREAD];
+#pragma unroll
+    for (int j = 0; j < PER_THREAD; ++j)
+        total[j] = 0;
+    for (size_t k = 0; k < a.portions; ++k) {
+#pragma unroll
+        for (int j = 0; j < PER_THREAD; ++j) {
+            const uint32_t c = t + (uint32_t)j * RDX_SCAN_THREADS;
+            if (c < cells)
+                total[j] += a.counts[k * stride + (size_t)(c >> a.radix_bits) * RDX_CUDA_MAX_BINS + (c & (bins_max - 1u))];
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < PER_THREAD; ++j) {
+        const uint32_t c = t + (uint32_t)j * RDX_SCAN_THREADS;
+        if (c < cells)
+            s_total[c] = total[j];
     }
     __syncthreads();
 
