@@ -156,6 +156,29 @@ static __device__ __forceinline__ uint32_t rdx_block_excl_scan(uint32_t v, uint3
     return __shfl_sync(RDX_FULL_WARP, before, 0) + x - v;
 }
 
+/* Digit d's column of the per-warp counters (s_wcnt, a row of RDX_CUDA_MAX_BINS words
+ * per warp): rdx_warps_excl_scan turns each warp's count of d into the count of d in the
+ * warps before it and returns the tile's count of d; rdx_warps_add adds d's first slot in
+ * the tile to each. */
+template <int WARPS> static __device__ __forceinline__ uint32_t rdx_warps_excl_scan(uint32_t *s_wcnt, uint32_t d)
+{
+    uint32_t total = 0;
+#pragma unroll
+    for (int w = 0; w < WARPS; ++w) {
+        const uint32_t c = s_wcnt[w * RDX_CUDA_MAX_BINS + d];
+        s_wcnt[w * RDX_CUDA_MAX_BINS + d] = total;
+        total += c;
+    }
+    return total;
+}
+
+template <int WARPS> static __device__ __forceinline__ void rdx_warps_add(uint32_t *s_wcnt, uint32_t d, uint32_t start)
+{
+#pragma unroll
+    for (int w = 0; w < WARPS; ++w)
+        s_wcnt[w * RDX_CUDA_MAX_BINS + d] += start;
+}
+
 /* Ranking a tile takes three steps, so that the pass kernel can publish its digit counts
  * for the look-back as early as possible (after the first):
  *   rdx_count_tile   per-warp digit counts (shared-memory atomics, no dependency between
@@ -193,16 +216,7 @@ static __device__ __forceinline__ uint32_t rdx_count_tile(const K (&key)[ITEMS],
                 atomicAdd(&wc[rdx_digit(key[i], shift, mask)], 1u);
     }
     __syncthreads();
-    uint32_t total = 0;
-    if (threadIdx.x < bins) {
-#pragma unroll
-        for (int w = 0; w < WARPS; ++w) {
-            const uint32_t c = s_wcnt[w * RDX_CUDA_MAX_BINS + threadIdx.x];
-            s_wcnt[w * RDX_CUDA_MAX_BINS + threadIdx.x] = total;
-            total += c;
-        }
-    }
-    return total;
+    return threadIdx.x < bins ? rdx_warps_excl_scan<WARPS>(s_wcnt, threadIdx.x) : 0u;
 }
 
 /* total: rdx_count_tile's result. Ends synchronized. ASK: returns, in every thread,
@@ -216,9 +230,7 @@ static __device__ __forceinline__ bool rdx_offset_tile_impl(uint32_t total, int 
     const uint32_t start = rdx_block_excl_scan<THREADS>(threadIdx.x < bins ? total : 0u, s_scan);
     if (threadIdx.x < bins) {
         s_start[threadIdx.x] = start;
-#pragma unroll
-        for (int w = 0; w < WARPS; ++w)
-            s_wcnt[w * RDX_CUDA_MAX_BINS + threadIdx.x] += start;
+        rdx_warps_add<WARPS>(s_wcnt, threadIdx.x, start);
     }
     if (ASK)
         return __syncthreads_or(threadIdx.x < bins && total == whole) != 0;
@@ -393,21 +405,13 @@ static __device__ __forceinline__ bool rdx_rank_offsets(uint32_t count, int bits
     const uint32_t t = threadIdx.x, bins = 1u << bits;
     uint32_t total = 0;
     if (t < bins) {
-#pragma unroll
-        for (int w = 0; w < WARPS; ++w) {
-            const uint32_t c = s_wcnt[w * RDX_CUDA_MAX_BINS + t];
-            s_wcnt[w * RDX_CUDA_MAX_BINS + t] = total;
-            total += c;
-        }
+        total = rdx_warps_excl_scan<WARPS>(s_wcnt, t);
         if (total == count)
             *s_one = 1u;
     }
     const uint32_t start = rdx_block_excl_scan<THREADS>(t < bins ? total : 0u, s_scan);
-    if (t < bins) {
-#pragma unroll
-        for (int w = 0; w < WARPS; ++w)
-            s_wcnt[w * RDX_CUDA_MAX_BINS + t] += start;
-    }
+    if (t < bins)
+        rdx_warps_add<WARPS>(s_wcnt, t, start);
     __syncthreads();
     return *s_one != 0u;
 }
