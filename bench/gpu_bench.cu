@@ -385,7 +385,7 @@ static void gb_csv_header(FILE *csv)
 {
     fprintf(csv, "gpu,case,key,value_bytes,dist,n,rdx_ms,rdx_gkeys,async_ms,async_gkeys,cub_ms,"
                  "cub_gkeys,thrust_ms,thrust_gkeys,rdx_over_cub,bytes_per_key,rdx_gbs,rdx_copy_share,"
-                 "cub_gbs,cub_copy_share,copy_gbs,check,route\n");
+                 "cub_gbs,cub_copy_share,copy_gbs,check,route,async_over_cub\n");
 }
 
 static const char *gb_check_word(const gb_row *r)
@@ -399,12 +399,13 @@ static void gb_csv_row(const gb_env *e, const gb_row *r)
     double bpk = gb_bytes_per_key(&r->c);
     double rg = gb_rate(r, r->rdx_ms), cg = gb_rate(r, r->cub_ms);
     rdx_gpu_bench_case_name(&r->c, name, sizeof name);
-    fprintf(e->csv, "\"%s\",%s,%s,%u,%s,%zu,%.6f,%.4f,%.6f,%.4f,%.6f,%.4f,%.6f,%.4f,%.4f,%.0f,%.2f,%.4f,%.2f,%.4f,%.2f,%s,\"%s\"\n",
+    fprintf(e->csv, "\"%s\",%s,%s,%u,%s,%zu,%.6f,%.4f,%.6f,%.4f,%.6f,%.4f,%.6f,%.4f,%.4f,%.0f,%.2f,%.4f,%.2f,%.4f,%.2f,%s,\"%s\",%.4f\n",
             e->gpu, name, rdx_gpu_bench_type_name(r->c.key), r->c.value_bytes, rdx_gpu_bench_dist_name(r->dist), r->n,
             r->rdx_ms, rg, r->async_ms, gb_rate(r, r->async_ms), r->cub_ms, cg, r->thrust_ms,
             gb_rate(r, r->thrust_ms), cg > 0 && rg > 0 ? rg / cg : 0.0, bpk, rg * bpk,
             e->copy_gbs > 0 ? rg * bpk / e->copy_gbs : 0.0, cg * bpk,
-            e->copy_gbs > 0 ? cg * bpk / e->copy_gbs : 0.0, e->copy_gbs, gb_check_word(r), r->route);
+            e->copy_gbs > 0 ? cg * bpk / e->copy_gbs : 0.0, e->copy_gbs, gb_check_word(r), r->route,
+            r->async_ms > 0 && cg > 0 ? gb_rate(r, r->async_ms) / cg : 0.0);
     fflush(e->csv);
 }
 
@@ -421,12 +422,13 @@ static void gb_table(const gb_env *e, const gb_row *rows, size_t nrows)
     fprintf(f, "\n# rdxsort GPU benchmark results\n");
     fprintf(f, "# %s; copy %.0f GB/s; median of %d runs after %d warm-ups; seed %llu\n", e->gpu,
             e->copy_gbs, e->o->repeat, e->o->warmup, (unsigned long long)e->o->seed);
-    fprintf(f, "# rdx: rdx.h's synchronous call on device arrays (until it returns); async: "
-               "rdx_cuda.h on a stream; thrust::sort allocates its scratch inside the timing\n");
+    fprintf(f, "# rdx: rdx.h's synchronous call on device arrays (until it returns: its wait for the "
+               "stream included); async: rdx_cuda.h on the stream, timed as CUB (enqueue to end of work); "
+               "thrust::sort allocates its scratch inside the timing\n");
     fprintf(f, "# Gk/s = 1e9 keys (or pairs) per second; GB/s by DESIGN.md section 1's model "
                "(B/key: u32 36, u32/u32 68, u64 136, u64/u64 264); %%copy = that over the copy rate\n");
-    fprintf(f, "%-8s %-10s %6s %9s %8s %9s %9s %8s %9s %7s %8s %6s %6s  %-5s  %s\n", "case", "dist", "n",
-            "rdx ms", "rdx Gk/s", "async ms", "CUB ms", "CUB Gk/s", "thrust ms", "rdx/CUB",
+    fprintf(f, "%-8s %-10s %6s %9s %8s %9s %9s %8s %9s %7s %7s %8s %6s %6s  %-5s  %s\n", "case", "dist", "n",
+            "rdx ms", "rdx Gk/s", "async ms", "CUB ms", "CUB Gk/s", "thrust ms", "rdx/CUB", "asy/CUB",
             "rdx GB/s", "%copy", "CUB%", "check", "route");
     for (i = 0; i < nrows; i++) {
         const gb_row *r = &rows[i];
@@ -442,6 +444,8 @@ static void gb_table(const gb_env *e, const gb_row *rows, size_t nrows)
         fprintf(f, " %8.2f", cg);
         gb_ms(f, r->thrust_ms, 9);
         if (rg > 0 && cg > 0) fprintf(f, " %6.2fx", rg / cg);
+        else fprintf(f, " %7s", "-");
+        if (r->async_ms > 0 && cg > 0) fprintf(f, " %6.2fx", gb_rate(r, r->async_ms) / cg);
         else fprintf(f, " %7s", "-");
         fprintf(f, " %8.0f %5.0f%% %5.0f%%  %-5s  %s\n", rg * bpk,
                 e->copy_gbs > 0 ? 100 * rg * bpk / e->copy_gbs : 0.0,

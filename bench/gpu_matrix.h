@@ -1,7 +1,7 @@
 /* The matrix benchmark (DESIGN.md section 5, "The matrix"; issue 11): every key type,
  * pairs and argsort, over every distribution of gpu_matrix_gen.h and n = 2^10, 2^12, ...
- * up to the largest that fits beside CUB, rdxsort's synchronous call next to CUB
- * DeviceRadixSort in every row, each result checked against CUB's. rdx-gpu-bench --matrix
+ * up to the largest that fits beside CUB, rdxsort's stream-ordered call next to CUB
+ * DeviceRadixSort in every row (timed alike), each result checked against CUB's. rdx-gpu-bench --matrix
  * runs it (gpu_bench_main.c). Defined in gpu_matrix.cu (the run), gpu_matrix_opts.c (the
  * cases, names and defaults) and gpu_matrix_data.cu (the inputs). */
 #ifndef RDX_GPU_MATRIX_H
