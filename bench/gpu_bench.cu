@@ -381,6 +381,15 @@ fail:
 
 static double gb_rate(const gb_row *r, double ms) { return ms > 0 ? (double)r->n / ms / 1e6 : 0; }
 
+/* CUB's time over rdxsort's `ms` (both measured), else 0. */
+static double gb_over_cub(const gb_row *r, double ms) { return ms > 0 && r->cub_ms > 0 ? r->cub_ms / ms : 0; }
+
+static void gb_ratio(FILE *f, double x)
+{
+    if (x > 0) fprintf(f, " %6.2fx", x);
+    else fprintf(f, " %7s", "-");
+}
+
 static void gb_csv_header(FILE *csv)
 {
     fprintf(csv, "gpu,case,key,value_bytes,dist,n,rdx_ms,rdx_gkeys,async_ms,async_gkeys,cub_ms,"
@@ -402,10 +411,10 @@ static void gb_csv_row(const gb_env *e, const gb_row *r)
     fprintf(e->csv, "\"%s\",%s,%s,%u,%s,%zu,%.6f,%.4f,%.6f,%.4f,%.6f,%.4f,%.6f,%.4f,%.4f,%.0f,%.2f,%.4f,%.2f,%.4f,%.2f,%s,\"%s\",%.4f\n",
             e->gpu, name, rdx_gpu_bench_type_name(r->c.key), r->c.value_bytes, rdx_gpu_bench_dist_name(r->dist), r->n,
             r->rdx_ms, rg, r->async_ms, gb_rate(r, r->async_ms), r->cub_ms, cg, r->thrust_ms,
-            gb_rate(r, r->thrust_ms), cg > 0 && rg > 0 ? rg / cg : 0.0, bpk, rg * bpk,
+            gb_rate(r, r->thrust_ms), gb_over_cub(r, r->rdx_ms), bpk, rg * bpk,
             e->copy_gbs > 0 ? rg * bpk / e->copy_gbs : 0.0, cg * bpk,
             e->copy_gbs > 0 ? cg * bpk / e->copy_gbs : 0.0, e->copy_gbs, gb_check_word(r), r->route,
-            r->async_ms > 0 && cg > 0 ? gb_rate(r, r->async_ms) / cg : 0.0);
+            gb_over_cub(r, r->async_ms));
     fflush(e->csv);
 }
 
@@ -443,10 +452,8 @@ static void gb_table(const gb_env *e, const gb_row *rows, size_t nrows)
         gb_ms(f, r->cub_ms, 9);
         fprintf(f, " %8.2f", cg);
         gb_ms(f, r->thrust_ms, 9);
-        if (rg > 0 && cg > 0) fprintf(f, " %6.2fx", rg / cg);
-        else fprintf(f, " %7s", "-");
-        if (r->async_ms > 0 && cg > 0) fprintf(f, " %6.2fx", gb_rate(r, r->async_ms) / cg);
-        else fprintf(f, " %7s", "-");
+        gb_ratio(f, gb_over_cub(r, r->rdx_ms));
+        gb_ratio(f, gb_over_cub(r, r->async_ms));
         fprintf(f, " %8.0f %5.0f%% %5.0f%%  %-5s  %s\n", rg * bpk,
                 e->copy_gbs > 0 ? 100 * rg * bpk / e->copy_gbs : 0.0,
                 e->copy_gbs > 0 ? 100 * cg * bpk / e->copy_gbs : 0.0, gb_check_word(r), r->route);
