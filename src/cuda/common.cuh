@@ -224,4 +224,44 @@ static inline unsigned rdx_resident_grid(size_t blocks, int sms, int per_sm, int
     return grid < 1 ? 1u : (unsigned)grid;
 }
 
+/* ---- Chained launches (programmatic dependent launch, sm_90+) ----
+ * A kernel launched through rdx_chain_config may be placed on the multiprocessors while
+ * the kernel ahead of it in the stream is still finishing, instead of after it has ended
+ * and the launch has gone through the queue (a few us a launch, most of a kernel at small
+ * n). Such a kernel calls rdx_chain_enter() first, before any access to global memory: it
+ * waits there until the kernel ahead has ended and its writes are visible, then lets the
+ * kernel behind it be placed in turn. Every chained kernel waits, so each kernel's writes
+ * are visible to all that follow. Devices before sm_90 launch them plainly. */
+static __device__ __forceinline__ void rdx_chain_enter(void)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
+/* A launch configuration and its one attribute (the configuration points at it). */
+typedef struct rdx_chain_launch {
+    cudaLaunchConfig_t cfg;
+    cudaLaunchAttribute attr;
+} rdx_chain_launch;
+
+/* 1 when the current device was prepared (rdx_cuda_device_ready) and its kernels can chain. */
+int rdx_cuda_chains(void);
+
+/* The configuration for cudaLaunchKernelEx of a chained kernel on stream s. */
+static inline const cudaLaunchConfig_t *rdx_chain_config(rdx_chain_launch *l, dim3 grid, dim3 block, size_t smem,
+                                                         cudaStream_t s)
+{
+    l->cfg.gridDim = grid;
+    l->cfg.blockDim = block;
+    l->cfg.dynamicSmemBytes = smem;
+    l->cfg.stream = s;
+    l->attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    l->attr.val.programmaticStreamSerializationAllowed = rdx_cuda_chains();
+    l->cfg.attrs = &l->attr;
+    l->cfg.numAttrs = 1;
+    return &l->cfg;
+}
+
 #endif /* RDX_CUDA_COMMON_CUH */

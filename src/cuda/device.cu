@@ -6,9 +6,31 @@
 
 #define RDX_MAX_DEVICES 64
 
-/* Per device: 0 = not prepared yet, else its multiprocessor count. Written once per
- * device; a race between two threads only repeats the same preparation. */
-static volatile int g_sms[RDX_MAX_DEVICES];
+/* Per device: 0 = not prepared yet, else its multiprocessor count; and whether its kernels
+ * chain (common.cuh). Written once per device; a race between two threads only repeats the
+ * same preparation. */
+static volatile int g_sms[RDX_MAX_DEVICES], g_chains[RDX_MAX_DEVICES];
+
+/* Compiled as every kernel is: what the device runs of it tells which code it runs. */
+static __global__ void arch_probe_kernel(void) {}
+
+/* Chained launches need sm_90 (the device) and kernels compiled for it (a build for sm_80
+ * JIT-compiled on a Hopper card has no wait in its kernels: it must not chain). */
+static int kernels_chain(void)
+{
+    struct cudaFuncAttributes fa;
+    if (cudaFuncGetAttributes(&fa, arch_probe_kernel) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return fa.ptxVersion >= 90 && fa.binaryVersion >= 90;
+}
+
+int rdx_cuda_chains(void)
+{
+    int dev = 0;
+    return cudaGetDevice(&dev) == cudaSuccess && dev >= 0 && dev < RDX_MAX_DEVICES && g_chains[dev];
+}
 
 rdx_status rdx_cuda_fail(rdx_ctx *ctx, cudaError_t e, const char *what, const char *file, int line)
 {
@@ -47,8 +69,10 @@ rdx_status rdx_cuda_device_ready(rdx_ctx *ctx, int *sms)
     int count = 0;
     RDX_CUDA_TRY(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, dev));
     RDX_CUDA_TRY(rdx_kernels_init());
-    if (dev >= 0 && dev < RDX_MAX_DEVICES)
+    if (dev >= 0 && dev < RDX_MAX_DEVICES) {
+        g_chains[dev] = kernels_chain();
         g_sms[dev] = count;
+    }
     *sms = count;
     return RDX_OK;
 }

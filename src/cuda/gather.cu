@@ -34,6 +34,7 @@ static __device__ void copy_bytes(void *dst, const void *src, size_t bytes)
 
 __global__ void __launch_bounds__(RDX_COPY_THREADS) rdx_fixup_kernel(const rdx_fixup_args a)
 {
+    rdx_chain_enter();
     if (a.msd_ctrl && a.msd_ctrl[RDX_MSD_STATE] == RDX_MSD_ON)
         return; /* the MSD route left the result in A */
     const uint32_t active = *a.active;
@@ -68,8 +69,8 @@ unsigned rdx_copy_grid(size_t work, int sms)
 
 cudaError_t rdx_launch_fixup(const rdx_fixup_args *a, int sms, cudaStream_t s)
 {
-    rdx_fixup_kernel<<<rdx_copy_grid(a->n, sms), RDX_COPY_THREADS, 0, s>>>(*a);
-    return cudaGetLastError();
+    rdx_chain_launch l;
+    return cudaLaunchKernelEx(rdx_chain_config(&l, rdx_copy_grid(a->n, sms), RDX_COPY_THREADS, 0, s), rdx_fixup_kernel, *a);
 }
 
 /* dst[i] = src[idx[i]], values of `per` units of U each. */

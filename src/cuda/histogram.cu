@@ -15,6 +15,7 @@ __global__ void __launch_bounds__(RDX_HIST_THREADS) rdx_histogram_kernel(const r
     typedef typename rdx_uint<KB>::t K;
     enum { VEC = 16 / KB, UNROLL = RDX_HIST_KEYS / VEC > 0 ? RDX_HIST_KEYS / VEC : 1 };
     __shared__ uint32_t s_hist[RDX_HIST_MAX_CELLS];
+    rdx_chain_enter();
     /* Where the MSD route is armed, level 1 needs the top digit's counts only. */
     const bool top_only = a.msd_ctrl && a.msd_ctrl[RDX_MSD_STATE] == RDX_MSD_LEVEL1;
     const int skip = top_only ? a.passes - 1 : 0;
@@ -72,8 +73,8 @@ static cudaError_t launch_hist(const rdx_hist_args *a, int sms, cudaStream_t s)
         grid = cap;
     if (grid < 1)
         grid = 1;
-    rdx_histogram_kernel<KB><<<(unsigned)grid, RDX_HIST_THREADS, 0, s>>>(*a);
-    return cudaGetLastError();
+    rdx_chain_launch l;
+    return cudaLaunchKernelEx(rdx_chain_config(&l, (unsigned)grid, RDX_HIST_THREADS, 0, s), rdx_histogram_kernel<KB>, *a);
 }
 
 cudaError_t rdx_launch_histogram(int kb, const rdx_hist_args *a, int sms, cudaStream_t s)

@@ -48,6 +48,7 @@ typedef unsigned long long rdx_msd_key;
 __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const rdx_msd_key *keys, size_t n, int cls,
                                                                         int desc, int top_pass, uint32_t *ctrl)
 {
+    rdx_chain_enter();
     __shared__ uint32_t s_top[256], s_second[256], s_sum[3];
     const uint32_t t = threadIdx.x, lane = rdx_lane();
     if (t < 256) {
@@ -93,6 +94,7 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const rd
  * first key's are counted in shared memory, any later one with global atomics. */
 __global__ void __launch_bounds__(RDX_MSD_HIST_THREADS) msd_hist_kernel(const rdx_msd_args a)
 {
+    rdx_chain_enter();
     __shared__ uint32_t s_hist[RDX_MSD_HIST_WINDOW * 256];
     if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_LEVEL1)
         return;
@@ -138,6 +140,7 @@ static_assert(msd_shape<8>::L3_CAP <= 65535, "level 3's key indices fit 16 bits"
 
 template <int VB> __global__ void __launch_bounds__(MSD_SCAN_THREADS) msd_scan_kernel(const rdx_msd_args a)
 {
+    rdx_chain_enter();
     typedef msd_shape<VB> S;
     __shared__ uint32_t s_tiles[MSD_BUCKETS1];
     if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_LEVEL1)
@@ -186,6 +189,7 @@ template <int VB> __global__ void __launch_bounds__(MSD_SCAN_THREADS) msd_scan_k
 __global__ void __launch_bounds__(RDX_COPY_THREADS) msd_offsets_kernel(const uint32_t *ctrl, const uint32_t *bases2,
                                                                       size_t *off, size_t n)
 {
+    rdx_chain_enter();
     const bool on = ctrl[RDX_MSD_STATE] == RDX_MSD_ON;
     for (uint32_t b = blockIdx.x * blockDim.x + threadIdx.x; b <= MSD_BUCKETS2; b += gridDim.x * blockDim.x)
         off[b] = !on ? 0 : b < MSD_BUCKETS2 ? (size_t)bases2[b] : n;
@@ -287,6 +291,7 @@ template <int VB>
 __global__ void __launch_bounds__(msd_shape<VB>::L2_THREADS, msd_shape<VB>::L2_MIN_BLOCKS)
     msd_pass_kernel(const rdx_msd_args a)
 {
+    rdx_chain_enter();
     typedef msd_l2_layout<VB> L;
     extern __shared__ __align__(16) unsigned char smem[];
     uint32_t *s_misc = (uint32_t *)(smem + L::MISC);
@@ -523,6 +528,7 @@ template <int VB>
 __global__ void __launch_bounds__(msd_shape<VB>::L3_THREADS, msd_shape<VB>::L3_MIN_BLOCKS)
     msd_block_kernel(const rdx_msd_args a)
 {
+    rdx_chain_enter();
     extern __shared__ __align__(16) unsigned char smem[];
     if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON)
         return;
@@ -548,12 +554,10 @@ size_t rdx_msd_l3_cap(int vb) { return vb ? (size_t)msd_shape<8>::L3_CAP : (size
 template <int VB> static cudaError_t launch_counts(const rdx_msd_args *a, cudaStream_t s)
 {
     const size_t hist_blocks = (a->n + RDX_MSD_HIST_RANGE - 1) / RDX_MSD_HIST_RANGE;
-    msd_hist_kernel<<<(unsigned)hist_blocks, RDX_MSD_HIST_THREADS, 0, s>>>(*a);
-    cudaError_t e = cudaGetLastError();
-    if (e != cudaSuccess)
-        return e;
-    msd_scan_kernel<VB><<<1, MSD_SCAN_THREADS, 0, s>>>(*a);
-    return cudaGetLastError();
+    rdx_chain_launch l;
+    const cudaError_t e = cudaLaunchKernelEx(rdx_chain_config(&l, (unsigned)hist_blocks, RDX_MSD_HIST_THREADS, 0, s),
+                                             msd_hist_kernel, *a);
+    return e != cudaSuccess ? e : cudaLaunchKernelEx(rdx_chain_config(&l, 1, MSD_SCAN_THREADS, 0, s), msd_scan_kernel<VB>, *a);
 }
 
 /* Level 3's digit width for n keys: about log2 of the average level-2 bucket (n / 2^16),
@@ -572,16 +576,18 @@ static int l2_per_sm[3], l3_per_sm[3];
 template <int VB> static cudaError_t launch_sort(const rdx_msd_args *a, int sms, cudaStream_t s)
 {
     const int v = VB / 4;
-    msd_pass_kernel<VB><<<rdx_resident_grid(rdx_msd_l2_max_tiles(a->n, VB), sms, l2_per_sm[v], 1), msd_l2_layout<VB>::THREADS,
-                          msd_l2_layout<VB>::BYTES, s>>>(*a);
-    cudaError_t e = cudaGetLastError();
+    rdx_chain_launch l;
+    const cudaError_t e = cudaLaunchKernelEx(
+        rdx_chain_config(&l, rdx_resident_grid(rdx_msd_l2_max_tiles(a->n, VB), sms, l2_per_sm[v], 1),
+                         msd_l2_layout<VB>::THREADS, msd_l2_layout<VB>::BYTES, s),
+        msd_pass_kernel<VB>, *a);
     if (e != cudaSuccess)
         return e;
     rdx_msd_args b = *a;
     b.l3_bits = l3_bits(a->n);
-    msd_block_kernel<VB><<<rdx_resident_grid(MSD_BUCKETS2, sms, l3_per_sm[v], RDX_MSD_L3_WAVES), msd_shape<VB>::L3_THREADS,
-                           msd_l3_layout<VB>::BYTES, s>>>(b);
-    return cudaGetLastError();
+    return cudaLaunchKernelEx(rdx_chain_config(&l, rdx_resident_grid(MSD_BUCKETS2, sms, l3_per_sm[v], RDX_MSD_L3_WAVES),
+                                               msd_shape<VB>::L3_THREADS, msd_l3_layout<VB>::BYTES, s),
+                              msd_block_kernel<VB>, b);
 }
 
 /* Keys only, or values of 4 or 8 bytes (which need vals_a and vals_b). */
@@ -613,14 +619,16 @@ cudaError_t rdx_launch_msd_decide(const void *keys, size_t n, int cls, int desc,
 {
     if (n == 0 || top_pass < 0 || top_pass >= 8)
         return cudaErrorInvalidValue;
-    msd_decide_kernel<<<1, MSD_DECIDE_THREADS, 0, s>>>((const rdx_msd_key *)keys, n, cls, desc, top_pass, ctrl);
-    return cudaGetLastError();
+    rdx_chain_launch l;
+    return cudaLaunchKernelEx(rdx_chain_config(&l, 1, MSD_DECIDE_THREADS, 0, s), msd_decide_kernel,
+                              (const rdx_msd_key *)keys, n, cls, desc, top_pass, ctrl);
 }
 
 cudaError_t rdx_launch_msd_offsets(const rdx_msd_args *a, size_t *off, int sms, cudaStream_t s)
 {
-    msd_offsets_kernel<<<rdx_copy_grid(MSD_BUCKETS2 + 1u, sms), RDX_COPY_THREADS, 0, s>>>(a->ctrl, a->bases2, off, a->n);
-    return cudaGetLastError();
+    rdx_chain_launch l;
+    return cudaLaunchKernelEx(rdx_chain_config(&l, rdx_copy_grid(MSD_BUCKETS2 + 1u, sms), RDX_COPY_THREADS, 0, s),
+                              msd_offsets_kernel, (const uint32_t *)a->ctrl, (const uint32_t *)a->bases2, off, a->n);
 }
 
 template <int VB> static cudaError_t init_vb(void)

@@ -311,9 +311,11 @@ __global__ void __launch_bounds__(RDX_OS_SHAPE_THREADS(KB, VB, MED), RDX_OS_SHAP
     typedef rdx_os_layout<KB, VB, MED> L;
     extern __shared__ __align__(16) unsigned char smem[];
     uint32_t *s_misc = (uint32_t *)(smem + L::MISC);
+    rdx_chain_enter();
 
-    /* The next launch's status words must be zero; this launch clears them (it is the only
-     * one running, and the previous user of that buffer has finished). The segmented
+    /* The next launch's status words must be zero; this launch clears them (past
+     * rdx_chain_enter it is the only one running, and the previous user of that buffer has
+     * finished). The segmented
      * passes use as many rows as they have tiles. */
     const uint32_t tiles = SEG ? *a.seg.tile_count : a.tiles;
     rdx_clear_status_rows<L::THREADS>(a.status_next, SEG && tiles < a.zero_rows ? (size_t)tiles : a.zero_rows);
@@ -341,8 +343,8 @@ template <int KB, int VB, int MED, int SEG>
 static cudaError_t launch_pass(const rdx_pass_args *a, unsigned grid, cudaStream_t s)
 {
     typedef rdx_os_layout<KB, VB, MED> L;
-    rdx_onesweep_kernel<KB, VB, MED, SEG><<<grid, L::THREADS, L::BYTES, s>>>(*a);
-    return cudaGetLastError();
+    rdx_chain_launch l;
+    return cudaLaunchKernelEx(rdx_chain_config(&l, grid, L::THREADS, L::BYTES, s), rdx_onesweep_kernel<KB, VB, MED, SEG>, *a);
 }
 
 /* Blocks of the pass kernel resident per multiprocessor, per shape (large, medium, mid,

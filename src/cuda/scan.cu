@@ -13,6 +13,7 @@
 
 __global__ void __launch_bounds__(RDX_SCAN_THREADS) rdx_scan_kernel(const rdx_scan_args a)
 {
+    rdx_chain_enter();
     __shared__ uint32_t s_active[RDX_MAX_PASSES], s_few[RDX_MAX_PASSES];
     __shared__ unsigned long long s_total[RDX_HIST_MAX_CELLS];
     const uint32_t t = threadIdx.x;
@@ -93,6 +94,6 @@ cudaError_t rdx_launch_scan(const rdx_scan_args *a, cudaStream_t s)
 {
     if (a->passes < 1 || a->passes > RDX_MAX_PASSES || ((uint32_t)a->passes << a->radix_bits) > RDX_HIST_MAX_CELLS)
         return cudaErrorInvalidValue;
-    rdx_scan_kernel<<<1, RDX_SCAN_THREADS, 0, s>>>(*a);
-    return cudaGetLastError();
+    rdx_chain_launch l;
+    return cudaLaunchKernelEx(rdx_chain_config(&l, 1, RDX_SCAN_THREADS, 0, s), rdx_scan_kernel, *a);
 }

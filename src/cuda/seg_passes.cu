@@ -106,6 +106,7 @@ static __device__ __forceinline__ void segp_bounds(const rdx_seg_passes_args &a,
 __global__ void __launch_bounds__(RDX_SEGP_TILES_THREADS) segp_tiles_kernel(const rdx_seg_passes_args a,
                                                                             const segp_dev d)
 {
+    rdx_chain_enter();
     __shared__ uint32_t s_warp[RDX_SEGP_TILES_THREADS / 32];
     const uint32_t *list = NULL;
     size_t L = a.S;
@@ -151,6 +152,7 @@ __global__ void __launch_bounds__(RDX_SEGP_TILES_THREADS) segp_tiles_kernel(cons
  * what the segments use, not the most they could. */
 __global__ void __launch_bounds__(RDX_COPY_THREADS) segp_map_kernel(const segp_dev d, int passes)
 {
+    rdx_chain_enter();
     const uint32_t tiles = d.ctl[RDX_SEGP_TILES], L = d.ctl[RDX_SEGP_LONG];
     const uint4 zero = make_uint4(0u, 0u, 0u, 0u);
     for (size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x; t < tiles; t += (size_t)gridDim.x * blockDim.x) {
@@ -176,6 +178,7 @@ template <int KB>
 __global__ void __launch_bounds__(RDX_SEGP_HIST_THREADS) segp_hist_kernel(const rdx_seg_passes_args a,
                                                                           const segp_dev d, int passes)
 {
+    rdx_chain_enter();
     typedef typename rdx_uint<KB>::t K;
     enum { VEC = 16 / KB, UNROLL = RDX_HIST_KEYS / VEC > 0 ? RDX_HIST_KEYS / VEC : 1 };
     __shared__ uint32_t s_hist[RDX_HIST_MAX_CELLS];
@@ -249,6 +252,7 @@ static __device__ __forceinline__ void segp_scan_one(const rdx_seg_passes_args &
  * segment's start, in place; a pass runs when some segment has two digits in it. */
 __global__ void __launch_bounds__(256) segp_scan_kernel(const rdx_seg_passes_args a, const segp_dev d, int passes)
 {
+    rdx_chain_enter();
     const uint32_t lane = rdx_lane();
     const size_t warps = (size_t)d.ctl[RDX_SEGP_LONG] * (size_t)passes;
     for (size_t w = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5; w < warps;
@@ -258,6 +262,7 @@ __global__ void __launch_bounds__(256) segp_scan_kernel(const rdx_seg_passes_arg
 
 __global__ void segp_plan_kernel(const segp_dev d, int passes, int apart)
 {
+    rdx_chain_enter();
     if (threadIdx.x == 0)
         rdx_plan_passes(d.act, passes, apart, d.info, d.active);
 }
@@ -306,6 +311,7 @@ static __device__ __forceinline__ void segp_restore(const rdx_seg_passes_args &a
 __global__ void __launch_bounds__(RDX_COPY_THREADS) segp_fixup_kernel(const rdx_seg_passes_args a, const segp_dev d,
                                                                      int apart)
 {
+    rdx_chain_enter();
     const uint32_t active = *d.active, tiles = d.ctl[RDX_SEGP_TILES];
     const bool none = active == 0, back = (active & 1u) && !apart;
     if (!none && !back && !a.wide_out && !a.orig_keys)
@@ -348,9 +354,10 @@ __global__ void __launch_bounds__(RDX_COPY_THREADS) segp_fixup_kernel(const rdx_
 /* ---- the enqueue ---- */
 
 template <int KB>
-static void launch_hist(const rdx_seg_passes_args *a, const segp_dev *d, int passes, unsigned grid, cudaStream_t s)
+static cudaError_t launch_hist(const rdx_seg_passes_args *a, const segp_dev *d, int passes, unsigned grid, cudaStream_t s)
 {
-    segp_hist_kernel<KB><<<grid, RDX_SEGP_HIST_THREADS, 0, s>>>(*a, *d, passes);
+    rdx_chain_launch l;
+    return cudaLaunchKernelEx(rdx_chain_config(&l, grid, RDX_SEGP_HIST_THREADS, 0, s), segp_hist_kernel<KB>, *a, *d, passes);
 }
 
 cudaError_t rdx_seg_passes_enqueue(const rdx_seg_passes_args *a, void *scratch, int sms, cudaStream_t s)
@@ -381,23 +388,29 @@ cudaError_t rdx_seg_passes_enqueue(const rdx_seg_passes_args *a, void *scratch, 
     cudaError_t e = cudaMemsetAsync(t, 0, L.zero_end, s);
     if (e != cudaSuccess)
         return e;
-    segp_tiles_kernel<<<1, RDX_SEGP_TILES_THREADS, 0, s>>>(*a, d);
-    segp_map_kernel<<<rdx_copy_grid(L.tmax, sms), RDX_COPY_THREADS, 0, s>>>(d, passes);
+    rdx_chain_launch l;
+    if ((e = cudaLaunchKernelEx(rdx_chain_config(&l, 1, RDX_SEGP_TILES_THREADS, 0, s), segp_tiles_kernel, *a, d)) !=
+            cudaSuccess ||
+        (e = cudaLaunchKernelEx(rdx_chain_config(&l, rdx_copy_grid(L.tmax, sms), RDX_COPY_THREADS, 0, s),
+                                segp_map_kernel, d, passes)) != cudaSuccess)
+        return e;
     /* The histogram and the scan loop over what the device counted: a few blocks per SM. */
     size_t busy_grid = (size_t)(sms > 0 ? sms : 1) * RDX_SEGP_HIST_BLOCKS_PER_SM;
     if (busy_grid > L.tmax)
         busy_grid = L.tmax;
     switch (a->kb) {
-    case 1: launch_hist<1>(a, &d, passes, (unsigned)busy_grid, s); break;
-    case 2: launch_hist<2>(a, &d, passes, (unsigned)busy_grid, s); break;
-    case 4: launch_hist<4>(a, &d, passes, (unsigned)busy_grid, s); break;
-    default: launch_hist<8>(a, &d, passes, (unsigned)busy_grid, s); break;
+    case 1: e = launch_hist<1>(a, &d, passes, (unsigned)busy_grid, s); break;
+    case 2: e = launch_hist<2>(a, &d, passes, (unsigned)busy_grid, s); break;
+    case 4: e = launch_hist<4>(a, &d, passes, (unsigned)busy_grid, s); break;
+    default: e = launch_hist<8>(a, &d, passes, (unsigned)busy_grid, s); break;
     }
     const size_t scan_blocks = (L.lmax * (size_t)passes + 7) / 8; /* 8 warps a block */
-    segp_scan_kernel<<<(unsigned)(scan_blocks < busy_grid ? scan_blocks : busy_grid), 256, 0, s>>>(*a, d, passes);
+    const unsigned scan_grid = (unsigned)(scan_blocks < busy_grid ? scan_blocks : busy_grid);
     const int apart = a->keys_src != a->keys_a && (!a->vals_src || a->vals_src != a->vals_a);
-    segp_plan_kernel<<<1, 32, 0, s>>>(d, passes, apart);
-    if ((e = cudaGetLastError()) != cudaSuccess)
+    if (e != cudaSuccess ||
+        (e = cudaLaunchKernelEx(rdx_chain_config(&l, scan_grid, 256, 0, s), segp_scan_kernel, *a, d, passes)) !=
+            cudaSuccess ||
+        (e = cudaLaunchKernelEx(rdx_chain_config(&l, 1, 32, 0, s), segp_plan_kernel, d, passes, apart)) != cudaSuccess)
         return e;
 
     /* The launches differ in the pass and its look-back buffers only. */
@@ -439,7 +452,7 @@ cudaError_t rdx_seg_passes_enqueue(const rdx_seg_passes_args *a, void *scratch, 
         if ((e = rdx_launch_seg_pass(a->kb, a->vb, &pa, max_tiles, sms, s)) != cudaSuccess)
             return e;
     }
-    segp_fixup_kernel<<<rdx_resident_grid(L.tmax, sms, RDX_COPY_BLOCKS_PER_SM, 1), RDX_COPY_THREADS, 0, s>>>(*a, d,
-                                                                                                       apart);
-    return cudaGetLastError();
+    return cudaLaunchKernelEx(
+        rdx_chain_config(&l, rdx_resident_grid(L.tmax, sms, RDX_COPY_BLOCKS_PER_SM, 1), RDX_COPY_THREADS, 0, s),
+        segp_fixup_kernel, *a, d, apart);
 }

@@ -127,6 +127,7 @@ static __device__ __forceinline__ void seg_put(const rdx_seg_tile_args &a, size_
 static __global__ void seg_bin_count_kernel(const size_t *off, size_t S, size_t n, size_t max_short,
                                             uint32_t *scratch)
 {
+    rdx_chain_enter();
     __shared__ uint32_t c[RDX_SEG_BINS];
     if (threadIdx.x < RDX_SEG_BINS)
         c[threadIdx.x] = 0;
@@ -146,6 +147,7 @@ static __global__ void seg_bin_count_kernel(const size_t *off, size_t S, size_t 
 static __global__ void seg_bin_place_kernel(const size_t *off, size_t S, size_t n, size_t max_short,
                                             uint32_t *scratch)
 {
+    rdx_chain_enter();
     __shared__ uint32_t c[RDX_SEG_BINS], at[RDX_SEG_BINS];
     uint32_t *fill = scratch + RDX_SEG_BINS, *list = scratch + 2 * RDX_SEG_BINS;
     uint32_t start = 0; /* the bin's first slot in the list, for thread b */
@@ -267,6 +269,7 @@ template <int KB, int ITEMS>
 __global__ void __launch_bounds__(RDX_SEG_WARP_THREADS, RDX_SEG_WARP_MIN_BLOCKS(ITEMS)) rdx_seg_warp_kernel(const rdx_seg_tile_args a,
                                                                            const uint32_t *scratch, int bin)
 {
+    rdx_chain_enter();
     typedef typename rdx_uint<KB>::t K;
     typedef seg_warp_layout<KB, ITEMS> L;
     typedef typename L::W W;
@@ -332,6 +335,7 @@ template <int KB, int THREADS, int ITEMS, int MIN_BLOCKS>
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) rdx_seg_block_kernel(const rdx_seg_tile_args a, const uint32_t *scratch,
                                                                int bin)
 {
+    rdx_chain_enter();
     typedef typename rdx_uint<KB>::t K;
     typedef seg_block_layout<KB, THREADS, ITEMS> L;
     extern __shared__ __align__(16) unsigned char smem[];
@@ -448,18 +452,22 @@ static unsigned seg_grid(size_t items, size_t per_block, int sms)
 }
 
 template <int KB, int ITEMS>
-static void launch_warp_bin(int bin, const rdx_seg_tile_args *a, const uint32_t *scratch, unsigned grid, cudaStream_t s)
+static cudaError_t launch_warp_bin(int bin, const rdx_seg_tile_args *a, const uint32_t *scratch, unsigned grid,
+                                   cudaStream_t s)
 {
-    rdx_seg_warp_kernel<KB, ITEMS><<<grid, RDX_SEG_WARP_THREADS, seg_warp_layout<KB, ITEMS>::BYTES, s>>>(*a, scratch,
-                                                                                                       bin);
+    rdx_chain_launch l;
+    return cudaLaunchKernelEx(rdx_chain_config(&l, grid, RDX_SEG_WARP_THREADS, seg_warp_layout<KB, ITEMS>::BYTES, s),
+                              rdx_seg_warp_kernel<KB, ITEMS>, *a, scratch, bin);
 }
 
 template <int KB, int B>
-static void launch_block_bin(const rdx_seg_tile_args *a, const uint32_t *scratch, unsigned grid, cudaStream_t s)
+static cudaError_t launch_block_bin(const rdx_seg_tile_args *a, const uint32_t *scratch, unsigned grid, cudaStream_t s)
 {
     typedef seg_block_shape<B> S;
-    rdx_seg_block_kernel<KB, S::THREADS, S::ITEMS, S::MIN_BLOCKS>
-        <<<grid, S::THREADS, seg_block_layout<KB, S::THREADS, S::ITEMS>::BYTES, s>>>(*a, scratch, 4 + B);
+    rdx_chain_launch l;
+    return cudaLaunchKernelEx(
+        rdx_chain_config(&l, grid, S::THREADS, seg_block_layout<KB, S::THREADS, S::ITEMS>::BYTES, s),
+        rdx_seg_block_kernel<KB, S::THREADS, S::ITEMS, S::MIN_BLOCKS>, *a, scratch, 4 + B);
 }
 
 template <int KB>
@@ -469,17 +477,16 @@ static cudaError_t launch_bin(int bin, const rdx_seg_tile_args *a, const uint32_
     enum { WT = RDX_SEG_WARP_THREADS };
     static_assert(RDX_SEG_BLOCK_BINS == 5, "one case per block bin below");
     switch (bin) {
-    case 0: launch_warp_bin<KB, 1>(0, a, scratch, warp_grid, s); break;
-    case 1: launch_warp_bin<KB, 2>(1, a, scratch, warp_grid, s); break;
-    case 2: launch_warp_bin<KB, 4>(2, a, scratch, warp_grid, s); break;
-    case 3: launch_warp_bin<KB, RDX_SEG_WARP_MAX_ITEMS>(3, a, scratch, warp_grid, s); break;
-    case 4: launch_block_bin<KB, 0>(a, scratch, block_grid, s); break;
-    case 5: launch_block_bin<KB, 1>(a, scratch, block_grid, s); break;
-    case 6: launch_block_bin<KB, 2>(a, scratch, block_grid, s); break;
-    case 7: launch_block_bin<KB, 3>(a, scratch, block_grid, s); break;
-    default: launch_block_bin<KB, 4>(a, scratch, block_grid, s); break;
+    case 0: return launch_warp_bin<KB, 1>(0, a, scratch, warp_grid, s);
+    case 1: return launch_warp_bin<KB, 2>(1, a, scratch, warp_grid, s);
+    case 2: return launch_warp_bin<KB, 4>(2, a, scratch, warp_grid, s);
+    case 3: return launch_warp_bin<KB, RDX_SEG_WARP_MAX_ITEMS>(3, a, scratch, warp_grid, s);
+    case 4: return launch_block_bin<KB, 0>(a, scratch, block_grid, s);
+    case 5: return launch_block_bin<KB, 1>(a, scratch, block_grid, s);
+    case 6: return launch_block_bin<KB, 2>(a, scratch, block_grid, s);
+    case 7: return launch_block_bin<KB, 3>(a, scratch, block_grid, s);
+    default: return launch_block_bin<KB, 4>(a, scratch, block_grid, s);
     }
-    return cudaGetLastError();
 }
 
 template <int KB>
@@ -507,9 +514,12 @@ cudaError_t rdx_seg_tile_bin(const rdx_seg_tile_args *a, void *scratch, int sms,
     if (e != cudaSuccess)
         return e;
     const unsigned bin_grid = seg_grid(a->S, RDX_COPY_THREADS, sms);
-    seg_bin_count_kernel<<<bin_grid, RDX_COPY_THREADS, 0, s>>>(a->off, a->S, a->n, a->max_short, sc);
-    seg_bin_place_kernel<<<bin_grid, RDX_COPY_THREADS, 0, s>>>(a->off, a->S, a->n, a->max_short, sc);
-    return cudaGetLastError();
+    rdx_chain_launch l;
+    e = cudaLaunchKernelEx(rdx_chain_config(&l, bin_grid, RDX_COPY_THREADS, 0, s), seg_bin_count_kernel, a->off, a->S,
+                           a->n, a->max_short, sc);
+    return e != cudaSuccess ? e
+                            : cudaLaunchKernelEx(rdx_chain_config(&l, bin_grid, RDX_COPY_THREADS, 0, s),
+                                                 seg_bin_place_kernel, a->off, a->S, a->n, a->max_short, sc);
 }
 
 template <int KB, int B> static size_t block_bin_bytes(void)
