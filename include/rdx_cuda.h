@@ -25,6 +25,14 @@
  * later, on the stream, as with any CUDA work. The temporary storage must stay allocated
  * and untouched until the sort has finished on the stream.
  *
+ * On sm_90 and later a sort of several launches chains them (programmatic dependent
+ * launch): each of its kernels waits for the work ahead of it on the stream before it
+ * reads anything, and lets the launch behind it start early. Work you enqueue after a sort
+ * sees its results as usual; a kernel of yours launched with the attribute
+ * cudaLaunchAttributeProgrammaticStreamSerialization must call
+ * cudaGridDependencySynchronize() before it reads them, as after any kernel that lets its
+ * dependents start early.
+ *
  * RDX_LOW_MEMORY (keys, pairs, argsort; RDX_NUMPY_ORDER too): the temp-size queries give
  * the small size (1/8 of the arrays plus 8 MB), and the sort reads bucket counts back on the
  * host as it goes, so it waits for the stream and cannot be captured in a graph; the
