@@ -315,8 +315,7 @@ __global__ void __launch_bounds__(RDX_OS_SHAPE_THREADS(KB, VB, MED), RDX_OS_SHAP
 
     /* The next launch's status words must be zero; this launch clears them (past
      * rdx_chain_enter it is the only one running, and the previous user of that buffer has
-     * finished). The segmented
-     * passes use as many rows as they have tiles. */
+     * finished). The segmented passes use as many rows as they have tiles. */
     const uint32_t tiles = SEG ? *a.seg.tile_count : a.tiles;
     rdx_clear_status_rows<L::THREADS>(a.status_next, SEG && tiles < a.zero_rows ? (size_t)tiles : a.zero_rows);
 
