@@ -50,9 +50,14 @@ __global__ void __launch_bounds__(RDX_HIST_THREADS) rdx_histogram_kernel(const r
     /* UNROLL 16-byte loads in flight per thread, then count them pass by pass. */
     const uint4 *vec = (const uint4 *)(keys + head);
     const size_t stride = (size_t)gridDim.x * RDX_HIST_THREADS;
-    for (size_t base = (size_t)blockIdx.x * RDX_HIST_THREADS + threadIdx.x; base < nvec;
-         base += stride * UNROLL)
-        rdx_hist_count_round<K, UNROLL>(s_hist, vec, base, stride, nvec, g);
+    const size_t first = (size_t)blockIdx.x * RDX_HIST_THREADS + threadIdx.x;
+    if (passes == KB && g.begin_bit == 0 && g.end_bit == 8 * KB && g.radix_bits == 8) {
+        for (size_t base = first; base < nvec; base += stride * UNROLL)
+            rdx_hist_count_round<K, UNROLL, true>(s_hist, vec, base, stride, nvec, g);
+    } else {
+        for (size_t base = first; base < nvec; base += stride * UNROLL)
+            rdx_hist_count_round<K, UNROLL>(s_hist, vec, base, stride, nvec, g);
+    }
     __syncwarp();
     __syncthreads();
 
