@@ -51,7 +51,8 @@ __global__ void __launch_bounds__(RDX_HIST_THREADS) rdx_histogram_kernel(const r
     const uint4 *vec = (const uint4 *)(keys + head);
     const size_t stride = (size_t)gridDim.x * RDX_HIST_THREADS;
     const size_t first = (size_t)blockIdx.x * RDX_HIST_THREADS + threadIdx.x;
-    if (passes == KB && g.begin_bit == 0 && g.end_bit == 8 * KB && g.radix_bits == 8) {
+    if (passes == KB && g.begin_bit == 0 && g.end_bit == 8 * KB && g.radix_bits == 8 &&
+        nvec >= stride * UNROLL * RDX_HIST_BYTES_MIN_ROUNDS) {
         for (size_t base = first; base < nvec; base += stride * UNROLL)
             rdx_hist_count_round<K, UNROLL, true>(s_hist, vec, base, stride, nvec, g);
     } else {

@@ -343,6 +343,15 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #ifndef RDX_HIST_KEYS
 #define RDX_HIST_KEYS 16
 #endif
+/* Rounds (of RDX_HIST_KEYS keys a thread) from which keys counted over all their bytes
+ * take the unrolled round with every shift known when compiled: it counts at 2.8
+ * instructions a key and pass against ~6, but its code is 4x longer, and a grid whose
+ * threads run it only once or twice spends that on instruction fetch (round 26, H200: the
+ * unrolled round for every size made u32 sorts at 2^22 1-2.5% slower, at 2^28 sorted 1.2%
+ * faster). Not yet measured at this value. */
+#ifndef RDX_HIST_BYTES_MIN_ROUNDS
+#define RDX_HIST_BYTES_MIN_ROUNDS 8
+#endif
 
 /* ---- MSD hybrid for 64-bit keys (msd.cu; docs/cuda-notes.md "The MSD hybrid") ----
  * 8-byte integer keys, keys only or pairs with 4- or 8-byte values (not argsort, not
