@@ -35,6 +35,7 @@ static __device__ __forceinline__ void count_key(uint32_t *s_bins, typename rdx_
 template <int KB>
 __global__ void __launch_bounds__(RDX_COUNT_THREADS) rdx_count_hist_kernel(const rdx_count_args a)
 {
+    rdx_chain_enter();
     typedef rdx_count_shape<KB> S;
     typedef typename rdx_uint<KB>::t K;
     enum { VEC = 16 / KB };
@@ -89,6 +90,7 @@ __global__ void __launch_bounds__(RDX_COUNT_THREADS) rdx_count_hist_kernel(const
  * ~0.15 ms for 65536 bins: each load waited for the one before.) */
 template <int KB> __global__ void __launch_bounds__(RDX_COUNT_THREADS) rdx_count_scan_kernel(const rdx_count_args a)
 {
+    rdx_chain_enter();
     typedef rdx_count_shape<KB> S;
     enum { ROUNDS = (S::BINS + RDX_COUNT_THREADS - 1) / RDX_COUNT_THREADS, WARPS = RDX_COUNT_THREADS / 32 };
     __shared__ unsigned long long s_warp[WARPS];
@@ -157,6 +159,7 @@ static __device__ __forceinline__ typename rdx_uint<KB>::t key_at(const rdx_coun
  * tail go one key at a time. */
 template <int KB> __global__ void __launch_bounds__(RDX_COUNT_THREADS) rdx_count_fill_kernel(const rdx_count_args a)
 {
+    rdx_chain_enter();
     typedef typename rdx_uint<KB>::t K;
     enum { VEC = 16 / KB };
     K *out = (K *)a.keys_out;
@@ -197,18 +200,21 @@ template <int KB> static unsigned hist_blocks(size_t n, int sms)
 template <int KB> static cudaError_t launch(const rdx_count_args *a, int sms, cudaStream_t s)
 {
     typedef rdx_count_shape<KB> S;
-    const cudaError_t e = cudaMemsetAsync(a->counts, 0, (size_t)S::BINS * sizeof *a->counts, s);
-    if (e != cudaSuccess)
-        return e;
+    cudaError_t e = cudaMemsetAsync(a->counts, 0, (size_t)S::BINS * sizeof *a->counts, s);
     const dim3 grid(hist_blocks<KB>(a->n, sms), S::PARTS);
-    rdx_count_hist_kernel<KB><<<grid, RDX_COUNT_THREADS, S::SMEM, s>>>(*a);
-    rdx_count_scan_kernel<KB><<<1, RDX_COUNT_THREADS, 0, s>>>(*a);
     /* one thread per output vector, plus the head and tail keys (fewer than 2 vectors) */
     const size_t threads = (a->n * KB + 15) / 16 + 32 / KB;
     const unsigned blocks = rdx_resident_grid((threads + RDX_COUNT_THREADS - 1) / RDX_COUNT_THREADS, sms,
                                               RDX_COUNT_FILL_BLOCKS_PER_SM, 1);
-    rdx_count_fill_kernel<KB><<<blocks, RDX_COUNT_THREADS, 0, s>>>(*a);
-    return cudaGetLastError();
+    rdx_chain_launch l;
+    if (e == cudaSuccess)
+        e = cudaLaunchKernelEx(rdx_chain_config(&l, grid, RDX_COUNT_THREADS, S::SMEM, s), rdx_count_hist_kernel<KB>,
+                               *a);
+    if (e == cudaSuccess)
+        e = cudaLaunchKernelEx(rdx_chain_config(&l, 1, RDX_COUNT_THREADS, 0, s), rdx_count_scan_kernel<KB>, *a);
+    if (e == cudaSuccess)
+        e = cudaLaunchKernelEx(rdx_chain_config(&l, blocks, RDX_COUNT_THREADS, 0, s), rdx_count_fill_kernel<KB>, *a);
+    return e;
 }
 
 size_t rdx_count_bins(int kb) { return kb == 1 ? rdx_count_shape<1>::BINS : rdx_count_shape<2>::BINS; }

@@ -78,6 +78,7 @@ template <typename U, typename I>
 __global__ void __launch_bounds__(RDX_COPY_THREADS) rdx_gather_kernel(U *dst, const U *src, const I *idx, size_t n,
                                                                       size_t per)
 {
+    rdx_chain_enter();
     const size_t total = n * per, stride = (size_t)gridDim.x * blockDim.x;
     for (size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x; t < total; t += stride) {
         const size_t i = t / per, j = t - i * per;
@@ -91,13 +92,13 @@ static cudaError_t launch_gather_unit(void *dst, const void *src, const void *id
 {
     const size_t per = value_size / sizeof(U);
     const unsigned grid = rdx_copy_grid(n * per, sms);
+    rdx_chain_launch l;
+    const cudaLaunchConfig_t *c = rdx_chain_config(&l, grid, RDX_COPY_THREADS, 0, s);
     if (index_bytes == 4)
-        rdx_gather_kernel<U, uint32_t><<<grid, RDX_COPY_THREADS, 0, s>>>((U *)dst, (const U *)src,
-                                                                         (const uint32_t *)idx, n, per);
-    else
-        rdx_gather_kernel<U, unsigned long long><<<grid, RDX_COPY_THREADS, 0, s>>>(
-            (U *)dst, (const U *)src, (const unsigned long long *)idx, n, per);
-    return cudaGetLastError();
+        return cudaLaunchKernelEx(c, rdx_gather_kernel<U, uint32_t>, (U *)dst, (const U *)src, (const uint32_t *)idx, n,
+                                  per);
+    return cudaLaunchKernelEx(c, rdx_gather_kernel<U, unsigned long long>, (U *)dst, (const U *)src,
+                              (const unsigned long long *)idx, n, per);
 }
 
 cudaError_t rdx_launch_gather(void *dst, const void *src, const void *idx, int index_bytes, size_t n,
