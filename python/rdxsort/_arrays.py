@@ -98,15 +98,19 @@ class NumpyAdapter:
         pass
 
 
+_TORCH_DEVICES = {}  # CUDA device index -> torch.device, made once
+
+
 class TorchAdapter:
     name = "torch"
 
     @staticmethod
     def device(x):
+        # is_cuda and get_device() before x.device, which makes a new torch.device each time.
+        if x.is_cuda:
+            return x.get_device()
         if x.device.type == "cpu":
             return None
-        if x.device.type == "cuda":
-            return x.device.index if x.device.index is not None else sys.modules["torch"].cuda.current_device()
         raise TypeError("rdxsort sorts CPU and CUDA tensors, not tensors on %s" % x.device)
 
     @staticmethod
@@ -146,11 +150,14 @@ class TorchAdapter:
         dtype = getattr(torch, dtype_name, None)
         if dtype is None:
             raise TypeError("argsort: this PyTorch has no dtype %s" % dtype_name)
+        if like.shape == shape:  # one call into torch, not three (a sort's host time counts)
+            return torch.empty_like(like, dtype=dtype, memory_format=torch.contiguous_format)
         return torch.empty(shape, dtype=dtype, device=like.device)
 
     @staticmethod
     def empty_like(x):
-        return sys.modules["torch"].empty(tuple(x.shape), dtype=x.dtype, device=x.device)
+        torch = sys.modules["torch"]
+        return torch.empty_like(x, memory_format=torch.contiguous_format)
 
     @staticmethod
     def moveaxis(x, source, destination):
@@ -192,7 +199,10 @@ class TorchAdapter:
     @staticmethod
     def temp(device, nbytes):
         torch = sys.modules["torch"]
-        t = torch.empty(nbytes, dtype=torch.uint8, device=torch.device("cuda", device))
+        where = _TORCH_DEVICES.get(device)
+        if where is None:
+            where = _TORCH_DEVICES[device] = torch.device("cuda", device)
+        t = torch.empty(nbytes, dtype=torch.uint8, device=where)
         return t, t.data_ptr()
 
 
