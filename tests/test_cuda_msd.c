@@ -1,5 +1,6 @@
-/* The MSD route for 8-byte integer keys (src/cuda/route_msd.cu, msd.cu), reached at
- * moderate sizes by lowering the context's msd_min_n: keys and pairs (4- and 8-byte values
+/* The MSD route for 4- and 8-byte integer keys (src/cuda/route_msd.cu, msd.cu), reached
+ * at moderate sizes by lowering the context's msd_min_n and msd4_min_n: keys and pairs
+ * (4- and 8-byte values
  * that must come out as the stable sort's indices), in place and through the out-of-place
  * calls, inputs that make the device run the route, decline it (skew) or send level-2
  * buckets above level 3's capacity to the segmented passes, exactly full and one key over
@@ -12,7 +13,8 @@
 #include "cuda_check.h"
 #include "cuda_into.h"
 
-/* Inputs. */
+/* Inputs, as 64-bit patterns; 4-byte keys are their top 32 bits (msd_narrow), so that
+ * each input puts its keys in the same level-1 and level-2 buckets for both widths. */
 enum {
     MSD_UNIFORM,  /* random bits: the route runs */
     MSD_LOWENT,   /* AND of three random words: top digit skewed, the route declines */
@@ -78,6 +80,23 @@ static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
         qsort(k, n, sizeof *k, cmp_u64);
 }
 
+/* The keys of kb bytes (4 or 8) from the patterns, in place: the top 32 bits for 4. */
+static void msd_narrow(uint64_t *k, size_t n, size_t kb)
+{
+    if (kb == 4)
+        for (size_t i = 0; i < n; i++) {
+            const uint32_t top = (uint32_t)(k[i] >> 32);
+            memcpy((unsigned char *)k + i * 4, &top, 4); /* i * 4 <= i * 8: not yet read */
+        }
+}
+
+/* Lowers both thresholds of the route (8- and 4-byte keys), or restores the defaults. */
+static void msd_threshold(rdx_ctx *ctx, int low)
+{
+    rdx_cuda_ctx_tuning(ctx)->msd_min_n = low ? (size_t)1 << 17 : RDX_MSD_MIN_N;
+    rdx_cuda_ctx_tuning(ctx)->msd4_min_n = low ? (size_t)1 << 17 : RDX_MSD4_MIN_N;
+}
+
 /* A sort's outcome: rdx_cuda_ctx_msd_state (-1 not planned, 0 declined, 1 inconsistent,
  * 2 ran), and 3 where the route ran and sent level-2 buckets to the segmented passes. */
 enum { MSD_LONG = 3 };
@@ -110,17 +129,19 @@ static void check_route_name(rdx_ctx *ctx, int route, int into, const char *what
     CHECK_ROUTE(ctx, want, what);
 }
 
-/* Sorts n keys of an 8-byte type (device arrays; in place, or out of place through the
- * stream-ordered call) and compares with the reference. want: the route the input must
+/* Sorts n keys of a 4- or 8-byte type (device arrays; in place, or out of place through
+ * the stream-ordered call) and compares with the reference. want: the route the input must
  * take (rdx_cuda_ctx_msd_state), or -9 for any. */
 static void msd_case(rdx_ctx *ctx, rdx_type type, size_t n, int desc, int fill, int into, int want, uint64_t *s)
 {
+    const size_t kb = rdx_type_size(type);
     uint64_t *orig = host_or_die(n * 8), *got = host_or_die(n * 8);
     size_t *perm = host_or_die(n * sizeof *perm);
     msd_fill(orig, n, fill, s);
+    msd_narrow(orig, n, kb);
     const rdx_opts opts = {desc ? RDX_DESCENDING : 0u, 0, 0, 0};
-    unsigned char *in = alloc_at(AT_DEVICE, n * 8), *out = into ? alloc_at(AT_DEVICE, n * 8) : in;
-    dev_upload(in, orig, n * 8);
+    unsigned char *in = alloc_at(AT_DEVICE, n * kb), *out = into ? alloc_at(AT_DEVICE, n * kb) : in;
+    dev_upload(in, orig, n * kb);
     const rdx_status st = into ? into_keys(ctx, in, out, n, type, &opts) : rdx_sort_keys(ctx, in, n, type, &opts);
     unsigned slow = 0;
     const int route = msd_outcome(ctx, &slow);
@@ -128,15 +149,15 @@ static void msd_case(rdx_ctx *ctx, rdx_type type, size_t n, int desc, int fill, 
           desc ? "descending" : "ascending", into ? " into" : "", (int)st, rdx_ctx_error(ctx));
     if (st == RDX_OK) {
         check_route_name(ctx, route, into, msd_fill_names[fill]);
-        dev_download(got, out, n * 8);
+        dev_download(got, out, n * kb);
         CHECK(rdx_ref_argsort(orig, n, type, &opts, perm) == 0, "msd: the reference ran out of memory");
-        const size_t bad = first_unlike((const unsigned char *)got, (const unsigned char *)orig, perm, n, 8);
+        const size_t bad = first_unlike((const unsigned char *)got, (const unsigned char *)orig, perm, n, kb);
         CHECK(bad == n, "msd %s %s n=%zu %s%s (route %d, %u slow blocks): first wrong key at %zu of %zu",
               type_name(type), msd_fill_names[fill], n, desc ? "descending" : "ascending", into ? " into" : "", route,
               slow, bad, n);
         if (into) {
-            dev_download(got, in, n * 8);
-            CHECK(memcmp(got, orig, n * 8) == 0, "msd %s %s n=%zu into: the input changed", type_name(type),
+            dev_download(got, in, n * kb);
+            CHECK(memcmp(got, orig, n * kb) == 0, "msd %s %s n=%zu into: the input changed", type_name(type),
                   msd_fill_names[fill], n);
         }
     }
@@ -152,7 +173,7 @@ static void msd_case(rdx_ctx *ctx, rdx_type type, size_t n, int desc, int fill, 
     free(perm);
 }
 
-/* The same for pairs: n keys of an 8-byte type with values of vs bytes (4 or 8), each
+/* The same for pairs: n keys of a 4- or 8-byte type with values of vs bytes (4 or 8), each
  * the key's index in the input, so that the values after the sort must be exactly the
  * stable reference's permutation (equal keys in input order): this checks both that the
  * values moved with their keys and that the sort is stable. In place (rdx_sort_pairs) or
@@ -160,18 +181,20 @@ static void msd_case(rdx_ctx *ctx, rdx_type type, size_t n, int desc, int fill, 
 static void msd_pairs_case(rdx_ctx *ctx, rdx_type type, size_t n, size_t vs, int desc, int fill, int into, int want,
                            uint64_t *s)
 {
+    const size_t kb = rdx_type_size(type);
     uint64_t *orig = host_or_die(n * 8), *got = host_or_die(n * 8);
     unsigned char *vals = host_or_die(n * vs), *gotv = host_or_die(n * vs);
     size_t *perm = host_or_die(n * sizeof *perm);
     msd_fill(orig, n, fill, s);
+    msd_narrow(orig, n, kb);
     for (size_t i = 0; i < n; i++) {
         const uint64_t v = i;
         memcpy(vals + i * vs, &v, vs); /* little-endian: the low vs bytes */
     }
     const rdx_opts opts = {desc ? RDX_DESCENDING : 0u, 0, 0, 0};
-    unsigned char *kin = alloc_at(AT_DEVICE, n * 8), *kout = into ? alloc_at(AT_DEVICE, n * 8) : kin;
+    unsigned char *kin = alloc_at(AT_DEVICE, n * kb), *kout = into ? alloc_at(AT_DEVICE, n * kb) : kin;
     unsigned char *vin = alloc_at(AT_DEVICE, n * vs), *vout = into ? alloc_at(AT_DEVICE, n * vs) : vin;
-    dev_upload(kin, orig, n * 8);
+    dev_upload(kin, orig, n * kb);
     dev_upload(vin, vals, n * vs);
     const rdx_status st = into ? into_pairs(ctx, kin, kout, vin, vout, vs, n, type, &opts)
                                : rdx_sort_pairs(ctx, kin, vin, vs, n, type, &opts);
@@ -184,10 +207,10 @@ static void msd_pairs_case(rdx_ctx *ctx, rdx_type type, size_t n, size_t vs, int
     CHECK(st == RDX_OK, "%s: status %d (%s)", desc_text, (int)st, rdx_ctx_error(ctx));
     if (st == RDX_OK) {
         check_route_name(ctx, route, into, desc_text);
-        dev_download(got, kout, n * 8);
+        dev_download(got, kout, n * kb);
         dev_download(gotv, vout, n * vs);
         CHECK(rdx_ref_argsort(orig, n, type, &opts, perm) == 0, "msd: the reference ran out of memory");
-        const size_t bad = first_unlike((const unsigned char *)got, (const unsigned char *)orig, perm, n, 8);
+        const size_t bad = first_unlike((const unsigned char *)got, (const unsigned char *)orig, perm, n, kb);
         CHECK(bad == n, "%s: first wrong key at %zu of %zu", desc_text, bad, n);
         size_t badv = n;
         for (size_t i = 0; i < n && badv == n; i++) {
@@ -198,8 +221,8 @@ static void msd_pairs_case(rdx_ctx *ctx, rdx_type type, size_t n, size_t vs, int
         }
         CHECK(badv == n, "%s: first value not the stable sort's index at %zu of %zu", desc_text, badv, n);
         if (into) {
-            dev_download(got, kin, n * 8);
-            CHECK(memcmp(got, orig, n * 8) == 0, "%s: the input keys changed", desc_text);
+            dev_download(got, kin, n * kb);
+            CHECK(memcmp(got, orig, n * kb) == 0, "%s: the input keys changed", desc_text);
             dev_download(gotv, vin, n * vs);
             CHECK(memcmp(gotv, vals, n * vs) == 0, "%s: the input values changed", desc_text);
         }
@@ -220,8 +243,8 @@ static void msd_pairs_case(rdx_ctx *ctx, rdx_type type, size_t n, size_t vs, int
     free(perm);
 }
 
-/* Pairs through the route: both integer types, 8-byte values (and 4-byte ones on a few
- * cases), in place and out of place, both orders; few distinct keys check stability (many
+/* Pairs through the route: the 8- and 4-byte integer types, 8-byte values (and 4-byte
+ * ones on a few cases), in place and out of place, both orders; few distinct keys check stability (many
  * equal keys per level-3 run), big sub-buckets level 3's on-chip LSD passes, few distinct
  * keys and the giant bucket the segmented passes; pairs level 3 holds
  * RDX_MSD_L3_CAP_PAIRS keys. */
@@ -230,9 +253,9 @@ static void msd_pairs_tests(rdx_ctx *ctx, int max_log2)
     uint64_t s = seed ^ 0x9A125;
     const size_t cap = (size_t)RDX_MSD_L3_CAP_PAIRS;
     const size_t sizes[] = {((size_t)1 << 17), ((size_t)1 << 17) + 3, ((size_t)1 << 19) + 77, ((size_t)1 << 20)};
-    static const rdx_type types[2] = {RDX_U64, RDX_I64};
+    static const rdx_type types[4] = {RDX_U64, RDX_I64, RDX_U32, RDX_I32};
     static const int fills[] = {MSD_UNIFORM, MSD_DUPS, MSD_FEW, MSD_SORTED, MSD_LOWENT, MSD_DUPS_BIG};
-    for (int t = 0; t < 2; t++)
+    for (int t = 0; t < 4; t++)
         for (int desc = 0; desc < 2; desc++)
             for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
                 if (sizes[i] > ((size_t)1 << max_log2) + 100)
@@ -243,7 +266,9 @@ static void msd_pairs_tests(rdx_ctx *ctx, int max_log2)
                                      : fill == MSD_FEW                                          ? MSD_LONG
                                      : fill == MSD_LOWENT                                       ? 0
                                                                                                 : -9;
-                    msd_pairs_case(ctx, types[t], sizes[i], 8, desc, fill, (int)((i + f) & 1), want, &s);
+                    /* 4-byte keys alternate 4- and 8-byte values */
+                    const size_t vs = rdx_type_size(types[t]) == 4 && ((i + f) & 2) ? 4 : 8;
+                    msd_pairs_case(ctx, types[t], sizes[i], vs, desc, fill, (int)((i + f) & 1), want, &s);
                 }
             }
     msd_pairs_case(ctx, RDX_U64, (size_t)1 << 17, 4, 0, MSD_UNIFORM, 0, 2, &s);
@@ -259,11 +284,18 @@ static void msd_pairs_tests(rdx_ctx *ctx, int max_log2)
     msd_pairs_case(ctx, RDX_U64, (size_t)1 << 20, 8, 0, MSD_TOPEQ, 1, 0, &s);
     msd_pairs_case(ctx, RDX_I64, (size_t)1 << 20, 8, 1, MSD_TAGGED, 0, MSD_LONG, &s);
     msd_pairs_case(ctx, RDX_U64, ((size_t)1 << 19) + 77, 4, 0, MSD_TAGGED, 1, MSD_LONG, &s);
+    msd_pairs_case(ctx, RDX_U32, (size_t)1 << 20, 4, 0, MSD_SUBBIG, 1, 2, &s);
+    msd_pairs_case(ctx, RDX_I32, (size_t)1 << 20, 8, 1, MSD_SUBBIG, 0, 2, &s);
+    msd_pairs_case(ctx, RDX_U32, (size_t)1 << 20, 4, 0, MSD_GIANT, 0, MSD_LONG, &s);
+    msd_pairs_case(ctx, RDX_I32, ((size_t)1 << 19) + 77, 4, 1, MSD_TAGGED, 1, MSD_LONG, &s);
+    msd_pairs_case(ctx, RDX_U32, (size_t)1 << 20, 8, 0, MSD_TOPEQ, 0, 0, &s);
     /* The pairs capacity of a level-3 block: exactly full, and one key over. */
     if (max_log2 >= 21) {
         msd_pairs_case(ctx, RDX_U64, 256 * cap, 8, 0, MSD_CAP, 0, 2, &s);
         msd_pairs_case(ctx, RDX_I64, 256 * cap, 8, 1, MSD_CAP, 1, 2, &s);
         msd_pairs_case(ctx, RDX_U64, 256 * cap + 1, 8, 0, MSD_CAP, 1, MSD_LONG, &s);
+        msd_pairs_case(ctx, RDX_U32, 256 * cap, 4, 0, MSD_CAP, 1, 2, &s);
+        msd_pairs_case(ctx, RDX_I32, 256 * cap + 1, 4, 1, MSD_CAP, 0, -9, &s);
     }
 }
 
@@ -271,7 +303,7 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
 {
     uint64_t s = seed ^ 0xABCD;
     const size_t cap = (size_t)RDX_MSD_L3_CAP;
-    rdx_cuda_ctx_tuning(ctx)->msd_min_n = (size_t)1 << 17;
+    msd_threshold(ctx, 1);
     if (max_log2 < 17) {
         /* Under compute-sanitizer (gpu-check.sh lowers the sizes): one sort of each route
          * and of level 3's on-chip LSD passes, at the smallest size that plans the route. */
@@ -281,24 +313,29 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         msd_case(ctx, RDX_U64, n, 0, MSD_SUBBIG, 0, 2, &s);
         msd_case(ctx, RDX_U64, n, 0, MSD_TOPEQ, 0, 0, &s);
         msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_GIANT, 0, MSD_LONG, &s);
+        msd_case(ctx, RDX_U32, n, 0, MSD_UNIFORM, 1, 2, &s);
+        msd_case(ctx, RDX_I32, n + 3, 1, MSD_SUBBIG, 0, 2, &s);
+        msd_case(ctx, RDX_U32, (size_t)1 << 20, 0, MSD_GIANT, 0, MSD_LONG, &s);
         msd_pairs_case(ctx, RDX_U64, n, 8, 0, MSD_UNIFORM, 0, 2, &s);
         msd_pairs_case(ctx, RDX_I64, n, 8, 1, MSD_FEW, 0, MSD_LONG, &s);
         msd_pairs_case(ctx, RDX_I64, n + 3, 8, 1, MSD_DUPS, 1, 2, &s);
-        rdx_cuda_ctx_tuning(ctx)->msd_min_n = RDX_MSD_MIN_N;
+        msd_pairs_case(ctx, RDX_U32, n, 4, 0, MSD_DUPS, 1, 2, &s);
+        msd_pairs_case(ctx, RDX_I32, n + 3, 8, 1, MSD_FEW, 0, MSD_LONG, &s);
+        msd_threshold(ctx, 0);
         CHECK(msd_routes[3] > 0, "msd: the route never ran");
         CHECK(msd_routes[4] > 0, "msd: no level-2 bucket went to the segmented passes");
         return;
     }
-    static const rdx_type types[3] = {RDX_U64, RDX_I64, RDX_F64};
+    static const rdx_type types[6] = {RDX_U64, RDX_I64, RDX_F64, RDX_U32, RDX_I32, RDX_F32};
     const size_t sizes[] = {((size_t)1 << 17), ((size_t)1 << 17) + 3, ((size_t)1 << 19) + 77, ((size_t)1 << 20)};
-    for (int t = 0; t < 3; t++)
+    for (int t = 0; t < 6; t++)
         for (int desc = 0; desc < 2; desc++)
             for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
                 if (sizes[i] > ((size_t)1 << max_log2) + 100)
                     continue;
                 /* Uniform bits take the route for both integer types and orders; floats
                  * never plan it. */
-                const int is_float = types[t] == RDX_F64;
+                const int is_float = types[t] == RDX_F64 || types[t] == RDX_F32;
                 msd_case(ctx, types[t], sizes[i], desc, MSD_UNIFORM, (int)(i & 1), is_float ? -1 : 2, &s);
                 for (int f = MSD_LOWENT; f <= MSD_FEW; f++)
                     msd_case(ctx, types[t], sizes[i], desc, f, (int)((i + f) & 1),
@@ -314,6 +351,8 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         msd_case(ctx, RDX_U64, 256 * cap, 1, MSD_CAP, 1, 2, &s);
         msd_case(ctx, RDX_U64, 256 * cap + 1, 0, MSD_CAP, 0, MSD_LONG, &s);
         msd_case(ctx, RDX_I64, 256 * cap + 1, 1, MSD_CAP, 1, -9, &s);
+        msd_case(ctx, RDX_U32, 256 * cap, 1, MSD_CAP, 0, 2, &s);
+        msd_case(ctx, RDX_U32, 256 * cap + 1, 0, MSD_CAP, 1, MSD_LONG, &s);
     }
     msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_GIANT, 0, MSD_LONG, &s);
     msd_case(ctx, RDX_I64, (size_t)1 << 20, 1, MSD_GIANT, 1, -9, &s);
@@ -321,12 +360,19 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
     msd_case(ctx, RDX_U64, (size_t)1 << 20, 1, MSD_SUBBIG, 1, 2, &s);
     msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_TAGGED, 1, MSD_LONG, &s);
     msd_case(ctx, RDX_I64, ((size_t)1 << 19) + 77, 1, MSD_TAGGED, 0, MSD_LONG, &s);
+    msd_case(ctx, RDX_U32, (size_t)1 << 20, 0, MSD_GIANT, 1, MSD_LONG, &s);
+    msd_case(ctx, RDX_I32, (size_t)1 << 20, 1, MSD_SUBBIG, 0, 2, &s);
+    msd_case(ctx, RDX_U32, (size_t)1 << 20, 1, MSD_TAGGED, 0, MSD_LONG, &s);
+    msd_case(ctx, RDX_I32, (size_t)1 << 20, 0, MSD_DUPS_BIG, 1, -9, &s);
     msd_pairs_tests(ctx, max_log2);
     /* Below the threshold (keys and pairs): not planned. */
     msd_case(ctx, RDX_U64, ((size_t)1 << 17) - 1, 0, MSD_UNIFORM, 0, -1, &s);
     msd_pairs_case(ctx, RDX_U64, ((size_t)1 << 17) - 1, 8, 0, MSD_UNIFORM, 1, -1, &s);
-    rdx_cuda_ctx_tuning(ctx)->msd_min_n = RDX_MSD_MIN_N;
+    msd_case(ctx, RDX_U32, ((size_t)1 << 17) - 1, 1, MSD_UNIFORM, 0, -1, &s);
+    msd_threshold(ctx, 0);
     msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_UNIFORM, 0, (size_t)RDX_MSD_MIN_N <= ((size_t)1 << 20) ? 2 : -1,
+             &s);
+    msd_case(ctx, RDX_U32, (size_t)1 << 20, 0, MSD_UNIFORM, 0, (size_t)RDX_MSD4_MIN_N <= ((size_t)1 << 20) ? 2 : -1,
              &s);
     printf("msd: outcomes: none planned %d, declined (skew) %d, ran %d, ran with buckets for the segmented "
            "passes %d, inconsistent %d\n",

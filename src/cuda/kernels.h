@@ -141,7 +141,7 @@ typedef struct rdx_fixup_args {
     size_t n;
 } rdx_fixup_args;
 
-/* The MSD route for 64-bit keys (msd.cu). Control words, u32, RDX_MSD_CTRL_WORDS of them,
+/* The MSD route for 4- and 8-byte integer keys (msd.cu). Control words, u32, RDX_MSD_CTRL_WORDS of them,
  * zeroed before the sort: */
 #define RDX_MSD_STATE 0       /* RDX_MSD_OFF / _LEVEL1 / _ON */
 #define RDX_MSD_SLOW 1        /* level-3 blocks that took the on-chip LSD fallback */
@@ -161,13 +161,13 @@ typedef struct rdx_fixup_args {
                                  fix-up do nothing */
 
 /* Levels 2 and 3 of the MSD route (level 1 is rdx_launch_pass with pass_info
- * ctrl + RDX_MSD_INFO, source -> keys_b / vals_b, encoding). 8-byte keys, keys only or
- * with 4- or 8-byte values (vb of the launchers), n < 2^32. */
+ * ctrl + RDX_MSD_INFO, source -> keys_b / vals_b, encoding). 4- or 8-byte keys (kb of the
+ * launchers), keys only or with 4- or 8-byte values (vb), n < 2^32. */
 typedef struct rdx_msd_args {
     void *keys_a;                /* level 2 writes it, level 3 sorts in place and decodes */
     const void *keys_b;          /* level 1's output: encoded keys partitioned by the top digit */
     const unsigned long long *top_bases; /* [256] first slot of each top digit (scan's bases of
-                                            pass 7) */
+                                            the top pass) */
     uint32_t *ctrl;              /* RDX_MSD_CTRL_WORDS control words */
     uint32_t *counts2;           /* [256][256] zeroed: level-2 digit counts per level-1 bucket */
     uint32_t *bases2;            /* [256][256] first slot of each level-2 bucket */
@@ -180,8 +180,8 @@ typedef struct rdx_msd_args {
                                     taken, and then no LSD pass runs) */
     size_t n;
     int cls, desc;
-    int l3_bits;                 /* level 3's digit: bits [48 - l3_bits, 48); set by
-                                    rdx_launch_msd_sort from n */
+    int l3_bits;                 /* level 3's digit: the l3_bits bits below the second
+                                    digit; set by rdx_launch_msd_sort from n */
     int passes;                  /* here, not after pass_info: the struct stays within 128
                                     bytes with the two value pointers (one byte more changed
                                     the keys-only kernels' register allocation) */
@@ -190,25 +190,25 @@ typedef struct rdx_msd_args {
     const void *vals_b;          /* level 1's output values, as keys_b; NULL: keys only */
 } rdx_msd_args;
 
-/* The MSD route's decision, before the up-front histogram: from a sample of the n 8-byte
- * integer keys (RDX_MSD_SAMPLE_CHUNKS runs of 32), whether the route is taken
+/* The MSD route's decision, before the up-front histogram: from a sample of the n integer
+ * keys of kb bytes (4 or 8; RDX_MSD_SAMPLE_CHUNKS runs of 32), whether the route is taken
  * (RDX_MSD_SKEW, RDX_MSD_FEW_PREFIXES); if so it arms level 1 (ctrl[RDX_MSD_STATE] =
  * RDX_MSD_LEVEL1, ctrl[RDX_MSD_INFO + top_pass]). One block; no extra read of the keys. */
-cudaError_t rdx_launch_msd_decide(const void *keys, size_t n, int cls, int desc, int top_pass, uint32_t *ctrl,
+cudaError_t rdx_launch_msd_decide(int kb, const void *keys, size_t n, int cls, int desc, int top_pass, uint32_t *ctrl,
                                   cudaStream_t s);
 
-/* Level 2's tile (keys) and the most tiles it launches for n keys, with value bytes vb
- * (0: keys only, 4, 8: each has its own tile shape). */
-size_t rdx_msd_l2_tile(int vb);
-size_t rdx_msd_l2_max_tiles(size_t n, int vb);
-/* Level 3's capacity (keys of one level-2 bucket) with value bytes vb. */
-size_t rdx_msd_l3_cap(int vb);
+/* Level 2's tile (keys) and the most tiles it launches for n keys, with key bytes kb (4,
+ * 8) and value bytes vb (0: keys only, 4, 8: each has its own tile shape). */
+size_t rdx_msd_l2_tile(int kb, int vb);
+size_t rdx_msd_l2_max_tiles(size_t n, int kb, int vb);
+/* Level 3's capacity (keys of one level-2 bucket) with key bytes kb and value bytes vb. */
+size_t rdx_msd_l3_cap(int kb, int vb);
 /* Enqueue level 2's histogram and scan (which turn the route on), and level 2 and level 3,
- * for value bytes vb (0, 4, 8; the args' vals_a / vals_b set when vb > 0); each kernel
- * returns at once on the device unless it is its turn. Levels 2 and 3 loop over their
- * tiles and buckets on grids sized for sms multiprocessors. */
-cudaError_t rdx_launch_msd_counts(int vb, const rdx_msd_args *a, cudaStream_t s);
-cudaError_t rdx_launch_msd_sort(int vb, const rdx_msd_args *a, int sms, cudaStream_t s);
+ * for key bytes kb (4, 8) and value bytes vb (0, 4, 8; the args' vals_a / vals_b set when
+ * vb > 0); each kernel returns at once on the device unless it is its turn. Levels 2 and 3
+ * loop over their tiles and buckets on grids sized for sms multiprocessors. */
+cudaError_t rdx_launch_msd_counts(int kb, int vb, const rdx_msd_args *a, cudaStream_t s);
+cudaError_t rdx_launch_msd_sort(int kb, int vb, const rdx_msd_args *a, int sms, cudaStream_t s);
 /* The level-2 buckets as the S = 65536 offsets (65537 words) of the segmented passes,
  * which take the buckets above level 3's capacity; all zero unless the route is on. */
 cudaError_t rdx_launch_msd_offsets(const rdx_msd_args *a, size_t *off, int sms, cudaStream_t s);

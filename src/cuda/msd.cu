@@ -32,7 +32,11 @@
 #include "kernels.h"
 #include "rank.cuh"
 
-typedef unsigned long long rdx_msd_key;
+/* Keys K: uint32_t or unsigned long long (4- or 8-byte integer keys). Level 1 sorts by
+ * the top digit, level 2 by the next (bits MSD_SECOND to MSD_SECOND + 7), and level 3 and
+ * the segmented passes by the MSD_SECOND bits below. */
+#define MSD_TOP(K) ((int)sizeof(K) * 8 - 8)
+#define MSD_SECOND(K) ((int)sizeof(K) * 8 - 16)
 
 #define MSD_BUCKETS1 256u
 #define MSD_BUCKETS2 RDX_MSD_BUCKETS2
@@ -45,8 +49,9 @@ typedef unsigned long long rdx_msd_key;
  * hash of c so that keys repeating with the stride's period do not fool it (all keys
  * when n is small); the counts of the top two digits over the sample decide as the tests
  * of tuning.h say. */
-__global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const rdx_msd_key *keys, size_t n, int cls,
-                                                                        int desc, int top_pass, uint32_t *ctrl)
+template <typename K>
+__global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K *keys, size_t n, int cls, int desc,
+                                                                        int top_pass, uint32_t *ctrl)
 {
     rdx_chain_enter();
     __shared__ uint32_t s_top[256], s_second[256], s_sum[3];
@@ -64,9 +69,9 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const rd
         const size_t jitter = stride > 32 ? (size_t)((c * 0x9E3779B97F4A7C15ull) >> 40) % (stride - 31) : 0;
         const size_t i = c * stride + jitter + lane;
         if (i < n) {
-            const rdx_msd_key k = rdx_enc(keys[i], cls, desc);
-            atomicAdd(&s_top[(uint32_t)(k >> 56)], 1u);
-            atomicAdd(&s_second[(uint32_t)(k >> 48) & 255u], 1u);
+            const K k = rdx_enc(keys[i], cls, desc);
+            atomicAdd(&s_top[(uint32_t)(k >> MSD_TOP(K))], 1u);
+            atomicAdd(&s_second[(uint32_t)(k >> MSD_SECOND(K)) & 255u], 1u);
         }
     }
     __syncthreads();
@@ -92,22 +97,22 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const rd
 /* Each block counts one contiguous range of B. B is partitioned by the top digit, so the
  * range meets few level-1 buckets: the first RDX_MSD_HIST_WINDOW of them from the range's
  * first key's are counted in shared memory, any later one with global atomics. */
-__global__ void __launch_bounds__(RDX_MSD_HIST_THREADS) msd_hist_kernel(const rdx_msd_args a)
+template <typename K> __global__ void __launch_bounds__(RDX_MSD_HIST_THREADS) msd_hist_kernel(const rdx_msd_args a)
 {
     rdx_chain_enter();
     __shared__ uint32_t s_hist[RDX_MSD_HIST_WINDOW * 256];
     if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_LEVEL1)
         return;
-    const rdx_msd_key *keys = (const rdx_msd_key *)a.keys_b;
+    const K *keys = (const K *)a.keys_b;
     const size_t begin = (size_t)blockIdx.x * RDX_MSD_HIST_RANGE;
     const size_t end = a.n - begin < (size_t)RDX_MSD_HIST_RANGE ? a.n : begin + RDX_MSD_HIST_RANGE;
     for (uint32_t j = threadIdx.x; j < RDX_MSD_HIST_WINDOW * 256; j += RDX_MSD_HIST_THREADS)
         s_hist[j] = 0u;
-    const uint32_t b_lo = (uint32_t)(keys[begin] >> 56);
+    const uint32_t b_lo = (uint32_t)(keys[begin] >> MSD_TOP(K));
     __syncthreads();
     for (size_t i = begin + threadIdx.x; i < end; i += RDX_MSD_HIST_THREADS) {
-        const rdx_msd_key k = keys[i];
-        const uint32_t b1 = (uint32_t)(k >> 56), d2 = (uint32_t)(k >> 48) & 255u;
+        const K k = keys[i];
+        const uint32_t b1 = (uint32_t)(k >> MSD_TOP(K)), d2 = (uint32_t)(k >> MSD_SECOND(K)) & 255u;
         const uint32_t rel = b1 - b_lo; /* B is partitioned: b1 >= b_lo */
         if (rel < RDX_MSD_HIST_WINDOW)
             atomicAdd(&s_hist[rel * 256u + d2], 1u);
@@ -126,22 +131,28 @@ __global__ void __launch_bounds__(RDX_MSD_HIST_THREADS) msd_hist_kernel(const rd
 
 #define MSD_SCAN_THREADS 1024
 
-/* Level 2's tile shape and level 3's capacity for value bytes VB (0: keys only). */
-template <int VB> struct msd_shape {
-    static constexpr int L2_THREADS = VB ? RDX_MSD_L2_THREADS_PAIRS : RDX_MSD_L2_THREADS;
-    static constexpr int L2_ITEMS = VB ? RDX_MSD_L2_ITEMS_PAIRS : RDX_MSD_L2_ITEMS;
-    static constexpr int L2_MIN_BLOCKS = VB ? RDX_MSD_L2_MIN_BLOCKS_PAIRS : RDX_MSD_L2_MIN_BLOCKS;
+/* Level 2's tile shape and level 3's capacity for keys K and value bytes VB (0: keys
+ * only); 4-byte keys take the pass kernel's level-2 shape for their bytes (tuning.h). */
+template <typename K, int VB> struct msd_shape {
+    static constexpr bool K4 = sizeof(K) == 4;
+    static constexpr int L2_THREADS = K4 ? RDX_MSD4_L2_THREADS(VB) : VB ? RDX_MSD_L2_THREADS_PAIRS : RDX_MSD_L2_THREADS;
+    static constexpr int L2_ITEMS = K4 ? RDX_MSD4_L2_ITEMS(VB) : VB ? RDX_MSD_L2_ITEMS_PAIRS : RDX_MSD_L2_ITEMS;
+    static constexpr int L2_MIN_BLOCKS = K4   ? RDX_MSD4_L2_MIN_BLOCKS(VB)
+                                         : VB ? RDX_MSD_L2_MIN_BLOCKS_PAIRS
+                                              : RDX_MSD_L2_MIN_BLOCKS;
     static constexpr int L3_THREADS = VB ? RDX_MSD_L3_THREADS_PAIRS : RDX_MSD_L3_THREADS;
     static constexpr int L3_ITEMS = VB ? RDX_MSD_L3_ITEMS_PAIRS : RDX_MSD_L3_ITEMS;
     static constexpr int L3_MIN_BLOCKS = VB ? RDX_MSD_L3_MIN_BLOCKS_PAIRS : RDX_MSD_L3_MIN_BLOCKS;
     static constexpr int L3_CAP = L3_THREADS * L3_ITEMS;
 };
-static_assert(msd_shape<8>::L3_CAP <= 65535, "level 3's key indices fit 16 bits");
+static_assert(msd_shape<unsigned long long, 8>::L3_CAP <= 65535 && msd_shape<uint32_t, 8>::L3_CAP <= 65535,
+              "level 3's key indices fit 16 bits");
 
-template <int VB> __global__ void __launch_bounds__(MSD_SCAN_THREADS) msd_scan_kernel(const rdx_msd_args a)
+template <typename K, int VB>
+__global__ void __launch_bounds__(MSD_SCAN_THREADS) msd_scan_kernel(const rdx_msd_args a)
 {
     rdx_chain_enter();
-    typedef msd_shape<VB> S;
+    typedef msd_shape<K, VB> S;
     __shared__ uint32_t s_tiles[MSD_BUCKETS1];
     if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_LEVEL1)
         return;
@@ -197,13 +208,13 @@ __global__ void __launch_bounds__(RDX_COPY_THREADS) msd_offsets_kernel(const uin
 
 /* ---- level 2: the segmented pass ---- */
 
-template <int VB> struct msd_l2_layout {
-    static constexpr int THREADS = msd_shape<VB>::L2_THREADS;
-    static constexpr int ITEMS = msd_shape<VB>::L2_ITEMS;
+template <typename K, int VB> struct msd_l2_layout {
+    static constexpr int THREADS = msd_shape<K, VB>::L2_THREADS;
+    static constexpr int ITEMS = msd_shape<K, VB>::L2_ITEMS;
     static constexpr int TILE = THREADS * ITEMS;
     static constexpr int WARPS = THREADS / 32;
     static constexpr size_t KEYS = 0;
-    static constexpr size_t VALS = (size_t)TILE * 8; /* a multiple of 16 */
+    static constexpr size_t VALS = ((size_t)TILE * sizeof(K) + 15) / 16 * 16;
     static constexpr size_t GOFS = VALS + ((size_t)TILE * VB + 15) / 16 * 16;
     static constexpr size_t WCNT = GOFS + RDX_CUDA_MAX_BINS * 4;
     static constexpr size_t START = WCNT + (size_t)WARPS * RDX_CUDA_MAX_BINS * 4;
@@ -212,15 +223,14 @@ template <int VB> struct msd_l2_layout {
     static constexpr size_t BYTES = MISC + 16;
 };
 
-/* Like the pass kernel (onesweep.cu) on bits 48-55, with tiles numbered per level-1
+/* Like the pass kernel (onesweep.cu) on the second digit, with tiles numbered per level-1
  * bucket: tile t belongs to the last bucket whose first tile is <= t, that bucket's first
  * tile publishes its counts as a prefix, and slots come from bases2 of the bucket. With
  * VB > 0 each key's value goes to the key's slot. */
-template <int VB>
+template <typename K, int VB>
 static __device__ __forceinline__ void msd_l2_tile(const rdx_msd_args &a, uint32_t tile, unsigned char *smem)
 {
-    typedef msd_l2_layout<VB> L;
-    typedef rdx_msd_key K;
+    typedef msd_l2_layout<K, VB> L;
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
     K *s_keys = (K *)(smem + L::KEYS);
     V *s_vals = (V *)(smem + L::VALS);
@@ -238,7 +248,7 @@ static __device__ __forceinline__ void msd_l2_tile(const rdx_msd_args &a, uint32
     const K *in = (const K *)a.keys_b + tile_begin;
     K *out = (K *)a.keys_a;
     V *vout = (V *)a.vals_a;
-    const int shift = 48, bits = 8;
+    const int shift = MSD_SECOND(K), bits = 8;
     const K flip = rdx_enc((K)0, a.cls, a.desc); /* integer keys: x ^ flip encodes and decodes */
     const uint32_t lane = rdx_lane(), warp = threadIdx.x >> 5;
     const uint32_t first = warp * 32u * L::ITEMS + lane;
@@ -287,12 +297,12 @@ static __device__ __forceinline__ void msd_l2_tile(const rdx_msd_args &a, uint32
 
 /* Each block takes level-2 tiles in start order until they run out (a grid of resident
  * blocks: where the route is not on, a few hundred blocks return at once). */
-template <int VB>
-__global__ void __launch_bounds__(msd_shape<VB>::L2_THREADS, msd_shape<VB>::L2_MIN_BLOCKS)
+template <typename K, int VB>
+__global__ void __launch_bounds__(msd_shape<K, VB>::L2_THREADS, msd_shape<K, VB>::L2_MIN_BLOCKS)
     msd_pass_kernel(const rdx_msd_args a)
 {
     rdx_chain_enter();
-    typedef msd_l2_layout<VB> L;
+    typedef msd_l2_layout<K, VB> L;
     extern __shared__ __align__(16) unsigned char smem[];
     uint32_t *s_misc = (uint32_t *)(smem + L::MISC);
     if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON)
@@ -305,7 +315,7 @@ __global__ void __launch_bounds__(msd_shape<VB>::L2_THREADS, msd_shape<VB>::L2_M
         const uint32_t tile = s_misc[0];
         if (tile >= tiles)
             return;
-        msd_l2_tile<VB>(a, tile, smem);
+        msd_l2_tile<K, VB>(a, tile, smem);
         __syncthreads(); /* the shared memory is the next tile's */
     }
 }
@@ -314,31 +324,35 @@ __global__ void __launch_bounds__(msd_shape<VB>::L2_THREADS, msd_shape<VB>::L2_M
 
 /* Level 3's shared memory: rank.cuh's layout for the bucket (keys, values), then, with
  * values, each placed key's index within the bucket (16 bits). */
-template <int VB> struct msd_l3_layout : rdx_rank_layout<8, VB, msd_shape<VB>::L3_THREADS, msd_shape<VB>::L3_CAP> {
-    typedef rdx_rank_layout<8, VB, msd_shape<VB>::L3_THREADS, msd_shape<VB>::L3_CAP> R;
+template <typename K, int VB>
+struct msd_l3_layout
+    : rdx_rank_layout<(int)sizeof(K), VB, msd_shape<K, VB>::L3_THREADS, msd_shape<K, VB>::L3_CAP> {
+    typedef rdx_rank_layout<(int)sizeof(K), VB, msd_shape<K, VB>::L3_THREADS, msd_shape<K, VB>::L3_CAP> R;
     static constexpr size_t IDX = R::END;
-    static constexpr size_t BYTES = VB ? IDX + (size_t)msd_shape<VB>::L3_CAP * 2 : R::END;
+    static constexpr size_t BYTES = VB ? IDX + (size_t)msd_shape<K, VB>::L3_CAP * 2 : R::END;
 };
 /* The fast path's digit counters (one per bin, then the end) live where the slow path's
  * per-warp counters and s_start go. */
-static_assert((msd_l3_layout<0>::SCAN - msd_l3_layout<0>::WCNT) / 4 >= (1u << RDX_MSD_L3_MAX_BITS) + 1u,
+template <typename K, int VB> static constexpr bool msd_l3_counters_fit()
+{
+    return (msd_l3_layout<K, VB>::SCAN - msd_l3_layout<K, VB>::WCNT) / 4 >= (1u << RDX_MSD_L3_MAX_BITS) + 1u;
+}
+static_assert(msd_l3_counters_fit<unsigned long long, 0>() && msd_l3_counters_fit<unsigned long long, 8>() &&
+                  msd_l3_counters_fit<uint32_t, 0>() && msd_l3_counters_fit<uint32_t, 8>(),
               "level 3's counters fit in the ranking's counter words");
-static_assert((msd_l3_layout<8>::SCAN - msd_l3_layout<8>::WCNT) / 4 >= (1u << RDX_MSD_L3_MAX_BITS) + 1u,
-              "level 3's counters fit in the ranking's counter words (pairs)");
 
-/* Sorts the bucket of keys_a[begin, begin + m) (encoded, bits 48-63 equal), and its
- * values with VB > 0, with on-chip LSD passes over bits 0-47, 8 bits at a time (the slow
+/* Sorts the bucket of keys_a[begin, begin + m) (encoded, the top two digits equal), and
+ * its values with VB > 0, with on-chip LSD passes over the bits below them, 8 at a time (the slow
  * path, for buckets where many keys share the level-3 digit). Keys warp-striped, as
  * rank.cuh's stable ranking needs. Every value is read before the first barrier, and
  * written after the last. */
-template <int VB>
-static __device__ __forceinline__ void msd_block_lsd_body(rdx_msd_key *keys, void *vals_p, uint32_t m, int cls,
-                                                          int desc, unsigned char *smem)
+template <typename K, int VB>
+static __device__ __forceinline__ void msd_block_lsd_body(K *keys, void *vals_p, uint32_t m, int cls, int desc,
+                                                          unsigned char *smem)
 {
-    typedef msd_l3_layout<VB> R;
-    typedef rdx_msd_key K;
+    typedef msd_l3_layout<K, VB> R;
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
-    enum { THREADS = msd_shape<VB>::L3_THREADS, ITEMS = msd_shape<VB>::L3_ITEMS };
+    enum { THREADS = msd_shape<K, VB>::L3_THREADS, ITEMS = msd_shape<K, VB>::L3_ITEMS };
     K *s_keys = (K *)(smem + R::KEYS);
     V *s_vals = (V *)(smem + R::VALS);
     V *vals = (V *)vals_p;
@@ -354,7 +368,7 @@ static __device__ __forceinline__ void msd_block_lsd_body(rdx_msd_key *keys, voi
         key[i] = pos < m ? rdx_enc(keys[pos], cls, desc) : (K)0;
         val[i] = VB && pos < m ? vals[pos] : (V)0;
     }
-    for (int shift = 0; shift < 48; shift += 8) {
+    for (int shift = 0; shift < MSD_SECOND(K); shift += 8) {
         const uint32_t total = rdx_count_tile<K, ITEMS, THREADS>(key, m, shift, 8, s_wcnt);
         if (__syncthreads_or(threadIdx.x < 256u && total == m))
             continue; /* one digit holds every key */
@@ -385,19 +399,20 @@ static __device__ __forceinline__ void msd_block_lsd_body(rdx_msd_key *keys, voi
 
 /* Out of line, so that the fast path keeps its registers; keys only with the signature
  * (and so the code) it had before values were added. */
-static __device__ __noinline__ void msd_block_lsd(rdx_msd_key *keys, uint32_t m, int cls, int desc, unsigned char *smem)
+template <typename K>
+static __device__ __noinline__ void msd_block_lsd(K *keys, uint32_t m, int cls, int desc, unsigned char *smem)
 {
-    msd_block_lsd_body<0>(keys, (void *)0, m, cls, desc, smem);
+    msd_block_lsd_body<K, 0>(keys, (void *)0, m, cls, desc, smem);
 }
-template <int VB>
-static __device__ __noinline__ void msd_block_lsd_pairs(rdx_msd_key *keys, void *vals, uint32_t m, int cls, int desc,
+template <typename K, int VB>
+static __device__ __noinline__ void msd_block_lsd_pairs(K *keys, void *vals, uint32_t m, int cls, int desc,
                                                         unsigned char *smem)
 {
-    msd_block_lsd_body<VB>(keys, vals, m, cls, desc, smem);
+    msd_block_lsd_body<K, VB>(keys, vals, m, cls, desc, smem);
 }
 
-/* One block per level-2 bucket (bits 48-63 equal), in place in A:
- *   1. count the keys by the level-3 digit (a.l3_bits bits below bit 48, about as many
+/* One block per level-2 bucket (the top two digits equal), in place in A:
+ *   1. count the keys by the level-3 digit (a.l3_bits bits below the second digit, about as many
  *      bins as the average bucket has keys) with shared-memory atomics;
  *   2. scan the counts, place every key at the next free slot of its digit (another
  *      atomic), with VB > 0 its value and its index within the bucket next to it;
@@ -408,15 +423,14 @@ static __device__ __noinline__ void msd_block_lsd_pairs(rdx_msd_key *keys, void 
  * indistinguishable); with values the index makes the result stable whatever that order.
  * The layout is row-striped so that short buckets keep every warp busy.
  * A run longer than RDX_MSD_L3_RUN_MAX keys sends the block to msd_block_lsd. */
-template <int VB>
+template <typename K, int VB>
 static __device__ __forceinline__ void msd_l3_bucket(const rdx_msd_args &a, uint32_t b, unsigned char *smem)
 {
-    typedef msd_l3_layout<VB> R;
-    typedef rdx_msd_key K;
+    typedef msd_l3_layout<K, VB> R;
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
     enum {
-        THREADS = msd_shape<VB>::L3_THREADS,
-        ITEMS = msd_shape<VB>::L3_ITEMS,
+        THREADS = msd_shape<K, VB>::L3_THREADS,
+        ITEMS = msd_shape<K, VB>::L3_ITEMS,
         PER = ((1 << RDX_MSD_L3_MAX_BITS) + THREADS - 1) / THREADS
     };
     K *s_keys = (K *)(smem + R::KEYS);
@@ -428,12 +442,12 @@ static __device__ __forceinline__ void msd_l3_bucket(const rdx_msd_args &a, uint
     const uint32_t begin = a.bases2[b];
     const uint32_t end = b + 1u < MSD_BUCKETS2 ? a.bases2[b + 1u] : (uint32_t)a.n;
     const uint32_t m = end - begin;
-    if (m < 2 || m > (uint32_t)msd_shape<VB>::L3_CAP)
+    if (m < 2 || m > (uint32_t)msd_shape<K, VB>::L3_CAP)
         return; /* one key is in place; a bucket above the capacity is the segmented passes' */
     K *keys = (K *)a.keys_a + begin;
     V *vals = (V *)a.vals_a + begin; /* keys only: unused */
     const K flip = rdx_enc((K)0, a.cls, a.desc); /* integer keys: x ^ flip encodes and decodes */
-    const int shift = 48 - a.l3_bits;
+    const int shift = MSD_SECOND(K) - a.l3_bits;
     const uint32_t bins = 1u << a.l3_bits, mask = bins - 1u;
     for (uint32_t j = threadIdx.x; j < bins; j += THREADS)
         s_cnt[j] = 0u;
@@ -478,9 +492,9 @@ static __device__ __forceinline__ void msd_l3_bucket(const rdx_msd_args &a, uint
         /* This block's loads of values are done (the barrier above), but the slow path
          * reads them again, warp-striped: nothing has been written yet. */
         if (VB)
-            msd_block_lsd_pairs<VB>(keys, (void *)vals, m, a.cls, a.desc, smem);
+            msd_block_lsd_pairs<K, VB>(keys, (void *)vals, m, a.cls, a.desc, smem);
         else
-            msd_block_lsd(keys, m, a.cls, a.desc, smem);
+            msd_block_lsd<K>(keys, m, a.cls, a.desc, smem);
         return;
     }
 
@@ -524,8 +538,8 @@ static __device__ __forceinline__ void msd_l3_bucket(const rdx_msd_args &a, uint
 
 /* Level-2 buckets b, b + grid, ... per block (a grid of RDX_MSD_L3_WAVES times the
  * resident blocks: where the route is not on, a few thousand blocks return at once). */
-template <int VB>
-__global__ void __launch_bounds__(msd_shape<VB>::L3_THREADS, msd_shape<VB>::L3_MIN_BLOCKS)
+template <typename K, int VB>
+__global__ void __launch_bounds__(msd_shape<K, VB>::L3_THREADS, msd_shape<K, VB>::L3_MIN_BLOCKS)
     msd_block_kernel(const rdx_msd_args a)
 {
     rdx_chain_enter();
@@ -533,31 +547,44 @@ __global__ void __launch_bounds__(msd_shape<VB>::L3_THREADS, msd_shape<VB>::L3_M
     if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON)
         return;
     for (uint32_t b = blockIdx.x; b < MSD_BUCKETS2; b += gridDim.x) {
-        msd_l3_bucket<VB>(a, b, smem);
+        msd_l3_bucket<K, VB>(a, b, smem);
         __syncthreads(); /* the shared memory is the next bucket's */
     }
 }
 
 /* ---- host side ---- */
 
-size_t rdx_msd_l2_tile(int vb) { return vb ? (size_t)msd_l2_layout<8>::TILE : (size_t)msd_l2_layout<0>::TILE; }
+typedef unsigned long long msd_k8;
 
-size_t rdx_msd_l2_max_tiles(size_t n, int vb)
+/* Calls f<K, VB>(args) for key bytes kb (4, 8) and value bytes vb (0, 4, 8). */
+#define MSD_DISPATCH(kb, vb, f, ...)                                                                     \
+    ((kb) == 4 ? ((vb) == 0 ? f<uint32_t, 0>(__VA_ARGS__) : (vb) == 4 ? f<uint32_t, 4>(__VA_ARGS__)        \
+                                                                      : f<uint32_t, 8>(__VA_ARGS__))       \
+               : ((vb) == 0 ? f<msd_k8, 0>(__VA_ARGS__) : (vb) == 4 ? f<msd_k8, 4>(__VA_ARGS__)            \
+                                                                    : f<msd_k8, 8>(__VA_ARGS__)))
+
+template <typename K, int VB> static size_t l2_tile(void) { return (size_t)msd_l2_layout<K, VB>::TILE; }
+template <typename K, int VB> static size_t l3_cap(void) { return (size_t)msd_shape<K, VB>::L3_CAP; }
+
+size_t rdx_msd_l2_tile(int kb, int vb) { return MSD_DISPATCH(kb, vb, l2_tile); }
+
+size_t rdx_msd_l2_max_tiles(size_t n, int kb, int vb)
 {
     /* Each level-1 bucket's last tile may be partial: at most one more tile per bucket. */
-    const size_t tile = rdx_msd_l2_tile(vb);
+    const size_t tile = rdx_msd_l2_tile(kb, vb);
     return (n + tile - 1) / tile + MSD_BUCKETS1;
 }
 
-size_t rdx_msd_l3_cap(int vb) { return vb ? (size_t)msd_shape<8>::L3_CAP : (size_t)msd_shape<0>::L3_CAP; }
+size_t rdx_msd_l3_cap(int kb, int vb) { return MSD_DISPATCH(kb, vb, l3_cap); }
 
-template <int VB> static cudaError_t launch_counts(const rdx_msd_args *a, cudaStream_t s)
+template <typename K, int VB> static cudaError_t launch_counts(const rdx_msd_args *a, cudaStream_t s)
 {
     const size_t hist_blocks = (a->n + RDX_MSD_HIST_RANGE - 1) / RDX_MSD_HIST_RANGE;
     rdx_chain_launch l;
     const cudaError_t e = cudaLaunchKernelEx(rdx_chain_config(&l, (unsigned)hist_blocks, RDX_MSD_HIST_THREADS, 0, s),
-                                             msd_hist_kernel, *a);
-    return e != cudaSuccess ? e : cudaLaunchKernelEx(rdx_chain_config(&l, 1, MSD_SCAN_THREADS, 0, s), msd_scan_kernel<VB>, *a);
+                                             msd_hist_kernel<K>, *a);
+    return e != cudaSuccess ? e
+                            : cudaLaunchKernelEx(rdx_chain_config(&l, 1, MSD_SCAN_THREADS, 0, s), msd_scan_kernel<K, VB>, *a);
 }
 
 /* Level 3's digit width for n keys: about log2 of the average level-2 bucket (n / 2^16),
@@ -570,58 +597,62 @@ static int l3_bits(size_t n)
     return bits;
 }
 
-/* Blocks of levels 2 and 3 resident per multiprocessor, for VB = 0, 4, 8 (rdx_msd_init). */
-static int l2_per_sm[3], l3_per_sm[3];
+/* Blocks of levels 2 and 3 resident per multiprocessor, for 4- and 8-byte keys and
+ * VB = 0, 4, 8 (rdx_msd_init). */
+static int l2_per_sm[2][3], l3_per_sm[2][3];
 
-template <int VB> static cudaError_t launch_sort(const rdx_msd_args *a, int sms, cudaStream_t s)
+template <typename K, int VB> static cudaError_t launch_sort(const rdx_msd_args *a, int sms, cudaStream_t s)
 {
-    const int v = VB / 4;
+    const int k = sizeof(K) / 8, v = VB / 4;
     rdx_chain_launch l;
     const cudaError_t e = cudaLaunchKernelEx(
-        rdx_chain_config(&l, rdx_resident_grid(rdx_msd_l2_max_tiles(a->n, VB), sms, l2_per_sm[v], 1),
-                         msd_l2_layout<VB>::THREADS, msd_l2_layout<VB>::BYTES, s),
-        msd_pass_kernel<VB>, *a);
+        rdx_chain_config(&l, rdx_resident_grid(rdx_msd_l2_max_tiles(a->n, (int)sizeof(K), VB), sms, l2_per_sm[k][v], 1),
+                         msd_l2_layout<K, VB>::THREADS, msd_l2_layout<K, VB>::BYTES, s),
+        msd_pass_kernel<K, VB>, *a);
     if (e != cudaSuccess)
         return e;
     rdx_msd_args b = *a;
     b.l3_bits = l3_bits(a->n);
-    return cudaLaunchKernelEx(rdx_chain_config(&l, rdx_resident_grid(MSD_BUCKETS2, sms, l3_per_sm[v], RDX_MSD_L3_WAVES),
-                                               msd_shape<VB>::L3_THREADS, msd_l3_layout<VB>::BYTES, s),
-                              msd_block_kernel<VB>, b);
+    return cudaLaunchKernelEx(
+        rdx_chain_config(&l, rdx_resident_grid(MSD_BUCKETS2, sms, l3_per_sm[k][v], RDX_MSD_L3_WAVES),
+                         msd_shape<K, VB>::L3_THREADS, msd_l3_layout<K, VB>::BYTES, s),
+        msd_block_kernel<K, VB>, b);
 }
 
-/* Keys only, or values of 4 or 8 bytes (which need vals_a and vals_b). */
-static int msd_args_ok(int vb, const rdx_msd_args *a)
+/* 4- or 8-byte keys, alone or with values of 4 or 8 bytes (which need vals_a and vals_b). */
+static int msd_args_ok(int kb, int vb, const rdx_msd_args *a)
 {
-    if (a->n == 0 || a->n > 0xffffffffull)
+    if ((kb != 4 && kb != 8) || a->n == 0 || a->n > 0xffffffffull)
         return 0;
     if (vb == 0)
         return 1;
     return (vb == 4 || vb == 8) && a->vals_a && a->vals_b;
 }
 
-cudaError_t rdx_launch_msd_counts(int vb, const rdx_msd_args *a, cudaStream_t s)
+cudaError_t rdx_launch_msd_counts(int kb, int vb, const rdx_msd_args *a, cudaStream_t s)
 {
-    if (!msd_args_ok(vb, a))
+    if (!msd_args_ok(kb, vb, a))
         return cudaErrorInvalidValue;
-    return vb == 0 ? launch_counts<0>(a, s) : vb == 4 ? launch_counts<4>(a, s) : launch_counts<8>(a, s);
+    return MSD_DISPATCH(kb, vb, launch_counts, a, s);
 }
 
-cudaError_t rdx_launch_msd_sort(int vb, const rdx_msd_args *a, int sms, cudaStream_t s)
+cudaError_t rdx_launch_msd_sort(int kb, int vb, const rdx_msd_args *a, int sms, cudaStream_t s)
 {
-    if (!msd_args_ok(vb, a))
+    if (!msd_args_ok(kb, vb, a))
         return cudaErrorInvalidValue;
-    return vb == 0 ? launch_sort<0>(a, sms, s) : vb == 4 ? launch_sort<4>(a, sms, s) : launch_sort<8>(a, sms, s);
+    return MSD_DISPATCH(kb, vb, launch_sort, a, sms, s);
 }
 
-cudaError_t rdx_launch_msd_decide(const void *keys, size_t n, int cls, int desc, int top_pass, uint32_t *ctrl,
+cudaError_t rdx_launch_msd_decide(int kb, const void *keys, size_t n, int cls, int desc, int top_pass, uint32_t *ctrl,
                                   cudaStream_t s)
 {
-    if (n == 0 || top_pass < 0 || top_pass >= 8)
+    if ((kb != 4 && kb != 8) || n == 0 || top_pass < 0 || top_pass >= 8)
         return cudaErrorInvalidValue;
     rdx_chain_launch l;
-    return cudaLaunchKernelEx(rdx_chain_config(&l, 1, MSD_DECIDE_THREADS, 0, s), msd_decide_kernel,
-                              (const rdx_msd_key *)keys, n, cls, desc, top_pass, ctrl);
+    return kb == 4 ? cudaLaunchKernelEx(rdx_chain_config(&l, 1, MSD_DECIDE_THREADS, 0, s), msd_decide_kernel<uint32_t>,
+                                        (const uint32_t *)keys, n, cls, desc, top_pass, ctrl)
+                   : cudaLaunchKernelEx(rdx_chain_config(&l, 1, MSD_DECIDE_THREADS, 0, s), msd_decide_kernel<msd_k8>,
+                                        (const msd_k8 *)keys, n, cls, desc, top_pass, ctrl);
 }
 
 cudaError_t rdx_launch_msd_offsets(const rdx_msd_args *a, size_t *off, int sms, cudaStream_t s)
@@ -631,27 +662,27 @@ cudaError_t rdx_launch_msd_offsets(const rdx_msd_args *a, size_t *off, int sms, 
                               msd_offsets_kernel, (const uint32_t *)a->ctrl, (const uint32_t *)a->bases2, off, a->n);
 }
 
-template <int VB> static cudaError_t init_vb(void)
+template <typename K, int VB> static cudaError_t init_shape(void)
 {
-    const void *l2 = (const void *)msd_pass_kernel<VB>, *l3 = (const void *)msd_block_kernel<VB>;
-    cudaError_t e = cudaFuncSetAttribute(l2, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)msd_l2_layout<VB>::BYTES);
+    typedef msd_l2_layout<K, VB> L2;
+    typedef msd_l3_layout<K, VB> L3;
+    const int k = sizeof(K) / 8, v = VB / 4;
+    const void *l2 = (const void *)msd_pass_kernel<K, VB>, *l3 = (const void *)msd_block_kernel<K, VB>;
+    cudaError_t e = cudaFuncSetAttribute(l2, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)L2::BYTES);
     if (e == cudaSuccess)
-        e = cudaFuncSetAttribute(l3, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)msd_l3_layout<VB>::BYTES);
+        e = cudaFuncSetAttribute(l3, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)L3::BYTES);
     if (e == cudaSuccess)
-        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&l2_per_sm[VB / 4], l2, msd_l2_layout<VB>::THREADS,
-                                                          msd_l2_layout<VB>::BYTES);
+        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&l2_per_sm[k][v], l2, L2::THREADS, L2::BYTES);
     if (e == cudaSuccess)
-        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&l3_per_sm[VB / 4], l3, msd_shape<VB>::L3_THREADS,
-                                                          msd_l3_layout<VB>::BYTES);
+        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&l3_per_sm[k][v], l3, msd_shape<K, VB>::L3_THREADS, L3::BYTES);
     return e;
 }
 
 cudaError_t rdx_msd_init(void)
 {
-    cudaError_t e = init_vb<0>();
-    if (e == cudaSuccess)
-        e = init_vb<4>();
-    if (e == cudaSuccess)
-        e = init_vb<8>();
+    cudaError_t e = cudaSuccess;
+    for (int kb = 4; kb <= 8 && e == cudaSuccess; kb += 4)
+        for (int vb = 0; vb <= 8 && e == cudaSuccess; vb += 4)
+            e = MSD_DISPATCH(kb, vb, init_shape);
     return e;
 }

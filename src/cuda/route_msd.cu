@@ -1,5 +1,5 @@
-/* The MSD route for 8-byte integer keys (msd.cu): level 1 is the pass kernel on the top
- * digit, levels 2 and 3 sort each top-digit bucket. It is enqueued whole with the LSD
+/* The MSD route for 4- and 8-byte integer keys (msd.cu): level 1 is the pass kernel on
+ * the top digit, levels 2 and 3 sort each top-digit bucket. It is enqueued whole with the LSD
  * passes of the onesweep route behind it; on the device a sample of the keys decides
  * whether it runs (each kernel returns at once where its side is off). */
 #include <string.h>
@@ -9,29 +9,29 @@
 #include "seg_passes.h"
 #include "seg_tile.h"
 
-/* The level-2 buckets and the bits below them, which the segmented passes sort in the
- * buckets above level 3's capacity. */
+/* The level-2 buckets, and the bits below them (all but the top two digits), which the
+ * segmented passes sort in the buckets above level 3's capacity. */
 #define MSD_L2_BUCKETS ((size_t)RDX_MSD_BUCKETS2)
-#define MSD_LOW_BITS 48
+static int low_bits(const rdx_cuda_plan *p) { return p->kb * 8 - 16; }
 
-/* Keys only, or pairs whose 4- or 8-byte values move with the keys (not argsort, not
- * values gathered by index at the end); the whole key with 8-bit digits; one portion
- * (level 2's look-back counts per bucket); n below 2^32 (32-bit slots), pairs up to
- * RDX_MSD_PAIRS_MAX_N (their level-3 capacity is smaller).
+/* 4- or 8-byte integer keys alone, or pairs whose 4- or 8-byte values move with the keys
+ * (not argsort, not values gathered by index at the end); the whole key with 8-bit
+ * digits; one portion (level 2's look-back counts per bucket); n below 2^32 (32-bit
+ * slots), pairs up to RDX_MSD_PAIRS_MAX_N (their level-3 capacity is smaller).
  * Not for floats: their top digit is the sign and most of the exponent, which puts nearly
  * all keys of real data (values within a few orders of magnitude) in a few top-digit
  * buckets; the skew test would decline them. */
 static const char *accepts(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
 {
-    if (p->kb != 8 || p->cls == RDX_CLASS_FLOAT)
-        return "keys not 8-byte integers";
+    if ((p->kb != 4 && p->kb != 8) || p->cls == RDX_CLASS_FLOAT)
+        return "keys not 4- or 8-byte integers";
     const int keys = p->kind == RDX_JOB_KEYS && p->vb == 0;
     const int pairs = p->kind == RDX_JOB_PAIRS && !p->iota && (p->vb == 4 || p->vb == 8);
     if (!keys && !pairs)
         return "an argsort or gathered values";
-    if (p->begin_bit != 0 || p->end_bit != 64 || p->radix_bits != 8)
+    if (p->begin_bit != 0 || p->end_bit != p->kb * 8 || p->radix_bits != 8)
         return "a bit range or digit width of the caller's";
-    if (p->n < t->msd_min_n || p->n <= RDX_SMALL_MAX_N)
+    if (p->n < (p->kb == 4 ? t->msd4_min_n : t->msd_min_n) || p->n <= RDX_SMALL_MAX_N)
         return "n below the context's MSD minimum";
     if (p->n > (keys ? RDX_MSD_MAX_N : RDX_MSD_PAIRS_MAX_N) || (unsigned long long)p->n >= 0x100000000ull)
         return "n above the MSD maximum";
@@ -46,8 +46,8 @@ void rdx_cuda_msd_long_layout(rdx_cuda_plan *p, size_t *end)
 {
     p->msd_off = rdx_cuda_take(end, (MSD_L2_BUCKETS + 1) * sizeof(size_t));
     p->msd_bins = rdx_cuda_take(end, rdx_seg_tile_scratch_bytes(MSD_L2_BUCKETS));
-    p->msd_segp = rdx_cuda_take(end, rdx_seg_passes_scratch_bytes(8, p->vb, p->n, MSD_L2_BUCKETS,
-                                                                  rdx_msd_l3_cap(p->vb), MSD_LOW_BITS / 8));
+    p->msd_segp = rdx_cuda_take(end, rdx_seg_passes_scratch_bytes(p->kb, p->vb, p->n, MSD_L2_BUCKETS,
+                                                                  rdx_msd_l3_cap(p->kb, p->vb), low_bits(p) / 8));
 }
 
 rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_cuda_bufs *b, rdx_cuda_lsd *l,
@@ -94,14 +94,14 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     m.n = n;
     m.cls = p->cls;
     m.desc = p->desc;
-    RDX_CUDA_TRY(rdx_launch_msd_counts(p->vb, &m, s));
+    RDX_CUDA_TRY(rdx_launch_msd_counts(p->kb, p->vb, &m, s));
     rdx_cuda_mark_write(ctx, b); /* levels 2 and 3 write A */
-    RDX_CUDA_TRY(rdx_launch_msd_sort(p->vb, &m, b->sms, s));
+    RDX_CUDA_TRY(rdx_launch_msd_sort(p->kb, p->vb, &m, b->sms, s));
 
     /* The level-2 buckets above level 3's capacity (few distinct keys, a heavy key, skew
-     * below the top digit): the segmented passes sort each over bits 0-47, in place in A
-     * with B (free after level 2) as their other buffer, all in the same launches. Level
-     * 2 wrote them decoded. */
+     * below the top digit): the segmented passes sort each over the bits below the top
+     * two digits, in place in A with B (free after level 2) as their other buffer, all
+     * in the same launches. Level 2 wrote them decoded. */
     size_t *off = (size_t *)(t + p->msd_off);
     uint32_t *bins = (uint32_t *)(t + p->msd_bins);
     RDX_CUDA_TRY(rdx_launch_msd_offsets(&m, off, b->sms, s));
@@ -110,11 +110,11 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     g.n = n;
     g.off = off;
     g.S = MSD_L2_BUCKETS;
-    g.max_short = rdx_msd_l3_cap(p->vb);
+    g.max_short = rdx_msd_l3_cap(p->kb, p->vb);
     RDX_CUDA_TRY(rdx_seg_tile_bin(&g, bins, b->sms, s));
     rdx_seg_passes_args q;
     memset(&q, 0, sizeof q);
-    q.kb = 8;
+    q.kb = p->kb;
     q.vb = p->vb;
     q.keys_src = b->keys_a;
     q.keys_a = b->keys_a;
@@ -130,7 +130,7 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     q.cls = p->cls;
     q.desc = p->desc;
     q.begin_bit = 0;
-    q.end_bit = MSD_LOW_BITS;
+    q.end_bit = low_bits(p);
     q.radix_bits = 8;
     RDX_CUDA_TRY(rdx_seg_passes_enqueue(&q, t + p->msd_segp, b->sms, s));
     return RDX_OK;

@@ -30,8 +30,8 @@ void rdx_cuda_lsd_layout(rdx_cuda_plan *p, size_t *end, int msd)
     }
     /* Level 2 of the MSD route looks back in the second buffer with its own tiles. */
     size_t rows = p->max_tiles;
-    if (msd && rdx_msd_l2_max_tiles(n, p->vb) > rows)
-        rows = rdx_msd_l2_max_tiles(n, p->vb);
+    if (msd && rdx_msd_l2_max_tiles(n, p->kb, p->vb) > rows)
+        rows = rdx_msd_l2_max_tiles(n, p->kb, p->vb);
     p->status_words = rows * RDX_CUDA_MAX_BINS;
     p->status = rdx_cuda_take(end, 2 * p->status_words * 4);
     p->keys_b = rdx_cuda_take(end, n * (size_t)p->kb);
@@ -99,7 +99,7 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
      * the histogram then counts the top digit only (taken) or every digit (not). */
     int msd_levels = p->msd, lsd_passes = 1; /* what is enqueued (each kernel checks the state) */
     if (p->msd) {
-        RDX_CUDA_TRY(rdx_launch_msd_decide(b->keys_src, n, p->cls, p->desc, p->passes - 1, l.msd_ctrl, s));
+        RDX_CUDA_TRY(rdx_launch_msd_decide(p->kb, b->keys_src, n, p->cls, p->desc, p->passes - 1, l.msd_ctrl, s));
         if (b->host_waits) {
             /* A synchronous call waits for the decision and leaves out the other route's
              * launches, which would return at once but cost a few us each: about 80 us

@@ -354,12 +354,14 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #define RDX_HIST_BYTES_MIN_ROUNDS 8
 #endif
 
-/* ---- MSD hybrid for 64-bit keys (msd.cu; docs/cuda-notes.md "The MSD hybrid") ----
- * 8-byte integer keys, keys only or pairs with 4- or 8-byte values (not argsort, not
- * values gathered by index), the full 64 bits with 8-bit digits, one portion: level 1 is
- * the pass kernel on bits 56-63 (source -> B), level 2 a segmented pass on bits 48-55
+/* ---- MSD hybrid for 8- and 4-byte integer keys (msd.cu; docs/cuda-notes.md "The MSD
+ * hybrid") ----
+ * Integer keys, keys only or pairs with 4- or 8-byte values (not argsort, not values
+ * gathered by index), the whole key with 8-bit digits, one portion: level 1 is the pass
+ * kernel on the top digit (source -> B), level 2 a segmented pass on the next digit
  * within each level-1 bucket (B -> A), level 3 one block per level-2 bucket (A -> A, on
- * chip). Pairs have their own level-2 and level-3 shapes (the *_PAIRS constants below).
+ * chip). The constants below are those of 8-byte keys; 4-byte keys take their own
+ * MSD4_MIN_N and level-2 shape (after the 8-byte ones) and the rest as they are. Pairs have their own level-2 and level-3 shapes (the *_PAIRS constants below).
  * Measured on an H200 (docs/performance.md, "The MSD route"), keys only: MIN_N, MAX_N and
  * the level-3 constants by sweeps of u64 uniform keys from 2^24 to 5 x 2^26; the level-2
  * and histogram constants are first choices (level 2 runs at the LSD pass kernel's speed).
@@ -375,6 +377,11 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
  * passes, whose six passes over them cost more than the LSD passes' eight over all. */
 #ifndef RDX_MSD_MAX_N
 #define RDX_MSD_MAX_N (((size_t)1 << 28) + ((size_t)1 << 26))
+#endif
+/* 4-byte keys: four LSD passes are a higher bar than eight (round 5: the 8-byte kernels'
+ * level 3 made u32 2^26 0.88x CUB). Not yet measured with this code. */
+#ifndef RDX_MSD4_MIN_N
+#define RDX_MSD4_MIN_N ((size_t)1 << 26)
 #endif
 /* When the route is taken, decided on the device before the up-front histogram from a
  * sample of the keys (SAMPLE_CHUNKS runs of 32 keys spread evenly over the array: 16384
@@ -422,6 +429,11 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #ifndef RDX_MSD_L2_MIN_BLOCKS_PAIRS
 #define RDX_MSD_L2_MIN_BLOCKS_PAIRS RDX_OS_MIN_BLOCKS_16
 #endif
+/* Level 2 for 4-byte keys: the pass kernel's large shape for their key and value bytes
+ * (4, 8 or 12 bytes; RDX_OS_*). Not swept. */
+#define RDX_MSD4_L2_THREADS(vb) RDX_OS_SHAPE_THREADS(4, vb, RDX_OS_LARGE)
+#define RDX_MSD4_L2_ITEMS(vb) RDX_OS_SHAPE_ITEMS(4, vb, RDX_OS_LARGE)
+#define RDX_MSD4_L2_MIN_BLOCKS(vb) RDX_OS_SHAPE_MIN_BLOCKS(4, vb, RDX_OS_LARGE)
 /* Level-2 histogram of B: keys per block (a contiguous range), and how many level-1
  * buckets a block counts in shared memory (a range that meets more counts the rest with
  * global atomics). */

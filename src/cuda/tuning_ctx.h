@@ -29,8 +29,9 @@ typedef struct rdx_cuda_tuning {
     size_t portion_max_n;       /* one launch of the pass kernel covers at most this many
                                    keys (whole tiles, at least one); 0: the look-back count
                                    limit, about 2^30 */
-    size_t msd_min_n;           /* the MSD route serves from this many keys on
-                                   (RDX_MSD_MIN_N) */
+    size_t msd_min_n;           /* the MSD route serves from this many 8-byte keys on
+                                   (RDX_MSD_MIN_N), */
+    size_t msd4_min_n;          /* and from this many 4-byte keys (RDX_MSD4_MIN_N) */
     size_t count_min_n;         /* the counting route serves from this many 1-byte keys
                                    on (RDX_COUNT_MIN_N), */
     size_t count16_min_n;       /* and from this many 2-byte keys (RDX_COUNT16_MIN_N) */
