@@ -37,6 +37,8 @@
  * the segmented passes by the MSD_SECOND bits below. */
 #define MSD_TOP(K) ((int)sizeof(K) * 8 - 8)
 #define MSD_SECOND(K) ((int)sizeof(K) * 8 - 16)
+/* The widest level-3 digit (tuning.h). */
+#define MSD_L3_MAX_BITS(K) (sizeof(K) == 4 ? RDX_MSD4_L3_MAX_BITS : RDX_MSD_L3_MAX_BITS)
 
 #define MSD_BUCKETS1 256u
 #define MSD_BUCKETS2 RDX_MSD_BUCKETS2
@@ -94,31 +96,56 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
 
 /* ---- level 2: histogram of B ---- */
 
-/* Each block counts one contiguous range of B. B is partitioned by the top digit, so the
- * range meets few level-1 buckets: the first RDX_MSD_HIST_WINDOW of them from the range's
- * first key's are counted in shared memory, any later one with global atomics. */
+/* Each block counts one contiguous range of B (16-byte loads, several in flight). B is
+ * partitioned by the top digit, so the range meets few level-1 buckets: the first
+ * RDX_MSD_HIST_WINDOW of them from the range's first key's are counted in shared memory,
+ * any later one with global atomics. */
+template <typename K>
+static __device__ __forceinline__ void msd_hist_count(const rdx_msd_args &a, uint32_t *s_hist, uint32_t b_lo, K k)
+{
+    const uint32_t b1 = (uint32_t)(k >> MSD_TOP(K)), d2 = (uint32_t)(k >> MSD_SECOND(K)) & 255u;
+    const uint32_t rel = b1 - b_lo; /* B is partitioned: b1 >= b_lo */
+    if (rel < RDX_MSD_HIST_WINDOW)
+        atomicAdd(&s_hist[rel * 256u + d2], 1u);
+    else
+        atomicAdd(&a.counts2[b1 * 256u + d2], 1u);
+}
+
 template <typename K> __global__ void __launch_bounds__(RDX_MSD_HIST_THREADS) msd_hist_kernel(const rdx_msd_args a)
 {
+    enum { VEC = 16 / sizeof(K), BATCH = 4 };
     rdx_chain_enter();
     __shared__ uint32_t s_hist[RDX_MSD_HIST_WINDOW * 256];
     if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_LEVEL1)
         return;
-    const K *keys = (const K *)a.keys_b;
+    const K *keys = (const K *)a.keys_b; /* 16-byte aligned (scratch), as is each range */
     const size_t begin = (size_t)blockIdx.x * RDX_MSD_HIST_RANGE;
     const size_t end = a.n - begin < (size_t)RDX_MSD_HIST_RANGE ? a.n : begin + RDX_MSD_HIST_RANGE;
     for (uint32_t j = threadIdx.x; j < RDX_MSD_HIST_WINDOW * 256; j += RDX_MSD_HIST_THREADS)
         s_hist[j] = 0u;
     const uint32_t b_lo = (uint32_t)(keys[begin] >> MSD_TOP(K));
     __syncthreads();
-    for (size_t i = begin + threadIdx.x; i < end; i += RDX_MSD_HIST_THREADS) {
-        const K k = keys[i];
-        const uint32_t b1 = (uint32_t)(k >> MSD_TOP(K)), d2 = (uint32_t)(k >> MSD_SECOND(K)) & 255u;
-        const uint32_t rel = b1 - b_lo; /* B is partitioned: b1 >= b_lo */
-        if (rel < RDX_MSD_HIST_WINDOW)
-            atomicAdd(&s_hist[rel * 256u + d2], 1u);
-        else
-            atomicAdd(&a.counts2[b1 * 256u + d2], 1u);
+    const uint32_t nvec = (uint32_t)((end - begin) / VEC);
+    const uint4 *vec = (const uint4 *)(keys + begin);
+    for (uint32_t v0 = threadIdx.x; v0 < nvec; v0 += RDX_MSD_HIST_THREADS * BATCH) {
+        uint4 q[BATCH];
+#pragma unroll
+        for (int j = 0; j < BATCH; ++j) {
+            const uint32_t v = v0 + (uint32_t)j * RDX_MSD_HIST_THREADS;
+            q[j] = v < nvec ? vec[v] : make_uint4(0u, 0u, 0u, 0u);
+        }
+#pragma unroll
+        for (int j = 0; j < BATCH; ++j)
+            if (v0 + (uint32_t)j * RDX_MSD_HIST_THREADS < nvec) {
+                K k[VEC];
+                memcpy(k, &q[j], sizeof q[j]);
+#pragma unroll
+                for (int e = 0; e < VEC; ++e)
+                    msd_hist_count<K>(a, s_hist, b_lo, k[e]);
+            }
     }
+    for (size_t i = begin + (size_t)nvec * VEC + threadIdx.x; i < end; i += RDX_MSD_HIST_THREADS)
+        msd_hist_count<K>(a, s_hist, b_lo, keys[i]);
     __syncthreads();
     for (uint32_t j = threadIdx.x; j < RDX_MSD_HIST_WINDOW * 256; j += RDX_MSD_HIST_THREADS) {
         const uint32_t c = s_hist[j];
@@ -335,7 +362,7 @@ struct msd_l3_layout
  * per-warp counters and s_start go. */
 template <typename K, int VB> static constexpr bool msd_l3_counters_fit()
 {
-    return (msd_l3_layout<K, VB>::SCAN - msd_l3_layout<K, VB>::WCNT) / 4 >= (1u << RDX_MSD_L3_MAX_BITS) + 1u;
+    return (msd_l3_layout<K, VB>::SCAN - msd_l3_layout<K, VB>::WCNT) / 4 >= (1u << MSD_L3_MAX_BITS(K)) + 1u;
 }
 static_assert(msd_l3_counters_fit<unsigned long long, 0>() && msd_l3_counters_fit<unsigned long long, 8>() &&
                   msd_l3_counters_fit<uint32_t, 0>() && msd_l3_counters_fit<uint32_t, 8>(),
@@ -431,7 +458,7 @@ static __device__ __forceinline__ void msd_l3_bucket(const rdx_msd_args &a, uint
     enum {
         THREADS = msd_shape<K, VB>::L3_THREADS,
         ITEMS = msd_shape<K, VB>::L3_ITEMS,
-        PER = ((1 << RDX_MSD_L3_MAX_BITS) + THREADS - 1) / THREADS
+        PER = ((1 << MSD_L3_MAX_BITS(K)) + THREADS - 1) / THREADS
     };
     K *s_keys = (K *)(smem + R::KEYS);
     V *s_vals = (V *)(smem + R::VALS);
@@ -588,11 +615,11 @@ template <typename K, int VB> static cudaError_t launch_counts(const rdx_msd_arg
 }
 
 /* Level 3's digit width for n keys: about log2 of the average level-2 bucket (n / 2^16),
- * from 8 to RDX_MSD_L3_MAX_BITS. */
-static int l3_bits(size_t n)
+ * from 8 to max_bits. */
+static int l3_bits(size_t n, int max_bits)
 {
     int bits = 8;
-    while (bits < RDX_MSD_L3_MAX_BITS && ((size_t)1 << (bits + 16)) < n)
+    while (bits < max_bits && ((size_t)1 << (bits + 16)) < n)
         ++bits;
     return bits;
 }
@@ -612,7 +639,7 @@ template <typename K, int VB> static cudaError_t launch_sort(const rdx_msd_args 
     if (e != cudaSuccess)
         return e;
     rdx_msd_args b = *a;
-    b.l3_bits = l3_bits(a->n);
+    b.l3_bits = l3_bits(a->n, MSD_L3_MAX_BITS(K));
     return cudaLaunchKernelEx(
         rdx_chain_config(&l, rdx_resident_grid(MSD_BUCKETS2, sms, l3_per_sm[k][v], RDX_MSD_L3_WAVES),
                          msd_shape<K, VB>::L3_THREADS, msd_l3_layout<K, VB>::BYTES, s),

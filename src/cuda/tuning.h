@@ -474,6 +474,13 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #ifndef RDX_MSD_L3_RUN_MAX
 #define RDX_MSD_L3_RUN_MAX 32
 #endif
+/* 4-byte keys: level 3 sorts 16 bits, and its cost is instructions, not bytes (ncu, H200,
+ * round 28: u32 2^28 with 10 bits issued on 89% of cycles, 5.6 warp instructions a key,
+ * most in the comparisons of runs of about 4 keys). A digit of up to 12 bits leaves runs
+ * of about one key at 2^28. */
+#ifndef RDX_MSD4_L3_MAX_BITS
+#define RDX_MSD4_L3_MAX_BITS 12
+#endif
 /* Level 3's grid: this many times the blocks resident on the device, each taking every
  * grid-th level-2 bucket (enough blocks that uneven buckets even out; few enough that a
  * declined route's launch returns in a few microseconds: 65536 blocks took 65 us). */
