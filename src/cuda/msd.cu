@@ -37,8 +37,9 @@
  * the segmented passes by the MSD_SECOND bits below. */
 #define MSD_TOP(K) ((int)sizeof(K) * 8 - 8)
 #define MSD_SECOND(K) ((int)sizeof(K) * 8 - 16)
-/* The widest level-3 digit (tuning.h). */
+/* The widest level-3 digit, and log2 of the keys per bin it aims at (tuning.h). */
 #define MSD_L3_MAX_BITS(K) (sizeof(K) == 4 ? RDX_MSD4_L3_MAX_BITS : RDX_MSD_L3_MAX_BITS)
+#define MSD_L3_BIN_KEYS_LOG2(K) (sizeof(K) == 4 ? RDX_MSD4_L3_BIN_KEYS_LOG2 : 0)
 
 #define MSD_BUCKETS1 256u
 #define MSD_BUCKETS2 RDX_MSD_BUCKETS2
@@ -614,12 +615,12 @@ template <typename K, int VB> static cudaError_t launch_counts(const rdx_msd_arg
                             : cudaLaunchKernelEx(rdx_chain_config(&l, 1, MSD_SCAN_THREADS, 0, s), msd_scan_kernel<K, VB>, *a);
 }
 
-/* Level 3's digit width for n keys: about log2 of the average level-2 bucket (n / 2^16),
- * from 8 to max_bits. */
-static int l3_bits(size_t n, int max_bits)
+/* Level 3's digit width for n keys: about log2 of the average level-2 bucket (n / 2^16)
+ * less bin_keys_log2 (2^bin_keys_log2 keys a bin), from 8 to max_bits. */
+static int l3_bits(size_t n, int max_bits, int bin_keys_log2)
 {
     int bits = 8;
-    while (bits < max_bits && ((size_t)1 << (bits + 16)) < n)
+    while (bits < max_bits && ((size_t)1 << (bits + 16 + bin_keys_log2)) < n)
         ++bits;
     return bits;
 }
@@ -639,7 +640,7 @@ template <typename K, int VB> static cudaError_t launch_sort(const rdx_msd_args 
     if (e != cudaSuccess)
         return e;
     rdx_msd_args b = *a;
-    b.l3_bits = l3_bits(a->n, MSD_L3_MAX_BITS(K));
+    b.l3_bits = l3_bits(a->n, MSD_L3_MAX_BITS(K), MSD_L3_BIN_KEYS_LOG2(K));
     return cudaLaunchKernelEx(
         rdx_chain_config(&l, rdx_resident_grid(MSD_BUCKETS2, sms, l3_per_sm[k][v], RDX_MSD_L3_WAVES),
                          msd_shape<K, VB>::L3_THREADS, msd_l3_layout<K, VB>::BYTES, s),

@@ -378,10 +378,14 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #ifndef RDX_MSD_MAX_N
 #define RDX_MSD_MAX_N (((size_t)1 << 28) + ((size_t)1 << 26))
 #endif
-/* 4-byte keys: four LSD passes are a higher bar than eight (round 5: the 8-byte kernels'
- * level 3 made u32 2^26 0.88x CUB). Not yet measured with this code. */
+/* 4-byte keys: four LSD passes are a higher bar than eight. Round 28, H200, against the
+ * LSD passes (stream-ordered ms): u32 2^26 1.56 / 1.34, 2^27 2.58 / 2.61, 2^28 4.69 /
+ * 5.15; u32/u32 2^27 3.56 / 3.59, 2^28 6.44 / 7.13. Where the sample declines the route
+ * (skewed, or sorted 0..n-1) the stream-ordered call still pays its gated launches:
+ * +50 us at 2^26, +70 us at 2^28 (call 1). So from 3 x 2^26, where the gain should cover
+ * that (interpolated between 2^27 and 2^28, not measured there). */
 #ifndef RDX_MSD4_MIN_N
-#define RDX_MSD4_MIN_N ((size_t)1 << 26)
+#define RDX_MSD4_MIN_N ((size_t)3 << 26)
 #endif
 /* When the route is taken, decided on the device before the up-front histogram from a
  * sample of the keys (SAMPLE_CHUNKS runs of 32 keys spread evenly over the array: 16384
@@ -475,11 +479,17 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #define RDX_MSD_L3_RUN_MAX 32
 #endif
 /* 4-byte keys: level 3 sorts 16 bits, and its cost is instructions, not bytes (ncu, H200,
- * round 28: u32 2^28 with 10 bits issued on 89% of cycles, 5.6 warp instructions a key,
- * most in the comparisons of runs of about 4 keys). A digit of up to 12 bits leaves runs
- * of about one key at 2^28. */
+ * round 28 call 3: u32 2^28 with 10 bits issued on 89% of cycles, 5.6 warp instructions a
+ * key). Its digit aims at 2^BIN_KEYS_LOG2 keys a bin, up to MAX_BITS; the scan costs
+ * every bin of MAX_BITS whatever the digit. Round 28 call 4 (H200, stream-ordered ms,
+ * MAX_BITS 10 / 11 / 12 with one key a bin): u32 2^27 2.578 / 2.620 / 2.743 (10, 11, 11
+ * bits), 2^28 4.694 / 4.677 / 4.904, u32/u32 2^28 6.576 / 6.438 / 6.584 (LSD passes:
+ * 2.611, 5.148, 7.134): hence 10 bits at 2^27 and 11 at 2^28. */
 #ifndef RDX_MSD4_L3_MAX_BITS
-#define RDX_MSD4_L3_MAX_BITS 12
+#define RDX_MSD4_L3_MAX_BITS 11
+#endif
+#ifndef RDX_MSD4_L3_BIN_KEYS_LOG2
+#define RDX_MSD4_L3_BIN_KEYS_LOG2 1
 #endif
 /* Level 3's grid: this many times the blocks resident on the device, each taking every
  * grid-th level-2 bucket (enough blocks that uneven buckets even out; few enough that a
