@@ -378,12 +378,13 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #ifndef RDX_MSD_MAX_N
 #define RDX_MSD_MAX_N (((size_t)1 << 28) + ((size_t)1 << 26))
 #endif
-/* 4-byte keys: four LSD passes are a higher bar than eight. Round 28, H200, against the
- * LSD passes (stream-ordered ms): u32 2^26 1.56 / 1.34, 2^27 2.58 / 2.61, 2^28 4.69 /
- * 5.15; u32/u32 2^27 3.56 / 3.59, 2^28 6.44 / 7.13. Where the sample declines the route
- * (skewed, or sorted 0..n-1) the stream-ordered call still pays its gated launches:
- * +50 us at 2^26, +70 us at 2^28 (call 1). So from 3 x 2^26, where the gain should cover
- * that (interpolated between 2^27 and 2^28, not measured there). */
+/* 4-byte keys: four LSD passes are a higher bar than eight. Round 28, H200, the route
+ * against the LSD passes (stream-ordered ms): u32 2^26 1.56 / 1.34, 2^27 2.58 / 2.61,
+ * 2^28 4.69 / 5.15; u32/u32 2^27 3.56 / 3.59, 2^28 6.44 / 7.13 (call 4). Where the sample
+ * declines the route (skewed, or sorted 0..n-1) the stream-ordered call still pays its
+ * gated launches, about 70 us from 2^27 on. From 3 x 2^26 (call 7, at 2^27.585): u32
+ * 3.64 / 3.88, i32 3.64 / 3.88, u32/u32 5.00 / 5.33; declined: sorted 3.79 / 3.73, low
+ * entropy 4.05 / 3.98. */
 #ifndef RDX_MSD4_MIN_N
 #define RDX_MSD4_MIN_N ((size_t)3 << 26)
 #endif
@@ -482,9 +483,9 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
  * round 28 call 3: u32 2^28 with 10 bits issued on 89% of cycles, 5.6 warp instructions a
  * key). Its digit aims at 2^BIN_KEYS_LOG2 keys a bin, up to MAX_BITS; the scan costs
  * every bin of MAX_BITS whatever the digit. Round 28 call 4 (H200, stream-ordered ms,
- * MAX_BITS 10 / 11 / 12 with one key a bin): u32 2^27 2.578 / 2.620 / 2.743 (10, 11, 11
- * bits), 2^28 4.694 / 4.677 / 4.904, u32/u32 2^28 6.576 / 6.438 / 6.584 (LSD passes:
- * 2.611, 5.148, 7.134): hence 10 bits at 2^27 and 11 at 2^28. */
+ * MAX_BITS 10 / 11 / 12 with one key a bin): u32 2^27 2.577 / 2.619 / 2.750 (10, 11, 11
+ * bits), 2^28 4.697 / 4.677 / 4.920, u32/u32 2^28 6.582 / 6.436 / 6.589 (LSD passes:
+ * 2.609, 5.152, 7.128): hence 10 bits at 2^27 and 11 at 2^28. */
 #ifndef RDX_MSD4_L3_MAX_BITS
 #define RDX_MSD4_L3_MAX_BITS 11
 #endif
