@@ -14,8 +14,9 @@ static volatile int g_sms[RDX_MAX_DEVICES], g_chains[RDX_MAX_DEVICES];
 /* Compiled as every kernel is: what the device runs of it tells which code it runs. */
 static __global__ void arch_probe_kernel(void) {}
 
-/* Chained launches need sm_90 (the device) and kernels compiled for it (a build for sm_80
- * JIT-compiled on a Hopper card has no wait in its kernels: it must not chain). */
+/* Chained launches need kernels compiled from sm_90 code or later, which only an sm_90+
+ * device runs (a build for sm_80 JIT-compiled on a Hopper card has no wait in its
+ * kernels: it must not chain). */
 static int kernels_chain(void)
 {
     struct cudaFuncAttributes fa;
@@ -23,7 +24,7 @@ static int kernels_chain(void)
         (void)cudaGetLastError();
         return 0;
     }
-    return fa.ptxVersion >= 90 && fa.binaryVersion >= 90;
+    return fa.ptxVersion >= 90;
 }
 
 int rdx_cuda_chains(void)

@@ -151,9 +151,9 @@ typedef struct rdx_fixup_args {
                                  RDX_MSD_L3_CAP_PAIRS with values): the segmented passes
                                  (seg_passes.h) sort them */
 #define RDX_MSD_INFO 8        /* [8] pass_info words for level 1 (the pass kernel reads
-                                 [RDX_MSD_INFO + 7]) */
+                                 [RDX_MSD_INFO + the top pass]) */
 #define RDX_MSD_CTRL_WORDS 16
-#define RDX_MSD_BUCKETS2 (256u * 256u) /* level-2 buckets: (top digit, bits 48-55) */
+#define RDX_MSD_BUCKETS2 (256u * 256u) /* level-2 buckets: (top digit, next digit) */
 #define RDX_MSD_OFF 0u        /* not taken (skew), or not decided */
 #define RDX_MSD_LEVEL1 1u     /* the sample armed level 1 (rdx_launch_msd_decide) */
 #define RDX_MSD_ON 2u         /* levels 2 and 3 run (and the segmented passes on the

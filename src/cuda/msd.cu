@@ -671,16 +671,22 @@ cudaError_t rdx_launch_msd_sort(int kb, int vb, const rdx_msd_args *a, int sms, 
     return MSD_DISPATCH(kb, vb, launch_sort, a, sms, s);
 }
 
+template <typename K>
+static cudaError_t launch_decide(const void *keys, size_t n, int cls, int desc, int top_pass, uint32_t *ctrl,
+                                 cudaStream_t s)
+{
+    rdx_chain_launch l;
+    return cudaLaunchKernelEx(rdx_chain_config(&l, 1, MSD_DECIDE_THREADS, 0, s), msd_decide_kernel<K>,
+                              (const K *)keys, n, cls, desc, top_pass, ctrl);
+}
+
 cudaError_t rdx_launch_msd_decide(int kb, const void *keys, size_t n, int cls, int desc, int top_pass, uint32_t *ctrl,
                                   cudaStream_t s)
 {
     if ((kb != 4 && kb != 8) || n == 0 || top_pass < 0 || top_pass >= 8)
         return cudaErrorInvalidValue;
-    rdx_chain_launch l;
-    return kb == 4 ? cudaLaunchKernelEx(rdx_chain_config(&l, 1, MSD_DECIDE_THREADS, 0, s), msd_decide_kernel<uint32_t>,
-                                        (const uint32_t *)keys, n, cls, desc, top_pass, ctrl)
-                   : cudaLaunchKernelEx(rdx_chain_config(&l, 1, MSD_DECIDE_THREADS, 0, s), msd_decide_kernel<msd_k8>,
-                                        (const msd_k8 *)keys, n, cls, desc, top_pass, ctrl);
+    return kb == 4 ? launch_decide<uint32_t>(keys, n, cls, desc, top_pass, ctrl, s)
+                   : launch_decide<msd_k8>(keys, n, cls, desc, top_pass, ctrl, s);
 }
 
 cudaError_t rdx_launch_msd_offsets(const rdx_msd_args *a, size_t *off, int sms, cudaStream_t s)

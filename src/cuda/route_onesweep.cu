@@ -29,9 +29,8 @@ void rdx_cuda_lsd_layout(rdx_cuda_plan *p, size_t *end, int msd)
         rdx_cuda_msd_long_layout(p, end);
     }
     /* Level 2 of the MSD route looks back in the second buffer with its own tiles. */
-    size_t rows = p->max_tiles;
-    if (msd && rdx_msd_l2_max_tiles(n, p->kb, p->vb) > rows)
-        rows = rdx_msd_l2_max_tiles(n, p->kb, p->vb);
+    const size_t l2_rows = msd ? rdx_msd_l2_max_tiles(n, p->kb, p->vb) : 0;
+    const size_t rows = l2_rows > p->max_tiles ? l2_rows : p->max_tiles;
     p->status_words = rows * RDX_CUDA_MAX_BINS;
     p->status = rdx_cuda_take(end, 2 * p->status_words * 4);
     p->keys_b = rdx_cuda_take(end, n * (size_t)p->kb);

@@ -6,8 +6,8 @@
  *             the context's count_min_n (count16_min_n) on: count
  *             each value, write
  *             the runs (no scatter, no key scratch)                 route_count.cu
- *   msd       8-byte integer keys (and 4/8-byte values) from the
- *             context's msd_min_n on; the device's skew test may
+ *   msd       8- and 4-byte integer keys (and 4/8-byte values) from
+ *             the context's msd_min_n (msd4_min_n) on; the skew test may
  *             send them to the LSD passes                           route_msd.cu
  *   cluster   n <= cluster_max_n and the device places the cluster  route_cluster.cu
  *   grid      n <= grid_max_n and the grid is co-resident           route_grid.cu
