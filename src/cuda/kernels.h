@@ -160,7 +160,7 @@ typedef struct rdx_fixup_args {
                                  (seg_passes.h) sort them */
 #define RDX_MSD_DROP 5        /* the keys' leading bits that do not vary in the sample, which
                                  the route's digits skip (its top digit is the 8 bits below
-                                 them); at most RDX_MSD_MAX_DROP(key bytes) */
+                                 them); at most MSD_MAX_DROP of msd.cu */
 #define RDX_MSD_INFO 8        /* [8] pass_info words for level 1 (the pass kernel reads
                                  [RDX_MSD_INFO + the top pass]; it carries the drop, see
                                  RDX_PASS_DROP_SHIFT) */

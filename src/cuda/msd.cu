@@ -58,7 +58,8 @@ static_assert(MSD_MAX_DROP(uint32_t) > 0 && MSD_MAX_DROP(unsigned long long) < 2
 
 /* Chunk c of the sample is 32 keys from about c * stride, shifted within its stride by a
  * hash of c so that keys repeating with the stride's period do not fool it (all keys
- * when n is small). The leading bits that no sampled key varies in are dropped: the route's
+ * when n is small); the first chunk is the first 32 keys and the last the last 32, where
+ * sorted and reversed keys keep their extremes. The leading bits that no sampled key varies in are dropped: the route's
  * top digit is the 8 bits below them (keys that use part of their range, such as ids or
  * 0..n-1, fill its buckets); where more than MSD_MAX_DROP bits lead, the LSD passes, which
  * skip the digits that do not vary, take the keys. Then the counts of the top two digits
@@ -92,7 +93,7 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
     for (int j = 0; j < PER_WARP; ++j) {
         const size_t c = (t >> 5) + (size_t)j * (MSD_DECIDE_THREADS / 32);
         const size_t jitter = stride > 32 ? (size_t)((c * 0x9E3779B97F4A7C15ull) >> 40) % (stride - 31) : 0;
-        const size_t i = c * stride + jitter + lane;
+        const size_t i = c + 1 == chunks && n > chunks * 32 ? n - 32 + lane : c * stride + jitter + lane;
         have[j] = i < n;
         key[j] = have[j] ? rdx_enc(keys[i], cls, desc) : (K)0;
         if (have[j]) {
