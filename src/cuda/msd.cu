@@ -63,11 +63,16 @@ static_assert(MSD_MAX_DROP(uint32_t) > 0 && MSD_MAX_DROP(unsigned long long) < 2
  * top digit is the 8 bits below them (keys that use part of their range, such as ids or
  * 0..n-1, fill its buckets); where more than MSD_MAX_DROP bits lead, the LSD passes, which
  * skip the digits that do not vary, take the keys. Then the counts of the top two digits
- * over the sample decide as the tests of tuning.h say. The histogram checks the drop over
- * all the keys (rdx_msd_range_missed). */
+ * over the sample decide as the tests of tuning.h say, and where the keys use a share of
+ * the top digit's 256 values (half of them where the largest key lies just above a power
+ * of two), max_n shrinks by that share: the level-2 buckets grow as it does, and above
+ * level 3's capacity the segmented passes would sort them all (u64 i * 65537 at 2^28, 129
+ * top digits: 14.9 ms against 10.5 for the LSD passes, H200 round 29 call 3). (The second
+ * digit's values are not counted: a sample of runs of sorted keys sees few of them.) The
+ * histogram checks the drop over all the keys (rdx_msd_range_missed). */
 template <typename K>
-__global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K *keys, size_t n, int cls, int desc,
-                                                                        int top_pass, uint32_t *ctrl)
+__global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K *keys, size_t n, size_t max_n, int cls,
+                                                                        int desc, int top_pass, uint32_t *ctrl)
 {
     enum { PER_WARP = RDX_MSD_SAMPLE_CHUNKS / (MSD_DECIDE_THREADS / 32) };
     static_assert(PER_WARP * (MSD_DECIDE_THREADS / 32) == RDX_MSD_SAMPLE_CHUNKS, "whole chunks per warp");
@@ -128,9 +133,10 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
     if (t == 0) {
         const size_t sampled = n < chunks * 32 ? n : chunks * 32; /* the chunks lie within n */
         const uint32_t most = s_sum[0], top_digits = s_sum[1], second_digits = s_sum[2];
-        const int on = lead <= MSD_MAX_DROP(K) &&
-                       ((unsigned long long)most * 256u <= (unsigned long long)RDX_MSD_SKEW * sampled ||
-                        (top_digits > 1 && top_digits * second_digits <= RDX_MSD_FEW_PREFIXES));
+        const int spread = (unsigned long long)most * 256u <= (unsigned long long)RDX_MSD_SKEW * sampled &&
+                           (unsigned long long)n * MSD_BUCKETS1 <= (unsigned long long)max_n * top_digits;
+        const int few_prefixes = top_digits > 1 && top_digits * second_digits <= RDX_MSD_FEW_PREFIXES;
+        const int on = lead <= MSD_MAX_DROP(K) && (spread || few_prefixes);
         ctrl[RDX_MSD_STATE] = on ? RDX_MSD_LEVEL1 : RDX_MSD_OFF;
         ctrl[RDX_MSD_DROP] = on ? (uint32_t)drop : 0u;
         ctrl[RDX_MSD_INFO + top_pass] =
@@ -718,21 +724,21 @@ cudaError_t rdx_launch_msd_sort(int kb, int vb, const rdx_msd_args *a, int sms, 
 }
 
 template <typename K>
-static cudaError_t launch_decide(const void *keys, size_t n, int cls, int desc, int top_pass, uint32_t *ctrl,
-                                 cudaStream_t s)
+static cudaError_t launch_decide(const void *keys, size_t n, size_t max_n, int cls, int desc, int top_pass,
+                                 uint32_t *ctrl, cudaStream_t s)
 {
     rdx_chain_launch l;
     return cudaLaunchKernelEx(rdx_chain_config(&l, 1, MSD_DECIDE_THREADS, 0, s), msd_decide_kernel<K>,
-                              (const K *)keys, n, cls, desc, top_pass, ctrl);
+                              (const K *)keys, n, max_n, cls, desc, top_pass, ctrl);
 }
 
-cudaError_t rdx_launch_msd_decide(int kb, const void *keys, size_t n, int cls, int desc, int top_pass, uint32_t *ctrl,
-                                  cudaStream_t s)
+cudaError_t rdx_launch_msd_decide(int kb, const void *keys, size_t n, size_t max_n, int cls, int desc, int top_pass,
+                                  uint32_t *ctrl, cudaStream_t s)
 {
     if ((kb != 4 && kb != 8) || n == 0 || top_pass < 0 || top_pass >= 8)
         return cudaErrorInvalidValue;
-    return kb == 4 ? launch_decide<uint32_t>(keys, n, cls, desc, top_pass, ctrl, s)
-                   : launch_decide<msd_k8>(keys, n, cls, desc, top_pass, ctrl, s);
+    return kb == 4 ? launch_decide<uint32_t>(keys, n, max_n, cls, desc, top_pass, ctrl, s)
+                   : launch_decide<msd_k8>(keys, n, max_n, cls, desc, top_pass, ctrl, s);
 }
 
 cudaError_t rdx_launch_msd_offsets(const rdx_msd_args *a, size_t *off, int sms, cudaStream_t s)
