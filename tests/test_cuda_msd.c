@@ -18,7 +18,9 @@
 enum {
     MSD_UNIFORM,  /* random bits: the route runs */
     MSD_LOWENT,   /* AND of three random words: top digit skewed, the route declines */
-    MSD_TOPEQ,    /* the top 8 bits equal: the skew test declines */
+    MSD_TOPEQ,    /* the top 8 bits equal: 8-byte keys drop them (the route's top digit is
+                     bits 48-55); 4-byte keys are left with 24 bits, which the LSD passes
+                     take in three (the route declines) */
     MSD_SORTED,   /* random, already sorted */
     MSD_FEW,      /* 16 distinct values: few 16-bit prefixes, the route runs and every
                      level-2 bucket goes to the segmented passes */
@@ -33,11 +35,18 @@ enum {
                      longer than RDX_MSD_L3_RUN_MAX (n >= 2^18), the on-chip LSD passes */
     MSD_TAGGED,   /* one of 8 random 16-bit tags on top of 48 random bits: few prefixes, the
                      route runs and the segmented passes sort every key over 48 bits */
+    MSD_NARROW,   /* random bits shifted right by 3: both widths drop 3 leading bits */
+    MSD_BITS40,   /* 40 random low bits: 8-byte keys drop 24 leading bits; 4-byte keys keep
+                     8 bits, and the route declines */
+    MSD_OUTLIER,  /* as MSD_NARROW, but keys 32 and 33 (never sampled) use every bit: the
+                     histogram finds the range the sample missed, and the LSD passes sort on
+                     a recount */
     MSD_NFILL
 };
 static const char *const msd_fill_names[MSD_NFILL] = {
     "uniform",  "low entropy",     "top bits equal", "sorted",         "few distinct",
-    "giant bucket", "capacity", "big sub-buckets", "duplicates x8", "duplicates x n/4096", "tagged"};
+    "giant bucket", "capacity", "big sub-buckets", "duplicates x8", "duplicates x n/4096", "tagged",
+    "narrow", "40 bits", "outliers"};
 
 /* A random-looking 64-bit value for each index (the splitmix64 finalizer). */
 static uint64_t msd_mix(uint64_t x)
@@ -73,6 +82,9 @@ static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
         case MSD_DUPS: k[i] = msd_mix(base ^ (r % (n / 8 + 1))); break;
         case MSD_DUPS_BIG: k[i] = msd_mix(base ^ (r % 4096)); break;
         case MSD_TAGGED: k[i] = (few[r % 8] & ~low48) | (rnd(s) & low48); break;
+        case MSD_NARROW: k[i] = r >> 3; break;
+        case MSD_BITS40: k[i] = r >> 24; break;
+        case MSD_OUTLIER: k[i] = i == 32 || i == 33 ? r : r >> 3; break;
         default: k[i] = r; break;
         }
     }
@@ -98,16 +110,17 @@ static void msd_threshold(rdx_ctx *ctx, int low)
 }
 
 /* A sort's outcome: rdx_cuda_ctx_msd_state (-1 not planned, 0 declined, 1 inconsistent,
- * 2 ran), and 3 where the route ran and sent level-2 buckets to the segmented passes. */
-enum { MSD_LONG = 3 };
-static int msd_routes[5]; /* counted at outcome + 1 */
+ * 2 ran), 3 where the route ran and sent level-2 buckets to the segmented passes, 4 where
+ * the histogram found the sample's range missed (state 3: the LSD passes on a recount). */
+enum { MSD_LONG = 3, MSD_MISSED_RANGE = 4 };
+static int msd_routes[6]; /* counted at outcome + 1 */
 
 static int msd_outcome(rdx_ctx *ctx, unsigned *slow)
 {
     unsigned long_buckets = 0;
     const int state = rdx_cuda_ctx_msd_state(ctx, slow, &long_buckets);
-    const int route = state == 2 && long_buckets > 0 ? MSD_LONG : state;
-    if (route >= -1 && route <= 3)
+    const int route = state == 3 ? MSD_MISSED_RANGE : state == 2 && long_buckets > 0 ? MSD_LONG : state;
+    if (route >= -1 && route <= 4)
         msd_routes[route + 1]++;
     return route;
 }
@@ -122,10 +135,11 @@ static void check_route_name(rdx_ctx *ctx, int route, int into, const char *what
         CHECK(strstr(name, "msd") == NULL, "%s: the route was not planned, rdx_ctx_route says \"%s\"", what, name);
         return;
     }
-    const char *want = into          ? "msd (decided on the device)"
+    const char *want = into                              ? "msd (decided on the device)"
                        : route == 2 || route == MSD_LONG ? "msd"
-                       : route == 0 ? "onesweep (msd declined: skew)"
-                                    : "msd (inconsistent state)";
+                       : route == 0                      ? "onesweep (msd declined: skew)"
+                       : route == MSD_MISSED_RANGE       ? "onesweep (msd declined: range)"
+                                                         : "msd (inconsistent state)";
     CHECK_ROUTE(ctx, want, what);
 }
 
@@ -281,7 +295,7 @@ static void msd_pairs_tests(rdx_ctx *ctx, int max_log2)
     msd_pairs_case(ctx, RDX_U64, (size_t)1 << 20, 8, 0, MSD_GIANT, 0, MSD_LONG, &s);
     msd_pairs_case(ctx, RDX_I64, (size_t)1 << 20, 8, 1, MSD_GIANT, 1, -9, &s);
     msd_pairs_case(ctx, RDX_U64, ((size_t)1 << 19) + 77, 4, 1, MSD_GIANT, 0, MSD_LONG, &s);
-    msd_pairs_case(ctx, RDX_U64, (size_t)1 << 20, 8, 0, MSD_TOPEQ, 1, 0, &s);
+    msd_pairs_case(ctx, RDX_U64, (size_t)1 << 20, 8, 0, MSD_TOPEQ, 1, 2, &s);
     msd_pairs_case(ctx, RDX_I64, (size_t)1 << 20, 8, 1, MSD_TAGGED, 0, MSD_LONG, &s);
     msd_pairs_case(ctx, RDX_U64, ((size_t)1 << 19) + 77, 4, 0, MSD_TAGGED, 1, MSD_LONG, &s);
     msd_pairs_case(ctx, RDX_U32, (size_t)1 << 20, 4, 0, MSD_SUBBIG, 1, 2, &s);
@@ -289,6 +303,13 @@ static void msd_pairs_tests(rdx_ctx *ctx, int max_log2)
     msd_pairs_case(ctx, RDX_U32, (size_t)1 << 20, 4, 0, MSD_GIANT, 0, MSD_LONG, &s);
     msd_pairs_case(ctx, RDX_I32, ((size_t)1 << 19) + 77, 4, 1, MSD_TAGGED, 1, MSD_LONG, &s);
     msd_pairs_case(ctx, RDX_U32, (size_t)1 << 20, 8, 0, MSD_TOPEQ, 0, 0, &s);
+    /* Leading bits dropped, and a range the sample missed (pairs stay stable on both). */
+    msd_pairs_case(ctx, RDX_U64, ((size_t)1 << 19) + 77, 8, 1, MSD_NARROW, 0, 2, &s);
+    msd_pairs_case(ctx, RDX_I64, (size_t)1 << 20, 4, 0, MSD_BITS40, 1, 2, &s);
+    msd_pairs_case(ctx, RDX_U32, (size_t)1 << 20, 4, 1, MSD_NARROW, 1, 2, &s);
+    msd_pairs_case(ctx, RDX_I32, ((size_t)1 << 19) + 77, 8, 0, MSD_NARROW, 0, 2, &s);
+    msd_pairs_case(ctx, RDX_U64, (size_t)1 << 20, 8, 0, MSD_OUTLIER, 0, MSD_MISSED_RANGE, &s);
+    msd_pairs_case(ctx, RDX_I32, (size_t)1 << 20, 4, 1, MSD_OUTLIER, 1, MSD_MISSED_RANGE, &s);
     /* The pairs capacity of a level-3 block: exactly full, and one key over. */
     if (max_log2 >= 21) {
         msd_pairs_case(ctx, RDX_U64, 256 * cap, 8, 0, MSD_CAP, 0, 2, &s);
@@ -311,7 +332,12 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         msd_case(ctx, RDX_U64, n, 0, MSD_UNIFORM, 0, 2, &s);
         msd_case(ctx, RDX_I64, n + 3, 1, MSD_UNIFORM, 1, 2, &s);
         msd_case(ctx, RDX_U64, n, 0, MSD_SUBBIG, 0, 2, &s);
-        msd_case(ctx, RDX_U64, n, 0, MSD_TOPEQ, 0, 0, &s);
+        msd_case(ctx, RDX_U64, n, 0, MSD_TOPEQ, 0, 2, &s);
+        msd_case(ctx, RDX_U64, n, 1, MSD_LOWENT, 0, 0, &s);
+        msd_case(ctx, RDX_I64, n, 0, MSD_BITS40, 1, 2, &s);
+        msd_case(ctx, RDX_U64, n, 1, MSD_OUTLIER, 0, MSD_MISSED_RANGE, &s);
+        msd_case(ctx, RDX_U32, n, 1, MSD_NARROW, 1, 2, &s);
+        msd_case(ctx, RDX_I32, n, 0, MSD_OUTLIER, 0, MSD_MISSED_RANGE, &s);
         msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_GIANT, 0, MSD_LONG, &s);
         msd_case(ctx, RDX_U32, n, 0, MSD_UNIFORM, 1, 2, &s);
         msd_case(ctx, RDX_I32, n + 3, 1, MSD_SUBBIG, 0, 2, &s);
@@ -321,9 +347,11 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         msd_pairs_case(ctx, RDX_I64, n + 3, 8, 1, MSD_DUPS, 1, 2, &s);
         msd_pairs_case(ctx, RDX_U32, n, 4, 0, MSD_DUPS, 1, 2, &s);
         msd_pairs_case(ctx, RDX_I32, n + 3, 8, 1, MSD_FEW, 0, MSD_LONG, &s);
+        msd_pairs_case(ctx, RDX_U64, n, 8, 0, MSD_OUTLIER, 1, MSD_MISSED_RANGE, &s);
         msd_threshold(ctx, 0);
         CHECK(msd_routes[3] > 0, "msd: the route never ran");
         CHECK(msd_routes[4] > 0, "msd: no level-2 bucket went to the segmented passes");
+        CHECK(msd_routes[5] > 0, "msd: no sample missed the keys' range");
         return;
     }
     static const rdx_type types[6] = {RDX_U64, RDX_I64, RDX_F64, RDX_U32, RDX_I32, RDX_F32};
@@ -337,12 +365,23 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
                  * never plan it. */
                 const int is_float = types[t] == RDX_F64 || types[t] == RDX_F32;
                 msd_case(ctx, types[t], sizes[i], desc, MSD_UNIFORM, (int)(i & 1), is_float ? -1 : 2, &s);
+                const int wide = rdx_type_size(types[t]) == 8;
                 for (int f = MSD_LOWENT; f <= MSD_FEW; f++)
                     msd_case(ctx, types[t], sizes[i], desc, f, (int)((i + f) & 1),
-                             is_float                             ? -1
-                             : f == MSD_TOPEQ || f == MSD_LOWENT ? 0
-                             : f == MSD_SORTED                   ? 2
-                                                                 : MSD_LONG, &s);
+                             is_float                        ? -1
+                             : f == MSD_TOPEQ                ? (wide ? 2 : 0)
+                             : f == MSD_LOWENT               ? 0
+                             : f == MSD_SORTED               ? 2
+                                                             : MSD_LONG, &s);
+                /* Leading bits that do not vary: dropped (both widths), too many for 4-byte
+                 * keys (declined), and missed by the sample (the recount). */
+                if (i % 2 == 0)
+                    for (int f = MSD_NARROW; f <= MSD_OUTLIER; f++)
+                        msd_case(ctx, types[t], sizes[i], desc, f, (int)((i + f + desc) & 1),
+                                 is_float              ? -1
+                                 : f == MSD_NARROW     ? 2
+                                 : f == MSD_BITS40     ? (wide ? 2 : 0)
+                                                       : MSD_MISSED_RANGE, &s);
             }
     /* The capacity of a level-3 block: exactly full, and one key over (that bucket goes to
      * the segmented passes). */
@@ -375,10 +414,11 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
     msd_case(ctx, RDX_U32, (size_t)1 << 20, 0, MSD_UNIFORM, 0, (size_t)RDX_MSD4_MIN_N <= ((size_t)1 << 20) ? 2 : -1,
              &s);
     printf("msd: outcomes: none planned %d, declined (skew) %d, ran %d, ran with buckets for the segmented "
-           "passes %d, inconsistent %d\n",
-           msd_routes[0], msd_routes[1], msd_routes[3], msd_routes[4], msd_routes[2]);
+           "passes %d, range missed by the sample %d, inconsistent %d\n",
+           msd_routes[0], msd_routes[1], msd_routes[3], msd_routes[4], msd_routes[5], msd_routes[2]);
     CHECK(msd_routes[3] > 0, "msd: the route never ran without long buckets");
     CHECK(msd_routes[4] > 0, "msd: no level-2 bucket went to the segmented passes");
+    CHECK(msd_routes[5] > 0, "msd: no sample missed the keys' range");
 }
 
 int main(void)

@@ -181,6 +181,9 @@ static __device__ __forceinline__ size_t rdx_seg_hi(const size_t *off, size_t s,
 #define RDX_PASS_LAST 8u    /* last active pass: decode keys as they are stored */
 #define RDX_PASS_FEW 16u    /* the pass's digit takes at most RDX_RANK_FEW_DIGITS values:
                                the ranking finds equal digits with MATCH.ANY */
+#define RDX_PASS_DROP_SHIFT 24 /* bits 24-31: the MSD route's level 1 takes its digit this
+                                  many bits below the pass's shift (the keys' leading bits
+                                  that do not vary; RDX_MSD_DROP) */
 
 /* The pass words from which passes are active (is_active[p] != 0), for one thread: the
  * scan kernel's, and the segmented passes'. In place the first active pass reads A and
@@ -213,6 +216,13 @@ static __device__ __forceinline__ void rdx_plan_passes(const uint32_t *is_active
 }
 
 static __device__ __forceinline__ uint32_t rdx_lane(void) { return threadIdx.x & 31u; }
+
+/* The OR of x over the warp (every lane taking part). */
+static __device__ __forceinline__ unsigned long long rdx_warp_or64(unsigned long long x)
+{
+    return __reduce_or_sync(0xffffffffu, (uint32_t)x) |
+           (unsigned long long)__reduce_or_sync(0xffffffffu, (uint32_t)(x >> 32)) << 32;
+}
 
 /* A launch of `blocks` blocks capped at `waves` times per_sm blocks on each of sms
  * multiprocessors (a grid whose blocks loop over the work; per_sm and sms below 1 count

@@ -5,6 +5,7 @@
 #define RDX_CUDA_HIST_CUH
 
 #include "common.cuh"
+#include "kernels.h"
 
 /* What a histogram counts: the digits of every pass, of keys mapped by the codec (and by
  * RDX_NUMPY_ORDER's canonical code with numpy). */
@@ -42,9 +43,9 @@ static __device__ __forceinline__ void rdx_hist_count_code(uint32_t *h, K k, con
  * (8-bit digits from bit 0 to the top): in a round of UNROLL vectors, shifts, masks and
  * pass offsets are known when compiled and no vector is tested, 3 instructions a count
  * where the general loop takes about 6 (the counting, not the loads, bounds this kernel). */
-template <typename K, int UNROLL, bool BYTES = false>
+template <typename K, int UNROLL, bool BYTES = false, bool RANGE = false>
 static __device__ __forceinline__ void rdx_hist_count_round(uint32_t *h, const uint4 *vec, size_t base, size_t stride,
-                                                            size_t nvec, const rdx_hist_digits &g)
+                                                            size_t nvec, const rdx_hist_digits &g, K *range = nullptr)
 {
     enum { VEC = 16 / sizeof(K) };
     union { uint4 raw[UNROLL]; K k[UNROLL * VEC]; } u;
@@ -56,8 +57,13 @@ static __device__ __forceinline__ void rdx_hist_count_round(uint32_t *h, const u
         loaded += ok;
     }
 #pragma unroll
-    for (int j = 0; j < UNROLL * VEC; ++j)
+    for (int j = 0; j < UNROLL * VEC; ++j) {
         u.k[j] = rdx_hist_code(u.k[j], g);
+        if (RANGE && j / VEC < loaded) { /* RANGE: range[0] |= every code, range[1] |= its complement */
+            range[0] |= u.k[j];
+            range[1] |= (K)~u.k[j];
+        }
+    }
     if (BYTES && loaded == UNROLL) {
 #pragma unroll
         for (int p = 0; p < (int)sizeof(K); ++p)
@@ -76,6 +82,19 @@ static __device__ __forceinline__ void rdx_hist_count_round(uint32_t *h, const u
             if (j / VEC < loaded)
                 atomicAdd(&hp[rdx_digit(u.k[j], shift, mask)], 1u);
     }
+}
+
+/* The MSD route's leading bits that its sample found constant (ctrl[RDX_MSD_DROP]) vary in
+ * some key after all: the histogram's ORs of every key and its complement
+ * (ctrl[RDX_MSD_RANGE]) have a common bit above the route's top digit. key_bits: 32 or 64. */
+static __device__ __forceinline__ bool rdx_msd_range_missed(const uint32_t *ctrl, int key_bits)
+{
+    const int drop = (int)ctrl[RDX_MSD_DROP];
+    if (drop == 0)
+        return false;
+    const uint32_t *r = ctrl + RDX_MSD_RANGE;
+    const unsigned long long ones = r[0] | (unsigned long long)r[1] << 32, zeros = r[2] | (unsigned long long)r[3] << 32;
+    return ((ones & zeros) >> (key_bits - drop)) != 0ull;
 }
 
 #endif /* RDX_CUDA_HIST_CUH */

@@ -9,15 +9,32 @@
 #include "kernels.h"
 
 
+/* Counts one key (head and tail keys), and ORs its code and complement into range. */
+template <typename K>
+static __device__ __forceinline__ void hist_count_key(uint32_t *h, K key, const rdx_hist_digits &g, K *range)
+{
+    const K c = rdx_hist_code(key, g);
+    rdx_hist_count_code(h, c, g);
+    range[0] |= c;
+    range[1] |= (K)~c;
+}
+
 template <int KB>
-__global__ void __launch_bounds__(RDX_HIST_THREADS) rdx_histogram_kernel(const rdx_hist_args a)
+__global__ void __launch_bounds__(RDX_HIST_THREADS, RDX_HIST_MIN_BLOCKS(KB)) rdx_histogram_kernel(const rdx_hist_args a)
 {
     typedef typename rdx_uint<KB>::t K;
     enum { VEC = 16 / KB, UNROLL = RDX_HIST_KEYS / VEC > 0 ? RDX_HIST_KEYS / VEC : 1 };
     __shared__ uint32_t s_hist[RDX_HIST_MAX_CELLS];
     rdx_chain_enter();
-    /* Where the MSD route is armed, level 1 needs the top digit's counts only. */
-    const bool top_only = a.msd_ctrl && a.msd_ctrl[RDX_MSD_STATE] == RDX_MSD_LEVEL1;
+    /* Where the MSD route is armed, level 1 needs the counts of its top digit only (the 8
+     * bits below the leading bits its sample found constant), and the bits that vary over
+     * all the keys, which tell whether they were. The recount launch counts every digit, and
+     * only where they were not (rdx_msd_range_missed). */
+    const uint32_t state = a.msd_ctrl ? a.msd_ctrl[RDX_MSD_STATE] : RDX_MSD_OFF;
+    if (a.recount && !(state == RDX_MSD_LEVEL1 && rdx_msd_range_missed(a.msd_ctrl, 8 * KB)))
+        return;
+    const bool top_only = KB >= 4 && !a.recount && state == RDX_MSD_LEVEL1; /* (4- and 8-byte keys only) */
+    const int drop = top_only ? (int)a.msd_ctrl[RDX_MSD_DROP] : 0;
     const int skip = top_only ? a.passes - 1 : 0;
     const int passes = a.passes - skip;
     const uint32_t bins = 1u << a.radix_bits;
@@ -33,26 +50,31 @@ __global__ void __launch_bounds__(RDX_HIST_THREADS) rdx_histogram_kernel(const r
     }
     __syncthreads();
 
-    const rdx_hist_digits g = {passes, a.begin_bit + skip * a.radix_bits, a.end_bit, a.radix_bits, a.cls, a.desc, 0, 0ull};
+    const int begin = a.begin_bit + skip * a.radix_bits - drop;
+    const rdx_hist_digits g = {passes, begin, a.end_bit, a.radix_bits, a.cls, a.desc, 0, 0ull};
     const K *keys = (const K *)a.keys;
     size_t head = ((16u - ((uintptr_t)keys & 15u)) & 15u) / KB; /* keys before 16-byte alignment */
     if (head > a.count)
         head = a.count;
     const size_t nvec = (a.count - head) / VEC;
     const size_t tail = head + nvec * VEC;
+    K range[2] = {(K)0, (K)0}; /* top_only: OR of the codes, and of their complements */
     if (blockIdx.x == 0) { /* head and tail keys that miss the 16-byte loads */
         for (size_t j = threadIdx.x; j < head; j += RDX_HIST_THREADS)
-            rdx_hist_count_code(s_hist, rdx_hist_code(keys[j], g), g);
+            hist_count_key(s_hist, keys[j], g, range);
         for (size_t j = tail + threadIdx.x; j < a.count; j += RDX_HIST_THREADS)
-            rdx_hist_count_code(s_hist, rdx_hist_code(keys[j], g), g);
+            hist_count_key(s_hist, keys[j], g, range);
     }
 
     /* UNROLL 16-byte loads in flight per thread, then count them pass by pass. */
     const uint4 *vec = (const uint4 *)(keys + head);
     const size_t stride = (size_t)gridDim.x * RDX_HIST_THREADS;
     const size_t first = (size_t)blockIdx.x * RDX_HIST_THREADS + threadIdx.x;
-    if (passes == KB && g.begin_bit == 0 && g.end_bit == 8 * KB && g.radix_bits == 8 &&
-        nvec >= stride * UNROLL * RDX_HIST_BYTES_MIN_ROUNDS) {
+    if (top_only) {
+        for (size_t base = first; base < nvec; base += stride * UNROLL)
+            rdx_hist_count_round<K, UNROLL, false, true>(s_hist, vec, base, stride, nvec, g, range);
+    } else if (passes == KB && g.begin_bit == 0 && g.end_bit == 8 * KB && g.radix_bits == 8 &&
+               nvec >= stride * UNROLL * RDX_HIST_BYTES_MIN_ROUNDS) {
         for (size_t base = first; base < nvec; base += stride * UNROLL)
             rdx_hist_count_round<K, UNROLL, true>(s_hist, vec, base, stride, nvec, g);
     } else {
@@ -66,6 +88,14 @@ __global__ void __launch_bounds__(RDX_HIST_THREADS) rdx_histogram_kernel(const r
         const uint32_t c = s_hist[j];
         if (c)
             atomicAdd(&counts[(j / bins) * RDX_CUDA_MAX_BINS + j % bins], c);
+    }
+    if (top_only) { /* each warp's ORs into the route's range words */
+        const unsigned long long ones = rdx_warp_or64(range[0]), zeros = rdx_warp_or64(range[1]);
+        const uint32_t w[4] = {(uint32_t)ones, (uint32_t)(ones >> 32), (uint32_t)zeros, (uint32_t)(zeros >> 32)};
+#pragma unroll
+        for (int i = 0; i < 4; ++i)
+            if (rdx_lane() == 0 && w[i])
+                atomicOr(&a.msd_ctrl[RDX_MSD_RANGE + i], w[i]);
     }
 }
 

@@ -24,9 +24,13 @@ typedef struct rdx_hist_args {
     size_t zero_words;
     int cls, desc;           /* key codec */
     int begin_bit, end_bit, radix_bits, passes;
-    const uint32_t *msd_ctrl;    /* NULL, or the MSD route's control words: where the route
-                                    is armed (RDX_MSD_LEVEL1) only the top pass is counted
-                                    (all level 1 needs), else every pass */
+    uint32_t *msd_ctrl;          /* NULL, or the MSD route's control words: where the route
+                                    is armed (RDX_MSD_LEVEL1) only its top digit is counted
+                                    (all level 1 needs) and the bits that vary over the keys
+                                    noted (RDX_MSD_RANGE), else every pass */
+    int recount;                 /* with msd_ctrl, the launch after that one: counts every
+                                    pass, and only where the route's range was missed
+                                    (RDX_MSD_MISSED); else it returns at once */
 } rdx_hist_args;
 
 /* Turns the histograms into digit offsets and decides, on the device, which passes run. */
@@ -41,6 +45,10 @@ typedef struct rdx_scan_args {
     int apart;                   /* the first active pass reads a source apart from buffer A
                                     (keys_src != keys_a, and vals_src != vals_a where values
                                     are read): the passes are laid out to end in A */
+    uint32_t *msd_ctrl;          /* NULL, or the MSD route's control words: where its sample
+                                    missed the keys' range, the counts are the recount's (the
+                                    next portion's room) and the route is turned off
+                                    (RDX_MSD_MISSED) */
 } rdx_scan_args;
 
 /* One launch of the pass kernel: one pass over one portion. */
@@ -150,15 +158,25 @@ typedef struct rdx_fixup_args {
 #define RDX_MSD_LONG 4        /* level-2 buckets above level 3's capacity (RDX_MSD_L3_CAP,
                                  RDX_MSD_L3_CAP_PAIRS with values): the segmented passes
                                  (seg_passes.h) sort them */
+#define RDX_MSD_DROP 5        /* the keys' leading bits that do not vary in the sample, which
+                                 the route's digits skip (its top digit is the 8 bits below
+                                 them); at most MSD_MAX_DROP of msd.cu */
 #define RDX_MSD_INFO 8        /* [8] pass_info words for level 1 (the pass kernel reads
-                                 [RDX_MSD_INFO + the top pass]) */
-#define RDX_MSD_CTRL_WORDS 16
+                                 [RDX_MSD_INFO + the top pass]; it carries the drop, see
+                                 RDX_PASS_DROP_SHIFT) */
+#define RDX_MSD_RANGE 16      /* [4] where the route is armed, the histogram's OR of every
+                                 encoded key (low, high word) and of its complement: the bits
+                                 that vary over all the keys (rdx_msd_range_missed) */
+#define RDX_MSD_CTRL_WORDS 20
 #define RDX_MSD_BUCKETS2 (256u * 256u) /* level-2 buckets: (top digit, next digit) */
 #define RDX_MSD_OFF 0u        /* not taken (skew), or not decided */
 #define RDX_MSD_LEVEL1 1u     /* the sample armed level 1 (rdx_launch_msd_decide) */
 #define RDX_MSD_ON 2u         /* levels 2 and 3 run (and the segmented passes on the
                                  buckets above level 3's capacity); the LSD passes and the
                                  fix-up do nothing */
+#define RDX_MSD_MISSED 3u     /* the sample dropped leading bits that vary in some key (the
+                                 histogram saw them): the LSD passes run, on a second histogram
+                                 of every digit (rdx_scan_kernel turns the route off) */
 
 /* Levels 2 and 3 of the MSD route (level 1 is rdx_launch_pass with pass_info
  * ctrl + RDX_MSD_INFO, source -> keys_b / vals_b, encoding). 4- or 8-byte keys (kb of the
@@ -191,11 +209,13 @@ typedef struct rdx_msd_args {
 } rdx_msd_args;
 
 /* The MSD route's decision, before the up-front histogram: from a sample of the n integer
- * keys of kb bytes (4 or 8; RDX_MSD_SAMPLE_CHUNKS runs of 32), whether the route is taken
- * (RDX_MSD_SKEW, RDX_MSD_FEW_PREFIXES); if so it arms level 1 (ctrl[RDX_MSD_STATE] =
- * RDX_MSD_LEVEL1, ctrl[RDX_MSD_INFO + top_pass]). One block; no extra read of the keys. */
-cudaError_t rdx_launch_msd_decide(int kb, const void *keys, size_t n, int cls, int desc, int top_pass, uint32_t *ctrl,
-                                  cudaStream_t s);
+ * keys of kb bytes (4 or 8; RDX_MSD_SAMPLE_CHUNKS runs of 32), the leading bits to drop
+ * and whether the route is taken (RDX_MSD_SKEW, RDX_MSD_FEW_PREFIXES, and n at most
+ * max_n, the route's limit for keys that use every top digit, times the share of them
+ * the sample uses); if so it arms level 1 (ctrl[RDX_MSD_STATE] = RDX_MSD_LEVEL1,
+ * ctrl[RDX_MSD_DROP], ctrl[RDX_MSD_INFO + top_pass]). One block; no extra read of the keys. */
+cudaError_t rdx_launch_msd_decide(int kb, const void *keys, size_t n, size_t max_n, int cls, int desc, int top_pass,
+                                  uint32_t *ctrl, cudaStream_t s);
 
 /* Level 2's tile (keys) and the most tiles it launches for n keys, with key bytes kb (4,
  * 8) and value bytes vb (0: keys only, 4, 8: each has its own tile shape). */

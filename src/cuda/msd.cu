@@ -2,9 +2,13 @@
  * two rankings, a counting step and a few comparisons per key instead of eight LSD passes.
  *
  *   decide   a sample of the keys (msd_decide_kernel, before the up-front histogram)
- *            arms level 1 (ctrl[RDX_MSD_INFO + 7]) unless the top digits are skewed
- *            (tuning.h: RDX_MSD_SKEW, RDX_MSD_FEW_PREFIXES); the histogram then counts
- *            the top digit only, or every digit for the LSD passes.
+ *            finds the leading bits that do not vary, which the route's digits skip
+ *            (ctrl[RDX_MSD_DROP]), and arms level 1 (ctrl[RDX_MSD_INFO + 7]) unless the
+ *            top digits are skewed (tuning.h: RDX_MSD_SKEW, RDX_MSD_FEW_PREFIXES); the
+ *            histogram then counts the top digit only, and checks the drop over all the
+ *            keys (a second histogram of every digit follows where it fails, and the LSD
+ *            passes run: RDX_MSD_MISSED), or every digit for the LSD passes.
+ *            The bit positions below are those of keys with nothing dropped.
  *   level 1  the pass kernel (onesweep.cu) on the top digit, source -> B, encoding; its
  *            digit offsets come from the up-front histogram.
  *   level 2  histogram of B per (level-1 bucket, bits 48-55) (msd_hist_kernel), then one
@@ -47,17 +51,34 @@
 /* ---- the decision, from a sample ---- */
 
 #define MSD_DECIDE_THREADS 1024
+/* The most leading bits the route's digits skip: level 3's widest digit must fit below
+ * the second digit. */
+#define MSD_MAX_DROP(K) (MSD_SECOND(K) - MSD_L3_MAX_BITS(K))
+static_assert(MSD_MAX_DROP(uint32_t) > 0 && MSD_MAX_DROP(unsigned long long) < 256, "the drop fits its 8 bits");
 
 /* Chunk c of the sample is 32 keys from about c * stride, shifted within its stride by a
  * hash of c so that keys repeating with the stride's period do not fool it (all keys
- * when n is small); the counts of the top two digits over the sample decide as the tests
- * of tuning.h say. */
+ * when n is small); the first chunk is the first 32 keys and the last the last 32, where
+ * sorted and reversed keys keep their extremes. The leading bits that no sampled key varies in are dropped: the route's
+ * top digit is the 8 bits below them (keys that use part of their range, such as ids or
+ * 0..n-1, fill its buckets); where more than MSD_MAX_DROP bits lead, the LSD passes, which
+ * skip the digits that do not vary, take the keys. Then the counts of the top two digits
+ * over the sample decide as the tests of tuning.h say, and where the keys use a share of
+ * the top digit's 256 values (half of them where the largest key lies just above a power
+ * of two), max_n shrinks by that share: the level-2 buckets grow as it does, and above
+ * level 3's capacity the segmented passes would sort them all (u64 i * 65537 at 2^28, 129
+ * top digits: 14.9 ms against 10.5 for the LSD passes, H200 round 29 call 3). (The second
+ * digit's values are not counted: a sample of runs of sorted keys sees few of them.) The
+ * histogram checks the drop over all the keys (rdx_msd_range_missed). */
 template <typename K>
-__global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K *keys, size_t n, int cls, int desc,
-                                                                        int top_pass, uint32_t *ctrl)
+__global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K *keys, size_t n, size_t max_n, int cls,
+                                                                        int desc, int top_pass, uint32_t *ctrl)
 {
+    enum { PER_WARP = RDX_MSD_SAMPLE_CHUNKS / (MSD_DECIDE_THREADS / 32) };
+    static_assert(PER_WARP * (MSD_DECIDE_THREADS / 32) == RDX_MSD_SAMPLE_CHUNKS, "whole chunks per warp");
     rdx_chain_enter();
     __shared__ uint32_t s_top[256], s_second[256], s_sum[3];
+    __shared__ unsigned long long s_vary[2];
     const uint32_t t = threadIdx.x, lane = rdx_lane();
     if (t < 256) {
         s_top[t] = 0u;
@@ -65,18 +86,42 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
     }
     if (t < 3)
         s_sum[t] = 0u;
+    if (t < 2)
+        s_vary[t] = 0ull;
     __syncthreads();
     const size_t chunks = RDX_MSD_SAMPLE_CHUNKS;
     const size_t stride = n / chunks > 32 ? n / chunks : 32;
-    for (size_t c = t >> 5; c < chunks; c += MSD_DECIDE_THREADS / 32) {
+    K key[PER_WARP];
+    bool have[PER_WARP];
+    K ones = 0, zeros = 0; /* OR of the sampled keys, and of their complements */
+#pragma unroll
+    for (int j = 0; j < PER_WARP; ++j) {
+        const size_t c = (t >> 5) + (size_t)j * (MSD_DECIDE_THREADS / 32);
         const size_t jitter = stride > 32 ? (size_t)((c * 0x9E3779B97F4A7C15ull) >> 40) % (stride - 31) : 0;
-        const size_t i = c * stride + jitter + lane;
-        if (i < n) {
-            const K k = rdx_enc(keys[i], cls, desc);
-            atomicAdd(&s_top[(uint32_t)(k >> MSD_TOP(K))], 1u);
-            atomicAdd(&s_second[(uint32_t)(k >> MSD_SECOND(K)) & 255u], 1u);
+        const size_t i = c + 1 == chunks && n > chunks * 32 ? n - 32 + lane : c * stride + jitter + lane;
+        have[j] = i < n;
+        key[j] = have[j] ? rdx_enc(keys[i], cls, desc) : (K)0;
+        if (have[j]) {
+            ones |= key[j];
+            zeros |= (K)~key[j];
         }
     }
+    const unsigned long long warp_ones = rdx_warp_or64(ones), warp_zeros = rdx_warp_or64(zeros);
+    if (lane == 0) {
+        atomicOr(&s_vary[0], warp_ones);
+        atomicOr(&s_vary[1], warp_zeros);
+    }
+    __syncthreads();
+    const unsigned long long vary = s_vary[0] & s_vary[1]; /* the bits that differ between sampled keys */
+    const int lead = vary ? __clzll(vary) - (64 - (int)sizeof(K) * 8) : 0;
+    const int drop = lead <= MSD_MAX_DROP(K) ? lead : 0;
+    const int top = MSD_TOP(K) - drop, second = MSD_SECOND(K) - drop;
+#pragma unroll
+    for (int j = 0; j < PER_WARP; ++j)
+        if (have[j]) {
+            atomicAdd(&s_top[(uint32_t)(key[j] >> top) & 255u], 1u);
+            atomicAdd(&s_second[(uint32_t)(key[j] >> second) & 255u], 1u);
+        }
     __syncthreads();
     if (t < 256) {
         const uint32_t c = s_top[t];
@@ -88,10 +133,14 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
     if (t == 0) {
         const size_t sampled = n < chunks * 32 ? n : chunks * 32; /* the chunks lie within n */
         const uint32_t most = s_sum[0], top_digits = s_sum[1], second_digits = s_sum[2];
-        const int on = (unsigned long long)most * 256u <= (unsigned long long)RDX_MSD_SKEW * sampled ||
-                       (top_digits > 1 && top_digits * second_digits <= RDX_MSD_FEW_PREFIXES);
+        const int spread = (unsigned long long)most * 256u <= (unsigned long long)RDX_MSD_SKEW * sampled &&
+                           (unsigned long long)n * MSD_BUCKETS1 <= (unsigned long long)max_n * top_digits;
+        const int few_prefixes = top_digits > 1 && top_digits * second_digits <= RDX_MSD_FEW_PREFIXES;
+        const int on = lead <= MSD_MAX_DROP(K) && (spread || few_prefixes);
         ctrl[RDX_MSD_STATE] = on ? RDX_MSD_LEVEL1 : RDX_MSD_OFF;
-        ctrl[RDX_MSD_INFO + top_pass] = on ? RDX_PASS_ACTIVE | RDX_PASS_FIRST : 0u;
+        ctrl[RDX_MSD_DROP] = on ? (uint32_t)drop : 0u;
+        ctrl[RDX_MSD_INFO + top_pass] =
+            on ? RDX_PASS_ACTIVE | RDX_PASS_FIRST | (uint32_t)drop << RDX_PASS_DROP_SHIFT : 0u;
     }
 }
 
@@ -102,9 +151,10 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
  * RDX_MSD_HIST_WINDOW of them from the range's first key's are counted in shared memory,
  * any later one with global atomics. */
 template <typename K>
-static __device__ __forceinline__ void msd_hist_count(const rdx_msd_args &a, uint32_t *s_hist, uint32_t b_lo, K k)
+static __device__ __forceinline__ void msd_hist_count(const rdx_msd_args &a, uint32_t *s_hist, uint32_t b_lo, K k,
+                                                      int second)
 {
-    const uint32_t b1 = (uint32_t)(k >> MSD_TOP(K)), d2 = (uint32_t)(k >> MSD_SECOND(K)) & 255u;
+    const uint32_t b1 = (uint32_t)(k >> (second + 8)) & 255u, d2 = (uint32_t)(k >> second) & 255u;
     const uint32_t rel = b1 - b_lo; /* B is partitioned: b1 >= b_lo */
     if (rel < RDX_MSD_HIST_WINDOW)
         atomicAdd(&s_hist[rel * 256u + d2], 1u);
@@ -124,7 +174,8 @@ template <typename K> __global__ void __launch_bounds__(RDX_MSD_HIST_THREADS) ms
     const size_t end = a.n - begin < (size_t)RDX_MSD_HIST_RANGE ? a.n : begin + RDX_MSD_HIST_RANGE;
     for (uint32_t j = threadIdx.x; j < RDX_MSD_HIST_WINDOW * 256; j += RDX_MSD_HIST_THREADS)
         s_hist[j] = 0u;
-    const uint32_t b_lo = (uint32_t)(keys[begin] >> MSD_TOP(K));
+    const int second = MSD_SECOND(K) - (int)a.ctrl[RDX_MSD_DROP];
+    const uint32_t b_lo = (uint32_t)(keys[begin] >> (second + 8)) & 255u;
     __syncthreads();
     const uint32_t nvec = (uint32_t)((end - begin) / VEC);
     const uint4 *vec = (const uint4 *)(keys + begin);
@@ -142,11 +193,11 @@ template <typename K> __global__ void __launch_bounds__(RDX_MSD_HIST_THREADS) ms
                 memcpy(k, &q[j], sizeof q[j]);
 #pragma unroll
                 for (int e = 0; e < VEC; ++e)
-                    msd_hist_count<K>(a, s_hist, b_lo, k[e]);
+                    msd_hist_count<K>(a, s_hist, b_lo, k[e], second);
             }
     }
     for (size_t i = begin + (size_t)nvec * VEC + threadIdx.x; i < end; i += RDX_MSD_HIST_THREADS)
-        msd_hist_count<K>(a, s_hist, b_lo, keys[i]);
+        msd_hist_count<K>(a, s_hist, b_lo, keys[i], second);
     __syncthreads();
     for (uint32_t j = threadIdx.x; j < RDX_MSD_HIST_WINDOW * 256; j += RDX_MSD_HIST_THREADS) {
         const uint32_t c = s_hist[j];
@@ -256,7 +307,7 @@ template <typename K, int VB> struct msd_l2_layout {
  * tile publishes its counts as a prefix, and slots come from bases2 of the bucket. With
  * VB > 0 each key's value goes to the key's slot. */
 template <typename K, int VB>
-static __device__ __forceinline__ void msd_l2_tile(const rdx_msd_args &a, uint32_t tile, unsigned char *smem)
+static __device__ __forceinline__ void msd_l2_tile(const rdx_msd_args &a, uint32_t tile, int shift, unsigned char *smem)
 {
     typedef msd_l2_layout<K, VB> L;
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
@@ -276,7 +327,7 @@ static __device__ __forceinline__ void msd_l2_tile(const rdx_msd_args &a, uint32
     const K *in = (const K *)a.keys_b + tile_begin;
     K *out = (K *)a.keys_a;
     V *vout = (V *)a.vals_a;
-    const int shift = MSD_SECOND(K), bits = 8;
+    const int bits = 8;
     const K flip = rdx_enc((K)0, a.cls, a.desc); /* integer keys: x ^ flip encodes and decodes */
     const uint32_t lane = rdx_lane(), warp = threadIdx.x >> 5;
     const uint32_t first = warp * 32u * L::ITEMS + lane;
@@ -336,6 +387,7 @@ __global__ void __launch_bounds__(msd_shape<K, VB>::L2_THREADS, msd_shape<K, VB>
     if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON)
         return;
     const uint32_t tiles = a.first_tile[MSD_BUCKETS1];
+    const int shift = MSD_SECOND(K) - (int)a.ctrl[RDX_MSD_DROP]; /* the second digit */
     for (;;) {
         if (threadIdx.x == 0)
             s_misc[0] = atomicAdd(&a.ctrl[RDX_MSD_L2_COUNTER], 1u);
@@ -343,7 +395,7 @@ __global__ void __launch_bounds__(msd_shape<K, VB>::L2_THREADS, msd_shape<K, VB>
         const uint32_t tile = s_misc[0];
         if (tile >= tiles)
             return;
-        msd_l2_tile<K, VB>(a, tile, smem);
+        msd_l2_tile<K, VB>(a, tile, shift, smem);
         __syncthreads(); /* the shared memory is the next tile's */
     }
 }
@@ -452,7 +504,7 @@ static __device__ __noinline__ void msd_block_lsd_pairs(K *keys, void *vals, uin
  * The layout is row-striped so that short buckets keep every warp busy.
  * A run longer than RDX_MSD_L3_RUN_MAX keys sends the block to msd_block_lsd. */
 template <typename K, int VB>
-static __device__ __forceinline__ void msd_l3_bucket(const rdx_msd_args &a, uint32_t b, unsigned char *smem)
+static __device__ __forceinline__ void msd_l3_bucket(const rdx_msd_args &a, uint32_t b, int shift, unsigned char *smem)
 {
     typedef msd_l3_layout<K, VB> R;
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
@@ -475,7 +527,6 @@ static __device__ __forceinline__ void msd_l3_bucket(const rdx_msd_args &a, uint
     K *keys = (K *)a.keys_a + begin;
     V *vals = (V *)a.vals_a + begin; /* keys only: unused */
     const K flip = rdx_enc((K)0, a.cls, a.desc); /* integer keys: x ^ flip encodes and decodes */
-    const int shift = MSD_SECOND(K) - a.l3_bits;
     const uint32_t bins = 1u << a.l3_bits, mask = bins - 1u;
     for (uint32_t j = threadIdx.x; j < bins; j += THREADS)
         s_cnt[j] = 0u;
@@ -574,8 +625,9 @@ __global__ void __launch_bounds__(msd_shape<K, VB>::L3_THREADS, msd_shape<K, VB>
     extern __shared__ __align__(16) unsigned char smem[];
     if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON)
         return;
+    const int shift = MSD_SECOND(K) - (int)a.ctrl[RDX_MSD_DROP] - a.l3_bits; /* the level-3 digit */
     for (uint32_t b = blockIdx.x; b < MSD_BUCKETS2; b += gridDim.x) {
-        msd_l3_bucket<K, VB>(a, b, smem);
+        msd_l3_bucket<K, VB>(a, b, shift, smem);
         __syncthreads(); /* the shared memory is the next bucket's */
     }
 }
@@ -672,21 +724,21 @@ cudaError_t rdx_launch_msd_sort(int kb, int vb, const rdx_msd_args *a, int sms, 
 }
 
 template <typename K>
-static cudaError_t launch_decide(const void *keys, size_t n, int cls, int desc, int top_pass, uint32_t *ctrl,
-                                 cudaStream_t s)
+static cudaError_t launch_decide(const void *keys, size_t n, size_t max_n, int cls, int desc, int top_pass,
+                                 uint32_t *ctrl, cudaStream_t s)
 {
     rdx_chain_launch l;
     return cudaLaunchKernelEx(rdx_chain_config(&l, 1, MSD_DECIDE_THREADS, 0, s), msd_decide_kernel<K>,
-                              (const K *)keys, n, cls, desc, top_pass, ctrl);
+                              (const K *)keys, n, max_n, cls, desc, top_pass, ctrl);
 }
 
-cudaError_t rdx_launch_msd_decide(int kb, const void *keys, size_t n, int cls, int desc, int top_pass, uint32_t *ctrl,
-                                  cudaStream_t s)
+cudaError_t rdx_launch_msd_decide(int kb, const void *keys, size_t n, size_t max_n, int cls, int desc, int top_pass,
+                                  uint32_t *ctrl, cudaStream_t s)
 {
     if ((kb != 4 && kb != 8) || n == 0 || top_pass < 0 || top_pass >= 8)
         return cudaErrorInvalidValue;
-    return kb == 4 ? launch_decide<uint32_t>(keys, n, cls, desc, top_pass, ctrl, s)
-                   : launch_decide<msd_k8>(keys, n, cls, desc, top_pass, ctrl, s);
+    return kb == 4 ? launch_decide<uint32_t>(keys, n, max_n, cls, desc, top_pass, ctrl, s)
+                   : launch_decide<msd_k8>(keys, n, max_n, cls, desc, top_pass, ctrl, s);
 }
 
 cudaError_t rdx_launch_msd_offsets(const rdx_msd_args *a, size_t *off, int sms, cudaStream_t s)

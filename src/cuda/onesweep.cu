@@ -245,7 +245,7 @@ static __device__ __forceinline__ void pass_tile(const rdx_pass_args &a, uint32_
     const bool first_pass = (info & RDX_PASS_FIRST) != 0;
     const K *in = (const K *)(first_pass ? a.keys_src : from_b ? a.keys_b : a.keys_a) + a.portion_begin + tile_begin;
     K *out = (K *)(from_b ? a.keys_a : a.keys_b);
-    const int shift = a.shift, bits = a.bits;
+    const int shift = a.shift - (int)(info >> RDX_PASS_DROP_SHIFT), bits = a.bits; /* (the MSD route's level 1) */
     const uint32_t bins = 1u << bits, mask = bins - 1u;
     const uint32_t lane = rdx_lane(), warp = threadIdx.x >> 5;
     const uint32_t first = warp * 32u * L::ITEMS + lane;

@@ -21,6 +21,10 @@ static int low_bits(const rdx_cuda_plan *p) { return p->kb * 8 - 16; }
  * Not for floats: their top digit is the sign and most of the exponent, which puts nearly
  * all keys of real data (values within a few orders of magnitude) in a few top-digit
  * buckets; the skew test would decline them. */
+/* The most keys the route takes for the plan's job where the keys use every value of the
+ * top digit: the level-2 buckets' average (n / 65536) stays below level 3's capacity. */
+size_t rdx_cuda_msd_max_n(const rdx_cuda_plan *p) { return p->vb ? RDX_MSD_PAIRS_MAX_N : RDX_MSD_MAX_N; }
+
 static const char *accepts(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
 {
     if ((p->kb != 4 && p->kb != 8) || p->cls == RDX_CLASS_FLOAT)
@@ -33,7 +37,7 @@ static const char *accepts(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
         return "a bit range or digit width of the caller's";
     if (p->n < (p->kb == 4 ? t->msd4_min_n : t->msd_min_n) || p->n <= RDX_SMALL_MAX_N)
         return "n below the context's MSD minimum";
-    if (p->n > (keys ? RDX_MSD_MAX_N : RDX_MSD_PAIRS_MAX_N) || (unsigned long long)p->n >= 0x100000000ull)
+    if (p->n > rdx_cuda_msd_max_n(p) || (unsigned long long)p->n >= 0x100000000ull)
         return "n above the MSD maximum";
     if (p->portions != 1)
         return "more than one portion";

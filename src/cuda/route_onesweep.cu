@@ -12,8 +12,9 @@ void rdx_cuda_lsd_layout(rdx_cuda_plan *p, size_t *end, int msd)
     const size_t n = p->n;
     p->msd = msd;
     const size_t cells = p->portions * (size_t)p->passes * RDX_CUDA_MAX_BINS;
-    /* The control block, zeroed before the sort. */
-    p->counts = rdx_cuda_take(end, cells * 4);
+    /* The control block, zeroed before the sort. The MSD route's recount (its sample
+     * missed the keys' range) counts after the first histogram's counts. */
+    p->counts = rdx_cuda_take(end, cells * 4 * (msd ? 2 : 1));
     p->bases = rdx_cuda_take(end, cells * 8);
     p->pass_info = rdx_cuda_take(end, (size_t)p->passes * 4);
     p->active = rdx_cuda_take(end, 4);
@@ -98,16 +99,19 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
      * the histogram then counts the top digit only (taken) or every digit (not). */
     int msd_levels = p->msd, lsd_passes = 1; /* what is enqueued (each kernel checks the state) */
     if (p->msd) {
-        RDX_CUDA_TRY(rdx_launch_msd_decide(p->kb, b->keys_src, n, p->cls, p->desc, p->passes - 1, l.msd_ctrl, s));
+        RDX_CUDA_TRY(rdx_launch_msd_decide(p->kb, b->keys_src, n, rdx_cuda_msd_max_n(p), p->cls, p->desc, p->passes - 1,
+                                           l.msd_ctrl, s));
         if (b->host_waits) {
             /* A synchronous call waits for the decision and leaves out the other route's
              * launches, which would return at once but cost a few us each: about 80 us
-             * where the MSD route is declined, about 25 us where it is taken (H200). */
-            uint32_t state = 0;
-            RDX_CUDA_TRY(cudaMemcpyAsync(&state, l.msd_ctrl + RDX_MSD_STATE, sizeof state, cudaMemcpyDeviceToHost, s));
+             * where the MSD route is declined, about 25 us where it is taken (H200).
+             * Where the sample dropped leading bits the histogram may still find them
+             * varying: both routes are enqueued. */
+            uint32_t w[RDX_MSD_DROP + 1];
+            RDX_CUDA_TRY(cudaMemcpyAsync(w, l.msd_ctrl, sizeof w, cudaMemcpyDeviceToHost, s));
             RDX_CUDA_TRY(cudaStreamSynchronize(s));
-            msd_levels = state == RDX_MSD_LEVEL1;
-            lsd_passes = !msd_levels;
+            msd_levels = w[RDX_MSD_STATE] == RDX_MSD_LEVEL1;
+            lsd_passes = !msd_levels || w[RDX_MSD_DROP] != 0u;
         }
     }
     for (size_t k = 0; k < p->portions; ++k) {
@@ -118,6 +122,13 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
         h.zero_words = k == 0 ? p->status_words : 0;
         h.msd_ctrl = l.msd_ctrl;
         RDX_CUDA_TRY(rdx_launch_histogram(p->kb, &h, b->sms, s));
+        if (msd_levels && lsd_passes) { /* the recount, where the MSD route's range was missed */
+            h.counts = l.counts + (p->portions + k) * per_portion;
+            h.zero = NULL;
+            h.zero_words = 0;
+            h.recount = 1;
+            RDX_CUDA_TRY(rdx_launch_histogram(p->kb, &h, b->sms, s));
+        }
     }
 
     rdx_scan_args sc;
@@ -133,6 +144,7 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
     sc.radix_bits = p->radix_bits;
     sc.passes = p->passes;
     sc.apart = apart;
+    sc.msd_ctrl = l.msd_ctrl;
     RDX_CUDA_TRY(rdx_launch_scan(&sc, s));
 
     if (msd_levels) {

@@ -5,6 +5,7 @@
  * the histogram saw there.) It also decides on the device which passes run and
  * which buffer each reads, so the host never waits for the counts (CUDA-graph safe). */
 #include "common.cuh"
+#include "hist.cuh"
 #include "kernels.h"
 #include "rank.cuh"
 
@@ -19,6 +20,10 @@ __global__ void __launch_bounds__(RDX_SCAN_THREADS) rdx_scan_kernel(const rdx_sc
     const uint32_t t = threadIdx.x;
     const size_t stride = (size_t)a.passes * RDX_CUDA_MAX_BINS; /* one portion's counts */
     const uint32_t bins_max = 1u << a.radix_bits;
+    /* The MSD route's sample missed the keys' range: the LSD passes run on the recount. */
+    const bool missed = a.msd_ctrl && a.msd_ctrl[RDX_MSD_STATE] == RDX_MSD_LEVEL1 &&
+                        rdx_msd_range_missed(a.msd_ctrl, a.end_bit);
+    const uint32_t *counts = missed ? a.counts + stride * a.portions : a.counts;
 
     /* All passes' totals first: a thread's cells are summed in registers, a portion at a
      * time, so that its loads of one portion are all in flight at once (a loop over the
@@ -35,7 +40,7 @@ __global__ void __launch_bounds__(RDX_SCAN_THREADS) rdx_scan_kernel(const rdx_sc
         for (int j = 0; j < PER_THREAD; ++j) {
             const uint32_t c = t + (uint32_t)j * RDX_SCAN_THREADS;
             if (c < cells)
-                total[j] += a.counts[k * stride + (size_t)(c >> a.radix_bits) * RDX_CUDA_MAX_BINS + (c & (bins_max - 1u))];
+                total[j] += counts[k * stride + (size_t)(c >> a.radix_bits) * RDX_CUDA_MAX_BINS + (c & (bins_max - 1u))];
         }
     }
 #pragma unroll
@@ -83,6 +88,10 @@ __global__ void __launch_bounds__(RDX_SCAN_THREADS) rdx_scan_kernel(const rdx_sc
     __syncthreads();
 
     if (t == 0) {
+        if (missed) {
+            a.msd_ctrl[RDX_MSD_STATE] = RDX_MSD_MISSED;
+            a.msd_ctrl[RDX_MSD_INFO + a.passes - 1] = 0u; /* level 1 returns at once */
+        }
         rdx_plan_passes(s_active, a.passes, a.apart, a.pass_info, a.active);
         for (int p = 0; p < a.passes; ++p)
             if (a.pass_info[p] && s_few[p])

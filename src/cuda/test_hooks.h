@@ -29,7 +29,8 @@ int rdx_cuda_cluster_max_blocks(size_t key_bytes, size_t value_bytes);
 /* The MSD route's state after the last sort enqueued on ctx with the route planned, read
  * from the device after a device-wide synchronization (so: after that sort finished,
  * before the next sort on ctx): -1 none was planned (another route ran), 0 the skew test
- * declined it (LSD), 2 MSD ran, 1 an inconsistent state, -2 the read failed.
+ * declined it (LSD), 2 MSD ran, 3 the histogram found leading bits varying that the
+ * sample had dropped (LSD, on a recount), 1 an inconsistent state, -2 the read failed.
  * *slow_blocks (if not NULL): level-3 blocks that sorted their bucket by on-chip LSD
  * passes (a sub-bucket above 64 keys). *long_buckets (if not NULL): level-2 buckets above
  * level 3's capacity (RDX_MSD_L3_CAP or RDX_MSD_L3_CAP_PAIRS), which the segmented passes

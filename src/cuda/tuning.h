@@ -338,6 +338,10 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #ifndef RDX_HIST_BLOCKS_PER_SM
 #define RDX_HIST_BLOCKS_PER_SM 4
 #endif
+/* Blocks of it that must fit an SM at once (launch bounds): the registers stay where they
+ * were before the MSD route's range check joined the kernel (40 for keys up to 4 bytes, 3
+ * blocks; 60-64 for 8-byte keys, 2 blocks). */
+#define RDX_HIST_MIN_BLOCKS(kb) ((kb) == 8 ? 2 : 3)
 /* Keys each thread loads (in 16-byte loads, all in flight) before counting them:
  * memory-level parallelism against registers. */
 #ifndef RDX_HIST_KEYS

@@ -54,6 +54,7 @@ const char *rdx_cuda_msd_outcome(uint32_t state)
     switch (state) {
     case RDX_MSD_ON: return "msd";
     case RDX_MSD_OFF: return "onesweep (msd declined: skew)";
+    case RDX_MSD_MISSED: return "onesweep (msd declined: range)";
     default: return "msd (inconsistent state)";
     }
 }
