@@ -385,8 +385,9 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 /* 4-byte keys: four LSD passes are a higher bar than eight. Round 28, H200, the route
  * against the LSD passes (stream-ordered ms): u32 2^26 1.56 / 1.34, 2^27 2.58 / 2.61,
  * 2^28 4.69 / 5.15; u32/u32 2^27 3.56 / 3.59, 2^28 6.44 / 7.13 (call 4). Where the sample
- * declines the route (skewed, or sorted 0..n-1) the stream-ordered call still pays its
- * gated launches, about 70 us from 2^27 on. From 3 x 2^26 (call 7, at 2^27.585): u32
+ * declines the route (skewed keys) the stream-ordered call still pays its gated launches,
+ * about 70 us from 2^27 on. (Sorted 0..n-1 was declined until round 29; the route now
+ * drops its leading zero bits: u32 2^28 3.89 ms against 5.15.) From 3 x 2^26 (call 7, at 2^27.585): u32
  * 3.64 / 3.88, i32 3.64 / 3.88, u32/u32 5.00 / 5.33; declined: sorted 3.79 / 3.73, low
  * entropy 4.05 / 3.98. */
 #ifndef RDX_MSD4_MIN_N
@@ -394,7 +395,9 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #endif
 /* When the route is taken, decided on the device before the up-front histogram from a
  * sample of the keys (SAMPLE_CHUNKS runs of 32 keys spread evenly over the array: 16384
- * keys, one block), so that a declined route costs no extra read of the keys:
+ * keys, one block), so that a declined route costs no extra read of the keys. The digits
+ * first skip the leading bits that no sampled key varies in (msd.cu, MSD_MAX_DROP), and
+ * the tests below are on the digits below them:
  * - SKEW: the largest top-digit bucket holds at most SKEW times the average (n / 256).
  *   Skewed keys make level-2 buckets above level 3's capacity, which the segmented passes
  *   sort over their 48 low bits (as many moves as the LSD passes), and short buckets
