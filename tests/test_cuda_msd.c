@@ -41,12 +41,14 @@ enum {
     MSD_OUTLIER,  /* as MSD_NARROW, but keys 32 and 33 (never sampled) use every bit: the
                      histogram finds the range the sample missed, and the LSD passes sort on
                      a recount */
+    MSD_HALFTOP,  /* random bits shifted right by 4, and the last 32 keys (sampled) just above
+                     them: the top digit (after the drop) takes 129 of its 256 values */
     MSD_NFILL
 };
 static const char *const msd_fill_names[MSD_NFILL] = {
     "uniform",  "low entropy",     "top bits equal", "sorted",         "few distinct",
     "giant bucket", "capacity", "big sub-buckets", "duplicates x8", "duplicates x n/4096", "tagged",
-    "narrow", "40 bits", "outliers"};
+    "narrow", "40 bits", "outliers", "top digit half used"};
 
 /* A random-looking 64-bit value for each index (the splitmix64 finalizer). */
 static uint64_t msd_mix(uint64_t x)
@@ -85,6 +87,7 @@ static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
         case MSD_NARROW: k[i] = r >> 3; break;
         case MSD_BITS40: k[i] = r >> 24; break;
         case MSD_OUTLIER: k[i] = i == 32 || i == 33 ? r : r >> 3; break;
+        case MSD_HALFTOP: k[i] = i + 32 >= n ? (1ull << 60) | (r >> 40) : r >> 4; break;
         default: k[i] = r; break;
         }
     }
@@ -404,6 +407,22 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
     msd_case(ctx, RDX_U32, (size_t)1 << 20, 1, MSD_TAGGED, 0, MSD_LONG, &s);
     msd_case(ctx, RDX_I32, (size_t)1 << 20, 0, MSD_DUPS_BIG, 1, -9, &s);
     msd_pairs_tests(ctx, max_log2);
+    /* A top digit half used shrinks the route's largest n by that share: declined where the
+     * context's largest n is n, taken where it is 4n (uniform keys, every top digit: taken
+     * at n). */
+    rdx_cuda_tuning *t = rdx_cuda_ctx_tuning(ctx);
+    const size_t half_n = (size_t)1 << 20;
+    t->msd_max_n = t->msd_pairs_max_n = half_n;
+    msd_case(ctx, RDX_U64, half_n, 0, MSD_HALFTOP, 0, 0, &s);
+    msd_case(ctx, RDX_I32, half_n, 1, MSD_HALFTOP, 1, 0, &s);
+    msd_pairs_case(ctx, RDX_U32, half_n, 4, 0, MSD_HALFTOP, 0, 0, &s);
+    msd_case(ctx, RDX_U64, half_n, 1, MSD_UNIFORM, 0, 2, &s);
+    t->msd_max_n = t->msd_pairs_max_n = 4 * half_n;
+    msd_case(ctx, RDX_U64, half_n, 1, MSD_HALFTOP, 1, 2, &s);
+    msd_case(ctx, RDX_U32, half_n, 0, MSD_HALFTOP, 0, 2, &s);
+    msd_pairs_case(ctx, RDX_I64, half_n, 8, 0, MSD_HALFTOP, 1, 2, &s);
+    t->msd_max_n = RDX_MSD_MAX_N;
+    t->msd_pairs_max_n = RDX_MSD_PAIRS_MAX_N;
     /* Below the threshold (keys and pairs): not planned. */
     msd_case(ctx, RDX_U64, ((size_t)1 << 17) - 1, 0, MSD_UNIFORM, 0, -1, &s);
     msd_pairs_case(ctx, RDX_U64, ((size_t)1 << 17) - 1, 8, 0, MSD_UNIFORM, 1, -1, &s);

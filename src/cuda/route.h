@@ -90,7 +90,7 @@ typedef struct rdx_cuda_lsd {
 /* The MSD route's scratch for the level-2 buckets above level 3's capacity (route_msd.cu). */
 void rdx_cuda_msd_long_layout(rdx_cuda_plan *p, size_t *end);
 /* The most keys the MSD route takes for the plan's job (route_msd.cu). */
-size_t rdx_cuda_msd_max_n(const rdx_cuda_plan *p);
+size_t rdx_cuda_msd_max_n(const rdx_cuda_plan *p, const rdx_cuda_tuning *t);
 /* Levels 1 to 3 of the MSD route (route_msd.cu). */
 rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_cuda_bufs *b, rdx_cuda_lsd *l,
                                cudaStream_t s);

@@ -23,7 +23,10 @@ static int low_bits(const rdx_cuda_plan *p) { return p->kb * 8 - 16; }
  * buckets; the skew test would decline them. */
 /* The most keys the route takes for the plan's job where the keys use every value of the
  * top digit: the level-2 buckets' average (n / 65536) stays below level 3's capacity. */
-size_t rdx_cuda_msd_max_n(const rdx_cuda_plan *p) { return p->vb ? RDX_MSD_PAIRS_MAX_N : RDX_MSD_MAX_N; }
+size_t rdx_cuda_msd_max_n(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
+{
+    return p->vb ? t->msd_pairs_max_n : t->msd_max_n;
+}
 
 static const char *accepts(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
 {
@@ -37,7 +40,7 @@ static const char *accepts(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
         return "a bit range or digit width of the caller's";
     if (p->n < (p->kb == 4 ? t->msd4_min_n : t->msd_min_n) || p->n <= RDX_SMALL_MAX_N)
         return "n below the context's MSD minimum";
-    if (p->n > rdx_cuda_msd_max_n(p) || (unsigned long long)p->n >= 0x100000000ull)
+    if (p->n > rdx_cuda_msd_max_n(p, t) || (unsigned long long)p->n >= 0x100000000ull)
         return "n above the MSD maximum";
     if (p->portions != 1)
         return "more than one portion";

@@ -6,6 +6,7 @@
 
 #include "common.cuh"
 #include "route.h"
+#include "state.h"
 
 void rdx_cuda_lsd_layout(rdx_cuda_plan *p, size_t *end, int msd)
 {
@@ -99,8 +100,8 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
      * the histogram then counts the top digit only (taken) or every digit (not). */
     int msd_levels = p->msd, lsd_passes = 1; /* what is enqueued (each kernel checks the state) */
     if (p->msd) {
-        RDX_CUDA_TRY(rdx_launch_msd_decide(p->kb, b->keys_src, n, rdx_cuda_msd_max_n(p), p->cls, p->desc, p->passes - 1,
-                                           l.msd_ctrl, s));
+        const size_t max_n = rdx_cuda_msd_max_n(p, &ctx->cuda->tuning);
+        RDX_CUDA_TRY(rdx_launch_msd_decide(p->kb, b->keys_src, n, max_n, p->cls, p->desc, p->passes - 1, l.msd_ctrl, s));
         if (b->host_waits) {
             /* A synchronous call waits for the decision and leaves out the other route's
              * launches, which would return at once but cost a few us each: about 80 us

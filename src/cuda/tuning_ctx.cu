@@ -14,6 +14,8 @@ void rdx_cuda_tuning_defaults(rdx_cuda_tuning *t)
     t->portion_max_n = 0;
     t->msd_min_n = RDX_MSD_MIN_N;
     t->msd4_min_n = RDX_MSD4_MIN_N;
+    t->msd_max_n = RDX_MSD_MAX_N;
+    t->msd_pairs_max_n = RDX_MSD_PAIRS_MAX_N;
     t->count_min_n = RDX_COUNT_MIN_N;
     t->count16_min_n = RDX_COUNT16_MIN_N;
     t->lowmem_bytes = 0;

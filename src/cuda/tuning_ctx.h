@@ -31,7 +31,10 @@ typedef struct rdx_cuda_tuning {
                                    limit, about 2^30 */
     size_t msd_min_n;           /* the MSD route serves from this many 8-byte keys on
                                    (RDX_MSD_MIN_N), */
-    size_t msd4_min_n;          /* and from this many 4-byte keys (RDX_MSD4_MIN_N) */
+    size_t msd4_min_n;          /* and from this many 4-byte keys (RDX_MSD4_MIN_N), */
+    size_t msd_max_n;           /* up to this many keys alone (RDX_MSD_MAX_N) */
+    size_t msd_pairs_max_n;     /* or pairs (RDX_MSD_PAIRS_MAX_N); the device scales both
+                                   by the share of top-digit values the keys use */
     size_t count_min_n;         /* the counting route serves from this many 1-byte keys
                                    on (RDX_COUNT_MIN_N), */
     size_t count16_min_n;       /* and from this many 2-byte keys (RDX_COUNT16_MIN_N) */
