@@ -16,7 +16,8 @@ extern "C" {
  * e.g. grid_max_n = 0 turns the grid route off, medium_max_n = mid_max_n = 0 makes every
  * input above the small-n limit use the pass kernel's large tile shape (mid_max_n = SIZE_MAX
  * its mid shape where it has one), a small portion_max_n reaches
- * the multi-portion LSD passes and msd_min_n = msd4_min_n = 2^17 the MSD route with small inputs.
+ * the multi-portion LSD passes and msd_min_n = msd4_min_n = 2^17 the MSD route with small inputs
+ * (and a small msd_max_n its rule for keys that use part of the top digit's values).
  * Other contexts keep theirs. rdx_cuda_tuning_defaults restores tuning.h's limits (and
  * forgets the device facts: the next sort fills them in again). */
 rdx_cuda_tuning *rdx_cuda_ctx_tuning(rdx_ctx *ctx);
