@@ -14,13 +14,6 @@
 #define MSD_L2_BUCKETS ((size_t)RDX_MSD_BUCKETS2)
 static int low_bits(const rdx_cuda_plan *p) { return p->kb * 8 - 16; }
 
-/* 4- or 8-byte integer keys alone, or pairs whose 4- or 8-byte values move with the keys
- * (not argsort, not values gathered by index at the end); the whole key with 8-bit
- * digits; one portion (level 2's look-back counts per bucket); n below 2^32 (32-bit
- * slots), pairs up to RDX_MSD_PAIRS_MAX_N (their level-3 capacity is smaller).
- * Not for floats: their top digit is the sign and most of the exponent, which puts nearly
- * all keys of real data (values within a few orders of magnitude) in a few top-digit
- * buckets; the skew test would decline them. */
 /* The most keys the route takes for the plan's job where the keys use every value of the
  * top digit: the level-2 buckets' average (n / 65536) stays below level 3's capacity. */
 size_t rdx_cuda_msd_max_n(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
@@ -28,6 +21,13 @@ size_t rdx_cuda_msd_max_n(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
     return p->vb ? t->msd_pairs_max_n : t->msd_max_n;
 }
 
+/* 4- or 8-byte integer keys alone, or pairs whose 4- or 8-byte values move with the keys
+ * (not argsort, not values gathered by index at the end); the whole key with 8-bit
+ * digits; one portion (level 2's look-back counts per bucket); n below 2^32 (32-bit
+ * slots), pairs up to RDX_MSD_PAIRS_MAX_N (their level-3 capacity is smaller).
+ * Not for floats: their top digit is the sign and most of the exponent, which puts nearly
+ * all keys of real data (values within a few orders of magnitude) in a few top-digit
+ * buckets; the skew test would decline them. */
 static const char *accepts(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
 {
     if ((p->kb != 4 && p->kb != 8) || p->cls == RDX_CLASS_FLOAT)
