@@ -146,6 +146,9 @@ typedef struct rdx_fixup_args {
                                     ran, the result is in A already and nothing is done */
     int apart;                   /* as rdx_scan_args.apart */
     int iota, index_bytes;
+    const uint32_t *msd_indices; /* NULL, or where the MSD route leaves 32-bit indices that
+                                    the fix-up widens into vals_a when it ran (an argsort
+                                    into 64-bit indices) */
     size_t n;
 } rdx_fixup_args;
 
