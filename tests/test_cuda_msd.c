@@ -331,6 +331,15 @@ static void msd_argsort_tests(rdx_ctx *ctx, int max_log2)
         msd_argsort_case(ctx, RDX_U64, big, RDX_U64, 0, MSD_OUTLIER, 1, MSD_MISSED_RANGE, &s);
         msd_argsort_case(ctx, RDX_U32, big, RDX_U32, 1, MSD_DUPS_BIG, 0, -9, &s);
     }
+    /* 64-bit indices at 2^17 keys (the grid route's limit lowered): about two keys a
+     * level-2 bucket, many of one key, which level 3 widens without sorting. */
+    rdx_cuda_tuning *t = rdx_cuda_ctx_tuning(ctx);
+    const size_t grid_max_n = t->grid_max_n;
+    t->grid_max_n = (size_t)1 << 16;
+    msd_argsort_case(ctx, RDX_U32, (size_t)1 << 17, RDX_U64, 0, MSD_UNIFORM, 1, 2, &s);
+    msd_argsort_case(ctx, RDX_I64, ((size_t)1 << 17) + 3, RDX_U64, 1, MSD_UNIFORM, 0, 2, &s);
+    msd_argsort_case(ctx, RDX_U64, (size_t)1 << 17, RDX_U64, 0, MSD_FEW, 0, MSD_LONG, &s);
+    t->grid_max_n = grid_max_n;
     msd_pairs_case(ctx, RDX_U32, (size_t)1 << 18, 12, 0, MSD_UNIFORM, 0, 2, &s);
     msd_pairs_case(ctx, RDX_I64, (size_t)1 << 18, 12, 1, MSD_FEW, 1, MSD_LONG, &s);
 }
@@ -429,6 +438,7 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         msd_argsort_case(ctx, RDX_U32, n, RDX_U32, 1, MSD_UNIFORM, 1, 2, &s);
         msd_argsort_case(ctx, RDX_U64, (size_t)1 << 20, RDX_U32, 0, MSD_GIANT, 0, MSD_LONG, &s);
         msd_argsort_case(ctx, RDX_U32, ((size_t)1 << 20) + 77, RDX_U64, 0, MSD_UNIFORM, 0, 2, &s);
+        msd_argsort_case(ctx, RDX_U64, ((size_t)1 << 20) + 77, RDX_U64, 1, MSD_FEW, 1, MSD_LONG, &s);
         msd_threshold(ctx, 0);
         CHECK(msd_routes[3] > 0, "msd: the route never ran");
         CHECK(msd_routes[4] > 0, "msd: no level-2 bucket went to the segmented passes");

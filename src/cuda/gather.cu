@@ -35,14 +35,8 @@ static __device__ void copy_bytes(void *dst, const void *src, size_t bytes)
 __global__ void __launch_bounds__(RDX_COPY_THREADS) rdx_fixup_kernel(const rdx_fixup_args a)
 {
     rdx_chain_enter();
-    if (a.msd_ctrl && a.msd_ctrl[RDX_MSD_STATE] == RDX_MSD_ON) { /* the MSD route left the result in A */
-        if (a.msd_indices) {
-            const size_t stride = (size_t)gridDim.x * blockDim.x;
-            for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < a.n; i += stride)
-                ((unsigned long long *)a.vals_a)[i] = a.msd_indices[i];
-        }
-        return;
-    }
+    if (a.msd_ctrl && a.msd_ctrl[RDX_MSD_STATE] == RDX_MSD_ON)
+        return; /* the MSD route left the result in A */
     const uint32_t active = *a.active;
     if (active == 0) { /* no pass ran: the input order is the sorted order */
         if (a.key_bytes && a.keys_src != a.keys_a)

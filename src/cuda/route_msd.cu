@@ -45,8 +45,9 @@ static const char *accepts(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
     return NULL;
 }
 
-/* An argsort into 64-bit indices moves 32-bit ones (p->widen): the route sorts them in a
- * buffer of its own, which the fix-up widens into the caller's (route_onesweep.cu). */
+/* An argsort into 64-bit indices moves 32-bit ones (p->widen): levels 2 and 3 and the
+ * segmented passes sort them in a buffer of their own, and level 3 and the segmented
+ * passes' fix-up write them widened into the result. */
 static void layout(rdx_cuda_plan *p, size_t *end)
 {
     rdx_cuda_lsd_layout(p, end, 1);
@@ -96,6 +97,7 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     m.keys_a = b->keys_a;
     m.keys_b = l->keys_b;
     m.vals_a = vals_a;
+    m.vals_wide = p->widen ? b->vals_a : NULL;
     m.vals_b = l->vals_b;
     m.top_bases = l->bases + (size_t)top * RDX_CUDA_MAX_BINS;
     m.ctrl = l->msd_ctrl;
@@ -136,6 +138,8 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     q.vals_src = vals_a;
     q.vals_a = vals_a;
     q.vals_b = l->vals_b;
+    q.keys_scratch = b->argsort; /* an argsort's keys are scratch: the last pass writes indices only */
+    q.wide_out = p->widen ? b->vals_a : NULL;
     q.n = n;
     q.off = off;
     q.S = MSD_L2_BUCKETS;

@@ -153,13 +153,12 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
         if (st != RDX_OK)
             return st;
     }
-    const int widen_msd = p->msd_vals4 != RDX_NO_SLOT; /* the fix-up widens the MSD route's indices */
-    if (!lsd_passes && !widen_msd)
+    if (!lsd_passes)
         return RDX_OK; /* the MSD route leaves the result in A */
 
     /* Launch j = pass * portions + portion uses status buffer j % 2 and clears the other. */
     rdx_cuda_mark_write(ctx, b);
-    for (int pass = 0; pass < p->passes && lsd_passes; ++pass) {
+    for (int pass = 0; pass < p->passes; ++pass) {
         for (size_t k = 0; k < p->portions; ++k) {
             const size_t j = (size_t)pass * p->portions + k;
             rdx_pass_args a = rdx_cuda_pass_buffers(b, &l, p);
@@ -198,7 +197,6 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
     f.apart = apart;
     f.iota = p->iota;
     f.index_bytes = p->widen ? 8 : p->vb;
-    f.msd_indices = widen_msd ? (const uint32_t *)(t + p->msd_vals4) : NULL;
     f.n = n;
     RDX_CUDA_TRY(rdx_launch_fixup(&f, b->sms, s));
     return RDX_OK;
