@@ -38,7 +38,8 @@ enum {
     MSD_NARROW,   /* random bits shifted right by 3: both widths drop 3 leading bits */
     MSD_BITS40,   /* 40 random low bits: 8-byte keys drop 24 leading bits; 4-byte keys keep
                      8 bits, and the route declines */
-    MSD_OUTLIER,  /* as MSD_NARROW, but keys 32 and 33 (never sampled) use every bit: the
+    MSD_OUTLIER,  /* as MSD_NARROW, but keys 32 and 33 (never sampled) use every bit (key
+                     32 has its top bit set, so that a dropped bit always varies): the
                      histogram finds the range the sample missed, and the LSD passes sort on
                      a recount */
     MSD_HALFTOP,  /* random bits shifted right by 4, and the last 32 keys (sampled) just above
@@ -86,7 +87,7 @@ static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
         case MSD_TAGGED: k[i] = (few[r % 8] & ~low48) | (rnd(s) & low48); break;
         case MSD_NARROW: k[i] = r >> 3; break;
         case MSD_BITS40: k[i] = r >> 24; break;
-        case MSD_OUTLIER: k[i] = i == 32 || i == 33 ? r : r >> 3; break;
+        case MSD_OUTLIER: k[i] = i == 32 ? r | 1ull << 63 : i == 33 ? r : r >> 3; break;
         case MSD_HALFTOP: k[i] = i + 32 >= n ? (1ull << 60) | (r >> 40) : r >> 4; break;
         default: k[i] = r; break;
         }
