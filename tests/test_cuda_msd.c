@@ -38,7 +38,8 @@ enum {
     MSD_NARROW,   /* random bits shifted right by 3: both widths drop 3 leading bits */
     MSD_BITS40,   /* 40 random low bits: 8-byte keys drop 24 leading bits; 4-byte keys keep
                      8 bits, and the route declines */
-    MSD_OUTLIER,  /* as MSD_NARROW, but keys 32 and 33 (never sampled) use every bit: the
+    MSD_OUTLIER,  /* as MSD_NARROW, but keys 32 and 33 (never sampled) use every bit (key
+                     32 has its top bit set, so that a dropped bit always varies): the
                      histogram finds the range the sample missed, and the LSD passes sort on
                      a recount */
     MSD_HALFTOP,  /* random bits shifted right by 4, and the last 32 keys (sampled) just above
@@ -86,7 +87,7 @@ static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
         case MSD_TAGGED: k[i] = (few[r % 8] & ~low48) | (rnd(s) & low48); break;
         case MSD_NARROW: k[i] = r >> 3; break;
         case MSD_BITS40: k[i] = r >> 24; break;
-        case MSD_OUTLIER: k[i] = i == 32 || i == 33 ? r : r >> 3; break;
+        case MSD_OUTLIER: k[i] = i == 32 ? r | 1ull << 63 : i == 33 ? r : r >> 3; break;
         case MSD_HALFTOP: k[i] = i + 32 >= n ? (1ull << 60) | (r >> 40) : r >> 4; break;
         default: k[i] = r; break;
         }
@@ -190,8 +191,8 @@ static void msd_case(rdx_ctx *ctx, rdx_type type, size_t n, int desc, int fill, 
     free(perm);
 }
 
-/* The same for pairs: n keys of a 4- or 8-byte type with values of vs bytes (4 or 8), each
- * the key's index in the input, so that the values after the sort must be exactly the
+/* The same for pairs: n keys of a 4- or 8-byte type with values of vs bytes (4 or 8, or 12:
+ * gathered by indices that the route moves), each holding the key's index in the input, so that the values after the sort must be exactly the
  * stable reference's permutation (equal keys in input order): this checks both that the
  * values moved with their keys and that the sort is stable. In place (rdx_sort_pairs) or
  * out of place (rdx_cuda_sort_pairs_into_async; the inputs must come back unchanged). */
@@ -204,9 +205,11 @@ static void msd_pairs_case(rdx_ctx *ctx, rdx_type type, size_t n, size_t vs, int
     size_t *perm = host_or_die(n * sizeof *perm);
     msd_fill(orig, n, fill, s);
     msd_narrow(orig, n, kb);
+    const size_t vw = vs < 8 ? vs : 8; /* the index's bytes in a value; the rest are 0 */
+    memset(vals, 0, n * vs);
     for (size_t i = 0; i < n; i++) {
         const uint64_t v = i;
-        memcpy(vals + i * vs, &v, vs); /* little-endian: the low vs bytes */
+        memcpy(vals + i * vs, &v, vw); /* little-endian: the low bytes */
     }
     const rdx_opts opts = {desc ? RDX_DESCENDING : 0u, 0, 0, 0};
     unsigned char *kin = alloc_at(AT_DEVICE, n * kb), *kout = into ? alloc_at(AT_DEVICE, n * kb) : kin;
@@ -232,8 +235,8 @@ static void msd_pairs_case(rdx_ctx *ctx, rdx_type type, size_t n, size_t vs, int
         size_t badv = n;
         for (size_t i = 0; i < n && badv == n; i++) {
             uint64_t v = 0;
-            memcpy(&v, gotv + i * vs, vs);
-            if (v != (uint64_t)perm[i])
+            memcpy(&v, gotv + i * vs, vw);
+            if (v != (uint64_t)perm[i] || memcmp(gotv + i * vs, vals + perm[i] * vs, vs) != 0)
                 badv = i;
         }
         CHECK(badv == n, "%s: first value not the stable sort's index at %zu of %zu", desc_text, badv, n);
@@ -258,6 +261,88 @@ static void msd_pairs_case(rdx_ctx *ctx, rdx_type type, size_t n, size_t vs, int
     free(vals);
     free(gotv);
     free(perm);
+}
+
+/* An argsort through the route: n keys of a 4- or 8-byte type, indices of index_type (U32,
+ * or U64: above the grid route's sizes the route moves 32-bit indices and the fix-up widens
+ * them), synchronous or stream-ordered. The indices must be the stable reference's
+ * permutation and the keys must not change. */
+static void msd_argsort_case(rdx_ctx *ctx, rdx_type type, size_t n, rdx_type index_type, int desc, int fill,
+                             int async, int want, uint64_t *s)
+{
+    const size_t kb = rdx_type_size(type), ib = rdx_type_size(index_type);
+    uint64_t *orig = host_or_die(n * 8), *got = host_or_die(n * 8);
+    unsigned char *idx = host_or_die(n * ib);
+    size_t *perm = host_or_die(n * sizeof *perm);
+    msd_fill(orig, n, fill, s);
+    msd_narrow(orig, n, kb);
+    const rdx_opts opts = {desc ? RDX_DESCENDING : 0u, 0, 0, 0};
+    unsigned char *keys = alloc_at(AT_DEVICE, n * kb), *dev_idx = alloc_at(AT_DEVICE, n * ib);
+    dev_upload(keys, orig, n * kb);
+    const rdx_status st = async ? async_argsort(ctx, keys, n, type, dev_idx, index_type, &opts)
+                                : rdx_argsort(ctx, keys, n, type, dev_idx, index_type, &opts);
+    unsigned slow = 0;
+    const int route = msd_outcome(ctx, &slow);
+    char what[160];
+    snprintf(what, sizeof what, "msd argsort %s to %s %s n=%zu %s%s (route %d, %u slow blocks)", type_name(type),
+             type_name(index_type), msd_fill_names[fill], n, desc ? "descending" : "ascending",
+             async ? " stream-ordered" : "", route, slow);
+    CHECK(st == RDX_OK, "%s: status %d (%s)", what, (int)st, rdx_ctx_error(ctx));
+    if (st == RDX_OK) {
+        check_route_name(ctx, route, async, what);
+        dev_download(idx, dev_idx, n * ib);
+        CHECK(rdx_ref_argsort(orig, n, type, &opts, perm) == 0, "msd: the reference ran out of memory");
+        size_t bad = n;
+        for (size_t i = 0; i < n && bad == n; i++) {
+            uint64_t v = 0;
+            memcpy(&v, idx + i * ib, ib);
+            if (v != (uint64_t)perm[i])
+                bad = i;
+        }
+        CHECK(bad == n, "%s: first index not the stable sort's at %zu of %zu", what, bad, n);
+        dev_download(got, keys, n * kb);
+        CHECK(memcmp(got, orig, n * kb) == 0, "%s: the keys changed", what);
+    }
+    CHECK(want == -9 || route == want, "%s: route %d, expected %d", what, route, want);
+    free_at(AT_DEVICE, keys);
+    free_at(AT_DEVICE, dev_idx);
+    free(orig);
+    free(got);
+    free(idx);
+    free(perm);
+}
+
+/* Argsorts and gathered values through the route: both index types, keys that run the
+ * route, send buckets to the segmented passes, decline it and miss the sample's range. */
+static void msd_argsort_tests(rdx_ctx *ctx, int max_log2)
+{
+    uint64_t s = seed ^ 0xA125;
+    const size_t big = ((size_t)1 << 20) + 77; /* above the grid route: 64-bit indices widen */
+    msd_argsort_case(ctx, RDX_U32, (size_t)1 << 17, RDX_U32, 0, MSD_UNIFORM, 0, 2, &s);
+    msd_argsort_case(ctx, RDX_I64, ((size_t)1 << 17) + 3, RDX_U64, 1, MSD_DUPS, 1, 2, &s);
+    msd_argsort_case(ctx, RDX_I32, (size_t)1 << 18, RDX_U32, 1, MSD_FEW, 0, MSD_LONG, &s);
+    msd_argsort_case(ctx, RDX_U64, (size_t)1 << 18, RDX_U32, 0, MSD_LOWENT, 1, 0, &s);
+    msd_argsort_case(ctx, RDX_U32, (size_t)1 << 18, RDX_U64, 1, MSD_OUTLIER, 0, MSD_MISSED_RANGE, &s);
+    if (max_log2 >= 21) {
+        msd_argsort_case(ctx, RDX_U32, big, RDX_U64, 0, MSD_UNIFORM, 0, 2, &s);
+        msd_argsort_case(ctx, RDX_I32, big, RDX_U64, 1, MSD_SORTED, 1, 2, &s);
+        msd_argsort_case(ctx, RDX_U64, big, RDX_U64, 0, MSD_GIANT, 0, MSD_LONG, &s);
+        msd_argsort_case(ctx, RDX_I64, big, RDX_U64, 0, MSD_SUBBIG, 1, 2, &s);
+        msd_argsort_case(ctx, RDX_U32, big, RDX_U64, 1, MSD_LOWENT, 0, 0, &s);
+        msd_argsort_case(ctx, RDX_U64, big, RDX_U64, 0, MSD_OUTLIER, 1, MSD_MISSED_RANGE, &s);
+        msd_argsort_case(ctx, RDX_U32, big, RDX_U32, 1, MSD_DUPS_BIG, 0, -9, &s);
+    }
+    /* 64-bit indices at 2^17 keys (the grid route's limit lowered): about two keys a
+     * level-2 bucket, many of one key, which level 3 widens without sorting. */
+    rdx_cuda_tuning *t = rdx_cuda_ctx_tuning(ctx);
+    const size_t grid_max_n = t->grid_max_n;
+    t->grid_max_n = (size_t)1 << 16;
+    msd_argsort_case(ctx, RDX_U32, (size_t)1 << 17, RDX_U64, 0, MSD_UNIFORM, 1, 2, &s);
+    msd_argsort_case(ctx, RDX_I64, ((size_t)1 << 17) + 3, RDX_U64, 1, MSD_UNIFORM, 0, 2, &s);
+    msd_argsort_case(ctx, RDX_U64, (size_t)1 << 17, RDX_U64, 0, MSD_FEW, 0, MSD_LONG, &s);
+    t->grid_max_n = grid_max_n;
+    msd_pairs_case(ctx, RDX_U32, (size_t)1 << 18, 12, 0, MSD_UNIFORM, 0, 2, &s);
+    msd_pairs_case(ctx, RDX_I64, (size_t)1 << 18, 12, 1, MSD_FEW, 1, MSD_LONG, &s);
 }
 
 /* Pairs through the route: the 8- and 4-byte integer types, 8-byte values (and 4-byte
@@ -351,6 +436,10 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         msd_pairs_case(ctx, RDX_U32, n, 4, 0, MSD_DUPS, 1, 2, &s);
         msd_pairs_case(ctx, RDX_I32, n + 3, 8, 1, MSD_FEW, 0, MSD_LONG, &s);
         msd_pairs_case(ctx, RDX_U64, n, 8, 0, MSD_OUTLIER, 1, MSD_MISSED_RANGE, &s);
+        msd_argsort_case(ctx, RDX_U32, n, RDX_U32, 1, MSD_UNIFORM, 1, 2, &s);
+        msd_argsort_case(ctx, RDX_U64, (size_t)1 << 20, RDX_U32, 0, MSD_GIANT, 0, MSD_LONG, &s);
+        msd_argsort_case(ctx, RDX_U32, ((size_t)1 << 20) + 77, RDX_U64, 0, MSD_UNIFORM, 0, 2, &s);
+        msd_argsort_case(ctx, RDX_U64, ((size_t)1 << 20) + 77, RDX_U64, 1, MSD_FEW, 1, MSD_LONG, &s);
         msd_threshold(ctx, 0);
         CHECK(msd_routes[3] > 0, "msd: the route never ran");
         CHECK(msd_routes[4] > 0, "msd: no level-2 bucket went to the segmented passes");
@@ -407,6 +496,7 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
     msd_case(ctx, RDX_U32, (size_t)1 << 20, 1, MSD_TAGGED, 0, MSD_LONG, &s);
     msd_case(ctx, RDX_I32, (size_t)1 << 20, 0, MSD_DUPS_BIG, 1, -9, &s);
     msd_pairs_tests(ctx, max_log2);
+    msd_argsort_tests(ctx, max_log2);
     /* A top digit half used shrinks the route's largest n by that share: declined where the
      * context's largest n is n, taken where it is 4n (uniform keys, every top digit: taken
      * at n). */

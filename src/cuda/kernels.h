@@ -206,6 +206,9 @@ typedef struct rdx_msd_args {
     void *vals_a;                /* values (pairs), moved with the keys as keys_a; NULL:
                                     keys only */
     const void *vals_b;          /* level 1's output values, as keys_b; NULL: keys only */
+    void *vals_wide;             /* an argsort into 64-bit indices (4-byte values in vals_a
+                                    and vals_b): level 3 writes its buckets' indices here as
+                                    8-byte ones, the result; else NULL */
 } rdx_msd_args;
 
 /* The MSD route's decision, before the up-front histogram: from a sample of the n integer

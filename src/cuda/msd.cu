@@ -427,8 +427,8 @@ static_assert(msd_l3_counters_fit<unsigned long long, 0>() && msd_l3_counters_fi
  * rank.cuh's stable ranking needs. Every value is read before the first barrier, and
  * written after the last. */
 template <typename K, int VB>
-static __device__ __forceinline__ void msd_block_lsd_body(K *keys, void *vals_p, uint32_t m, int cls, int desc,
-                                                          unsigned char *smem)
+static __device__ __forceinline__ void msd_block_lsd_body(K *keys, void *vals_p, unsigned long long *wide, uint32_t m,
+                                                          int cls, int desc, unsigned char *smem)
 {
     typedef msd_l3_layout<K, VB> R;
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
@@ -471,7 +471,9 @@ static __device__ __forceinline__ void msd_block_lsd_body(K *keys, void *vals_p,
         const uint32_t pos = first + (uint32_t)i * 32u;
         if (pos < m) {
             keys[pos] = rdx_dec(key[i], cls, desc);
-            if (VB)
+            if (VB == 4 && wide)
+                wide[pos] = val[i];
+            else if (VB)
                 vals[pos] = val[i];
         }
     }
@@ -482,13 +484,13 @@ static __device__ __forceinline__ void msd_block_lsd_body(K *keys, void *vals_p,
 template <typename K>
 static __device__ __noinline__ void msd_block_lsd(K *keys, uint32_t m, int cls, int desc, unsigned char *smem)
 {
-    msd_block_lsd_body<K, 0>(keys, (void *)0, m, cls, desc, smem);
+    msd_block_lsd_body<K, 0>(keys, (void *)0, (unsigned long long *)0, m, cls, desc, smem);
 }
 template <typename K, int VB>
-static __device__ __noinline__ void msd_block_lsd_pairs(K *keys, void *vals, uint32_t m, int cls, int desc,
-                                                        unsigned char *smem)
+static __device__ __noinline__ void msd_block_lsd_pairs(K *keys, void *vals, unsigned long long *wide, uint32_t m,
+                                                        int cls, int desc, unsigned char *smem)
 {
-    msd_block_lsd_body<K, VB>(keys, vals, m, cls, desc, smem);
+    msd_block_lsd_body<K, VB>(keys, vals, wide, m, cls, desc, smem);
 }
 
 /* One block per level-2 bucket (the top two digits equal), in place in A:
@@ -522,10 +524,15 @@ static __device__ __forceinline__ void msd_l3_bucket(const rdx_msd_args &a, uint
     const uint32_t begin = a.bases2[b];
     const uint32_t end = b + 1u < MSD_BUCKETS2 ? a.bases2[b + 1u] : (uint32_t)a.n;
     const uint32_t m = end - begin;
-    if (m < 2 || m > (uint32_t)msd_shape<K, VB>::L3_CAP)
-        return; /* one key is in place; a bucket above the capacity is the segmented passes' */
     K *keys = (K *)a.keys_a + begin;
     V *vals = (V *)a.vals_a + begin; /* keys only: unused */
+    /* 64-bit indices (an argsort): the result, where this block writes the 4-byte ones */
+    unsigned long long *wide = VB == 4 && a.vals_wide ? (unsigned long long *)a.vals_wide + begin : NULL;
+    if (m < 2 || m > (uint32_t)msd_shape<K, VB>::L3_CAP) {
+        if (m == 1 && wide && threadIdx.x == 0)
+            wide[0] = vals[0];
+        return; /* one key is in place; a bucket above the capacity is the segmented passes' */
+    }
     const K flip = rdx_enc((K)0, a.cls, a.desc); /* integer keys: x ^ flip encodes and decodes */
     const uint32_t bins = 1u << a.l3_bits, mask = bins - 1u;
     for (uint32_t j = threadIdx.x; j < bins; j += THREADS)
@@ -571,7 +578,7 @@ static __device__ __forceinline__ void msd_l3_bucket(const rdx_msd_args &a, uint
         /* This block's loads of values are done (the barrier above), but the slow path
          * reads them again, warp-striped: nothing has been written yet. */
         if (VB)
-            msd_block_lsd_pairs<K, VB>(keys, (void *)vals, m, a.cls, a.desc, smem);
+            msd_block_lsd_pairs<K, VB>(keys, (void *)vals, wide, m, a.cls, a.desc, smem);
         else
             msd_block_lsd<K>(keys, m, a.cls, a.desc, smem);
         return;
@@ -604,7 +611,10 @@ static __device__ __forceinline__ void msd_l3_bucket(const rdx_msd_args &a, uint
                 r += (o < k) | ((o == k) & ((uint32_t)s_idx[j] < me));
             }
             keys[r] = k ^ flip;
-            vals[r] = s_vals[pos];
+            if (wide)
+                wide[r] = s_vals[pos];
+            else
+                vals[r] = s_vals[pos];
         } else {
             for (uint32_t j = st; j < en; ++j) {
                 const K o = s_keys[j];

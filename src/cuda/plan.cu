@@ -94,7 +94,7 @@ void rdx_cuda_plan_job(const rdx_cuda_tuning *t, const rdx_job *job, int keys_de
     const int gather = p->gather_size != 0;
     size_t end = 0;
     p->counts = p->bases = p->pass_info = p->active = p->counters = p->status = RDX_NO_SLOT;
-    p->msd_ctrl = p->msd_counts2 = p->msd_bases2 = p->msd_first_tile = RDX_NO_SLOT;
+    p->msd_ctrl = p->msd_counts2 = p->msd_bases2 = p->msd_first_tile = p->msd_vals4 = RDX_NO_SLOT;
     p->keys_a = p->keys_b = p->vals_a = p->vals_b = p->gsrc = p->gdst = RDX_NO_SLOT;
     p->grid_counts = p->grid_barrier = RDX_NO_SLOT;
     p->count_counts = p->count_starts = RDX_NO_SLOT;

@@ -21,9 +21,9 @@ size_t rdx_cuda_msd_max_n(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
     return p->vb ? t->msd_pairs_max_n : t->msd_max_n;
 }
 
-/* 4- or 8-byte integer keys alone, or pairs whose 4- or 8-byte values move with the keys
- * (not argsort, not values gathered by index at the end); the whole key with 8-bit
- * digits; one portion (level 2's look-back counts per bucket); n below 2^32 (32-bit
+/* 4- or 8-byte integer keys alone, or with 4- or 8-byte values that move with them: a
+ * pair's values, or indices (an argsort's, or those that gather values of another size at
+ * the end: level 1 makes them); the whole key with 8-bit digits; one portion (level 2's look-back counts per bucket); n below 2^32 (32-bit
  * slots), pairs up to RDX_MSD_PAIRS_MAX_N (their level-3 capacity is smaller).
  * Not for floats: their top digit is the sign and most of the exponent, which puts nearly
  * all keys of real data (values within a few orders of magnitude) in a few top-digit
@@ -32,10 +32,8 @@ static const char *accepts(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
 {
     if ((p->kb != 4 && p->kb != 8) || p->cls == RDX_CLASS_FLOAT)
         return "keys not 4- or 8-byte integers";
-    const int keys = p->kind == RDX_JOB_KEYS && p->vb == 0;
-    const int pairs = p->kind == RDX_JOB_PAIRS && !p->iota && (p->vb == 4 || p->vb == 8);
-    if (!keys && !pairs)
-        return "an argsort or gathered values";
+    if (p->vb != 0 && p->vb != 4 && p->vb != 8)
+        return "values of another width";
     if (p->begin_bit != 0 || p->end_bit != p->kb * 8 || p->radix_bits != 8)
         return "a bit range or digit width of the caller's";
     if (p->n < (p->kb == 4 ? t->msd4_min_n : t->msd_min_n) || p->n <= RDX_SMALL_MAX_N)
@@ -47,7 +45,15 @@ static const char *accepts(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
     return NULL;
 }
 
-static void layout(rdx_cuda_plan *p, size_t *end) { rdx_cuda_lsd_layout(p, end, 1); }
+/* An argsort into 64-bit indices moves 32-bit ones (p->widen): levels 2 and 3 and the
+ * segmented passes sort them in a buffer of their own, and level 3 and the segmented
+ * passes' fix-up write them widened into the result. */
+static void layout(rdx_cuda_plan *p, size_t *end)
+{
+    rdx_cuda_lsd_layout(p, end, 1);
+    if (p->widen)
+        p->msd_vals4 = rdx_cuda_take(end, p->n * (size_t)4);
+}
 
 void rdx_cuda_msd_long_layout(rdx_cuda_plan *p, size_t *end)
 {
@@ -62,6 +68,7 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
 {
     unsigned char *t = b->t;
     const size_t n = p->n;
+    void *vals_a = p->widen ? (void *)(t + p->msd_vals4) : b->vals_a; /* NULL for keys only */
     /* Level 1: the pass kernel on the top digit, source -> B (keys and values; its pass
      * word is ACTIVE | FIRST: it reads keys_src / vals_src, in place or not, and writes B),
      * look-back in status buffer 0 (zeroed by the histogram), clearing buffer 1 for
@@ -81,6 +88,7 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     a.shift = p->begin_bit + top * p->radix_bits;
     a.bits = p->radix_bits;
     a.narrow = 1;
+    a.iota = p->iota; /* an argsort's indices, made as level 1 reads the keys */
     RDX_CUDA_TRY(rdx_launch_pass(p->kb, p->vb, p->medium, &a, b->sms, s));
 
     /* Levels 2 and 3: B -> A -> A. Level 2 looks back in status buffer 1. */
@@ -88,7 +96,8 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     memset(&m, 0, sizeof m);
     m.keys_a = b->keys_a;
     m.keys_b = l->keys_b;
-    m.vals_a = b->vals_a; /* NULL for keys only */
+    m.vals_a = vals_a;
+    m.vals_wide = p->widen ? b->vals_a : NULL;
     m.vals_b = l->vals_b;
     m.top_bases = l->bases + (size_t)top * RDX_CUDA_MAX_BINS;
     m.ctrl = l->msd_ctrl;
@@ -126,9 +135,11 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     q.keys_src = b->keys_a;
     q.keys_a = b->keys_a;
     q.keys_b = l->keys_b;
-    q.vals_src = b->vals_a; /* NULL for keys only */
-    q.vals_a = b->vals_a;
+    q.vals_src = vals_a;
+    q.vals_a = vals_a;
     q.vals_b = l->vals_b;
+    q.keys_scratch = b->argsort; /* an argsort's keys are scratch: the last pass writes indices only */
+    q.wide_out = p->widen ? b->vals_a : NULL;
     q.n = n;
     q.off = off;
     q.S = MSD_L2_BUCKETS;

@@ -345,6 +345,9 @@ __global__ void __launch_bounds__(RDX_COPY_THREADS) segp_fixup_kernel(const rdx_
                 else
                     ((uint32_t *)a.vals_a)[i] = (uint32_t)(i - from);
             }
+        } else if (a.wide_out) { /* the indices as they were, widened */
+            for (size_t i = begin + threadIdx.x; i < end; i += blockDim.x)
+                ((unsigned long long *)a.wide_out)[i] = ((const uint32_t *)a.vals_src)[i];
         } else if (a.vb && a.vals_src != a.vals_a) {
             segp_copy(a.vals_a, a.vals_src, begin, end, a.vb);
         }
