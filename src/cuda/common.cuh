@@ -217,6 +217,15 @@ static __device__ __forceinline__ void rdx_plan_passes(const uint32_t *is_active
 
 static __device__ __forceinline__ uint32_t rdx_lane(void) { return threadIdx.x & 31u; }
 
+/* The bits in which keys differ, gathered a key at a time in vary[2]: vary[0] ORs the codes and
+ * vary[1] their complements, so vary[0] & vary[1] has a bit set where two keys differ (the
+ * MSD route's sample and histogram). */
+template <typename K> static __device__ __forceinline__ void rdx_or_vary(K *vary, K code)
+{
+    vary[0] |= code;
+    vary[1] |= (K)~code;
+}
+
 /* The OR of x over the warp (every lane taking part). */
 static __device__ __forceinline__ unsigned long long rdx_warp_or64(unsigned long long x)
 {

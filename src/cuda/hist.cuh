@@ -59,10 +59,8 @@ static __device__ __forceinline__ void rdx_hist_count_round(uint32_t *h, const u
 #pragma unroll
     for (int j = 0; j < UNROLL * VEC; ++j) {
         u.k[j] = rdx_hist_code(u.k[j], g);
-        if (RANGE && j / VEC < loaded) { /* RANGE: range[0] |= every code, range[1] |= its complement */
-            range[0] |= u.k[j];
-            range[1] |= (K)~u.k[j];
-        }
+        if (RANGE && j / VEC < loaded) /* RANGE: range[2], rdx_or_vary of every code */
+            rdx_or_vary(range, u.k[j]);
     }
     if (BYTES && loaded == UNROLL) {
 #pragma unroll

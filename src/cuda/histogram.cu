@@ -15,8 +15,7 @@ static __device__ __forceinline__ void hist_count_key(uint32_t *h, K key, const 
 {
     const K c = rdx_hist_code(key, g);
     rdx_hist_count_code(h, c, g);
-    range[0] |= c;
-    range[1] |= (K)~c;
+    rdx_or_vary(range, c);
 }
 
 template <int KB>

@@ -93,7 +93,7 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
     const size_t stride = n / chunks > 32 ? n / chunks : 32;
     K key[PER_WARP];
     bool have[PER_WARP];
-    K ones = 0, zeros = 0; /* OR of the sampled keys, and of their complements */
+    K mine[2] = {(K)0, (K)0}; /* rdx_or_vary of this thread's sampled keys */
 #pragma unroll
     for (int j = 0; j < PER_WARP; ++j) {
         const size_t c = (t >> 5) + (size_t)j * (MSD_DECIDE_THREADS / 32);
@@ -101,12 +101,10 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
         const size_t i = c + 1 == chunks && n > chunks * 32 ? n - 32 + lane : c * stride + jitter + lane;
         have[j] = i < n;
         key[j] = have[j] ? rdx_enc(keys[i], cls, desc) : (K)0;
-        if (have[j]) {
-            ones |= key[j];
-            zeros |= (K)~key[j];
-        }
+        if (have[j])
+            rdx_or_vary(mine, key[j]);
     }
-    const unsigned long long warp_ones = rdx_warp_or64(ones), warp_zeros = rdx_warp_or64(zeros);
+    const unsigned long long warp_ones = rdx_warp_or64(mine[0]), warp_zeros = rdx_warp_or64(mine[1]);
     if (lane == 0) {
         atomicOr(&s_vary[0], warp_ones);
         atomicOr(&s_vary[1], warp_zeros);

@@ -304,6 +304,13 @@ static __device__ __forceinline__ void segp_restore(const rdx_seg_passes_args &a
     }
 }
 
+/* 4-byte indices [begin, end) widened into 8-byte ones, a block's threads striding. */
+static __device__ __forceinline__ void segp_widen(void *wide, const void *idx, size_t begin, size_t end)
+{
+    for (size_t i = begin + threadIdx.x; i < end; i += blockDim.x)
+        ((unsigned long long *)wide)[i] = ((const uint32_t *)idx)[i];
+}
+
 /* The whole-array fix-up (gather.cu) over the long segments' tiles: with no pass run, the
  * source (or the indices) to A where they differ; in place after an odd number of passes,
  * B back to A; shared canonical keys restored (orig_keys); and 4-byte indices widened into
@@ -329,8 +336,7 @@ __global__ void __launch_bounds__(RDX_COPY_THREADS) segp_fixup_kernel(const rdx_
             if (a.orig_keys)
                 segp_restore(a, begin, begin - (size_t)(t - ti.z) * d.tile, end);
             if (a.wide_out)
-                for (size_t i = begin + threadIdx.x; i < end; i += blockDim.x)
-                    ((unsigned long long *)a.wide_out)[i] = ((const uint32_t *)a.vals_a)[i];
+                segp_widen(a.wide_out, a.vals_a, begin, end);
             continue;
         }
         if (!a.keys_scratch && a.keys_src != a.keys_a)
@@ -345,9 +351,8 @@ __global__ void __launch_bounds__(RDX_COPY_THREADS) segp_fixup_kernel(const rdx_
                 else
                     ((uint32_t *)a.vals_a)[i] = (uint32_t)(i - from);
             }
-        } else if (a.wide_out) { /* the indices as they were, widened */
-            for (size_t i = begin + threadIdx.x; i < end; i += blockDim.x)
-                ((unsigned long long *)a.wide_out)[i] = ((const uint32_t *)a.vals_src)[i];
+        } else if (a.wide_out) { /* the indices as they were */
+            segp_widen(a.wide_out, a.vals_src, begin, end);
         } else if (a.vb && a.vals_src != a.vals_a) {
             segp_copy(a.vals_a, a.vals_src, begin, end, a.vb);
         }
