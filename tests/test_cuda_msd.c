@@ -1,4 +1,4 @@
-/* The MSD route for 4- and 8-byte integer keys (src/cuda/route_msd.cu, msd.cu), reached
+/* The MSD route for 4- and 8-byte keys, integers and floats (src/cuda/route_msd.cu, msd.cu), reached
  * at moderate sizes by lowering the context's msd_min_n and msd4_min_n: keys and pairs
  * (4- and 8-byte values
  * that must come out as the stable sort's indices), in place and through the out-of-place
@@ -10,11 +10,15 @@
  *
  * Exits 77 where no GPU is usable. RDX_TEST_SEED replays a run; RDX_TEST_MAX_LOG2_N below
  * 17 (gpu-check.sh, under compute-sanitizer) runs one sort of each outcome. */
+#include <math.h>
+
 #include "cuda_check.h"
 #include "cuda_into.h"
 
 /* Inputs, as 64-bit patterns; 4-byte keys are their top 32 bits (msd_narrow), so that
- * each input puts its keys in the same level-1 and level-2 buckets for both widths. */
+ * each input puts its keys in the same level-1 and level-2 buckets for both widths. Float
+ * keys take the same patterns: the codec maps each sign's keys with one XOR, so every input
+ * (but MSD_NORMAL) spreads over the buckets as the integers' do and takes the same route. */
 enum {
     MSD_UNIFORM,  /* random bits: the route runs */
     MSD_LOWENT,   /* AND of three random words: top digit skewed, the route declines */
@@ -44,12 +48,17 @@ enum {
                      a recount */
     MSD_HALFTOP,  /* random bits shifted right by 4, and the last 32 keys (sampled) just above
                      them: the top digit (after the drop) takes 129 of its 256 values */
+    MSD_NEGNARROW, /* as MSD_NARROW with the top bit set: negative signed and float keys
+                     (floats: the codec inverts every bit) drop 3 leading bits too */
+    MSD_NORMAL,   /* the bits of standard normal doubles (4-byte keys: their top 32 bits):
+                     a few values of the sign and the exponent's high bits hold every key,
+                     and the route declines */
     MSD_NFILL
 };
 static const char *const msd_fill_names[MSD_NFILL] = {
     "uniform",  "low entropy",     "top bits equal", "sorted",         "few distinct",
     "giant bucket", "capacity", "big sub-buckets", "duplicates x8", "duplicates x n/4096", "tagged",
-    "narrow", "40 bits", "outliers", "top digit half used"};
+    "narrow", "40 bits", "outliers", "top digit half used", "negative narrow", "normal"};
 
 /* A random-looking 64-bit value for each index (the splitmix64 finalizer). */
 static uint64_t msd_mix(uint64_t x)
@@ -89,6 +98,14 @@ static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
         case MSD_BITS40: k[i] = r >> 24; break;
         case MSD_OUTLIER: k[i] = i == 32 ? r | 1ull << 63 : i == 33 ? r : r >> 3; break;
         case MSD_HALFTOP: k[i] = i + 32 >= n ? (1ull << 60) | (r >> 40) : r >> 4; break;
+        case MSD_NEGNARROW: k[i] = (r >> 3) | 1ull << 63; break;
+        case MSD_NORMAL: { /* Box-Muller, u1 in (0, 1] */
+            const double u1 = ((double)(r >> 11) + 1.0) / 9007199254740992.0;
+            const double u2 = (double)(rnd(s) >> 11) / 9007199254740992.0;
+            const double x = sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+            memcpy(&k[i], &x, 8);
+            break;
+        }
         default: k[i] = r; break;
         }
     }
@@ -331,6 +348,9 @@ static void msd_argsort_tests(rdx_ctx *ctx, int max_log2)
         msd_argsort_case(ctx, RDX_U32, big, RDX_U64, 1, MSD_LOWENT, 0, 0, &s);
         msd_argsort_case(ctx, RDX_U64, big, RDX_U64, 0, MSD_OUTLIER, 1, MSD_MISSED_RANGE, &s);
         msd_argsort_case(ctx, RDX_U32, big, RDX_U32, 1, MSD_DUPS_BIG, 0, -9, &s);
+        msd_argsort_case(ctx, RDX_F32, big, RDX_U64, 0, MSD_UNIFORM, 1, 2, &s);
+        msd_argsort_case(ctx, RDX_F64, big, RDX_U64, 1, MSD_FEW, 0, MSD_LONG, &s);
+        msd_argsort_case(ctx, RDX_F32, big, RDX_U32, 1, MSD_SUBBIG, 0, 2, &s);
     }
     /* 64-bit indices at 2^17 keys (the grid route's limit lowered): about two keys a
      * level-2 bucket, many of one key, which level 3 widens without sorting. */
@@ -340,6 +360,7 @@ static void msd_argsort_tests(rdx_ctx *ctx, int max_log2)
     msd_argsort_case(ctx, RDX_U32, (size_t)1 << 17, RDX_U64, 0, MSD_UNIFORM, 1, 2, &s);
     msd_argsort_case(ctx, RDX_I64, ((size_t)1 << 17) + 3, RDX_U64, 1, MSD_UNIFORM, 0, 2, &s);
     msd_argsort_case(ctx, RDX_U64, (size_t)1 << 17, RDX_U64, 0, MSD_FEW, 0, MSD_LONG, &s);
+    msd_argsort_case(ctx, RDX_F64, (size_t)1 << 17, RDX_U64, 1, MSD_NEGNARROW, 1, 2, &s);
     t->grid_max_n = grid_max_n;
     msd_pairs_case(ctx, RDX_U32, (size_t)1 << 18, 12, 0, MSD_UNIFORM, 0, 2, &s);
     msd_pairs_case(ctx, RDX_I64, (size_t)1 << 18, 12, 1, MSD_FEW, 1, MSD_LONG, &s);
@@ -398,6 +419,17 @@ static void msd_pairs_tests(rdx_ctx *ctx, int max_log2)
     msd_pairs_case(ctx, RDX_I32, ((size_t)1 << 19) + 77, 8, 0, MSD_NARROW, 0, 2, &s);
     msd_pairs_case(ctx, RDX_U64, (size_t)1 << 20, 8, 0, MSD_OUTLIER, 0, MSD_MISSED_RANGE, &s);
     msd_pairs_case(ctx, RDX_I32, (size_t)1 << 20, 4, 1, MSD_OUTLIER, 1, MSD_MISSED_RANGE, &s);
+    /* Floats: both signs, duplicates (stability), level 3's on-chip LSD passes, the
+     * segmented passes, negative keys with bits dropped, normal doubles declined. */
+    msd_pairs_case(ctx, RDX_F64, (size_t)1 << 20, 8, 0, MSD_UNIFORM, 1, 2, &s);
+    msd_pairs_case(ctx, RDX_F32, ((size_t)1 << 19) + 77, 4, 1, MSD_DUPS, 0, 2, &s);
+    msd_pairs_case(ctx, RDX_F64, (size_t)1 << 20, 4, 1, MSD_SUBBIG, 0, 2, &s);
+    msd_pairs_case(ctx, RDX_F32, (size_t)1 << 20, 8, 0, MSD_SUBBIG, 1, 2, &s);
+    msd_pairs_case(ctx, RDX_F64, ((size_t)1 << 19) + 77, 8, 1, MSD_TAGGED, 1, MSD_LONG, &s);
+    msd_pairs_case(ctx, RDX_F32, (size_t)1 << 20, 4, 0, MSD_GIANT, 0, MSD_LONG, &s);
+    msd_pairs_case(ctx, RDX_F64, (size_t)1 << 20, 8, 0, MSD_NEGNARROW, 0, 2, &s);
+    msd_pairs_case(ctx, RDX_F32, (size_t)1 << 20, 4, 1, MSD_NEGNARROW, 1, 2, &s);
+    msd_pairs_case(ctx, RDX_F64, (size_t)1 << 20, 4, 0, MSD_NORMAL, 1, 0, &s);
     /* The pairs capacity of a level-3 block: exactly full, and one key over. */
     if (max_log2 >= 21) {
         msd_pairs_case(ctx, RDX_U64, 256 * cap, 8, 0, MSD_CAP, 0, 2, &s);
@@ -430,6 +462,10 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         msd_case(ctx, RDX_U32, n, 0, MSD_UNIFORM, 1, 2, &s);
         msd_case(ctx, RDX_I32, n + 3, 1, MSD_SUBBIG, 0, 2, &s);
         msd_case(ctx, RDX_U32, (size_t)1 << 20, 0, MSD_GIANT, 0, MSD_LONG, &s);
+        msd_case(ctx, RDX_F64, n, 1, MSD_UNIFORM, 0, 2, &s);
+        msd_case(ctx, RDX_F32, n, 0, MSD_SUBBIG, 1, 2, &s);
+        msd_case(ctx, RDX_F64, n, 0, MSD_NEGNARROW, 1, 2, &s);
+        msd_pairs_case(ctx, RDX_F32, n, 4, 1, MSD_FEW, 0, MSD_LONG, &s);
         msd_pairs_case(ctx, RDX_U64, n, 8, 0, MSD_UNIFORM, 0, 2, &s);
         msd_pairs_case(ctx, RDX_I64, n, 8, 1, MSD_FEW, 0, MSD_LONG, &s);
         msd_pairs_case(ctx, RDX_I64, n + 3, 8, 1, MSD_DUPS, 1, 2, &s);
@@ -440,6 +476,7 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         msd_argsort_case(ctx, RDX_U64, (size_t)1 << 20, RDX_U32, 0, MSD_GIANT, 0, MSD_LONG, &s);
         msd_argsort_case(ctx, RDX_U32, ((size_t)1 << 20) + 77, RDX_U64, 0, MSD_UNIFORM, 0, 2, &s);
         msd_argsort_case(ctx, RDX_U64, ((size_t)1 << 20) + 77, RDX_U64, 1, MSD_FEW, 1, MSD_LONG, &s);
+        msd_argsort_case(ctx, RDX_F64, n, RDX_U32, 0, MSD_DUPS, 0, 2, &s);
         msd_threshold(ctx, 0);
         CHECK(msd_routes[3] > 0, "msd: the route never ran");
         CHECK(msd_routes[4] > 0, "msd: no level-2 bucket went to the segmented passes");
@@ -453,27 +490,27 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
             for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
                 if (sizes[i] > ((size_t)1 << max_log2) + 100)
                     continue;
-                /* Uniform bits take the route for both integer types and orders; floats
-                 * never plan it. */
-                const int is_float = types[t] == RDX_F64 || types[t] == RDX_F32;
-                msd_case(ctx, types[t], sizes[i], desc, MSD_UNIFORM, (int)(i & 1), is_float ? -1 : 2, &s);
+                /* Uniform bits take the route for every type and order. */
+                msd_case(ctx, types[t], sizes[i], desc, MSD_UNIFORM, (int)(i & 1), 2, &s);
                 const int wide = rdx_type_size(types[t]) == 8;
                 for (int f = MSD_LOWENT; f <= MSD_FEW; f++)
                     msd_case(ctx, types[t], sizes[i], desc, f, (int)((i + f) & 1),
-                             is_float                        ? -1
-                             : f == MSD_TOPEQ                ? (wide ? 2 : 0)
-                             : f == MSD_LOWENT               ? 0
-                             : f == MSD_SORTED               ? 2
-                                                             : MSD_LONG, &s);
-                /* Leading bits that do not vary: dropped (both widths), too many for 4-byte
-                 * keys (declined), and missed by the sample (the recount). */
-                if (i % 2 == 0)
+                             f == MSD_TOPEQ    ? (wide ? 2 : 0)
+                             : f == MSD_LOWENT ? 0
+                             : f == MSD_SORTED ? 2
+                                               : MSD_LONG, &s);
+                /* Leading bits that do not vary: dropped (both widths, both signs), too
+                 * many for 4-byte keys (declined), and missed by the sample (the recount);
+                 * normal doubles' bits, declined. */
+                if (i % 2 == 0) {
                     for (int f = MSD_NARROW; f <= MSD_OUTLIER; f++)
                         msd_case(ctx, types[t], sizes[i], desc, f, (int)((i + f + desc) & 1),
-                                 is_float              ? -1
-                                 : f == MSD_NARROW     ? 2
-                                 : f == MSD_BITS40     ? (wide ? 2 : 0)
-                                                       : MSD_MISSED_RANGE, &s);
+                                 f == MSD_NARROW   ? 2
+                                 : f == MSD_BITS40 ? (wide ? 2 : 0)
+                                                   : MSD_MISSED_RANGE, &s);
+                    msd_case(ctx, types[t], sizes[i], desc, MSD_NEGNARROW, (int)((i + desc) & 1), 2, &s);
+                    msd_case(ctx, types[t], sizes[i], desc, MSD_NORMAL, (int)((i + desc + 1) & 1), 0, &s);
+                }
             }
     /* The capacity of a level-3 block: exactly full, and one key over (that bucket goes to
      * the segmented passes). */

@@ -300,6 +300,17 @@ template <typename K, int VB> struct msd_l2_layout {
     static constexpr size_t BYTES = MISC + 16;
 };
 
+/* The mask m that encodes (y ^ m) and decodes (e ^ m) every key y of the same sign as the
+ * key x (decoded), under key_codec.h's codec: an integer's m is one constant, a float's
+ * depends on its sign bit (and the direction) only. Every key of a level-1 bucket has
+ * the same sign bit: the top digit holds it, or the leading bits the route skips, which
+ * no key varies in, do (rdx_msd_range_missed checks them). So levels 2 and 3 code a
+ * bucket's keys with one XOR, floats too. */
+template <typename K> static __device__ __forceinline__ K msd_flip(K x, int cls, int desc)
+{
+    return rdx_enc(x, cls, desc) ^ x;
+}
+
 /* Like the pass kernel (onesweep.cu) on the second digit, with tiles numbered per level-1
  * bucket: tile t belongs to the last bucket whose first tile is <= t, that bucket's first
  * tile publishes its counts as a prefix, and slots come from bases2 of the bucket. With
@@ -326,7 +337,7 @@ static __device__ __forceinline__ void msd_l2_tile(const rdx_msd_args &a, uint32
     K *out = (K *)a.keys_a;
     V *vout = (V *)a.vals_a;
     const int bits = 8;
-    const K flip = rdx_enc((K)0, a.cls, a.desc); /* integer keys: x ^ flip encodes and decodes */
+    const K flip = msd_flip(rdx_dec(in[0], a.cls, a.desc), a.cls, a.desc); /* the bucket's codec */
     const uint32_t lane = rdx_lane(), warp = threadIdx.x >> 5;
     const uint32_t first = warp * 32u * L::ITEMS + lane;
 
@@ -531,7 +542,7 @@ static __device__ __forceinline__ void msd_l3_bucket(const rdx_msd_args &a, uint
             wide[0] = vals[0];
         return; /* one key is in place; a bucket above the capacity is the segmented passes' */
     }
-    const K flip = rdx_enc((K)0, a.cls, a.desc); /* integer keys: x ^ flip encodes and decodes */
+    const K flip = msd_flip(keys[0], a.cls, a.desc); /* the bucket's codec */
     const uint32_t bins = 1u << a.l3_bits, mask = bins - 1u;
     for (uint32_t j = threadIdx.x; j < bins; j += THREADS)
         s_cnt[j] = 0u;

@@ -1,4 +1,4 @@
-/* The MSD route for 4- and 8-byte integer keys (msd.cu): level 1 is the pass kernel on
+/* The MSD route for 4- and 8-byte keys (msd.cu): level 1 is the pass kernel on
  * the top digit, levels 2 and 3 sort each top-digit bucket. It is enqueued whole with the LSD
  * passes of the onesweep route behind it; on the device a sample of the keys decides
  * whether it runs (each kernel returns at once where its side is off). */
@@ -21,17 +21,19 @@ size_t rdx_cuda_msd_max_n(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
     return p->vb ? t->msd_pairs_max_n : t->msd_max_n;
 }
 
-/* 4- or 8-byte integer keys alone, or with 4- or 8-byte values that move with them: a
- * pair's values, or indices (an argsort's, or those that gather values of another size at
- * the end: level 1 makes them); the whole key with 8-bit digits; one portion (level 2's look-back counts per bucket); n below 2^32 (32-bit
- * slots), pairs up to RDX_MSD_PAIRS_MAX_N (their level-3 capacity is smaller).
- * Not for floats: their top digit is the sign and most of the exponent, which puts nearly
- * all keys of real data (values within a few orders of magnitude) in a few top-digit
- * buckets; the skew test would decline them. */
+/* 4- or 8-byte keys (integers or floats) alone, or with 4- or 8-byte values that move
+ * with them: a pair's values, or indices (an argsort's, or those that gather values of
+ * another size at the end: level 1 makes them); the whole key with 8-bit digits; one
+ * portion (level 2's look-back counts per bucket); n below 2^32 (32-bit slots), pairs up
+ * to RDX_MSD_PAIRS_MAX_N (their level-3 capacity is smaller). Floats whose values lie
+ * within a few orders of magnitude (normal, [0, 1)) put nearly all keys in a few top-digit
+ * buckets (the sign and the exponent's high bits): the sample declines them. */
 static const char *accepts(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
 {
-    if ((p->kb != 4 && p->kb != 8) || p->cls == RDX_CLASS_FLOAT)
-        return "keys not 4- or 8-byte integers";
+    if (p->kb != 4 && p->kb != 8)
+        return "keys not 4 or 8 bytes";
+    if (p->numpy_order)
+        return "NumPy's order (equal keys may differ in their bits)";
     if (p->vb != 0 && p->vb != 4 && p->vb != 8)
         return "values of another width";
     if (p->begin_bit != 0 || p->end_bit != p->kb * 8 || p->radix_bits != 8)
