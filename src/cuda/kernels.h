@@ -149,7 +149,7 @@ typedef struct rdx_fixup_args {
     size_t n;
 } rdx_fixup_args;
 
-/* The MSD route for 4- and 8-byte integer keys (msd.cu). Control words, u32, RDX_MSD_CTRL_WORDS of them,
+/* The MSD route for 4- and 8-byte keys (msd.cu). Control words, u32, RDX_MSD_CTRL_WORDS of them,
  * zeroed before the sort: */
 #define RDX_MSD_STATE 0       /* RDX_MSD_OFF / _LEVEL1 / _ON */
 #define RDX_MSD_SLOW 1        /* level-3 blocks that took the on-chip LSD fallback */

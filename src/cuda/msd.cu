@@ -36,7 +36,7 @@
 #include "kernels.h"
 #include "rank.cuh"
 
-/* Keys K: uint32_t or unsigned long long (4- or 8-byte integer keys). Level 1 sorts by
+/* Keys K: uint32_t or unsigned long long (the images of 4- or 8-byte keys). Level 1 sorts by
  * the top digit, level 2 by the next (bits MSD_SECOND to MSD_SECOND + 7), and level 3 and
  * the segmented passes by the MSD_SECOND bits below. */
 #define MSD_TOP(K) ((int)sizeof(K) * 8 - 8)

@@ -6,7 +6,7 @@
  *             the context's count_min_n (count16_min_n) on: count
  *             each value, write
  *             the runs (no scatter, no key scratch)                 route_count.cu
- *   msd       8- and 4-byte integer keys (4/8-byte values, indices) from
+ *   msd       8- and 4-byte keys (4/8-byte values, indices) from
  *             the context's msd_min_n (msd4_min_n) on; the skew test may
  *             send them to the LSD passes                           route_msd.cu
  *   cluster   n <= cluster_max_n and the device places the cluster  route_cluster.cu

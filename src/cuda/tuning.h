@@ -358,10 +358,10 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #define RDX_HIST_BYTES_MIN_ROUNDS 8
 #endif
 
-/* ---- MSD hybrid for 8- and 4-byte integer keys (msd.cu; docs/cuda-notes.md "The MSD
+/* ---- MSD hybrid for 8- and 4-byte keys (msd.cu; docs/cuda-notes.md "The MSD
  * hybrid") ----
- * Integer keys, keys only or pairs with 4- or 8-byte values (not argsort, not values
- * gathered by index), the whole key with 8-bit digits, one portion: level 1 is the pass
+ * Integer and float keys, keys only or pairs with 4- or 8-byte values (argsorts and values
+ * gathered by index as pairs of indices), the whole key with 8-bit digits, one portion: level 1 is the pass
  * kernel on the top digit (source -> B), level 2 a segmented pass on the next digit
  * within each level-1 bucket (B -> A), level 3 one block per level-2 bucket (A -> A, on
  * chip). The constants below are those of 8-byte keys; 4-byte keys take their own
