@@ -53,12 +53,20 @@ enum {
     MSD_NORMAL,   /* the bits of standard normal doubles (4-byte keys: their top 32 bits):
                      a few values of the sign and the exponent's high bits hold every key,
                      and the route declines */
+    MSD_SIGNED62, /* signed keys in +-2^62 (4-byte: +-2^30): their images fill half the top
+                     digit's values, the images less the base (2^62) all of them */
+    MSD_NEARZERO, /* signed keys in +-2^50 (4-byte: +-2^18): images on both sides of 2^63,
+                     two top digits; less the base, 8-byte keys drop 12 leading bits and
+                     fill the top digit; 4-byte keys would drop too many (declined) */
+    MSD_UNDERBASE, /* as MSD_NEARZERO, but keys 32 and 33 (never sampled) are -2^60: below
+                     the base, they wrap around; the histogram finds them */
     MSD_NFILL
 };
 static const char *const msd_fill_names[MSD_NFILL] = {
     "uniform",  "low entropy",     "top bits equal", "sorted",         "few distinct",
     "giant bucket", "capacity", "big sub-buckets", "duplicates x8", "duplicates x n/4096", "tagged",
-    "narrow", "40 bits", "outliers", "top digit half used", "negative narrow", "normal"};
+    "narrow", "40 bits", "outliers", "top digit half used", "negative narrow", "normal",
+    "signed +-2^62", "signed near 0", "under the base"};
 
 /* A random-looking 64-bit value for each index (the splitmix64 finalizer). */
 static uint64_t msd_mix(uint64_t x)
@@ -99,6 +107,9 @@ static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
         case MSD_OUTLIER: k[i] = i == 32 ? r | 1ull << 63 : i == 33 ? r : r >> 3; break;
         case MSD_HALFTOP: k[i] = i + 32 >= n ? (1ull << 60) | (r >> 40) : r >> 4; break;
         case MSD_NEGNARROW: k[i] = (r >> 3) | 1ull << 63; break;
+        case MSD_SIGNED62: k[i] = (r >> 1) - (1ull << 62); break;
+        case MSD_NEARZERO: k[i] = (r >> 13) - (1ull << 50); break;
+        case MSD_UNDERBASE: k[i] = i == 32 || i == 33 ? 0ull - (1ull << 60) : (r >> 13) - (1ull << 50); break;
         case MSD_NORMAL: { /* Box-Muller, u1 in (0, 1] */
             const double u1 = ((double)(r >> 11) + 1.0) / 9007199254740992.0;
             const double u2 = (double)(rnd(s) >> 11) / 9007199254740992.0;
@@ -477,6 +488,9 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         msd_argsort_case(ctx, RDX_U32, ((size_t)1 << 20) + 77, RDX_U64, 0, MSD_UNIFORM, 0, 2, &s);
         msd_argsort_case(ctx, RDX_U64, ((size_t)1 << 20) + 77, RDX_U64, 1, MSD_FEW, 1, MSD_LONG, &s);
         msd_argsort_case(ctx, RDX_F64, n, RDX_U32, 0, MSD_DUPS, 0, 2, &s);
+        msd_case(ctx, RDX_I64, n, 0, MSD_NEARZERO, 1, 2, &s);
+        msd_pairs_case(ctx, RDX_I32, n, 4, 1, MSD_SIGNED62, 0, -9, &s);
+        msd_case(ctx, RDX_I64, n, 1, MSD_UNDERBASE, 0, MSD_MISSED_RANGE, &s);
         msd_threshold(ctx, 0);
         CHECK(msd_routes[3] > 0, "msd: the route never ran");
         CHECK(msd_routes[4] > 0, "msd: no level-2 bucket went to the segmented passes");
@@ -548,6 +562,30 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
     msd_case(ctx, RDX_U64, half_n, 1, MSD_HALFTOP, 1, 2, &s);
     msd_case(ctx, RDX_U32, half_n, 0, MSD_HALFTOP, 0, 2, &s);
     msd_pairs_case(ctx, RDX_I64, half_n, 8, 0, MSD_HALFTOP, 1, 2, &s);
+    /* Signed keys away from 0 in their images: the base (less which the images fill the top
+     * digit) takes them where the context's largest n is 1.5 n (without it, half the top
+     * digit's values would shrink it to 0.75 n; near 0, two top digits would be skewed);
+     * unsigned keys of the same bits sit at both ends (+-2^62: declined; near 0: 8
+     * prefixes of 16 bits, which the few-prefixes test takes to the segmented passes);
+     * keys under the base are found by the histogram. */
+    t->msd_max_n = t->msd_pairs_max_n = half_n + half_n / 2;
+    msd_case(ctx, RDX_I64, half_n, 0, MSD_SIGNED62, 0, 2, &s);
+    msd_case(ctx, RDX_I64, half_n, 1, MSD_SIGNED62, 1, 2, &s);
+    msd_case(ctx, RDX_I32, half_n, 0, MSD_SIGNED62, 1, 2, &s);
+    msd_case(ctx, RDX_I32, half_n + 3, 1, MSD_SIGNED62, 0, 2, &s);
+    msd_case(ctx, RDX_U64, half_n, 0, MSD_SIGNED62, 0, 0, &s);
+    msd_case(ctx, RDX_I64, half_n, 0, MSD_NEARZERO, 1, 2, &s);
+    msd_case(ctx, RDX_I64, half_n + 3, 1, MSD_NEARZERO, 0, 2, &s);
+    msd_case(ctx, RDX_I32, half_n, 0, MSD_NEARZERO, 0, 0, &s);
+    msd_case(ctx, RDX_U64, half_n, 1, MSD_NEARZERO, 1, MSD_LONG, &s);
+    msd_case(ctx, RDX_I64, half_n, 0, MSD_UNDERBASE, 0, MSD_MISSED_RANGE, &s);
+    msd_case(ctx, RDX_I64, half_n, 1, MSD_UNDERBASE, 1, MSD_MISSED_RANGE, &s);
+    msd_pairs_case(ctx, RDX_I64, half_n, 8, 1, MSD_SIGNED62, 0, 2, &s);
+    msd_pairs_case(ctx, RDX_I32, half_n, 4, 0, MSD_SIGNED62, 1, 2, &s);
+    msd_pairs_case(ctx, RDX_I64, half_n + 3, 4, 0, MSD_NEARZERO, 1, 2, &s);
+    msd_pairs_case(ctx, RDX_I64, half_n, 8, 1, MSD_UNDERBASE, 0, MSD_MISSED_RANGE, &s);
+    msd_argsort_case(ctx, RDX_I64, half_n, RDX_U64, 0, MSD_SIGNED62, 1, 2, &s);
+    msd_argsort_case(ctx, RDX_I64, half_n, RDX_U32, 1, MSD_NEARZERO, 0, 2, &s);
     t->msd_max_n = RDX_MSD_MAX_N;
     t->msd_pairs_max_n = RDX_MSD_PAIRS_MAX_N;
     /* Below the threshold (keys and pairs): not planned. */

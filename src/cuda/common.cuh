@@ -226,6 +226,12 @@ template <typename K> static __device__ __forceinline__ void rdx_or_vary(K *vary
     vary[1] |= (K)~code;
 }
 
+/* The 64-bit value of two 32-bit words (low, high). */
+static __device__ __forceinline__ unsigned long long rdx_u64_of(const uint32_t *w)
+{
+    return w[0] | (unsigned long long)w[1] << 32;
+}
+
 /* The OR of x over the warp (every lane taking part). */
 static __device__ __forceinline__ unsigned long long rdx_warp_or64(unsigned long long x)
 {

@@ -45,7 +45,8 @@ static __device__ __forceinline__ void rdx_hist_count_code(uint32_t *h, K k, con
  * where the general loop takes about 6 (the counting, not the loads, bounds this kernel). */
 template <typename K, int UNROLL, bool BYTES = false, bool RANGE = false>
 static __device__ __forceinline__ void rdx_hist_count_round(uint32_t *h, const uint4 *vec, size_t base, size_t stride,
-                                                            size_t nvec, const rdx_hist_digits &g, K *range = nullptr)
+                                                            size_t nvec, const rdx_hist_digits &g, K *range = nullptr,
+                                                            K msd_base = 0)
 {
     enum { VEC = 16 / sizeof(K) };
     union { uint4 raw[UNROLL]; K k[UNROLL * VEC]; } u;
@@ -59,6 +60,8 @@ static __device__ __forceinline__ void rdx_hist_count_round(uint32_t *h, const u
 #pragma unroll
     for (int j = 0; j < UNROLL * VEC; ++j) {
         u.k[j] = rdx_hist_code(u.k[j], g);
+        if (RANGE) /* the MSD route's top digit: the code less its base (ctrl[RDX_MSD_BASE]) */
+            u.k[j] -= msd_base;
         if (RANGE && j / VEC < loaded) /* RANGE: range[2], rdx_or_vary of every code */
             rdx_or_vary(range, u.k[j]);
     }
@@ -90,8 +93,7 @@ static __device__ __forceinline__ bool rdx_msd_range_missed(const uint32_t *ctrl
     const int drop = (int)ctrl[RDX_MSD_DROP];
     if (drop == 0)
         return false;
-    const uint32_t *r = ctrl + RDX_MSD_RANGE;
-    const unsigned long long ones = r[0] | (unsigned long long)r[1] << 32, zeros = r[2] | (unsigned long long)r[3] << 32;
+    const unsigned long long ones = rdx_u64_of(ctrl + RDX_MSD_RANGE), zeros = rdx_u64_of(ctrl + RDX_MSD_RANGE + 2);
     return ((ones & zeros) >> (key_bits - drop)) != 0ull;
 }
 

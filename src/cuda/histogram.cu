@@ -9,11 +9,13 @@
 #include "kernels.h"
 
 
-/* Counts one key (head and tail keys), and ORs its code and complement into range. */
+/* Counts one key (head and tail keys), and ORs its code (less the MSD route's base) and
+ * complement into range. */
 template <typename K>
-static __device__ __forceinline__ void hist_count_key(uint32_t *h, K key, const rdx_hist_digits &g, K *range)
+static __device__ __forceinline__ void hist_count_key(uint32_t *h, K key, const rdx_hist_digits &g, K *range,
+                                                      K msd_base)
 {
-    const K c = rdx_hist_code(key, g);
+    const K c = rdx_hist_code(key, g) - msd_base;
     rdx_hist_count_code(h, c, g);
     rdx_or_vary(range, c);
 }
@@ -59,10 +61,11 @@ __global__ void __launch_bounds__(RDX_HIST_THREADS, RDX_HIST_MIN_BLOCKS(KB)) rdx
     const size_t tail = head + nvec * VEC;
     K range[2] = {(K)0, (K)0}; /* top_only: OR of the codes, and of their complements */
     if (blockIdx.x == 0) { /* head and tail keys that miss the 16-byte loads */
+        const K msd_base = top_only ? (K)rdx_u64_of(a.msd_ctrl + RDX_MSD_BASE) : (K)0; /* the route's codes are less it */
         for (size_t j = threadIdx.x; j < head; j += RDX_HIST_THREADS)
-            hist_count_key(s_hist, keys[j], g, range);
+            hist_count_key(s_hist, keys[j], g, range, msd_base);
         for (size_t j = tail + threadIdx.x; j < a.count; j += RDX_HIST_THREADS)
-            hist_count_key(s_hist, keys[j], g, range);
+            hist_count_key(s_hist, keys[j], g, range, msd_base);
     }
 
     /* UNROLL 16-byte loads in flight per thread, then count them pass by pass. */
@@ -70,8 +73,9 @@ __global__ void __launch_bounds__(RDX_HIST_THREADS, RDX_HIST_MIN_BLOCKS(KB)) rdx
     const size_t stride = (size_t)gridDim.x * RDX_HIST_THREADS;
     const size_t first = (size_t)blockIdx.x * RDX_HIST_THREADS + threadIdx.x;
     if (top_only) {
+        const K msd_base = (K)rdx_u64_of(a.msd_ctrl + RDX_MSD_BASE);
         for (size_t base = first; base < nvec; base += stride * UNROLL)
-            rdx_hist_count_round<K, UNROLL, false, true>(s_hist, vec, base, stride, nvec, g, range);
+            rdx_hist_count_round<K, UNROLL, false, true>(s_hist, vec, base, stride, nvec, g, range, msd_base);
     } else if (passes == KB && g.begin_bit == 0 && g.end_bit == 8 * KB && g.radix_bits == 8 &&
                nvec >= stride * UNROLL * RDX_HIST_BYTES_MIN_ROUNDS) {
         for (size_t base = first; base < nvec; base += stride * UNROLL)

@@ -96,6 +96,8 @@ typedef struct rdx_pass_args {
     int widen;                   /* with keys_scratch and 4-byte values: the last pass writes
                                     them as 8-byte indices */
     int narrow;                  /* every output slot is below 2^32 (32-bit offsets) */
+    const uint32_t *msd_base;    /* the MSD route's level 1: ctrl + RDX_MSD_BASE, which its
+                                    first pass subtracts from every image; else NULL */
     rdx_seg_tiles seg;           /* rdx_launch_seg_pass only */
 } rdx_pass_args;
 
@@ -160,7 +162,12 @@ typedef struct rdx_fixup_args {
                                  (seg_passes.h) sort them */
 #define RDX_MSD_DROP 5        /* the keys' leading bits that do not vary in the sample, which
                                  the route's digits skip (its top digit is the 8 bits below
-                                 them); at most MSD_MAX_DROP of msd.cu */
+                                 them); at most MSD_MAX_DROP of msd.cu. The bits are those
+                                 of the image less the base */
+#define RDX_MSD_BASE 6        /* [2] (low, high word) the base the route subtracts from every
+                                 key's image before it takes its top two digits (msd_base of
+                                 msd.cu: 0 for keys whose least lies near 0); level 2 adds it
+                                 back as it decodes */
 #define RDX_MSD_INFO 8        /* [8] pass_info words for level 1 (the pass kernel reads
                                  [RDX_MSD_INFO + the top pass]; it carries the drop, see
                                  RDX_PASS_DROP_SHIFT) */

@@ -2,20 +2,22 @@
  * two rankings, a counting step and a few comparisons per key instead of eight LSD passes.
  *
  *   decide   a sample of the keys (msd_decide_kernel, before the up-front histogram)
- *            finds the leading bits that do not vary, which the route's digits skip
- *            (ctrl[RDX_MSD_DROP]), and arms level 1 (ctrl[RDX_MSD_INFO + 7]) unless the
+ *            finds a base to subtract from every key's image (ctrl[RDX_MSD_BASE]; 0 for
+ *            keys from near 0) and the leading bits of the images less the base that do
+ *            not vary, which the route's digits skip (ctrl[RDX_MSD_DROP]), and arms level 1 (ctrl[RDX_MSD_INFO + 7]) unless the
  *            top digits are skewed (tuning.h: RDX_MSD_SKEW, RDX_MSD_FEW_PREFIXES); the
  *            histogram then counts the top digit only, and checks the drop over all the
  *            keys (a second histogram of every digit follows where it fails, and the LSD
  *            passes run: RDX_MSD_MISSED), or every digit for the LSD passes.
  *            The bit positions below are those of keys with nothing dropped.
- *   level 1  the pass kernel (onesweep.cu) on the top digit, source -> B, encoding; its
+ *   level 1  the pass kernel (onesweep.cu) on the top digit, source -> B, encoding and
+ *            subtracting the base; its
  *            digit offsets come from the up-front histogram.
  *   level 2  histogram of B per (level-1 bucket, bits 48-55) (msd_hist_kernel), then one
  *            block turns it into bases and level-2 tile numbers and counts the level-2
  *            buckets above level 3's capacity (msd_scan_kernel); then the segmented pass
  *            (msd_pass_kernel): tiles are numbered per level-1 bucket, the look-back
- *            stops at the bucket's first tile; B -> A, decoded.
+ *            stops at the bucket's first tile; B -> A, the base added back, decoded.
  *   level 3  one block per level-2 bucket of at most its capacity (msd_block_kernel):
  *            load it, count it by the next 8-12 bits in shared memory, put each run of
  *            equal digits (a few keys) in order by comparisons, write, in place in A. A
@@ -56,10 +58,29 @@
 #define MSD_MAX_DROP(K) (MSD_SECOND(K) - MSD_L3_MAX_BITS(K))
 static_assert(MSD_MAX_DROP(uint32_t) > 0 && MSD_MAX_DROP(unsigned long long) < 256, "the drop fits its 8 bits");
 
+/* The base the route subtracts from every image: the least sampled image lo rounded down
+ * to the unit of a top digit that spans the sampled range [lo, hi], so that keys in a
+ * range away from 0 (i64 in +-2^62, ids from 10^12 on) fill the top digit as keys from 0
+ * do; 0 for those (lo is below that unit). The images less the base that the sample saw
+ * lie below twice the span, so at most one leading bit more varies in them than in the
+ * span: the drop is at least the span's leading zeros less one, the second digit's
+ * shift at most the unit's less 7, and the base has no bit below it. Level 3 and the
+ * segmented passes, which sort a bucket's images below the second digit, see the same
+ * bits with the base and without. A key below the base (the sample missed it) wraps
+ * around and varies in a dropped bit: the histogram finds it (rdx_msd_range_missed). */
+template <typename K> static __device__ __forceinline__ K msd_base(K lo, K hi)
+{
+    const int w = (int)sizeof(K) * 8;
+    const int lead = hi != lo ? __clzll((unsigned long long)(hi - lo)) - (64 - w) : w;
+    const int unit = w - 8 - lead;
+    return unit > 0 ? lo & (K) ~(((K)1 << unit) - 1u) : (K)0;
+}
+
 /* Chunk c of the sample is 32 keys from about c * stride, shifted within its stride by a
  * hash of c so that keys repeating with the stride's period do not fool it (all keys
  * when n is small); the first chunk is the first 32 keys and the last the last 32, where
- * sorted and reversed keys keep their extremes. The leading bits that no sampled key varies in are dropped: the route's
+ * sorted and reversed keys keep their extremes. The images less the base (msd_base) are
+ * what the route's digits take. The leading bits that no sampled key varies in are dropped: the route's
  * top digit is the 8 bits below them (keys that use part of their range, such as ids or
  * 0..n-1, fill its buckets); where more than MSD_MAX_DROP bits lead, the LSD passes, which
  * skip the digits that do not vary, take the keys. Then the counts of the top two digits
@@ -78,7 +99,7 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
     static_assert(PER_WARP * (MSD_DECIDE_THREADS / 32) == RDX_MSD_SAMPLE_CHUNKS, "whole chunks per warp");
     rdx_chain_enter();
     __shared__ uint32_t s_top[256], s_second[256], s_sum[3];
-    __shared__ unsigned long long s_vary[2];
+    __shared__ unsigned long long s_vary[2], s_ends[2]; /* the sampled images' least and greatest */
     const uint32_t t = threadIdx.x, lane = rdx_lane();
     if (t < 256) {
         s_top[t] = 0u;
@@ -86,14 +107,16 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
     }
     if (t < 3)
         s_sum[t] = 0u;
-    if (t < 2)
+    if (t < 2) {
         s_vary[t] = 0ull;
+        s_ends[t] = t ? 0ull : ~0ull;
+    }
     __syncthreads();
     const size_t chunks = RDX_MSD_SAMPLE_CHUNKS;
     const size_t stride = n / chunks > 32 ? n / chunks : 32;
     K key[PER_WARP];
     bool have[PER_WARP];
-    K mine[2] = {(K)0, (K)0}; /* rdx_or_vary of this thread's sampled keys */
+    K lo = (K)~(K)0, hi = (K)0;
 #pragma unroll
     for (int j = 0; j < PER_WARP; ++j) {
         const size_t c = (t >> 5) + (size_t)j * (MSD_DECIDE_THREADS / 32);
@@ -101,9 +124,22 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
         const size_t i = c + 1 == chunks && n > chunks * 32 ? n - 32 + lane : c * stride + jitter + lane;
         have[j] = i < n;
         key[j] = have[j] ? rdx_enc(keys[i], cls, desc) : (K)0;
-        if (have[j])
-            rdx_or_vary(mine, key[j]);
+        if (have[j]) {
+            lo = key[j] < lo ? key[j] : lo;
+            hi = key[j] > hi ? key[j] : hi;
+        }
     }
+    atomicMin(&s_ends[0], (unsigned long long)lo);
+    atomicMax(&s_ends[1], (unsigned long long)hi);
+    __syncthreads();
+    const K base = msd_base<K>((K)s_ends[0], (K)s_ends[1]);
+    K mine[2] = {(K)0, (K)0}; /* rdx_or_vary of this thread's sampled images less the base */
+#pragma unroll
+    for (int j = 0; j < PER_WARP; ++j)
+        if (have[j]) {
+            key[j] -= base;
+            rdx_or_vary(mine, key[j]);
+        }
     const unsigned long long warp_ones = rdx_warp_or64(mine[0]), warp_zeros = rdx_warp_or64(mine[1]);
     if (lane == 0) {
         atomicOr(&s_vary[0], warp_ones);
@@ -137,6 +173,8 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
         const int on = lead <= MSD_MAX_DROP(K) && (spread || few_prefixes);
         ctrl[RDX_MSD_STATE] = on ? RDX_MSD_LEVEL1 : RDX_MSD_OFF;
         ctrl[RDX_MSD_DROP] = on ? (uint32_t)drop : 0u;
+        ctrl[RDX_MSD_BASE] = on ? (uint32_t)base : 0u;
+        ctrl[RDX_MSD_BASE + 1] = on ? (uint32_t)((unsigned long long)base >> 32) : 0u;
         ctrl[RDX_MSD_INFO + top_pass] =
             on ? RDX_PASS_ACTIVE | RDX_PASS_FIRST | (uint32_t)drop << RDX_PASS_DROP_SHIFT : 0u;
     }
@@ -337,7 +375,8 @@ static __device__ __forceinline__ void msd_l2_tile(const rdx_msd_args &a, uint32
     K *out = (K *)a.keys_a;
     V *vout = (V *)a.vals_a;
     const int bits = 8;
-    const K flip = msd_flip(rdx_dec(in[0], a.cls, a.desc), a.cls, a.desc); /* the bucket's codec */
+    const K base = (K)rdx_u64_of(a.ctrl + RDX_MSD_BASE); /* B holds the images less the base */
+    const K flip = msd_flip(rdx_dec(in[0] + base, a.cls, a.desc), a.cls, a.desc); /* the bucket's codec */
     const uint32_t lane = rdx_lane(), warp = threadIdx.x >> 5;
     const uint32_t first = warp * 32u * L::ITEMS + lane;
 
@@ -376,7 +415,7 @@ static __device__ __forceinline__ void msd_l2_tile(const rdx_msd_args &a, uint32
         if (idx < count) {
             const K k = s_keys[idx];
             const uint32_t o = s_gofs[rdx_digit(k, shift, 255u)] + idx;
-            out[o] = k ^ flip; /* decoded */
+            out[o] = (k + base) ^ flip; /* decoded */
             if (VB)
                 vout[o] = s_vals[idx];
         }

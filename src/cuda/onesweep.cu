@@ -257,6 +257,12 @@ static __device__ __forceinline__ void pass_tile(const rdx_pass_args &a, uint32_
 #pragma unroll
         for (int i = 0; i < L::ITEMS; ++i)
             key[i] = rdx_enc(key[i], a.cls, a.desc);
+        if (!SEG && KB >= 4 && a.msd_base) { /* the MSD route's level 1 */
+            const K base = (K)rdx_u64_of(a.msd_base);
+#pragma unroll
+            for (int i = 0; i < L::ITEMS; ++i)
+                key[i] -= base;
+        }
         if (SEG && KB >= 2 && a.seg.numpy) {
 #pragma unroll
             for (int i = 0; i < L::ITEMS; ++i)

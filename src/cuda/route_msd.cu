@@ -91,6 +91,7 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     a.bits = p->radix_bits;
     a.narrow = 1;
     a.iota = p->iota; /* an argsort's indices, made as level 1 reads the keys */
+    a.msd_base = l->msd_ctrl + RDX_MSD_BASE; /* level 1 writes the images less the sample's base */
     RDX_CUDA_TRY(rdx_launch_pass(p->kb, p->vb, p->medium, &a, b->sms, s));
 
     /* Levels 2 and 3: B -> A -> A. Level 2 looks back in status buffer 1. */
