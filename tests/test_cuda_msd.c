@@ -57,16 +57,25 @@ enum {
                      digit's values, the images less the base (2^62) all of them */
     MSD_NEARZERO, /* signed keys in +-2^50 (4-byte: +-2^18): images on both sides of 2^63,
                      two top digits; less the base, 8-byte keys drop 12 leading bits and
-                     fill the top digit; 4-byte keys would drop too many (declined) */
+                     fill the top digit; 4-byte keys would drop more than the route can,
+                     take no base, and their two top digits of few prefixes go to the
+                     segmented passes */
     MSD_UNDERBASE, /* as MSD_NEARZERO, but keys 32 and 33 (never sampled) are -2^60: below
                      the base, they wrap around; the histogram finds them */
+    MSD_HIGHLOW,  /* random bits with a top byte above 0, but keys 32 and 33 (never sampled)
+                     small: the images less the base (2^56) would leave no bit to drop and
+                     could not show the small keys, so the route takes no base */
+    MSD_TOPWRAP,  /* keys in [0xFF81 << 48, 2^64), but keys 32 and 33 (never sampled) 0: the
+                     window of the base would pass 2^64 and take 0 in, so the route takes
+                     no base; it drops the 9 leading bits, and the histogram finds 0 */
     MSD_NFILL
 };
 static const char *const msd_fill_names[MSD_NFILL] = {
     "uniform",  "low entropy",     "top bits equal", "sorted",         "few distinct",
     "giant bucket", "capacity", "big sub-buckets", "duplicates x8", "duplicates x n/4096", "tagged",
     "narrow", "40 bits", "outliers", "top digit half used", "negative narrow", "normal",
-    "signed +-2^62", "signed near 0", "under the base"};
+    "signed +-2^62", "signed near 0", "under the base",
+    "high, two small", "near the top, two 0"};
 
 /* A random-looking 64-bit value for each index (the splitmix64 finalizer). */
 static uint64_t msd_mix(uint64_t x)
@@ -109,6 +118,8 @@ static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
         case MSD_NEGNARROW: k[i] = (r >> 3) | 1ull << 63; break;
         case MSD_SIGNED62: k[i] = (r >> 1) - (1ull << 62); break;
         case MSD_NEARZERO: k[i] = (r >> 13) - (1ull << 50); break;
+        case MSD_HIGHLOW: k[i] = i == 32 || i == 33 ? r >> 20 : r < (1ull << 56) ? r | 1ull << 63 : r; break;
+        case MSD_TOPWRAP: k[i] = i == 32 || i == 33 ? 0 : (0xFF81ull << 48) + r % (0ull - (0xFF81ull << 48)); break;
         case MSD_UNDERBASE: k[i] = i == 32 || i == 33 ? 0ull - (1ull << 60) : (r >> 13) - (1ull << 50); break;
         case MSD_NORMAL: { /* Box-Muller, u1 in (0, 1] */
             const double u1 = ((double)(r >> 11) + 1.0) / 9007199254740992.0;
@@ -491,6 +502,7 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         msd_case(ctx, RDX_I64, n, 0, MSD_NEARZERO, 1, 2, &s);
         msd_pairs_case(ctx, RDX_I32, n, 4, 1, MSD_SIGNED62, 0, -9, &s);
         msd_case(ctx, RDX_I64, n, 1, MSD_UNDERBASE, 0, MSD_MISSED_RANGE, &s);
+        msd_case(ctx, RDX_U64, n, 0, MSD_TOPWRAP, 1, MSD_MISSED_RANGE, &s);
         msd_threshold(ctx, 0);
         CHECK(msd_routes[3] > 0, "msd: the route never ran");
         CHECK(msd_routes[4] > 0, "msd: no level-2 bucket went to the segmented passes");
@@ -576,10 +588,15 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
     msd_case(ctx, RDX_U64, half_n, 0, MSD_SIGNED62, 0, 0, &s);
     msd_case(ctx, RDX_I64, half_n, 0, MSD_NEARZERO, 1, 2, &s);
     msd_case(ctx, RDX_I64, half_n + 3, 1, MSD_NEARZERO, 0, 2, &s);
-    msd_case(ctx, RDX_I32, half_n, 0, MSD_NEARZERO, 0, 0, &s);
+    msd_case(ctx, RDX_I32, half_n, 0, MSD_NEARZERO, 0, MSD_LONG, &s);
     msd_case(ctx, RDX_U64, half_n, 1, MSD_NEARZERO, 1, MSD_LONG, &s);
     msd_case(ctx, RDX_I64, half_n, 0, MSD_UNDERBASE, 0, MSD_MISSED_RANGE, &s);
     msd_case(ctx, RDX_I64, half_n, 1, MSD_UNDERBASE, 1, MSD_MISSED_RANGE, &s);
+    msd_case(ctx, RDX_U64, half_n, 0, MSD_HIGHLOW, 0, 2, &s);
+    msd_case(ctx, RDX_U64, half_n + 3, 0, MSD_HIGHLOW, 1, 2, &s);
+    msd_case(ctx, RDX_U64, half_n, 0, MSD_TOPWRAP, 0, MSD_MISSED_RANGE, &s);
+    msd_case(ctx, RDX_U64, half_n + 3, 0, MSD_TOPWRAP, 1, MSD_MISSED_RANGE, &s);
+    msd_pairs_case(ctx, RDX_U64, half_n, 8, 0, MSD_TOPWRAP, 0, MSD_MISSED_RANGE, &s);
     msd_pairs_case(ctx, RDX_I64, half_n, 8, 1, MSD_SIGNED62, 0, 2, &s);
     msd_pairs_case(ctx, RDX_I32, half_n, 4, 0, MSD_SIGNED62, 1, 2, &s);
     msd_pairs_case(ctx, RDX_I64, half_n + 3, 4, 0, MSD_NEARZERO, 1, 2, &s);

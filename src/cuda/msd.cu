@@ -58,16 +58,15 @@
 #define MSD_MAX_DROP(K) (MSD_SECOND(K) - MSD_L3_MAX_BITS(K))
 static_assert(MSD_MAX_DROP(uint32_t) > 0 && MSD_MAX_DROP(unsigned long long) < 256, "the drop fits its 8 bits");
 
-/* The base the route subtracts from every image: the least sampled image lo rounded down
- * to the unit of a top digit that spans the sampled range [lo, hi], so that keys in a
- * range away from 0 (i64 in +-2^62, ids from 10^12 on) fill the top digit as keys from 0
- * do; 0 for those (lo is below that unit). The images less the base that the sample saw
+/* The base the route may subtract from every image (msd_decide_kernel says where): the
+ * least sampled image lo rounded down to the unit of a top digit that spans the sampled
+ * range [lo, hi], so that keys in a range away from 0 (i64 in +-2^62, ids from 10^12 on)
+ * fill the top digit as keys from 0 do; 0 for those (lo is below that unit). The images less the base that the sample saw
  * lie below twice the span, so at most one leading bit more varies in them than in the
  * span: the drop is at least the span's leading zeros less one, the second digit's
  * shift at most the unit's less 7, and the base has no bit below it. Level 3 and the
  * segmented passes, which sort a bucket's images below the second digit, see the same
- * bits with the base and without. A key below the base (the sample missed it) wraps
- * around and varies in a dropped bit: the histogram finds it (rdx_msd_range_missed). */
+ * bits with the base and without. */
 template <typename K> static __device__ __forceinline__ K msd_base(K lo, K hi)
 {
     const int w = (int)sizeof(K) * 8;
@@ -99,7 +98,7 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
     static_assert(PER_WARP * (MSD_DECIDE_THREADS / 32) == RDX_MSD_SAMPLE_CHUNKS, "whole chunks per warp");
     rdx_chain_enter();
     __shared__ uint32_t s_top[256], s_second[256], s_sum[3];
-    __shared__ unsigned long long s_vary[2], s_ends[2]; /* the sampled images' least and greatest */
+    __shared__ unsigned long long s_vary[4], s_ends[2]; /* rdx_or_vary's words; the sampled images' least and greatest */
     const uint32_t t = threadIdx.x, lane = rdx_lane();
     if (t < 256) {
         s_top[t] = 0u;
@@ -107,10 +106,10 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
     }
     if (t < 3)
         s_sum[t] = 0u;
-    if (t < 2) {
+    if (t < 4)
         s_vary[t] = 0ull;
+    if (t < 2)
         s_ends[t] = t ? 0ull : ~0ull;
-    }
     __syncthreads();
     const size_t chunks = RDX_MSD_SAMPLE_CHUNKS;
     const size_t stride = n / chunks > 32 ? n / chunks : 32;
@@ -132,22 +131,37 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
     atomicMin(&s_ends[0], (unsigned long long)lo);
     atomicMax(&s_ends[1], (unsigned long long)hi);
     __syncthreads();
-    const K base = msd_base<K>((K)s_ends[0], (K)s_ends[1]);
-    K mine[2] = {(K)0, (K)0}; /* rdx_or_vary of this thread's sampled images less the base */
+    const K based = msd_base<K>((K)s_ends[0], (K)s_ends[1]);
+    K mine[4] = {(K)0, (K)0, (K)0, (K)0}; /* rdx_or_vary of this thread's sampled images, less the base and not */
 #pragma unroll
     for (int j = 0; j < PER_WARP; ++j)
         if (have[j]) {
-            key[j] -= base;
-            rdx_or_vary(mine, key[j]);
+            rdx_or_vary(mine + 2, key[j]);
+            rdx_or_vary(mine, (K)(key[j] - based));
         }
-    const unsigned long long warp_ones = rdx_warp_or64(mine[0]), warp_zeros = rdx_warp_or64(mine[1]);
-    if (lane == 0) {
-        atomicOr(&s_vary[0], warp_ones);
-        atomicOr(&s_vary[1], warp_zeros);
+#pragma unroll
+    for (int v = 0; v < 4; ++v) {
+        const unsigned long long warp_or = rdx_warp_or64(mine[v]);
+        if (lane == 0)
+            atomicOr(&s_vary[v], warp_or);
     }
     __syncthreads();
-    const unsigned long long vary = s_vary[0] & s_vary[1]; /* the bits that differ between sampled keys */
-    const int lead = vary ? __clzll(vary) - (64 - (int)sizeof(K) * 8) : 0;
+    /* The bits that differ between sampled images less the base, and between the images.
+     * The base is taken only where the images less it leave a leading bit to drop and the
+     * window of keys it allows, [base, base + 2^(bits - drop)), ends below 2^bits: then any
+     * key under the base (missed by the sample) varies in a dropped bit, which the
+     * histogram sees. Else the route takes the images as they are (base 0). */
+    const int w = (int)sizeof(K) * 8;
+    const unsigned long long vary_based = s_vary[0] & s_vary[1], vary_raw = s_vary[2] & s_vary[3];
+    const int lead_based = vary_based ? __clzll(vary_based) - (64 - w) : 0;
+    const bool use_base = based != (K)0 && lead_based >= 1 && lead_based <= MSD_MAX_DROP(K) &&
+                          based <= (K)((K)0 - ((K)1 << (w - lead_based)));
+    const K base = use_base ? based : (K)0;
+    const unsigned long long vary = use_base ? vary_based : vary_raw;
+    const int lead = vary ? __clzll(vary) - (64 - w) : 0;
+#pragma unroll
+    for (int j = 0; j < PER_WARP; ++j)
+        key[j] -= base;
     const int drop = lead <= MSD_MAX_DROP(K) ? lead : 0;
     const int top = MSD_TOP(K) - drop, second = MSD_SECOND(K) - drop;
 #pragma unroll
