@@ -72,7 +72,8 @@ __global__ void __launch_bounds__(RDX_HIST_THREADS, RDX_HIST_MIN_BLOCKS(KB)) rdx
     const uint4 *vec = (const uint4 *)(keys + head);
     const size_t stride = (size_t)gridDim.x * RDX_HIST_THREADS;
     const size_t first = (size_t)blockIdx.x * RDX_HIST_THREADS + threadIdx.x;
-    if (top_only) {
+    if (top_only) { /* (the base is loaded where it is used: held over the whole kernel it
+                       spills at the 4-byte keys' 40-register cap) */
         const K msd_base = (K)rdx_u64_of(a.msd_ctrl + RDX_MSD_BASE);
         for (size_t base = first; base < nvec; base += stride * UNROLL)
             rdx_hist_count_round<K, UNROLL, false, true>(s_hist, vec, base, stride, nvec, g, range, msd_base);

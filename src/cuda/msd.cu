@@ -157,18 +157,15 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
     const bool use_base = based != (K)0 && lead_based >= 1 && lead_based <= MSD_MAX_DROP(K) &&
                           based <= (K)((K)0 - ((K)1 << (w - lead_based)));
     const K base = use_base ? based : (K)0;
-    const unsigned long long vary = use_base ? vary_based : vary_raw;
-    const int lead = vary ? __clzll(vary) - (64 - w) : 0;
-#pragma unroll
-    for (int j = 0; j < PER_WARP; ++j)
-        key[j] -= base;
+    const int lead = use_base ? lead_based : vary_raw ? __clzll(vary_raw) - (64 - w) : 0;
     const int drop = lead <= MSD_MAX_DROP(K) ? lead : 0;
     const int top = MSD_TOP(K) - drop, second = MSD_SECOND(K) - drop;
 #pragma unroll
     for (int j = 0; j < PER_WARP; ++j)
         if (have[j]) {
-            atomicAdd(&s_top[(uint32_t)(key[j] >> top) & 255u], 1u);
-            atomicAdd(&s_second[(uint32_t)(key[j] >> second) & 255u], 1u);
+            const K k = key[j] - base;
+            atomicAdd(&s_top[(uint32_t)(k >> top) & 255u], 1u);
+            atomicAdd(&s_second[(uint32_t)(k >> second) & 255u], 1u);
         }
     __syncthreads();
     if (t < 256) {
