@@ -181,7 +181,10 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
         const int spread = (unsigned long long)most * 256u <= (unsigned long long)RDX_MSD_SKEW * sampled &&
                            (unsigned long long)n * MSD_BUCKETS1 <= (unsigned long long)max_n * top_digits;
         const int few_prefixes = top_digits > 1 && top_digits * second_digits <= RDX_MSD_FEW_PREFIXES;
-        const int on = lead <= MSD_MAX_DROP(K) && (spread || few_prefixes);
+        /* 8-byte keys take the route whatever the skew: the deep level splits the long
+         * level-2 buckets 256 ways, and the segmented passes sort what is still long over
+         * 5 more digits, not 8 (a few-distinct-keys bucket skips them). */
+        const int on = lead <= MSD_MAX_DROP(K) && (sizeof(K) == 8 || spread || few_prefixes);
         ctrl[RDX_MSD_STATE] = on ? RDX_MSD_LEVEL1 : RDX_MSD_OFF;
         ctrl[RDX_MSD_DROP] = on ? (uint32_t)drop : 0u;
         ctrl[RDX_MSD_BASE] = on ? (uint32_t)base : 0u;
@@ -480,14 +483,15 @@ static_assert(msd_l3_counters_fit<unsigned long long, 0>() && msd_l3_counters_fi
                   msd_l3_counters_fit<uint32_t, 0>() && msd_l3_counters_fit<uint32_t, 8>(),
               "level 3's counters fit in the ranking's counter words");
 
-/* Sorts the bucket of keys_a[begin, begin + m) (encoded, the top two digits equal), and
- * its values with VB > 0, with on-chip LSD passes over the bits below them, 8 at a time (the slow
- * path, for buckets where many keys share the level-3 digit). Keys warp-striped, as
- * rank.cuh's stable ranking needs. Every value is read before the first barrier, and
- * written after the last. */
+/* Sorts the m keys of src (decoded, the top two digits equal) into keys, and their values
+ * with VB > 0 from vsrc into vals (or wide), with on-chip LSD passes over the bits below
+ * the top two digits, 8 at a time (the slow path, for buckets where many keys share the
+ * level-3 digit); src may be keys. Keys warp-striped, as rank.cuh's stable ranking needs.
+ * Every key and value is read before the first barrier, and written after the last. */
 template <typename K, int VB>
-static __device__ __forceinline__ void msd_block_lsd_body(K *keys, void *vals_p, unsigned long long *wide, uint32_t m,
-                                                          int cls, int desc, unsigned char *smem)
+static __device__ __forceinline__ void msd_block_lsd_body(const K *src, const void *vsrc_p, K *keys, void *vals_p,
+                                                          unsigned long long *wide, uint32_t m, int cls, int desc,
+                                                          unsigned char *smem)
 {
     typedef msd_l3_layout<K, VB> R;
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
@@ -495,6 +499,7 @@ static __device__ __forceinline__ void msd_block_lsd_body(K *keys, void *vals_p,
     K *s_keys = (K *)(smem + R::KEYS);
     V *s_vals = (V *)(smem + R::VALS);
     V *vals = (V *)vals_p;
+    const V *vsrc = (const V *)vsrc_p;
     uint32_t *s_wcnt = (uint32_t *)(smem + R::WCNT);
     uint32_t *s_start = (uint32_t *)(smem + R::START);
     uint32_t *s_scan = (uint32_t *)(smem + R::SCAN);
@@ -504,8 +509,8 @@ static __device__ __forceinline__ void msd_block_lsd_body(K *keys, void *vals_p,
 #pragma unroll
     for (int i = 0; i < ITEMS; ++i) {
         const uint32_t pos = first + (uint32_t)i * 32u;
-        key[i] = pos < m ? rdx_enc(keys[pos], cls, desc) : (K)0;
-        val[i] = VB && pos < m ? vals[pos] : (V)0;
+        key[i] = pos < m ? rdx_enc(src[pos], cls, desc) : (K)0;
+        val[i] = VB && pos < m ? vsrc[pos] : (V)0;
     }
     for (int shift = 0; shift < MSD_SECOND(K); shift += 8) {
         const uint32_t total = rdx_count_tile<K, ITEMS, THREADS>(key, m, shift, 8, s_wcnt);
@@ -541,20 +546,25 @@ static __device__ __forceinline__ void msd_block_lsd_body(K *keys, void *vals_p,
 /* Out of line, so that the fast path keeps its registers; keys only with the signature
  * (and so the code) it had before values were added. */
 template <typename K>
-static __device__ __noinline__ void msd_block_lsd(K *keys, uint32_t m, int cls, int desc, unsigned char *smem)
+static __device__ __noinline__ void msd_block_lsd(const K *src, K *keys, uint32_t m, int cls, int desc,
+                                                  unsigned char *smem)
 {
-    msd_block_lsd_body<K, 0>(keys, (void *)0, (unsigned long long *)0, m, cls, desc, smem);
+    msd_block_lsd_body<K, 0>(src, (const void *)0, keys, (void *)0, (unsigned long long *)0, m, cls, desc, smem);
 }
 template <typename K, int VB>
-static __device__ __noinline__ void msd_block_lsd_pairs(K *keys, void *vals, unsigned long long *wide, uint32_t m,
-                                                        int cls, int desc, unsigned char *smem)
+static __device__ __noinline__ void msd_block_lsd_pairs(const K *src, const void *vsrc, K *keys, void *vals,
+                                                        unsigned long long *wide, uint32_t m, int cls, int desc,
+                                                        unsigned char *smem)
 {
-    msd_block_lsd_body<K, VB>(keys, vals, wide, m, cls, desc, smem);
+    msd_block_lsd_body<K, VB>(src, vsrc, keys, vals, wide, m, cls, desc, smem);
 }
 
-/* One block per level-2 bucket (the top two digits equal), in place in A:
- *   1. count the keys by the level-3 digit (a.l3_bits bits below the second digit, about as many
- *      bins as the average bucket has keys) with shared-memory atomics;
+/* Sorts a bucket of m keys (the top two digits equal, and with the deep level's digit that
+ * too) from src into keys_a + begin, and with VB > 0 its values from vsrc into vals_a +
+ * begin (or vals_wide), src and vsrc being keys_a + begin and vals_a + begin or of B
+ * (m <= level 3's capacity), by one block:
+ *   1. count the keys by the level-3 digit (the bins' worth of bits from shift, about as
+ *      many bins as the bucket has keys) with shared-memory atomics;
  *   2. scan the counts, place every key at the next free slot of its digit (another
  *      atomic), with VB > 0 its value and its index within the bucket next to it;
  *   3. each key's final place within its run of equal digits (a few keys) is the number
@@ -562,10 +572,13 @@ static __device__ __noinline__ void msd_block_lsd_pairs(K *keys, void *vals, uns
  *      within the bucket (pairs): write it, decoded, and its value.
  * Keys only, the order within a digit after step 2 does not matter (equal keys are
  * indistinguishable); with values the index makes the result stable whatever that order.
- * The layout is row-striped so that short buckets keep every warp busy.
+ * The layout is row-striped so that short buckets keep every warp busy. Every key and value
+ * is read before the first barrier (src may be the destination).
  * A run longer than RDX_MSD_L3_RUN_MAX keys sends the block to msd_block_lsd. */
 template <typename K, int VB>
-static __device__ __forceinline__ void msd_l3_bucket(const rdx_msd_args &a, uint32_t b, int shift, unsigned char *smem)
+static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const K *src, const void *vsrc_p,
+                                                   size_t begin, uint32_t m, int shift, uint32_t bins,
+                                                   unsigned char *smem)
 {
     typedef msd_l3_layout<K, VB> R;
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
@@ -580,20 +593,23 @@ static __device__ __forceinline__ void msd_l3_bucket(const rdx_msd_args &a, uint
     uint32_t *s_cnt = (uint32_t *)(smem + R::WCNT);
     uint32_t *s_scan = (uint32_t *)(smem + R::SCAN);
 
-    const uint32_t begin = a.bases2[b];
-    const uint32_t end = b + 1u < MSD_BUCKETS2 ? a.bases2[b + 1u] : (uint32_t)a.n;
-    const uint32_t m = end - begin;
     K *keys = (K *)a.keys_a + begin;
     V *vals = (V *)a.vals_a + begin; /* keys only: unused */
+    const V *vsrc = (const V *)vsrc_p;
     /* 64-bit indices (an argsort): the result, where this block writes the 4-byte ones */
     unsigned long long *wide = VB == 4 && a.vals_wide ? (unsigned long long *)a.vals_wide + begin : NULL;
-    if (m < 2 || m > (uint32_t)msd_shape<K, VB>::L3_CAP) {
-        if (m == 1 && wide && threadIdx.x == 0)
-            wide[0] = vals[0];
-        return; /* one key is in place; a bucket above the capacity is the segmented passes' */
+    if (m == 1) {
+        if (threadIdx.x == 0) {
+            keys[0] = src[0];
+            if (wide)
+                wide[0] = vsrc[0];
+            else if (VB)
+                vals[0] = vsrc[0];
+        }
+        return;
     }
-    const K flip = msd_flip(keys[0], a.cls, a.desc); /* the bucket's codec */
-    const uint32_t bins = 1u << a.l3_bits, mask = bins - 1u;
+    const K flip = msd_flip(src[0], a.cls, a.desc); /* the bucket's codec */
+    const uint32_t mask = bins - 1u;
     for (uint32_t j = threadIdx.x; j < bins; j += THREADS)
         s_cnt[j] = 0u;
     __syncthreads();
@@ -603,9 +619,9 @@ static __device__ __forceinline__ void msd_l3_bucket(const rdx_msd_args &a, uint
 #pragma unroll
     for (int i = 0; i < ITEMS; ++i) {
         const uint32_t pos = (uint32_t)i * THREADS + threadIdx.x;
-        key[i] = pos < m ? keys[pos] ^ flip : (K)0;
+        key[i] = pos < m ? src[pos] ^ flip : (K)0;
         if (VB)
-            val[i] = pos < m ? vals[pos] : (V)0;
+            val[i] = pos < m ? vsrc[pos] : (V)0;
     }
 #pragma unroll
     for (int i = 0; i < ITEMS; ++i)
@@ -634,12 +650,12 @@ static __device__ __forceinline__ void msd_l3_bucket(const rdx_msd_args &a, uint
     if (__syncthreads_or(long_run)) {
         if (threadIdx.x == 0)
             atomicAdd(&a.ctrl[RDX_MSD_SLOW], 1u);
-        /* This block's loads of values are done (the barrier above), but the slow path
-         * reads them again, warp-striped: nothing has been written yet. */
+        /* This block's loads are done (the barrier above), but the slow path reads the keys
+         * and values again, warp-striped: nothing has been written yet. */
         if (VB)
-            msd_block_lsd_pairs<K, VB>(keys, (void *)vals, wide, m, a.cls, a.desc, smem);
+            msd_block_lsd_pairs<K, VB>(src, vsrc_p, keys, (void *)vals, wide, m, a.cls, a.desc, smem);
         else
-            msd_block_lsd<K>(keys, m, a.cls, a.desc, smem);
+            msd_block_lsd<K>(src, keys, m, a.cls, a.desc, smem);
         return;
     }
 
@@ -684,6 +700,21 @@ static __device__ __forceinline__ void msd_l3_bucket(const rdx_msd_args &a, uint
     }
 }
 
+/* Level-2 bucket b in place in A, unless it is empty or above level 3's capacity (the
+ * deep level's). */
+template <typename K, int VB>
+static __device__ __forceinline__ void msd_l3_bucket(const rdx_msd_args &a, uint32_t b, int shift, unsigned char *smem)
+{
+    const uint32_t begin = a.bases2[b];
+    const uint32_t end = b + 1u < MSD_BUCKETS2 ? a.bases2[b + 1u] : (uint32_t)a.n;
+    const uint32_t m = end - begin;
+    if (m == 0 || m > (uint32_t)msd_shape<K, VB>::L3_CAP)
+        return;
+    typedef typename rdx_uint<(VB ? VB : 4)>::t V;
+    msd_l3_sort<K, VB>(a, (const K *)a.keys_a + begin, (const V *)a.vals_a + begin, begin, m, shift,
+                       1u << a.l3_bits, smem);
+}
+
 /* Level-2 buckets b, b + grid, ... per block (a grid of RDX_MSD_L3_WAVES times the
  * resident blocks: where the route is not on, a few thousand blocks return at once). */
 template <typename K, int VB>
@@ -698,6 +729,61 @@ __global__ void __launch_bounds__(msd_shape<K, VB>::L3_THREADS, msd_shape<K, VB>
     for (uint32_t b = blockIdx.x; b < MSD_BUCKETS2; b += gridDim.x) {
         msd_l3_bucket<K, VB>(a, b, shift, smem);
         __syncthreads(); /* the shared memory is the next bucket's */
+    }
+}
+
+/* ---- the deep level: the long level-2 buckets one digit further ---- */
+
+/* The sub-buckets of the long level-2 buckets, by block: the segmented passes' first pass
+ * (route_msd.cu) partitioned each long bucket by the digit of bits low8 to low8 + 7 (below
+ * the second digit of keys with nothing dropped), in place in A with the result left in B
+ * where the pass ran. A sub-bucket of at most level 3's capacity is sorted by level 3 into
+ * A (its digit the bits below low8, as many as the sub-bucket needs); a longer one is
+ * copied to A where it is in B and listed for the segmented passes over the bits below
+ * low8 (their other buckets: a sub-bucket's keys share every bit from low8 up). */
+template <typename K, int VB>
+__global__ void __launch_bounds__(msd_shape<K, VB>::L3_THREADS, msd_shape<K, VB>::L3_MIN_BLOCKS)
+    msd_deep_kernel(const rdx_msd_args a, const rdx_msd_deep_args d)
+{
+    rdx_chain_enter();
+    typedef typename rdx_uint<(VB ? VB : 4)>::t V;
+    enum { CAP = msd_shape<K, VB>::L3_CAP, THREADS = msd_shape<K, VB>::L3_THREADS };
+    extern __shared__ __align__(16) unsigned char smem[];
+    if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON)
+        return;
+    const uint32_t subs = *d.long_count * 256u;
+    const bool in_b = *d.active != 0u;
+    const K *src = (const K *)(in_b ? a.keys_b : a.keys_a);
+    const V *vsrc = (const V *)(in_b ? a.vals_b : a.vals_a);
+    uint32_t *list = d.bins3 + 2 * RDX_SEG_BINS; /* the long bin: the only one listed */
+    for (uint32_t sb = blockIdx.x; sb < subs; sb += gridDim.x) {
+        const uint32_t li = sb >> 8, dg = sb & 255u;
+        const uint32_t *row = d.bases + (size_t)li * 256u;
+        const size_t seg = d.start[li];
+        const uint32_t lo = row[dg], hi = dg < 255u ? row[dg + 1u] : (uint32_t)(d.end[li] - seg);
+        const uint32_t m = hi - lo;
+        const size_t begin = seg + lo;
+        if (m > (uint32_t)CAP) {
+            if (in_b)
+                for (uint32_t i = threadIdx.x; i < m; i += THREADS) {
+                    ((K *)a.keys_a)[begin + i] = src[begin + i];
+                    if (VB)
+                        ((V *)a.vals_a)[begin + i] = vsrc[begin + i];
+                }
+            if (threadIdx.x == 0) {
+                atomicAdd(&a.ctrl[RDX_MSD_DEEP_LONG], 1u);
+                const uint32_t at = atomicAdd(&d.bins3[RDX_SEG_LONG_BIN], 1u);
+                d.off3[2 * (size_t)at] = begin;
+                d.off3[2 * (size_t)at + 1] = begin + m;
+                list[at] = 2u * at;
+            }
+        } else if (m > 0) {
+            /* About 2^MSD_L3_BIN_KEYS_LOG2 keys a bin, at least 2 bins */
+            const int need = 32 - __clz((int)((m - 1u) >> MSD_L3_BIN_KEYS_LOG2(K)));
+            const int bits = need < 1 ? 1 : need < d.max_bits ? need : d.max_bits;
+            msd_l3_sort<K, VB>(a, src + begin, vsrc + begin, begin, m, d.low8 - bits, 1u << bits, smem);
+        }
+        __syncthreads(); /* the shared memory is the next sub-bucket's */
     }
 }
 
@@ -792,6 +878,28 @@ cudaError_t rdx_launch_msd_sort(int kb, int vb, const rdx_msd_args *a, int sms, 
     return MSD_DISPATCH(kb, vb, launch_sort, a, sms, s);
 }
 
+template <typename K, int VB>
+static cudaError_t launch_deep(const rdx_msd_args *a, const rdx_msd_deep_args *d, int sms, cudaStream_t s)
+{
+    const int k = sizeof(K) / 8, v = VB / 4;
+    rdx_chain_launch l;
+    rdx_msd_deep_args e = *d;
+    e.max_bits = e.low8 < MSD_L3_MAX_BITS(K) ? e.low8 : MSD_L3_MAX_BITS(K);
+    /* the most sub-buckets: 256 per long level-2 bucket */
+    const size_t subs = a->n / ((size_t)msd_shape<K, VB>::L3_CAP + 1) * 256;
+    return cudaLaunchKernelEx(rdx_chain_config(&l, rdx_resident_grid(subs > 0 ? subs : 1, sms, l3_per_sm[k][v], RDX_MSD_L3_WAVES),
+                                               msd_shape<K, VB>::L3_THREADS, msd_l3_layout<K, VB>::BYTES, s),
+                              msd_deep_kernel<K, VB>, *a, e);
+}
+
+cudaError_t rdx_launch_msd_deep(int kb, int vb, const rdx_msd_args *a, const rdx_msd_deep_args *d, int sms,
+                                cudaStream_t s)
+{
+    if (!msd_args_ok(kb, vb, a) || d->low8 < 1)
+        return cudaErrorInvalidValue;
+    return MSD_DISPATCH(kb, vb, launch_deep, a, d, sms, s);
+}
+
 template <typename K>
 static cudaError_t launch_decide(const void *keys, size_t n, size_t max_n, int cls, int desc, int top_pass,
                                  uint32_t *ctrl, cudaStream_t s)
@@ -826,6 +934,9 @@ template <typename K, int VB> static cudaError_t init_shape(void)
     cudaError_t e = cudaFuncSetAttribute(l2, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)L2::BYTES);
     if (e == cudaSuccess)
         e = cudaFuncSetAttribute(l3, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)L3::BYTES);
+    if (e == cudaSuccess)
+        e = cudaFuncSetAttribute((const void *)msd_deep_kernel<K, VB>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 (int)L3::BYTES);
     if (e == cudaSuccess)
         e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&l2_per_sm[k][v], l2, L2::THREADS, L2::BYTES);
     if (e == cudaSuccess)
