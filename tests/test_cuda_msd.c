@@ -74,6 +74,9 @@ enum {
     MSD_TAG24,    /* one of 8 random 24-bit tags on top of random bits: the deep level's pass
                      finds one digit in each long bucket and does not run, and every
                      sub-bucket goes to the segmented passes from A */
+    MSD_ONETOP,   /* 90% of the keys share their top 8 bits, the others random: the top
+                     digit is skewed, the 16-bit prefixes are not (8-byte keys: the deep
+                     level's test takes them where n is small enough beside max_n) */
     MSD_NFILL
 };
 static const char *const msd_fill_names[MSD_NFILL] = {
@@ -81,7 +84,7 @@ static const char *const msd_fill_names[MSD_NFILL] = {
     "giant bucket", "capacity", "big sub-buckets", "duplicates x8", "duplicates x n/4096", "tagged",
     "narrow", "40 bits", "outliers", "top digit half used", "negative narrow", "normal",
     "signed +-2^62", "signed near 0", "under the base",
-    "high, two small", "near the top, two 0", "a long sub-bucket", "24-bit tags"};
+    "high, two small", "near the top, two 0", "a long sub-bucket", "24-bit tags", "one top digit 90%"};
 
 /* A random-looking 64-bit value for each index (the splitmix64 finalizer). */
 static uint64_t msd_mix(uint64_t x)
@@ -127,6 +130,7 @@ static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
         case MSD_HIGHLOW: k[i] = i == 32 || i == 33 ? r >> 20 : r < (1ull << 56) ? r | 1ull << 63 : r; break;
         case MSD_TOPWRAP: k[i] = i == 32 || i == 33 ? 0 : (0xFF81ull << 48) + r % (0ull - (0xFF81ull << 48)); break;
         case MSD_DEEPLONG: k[i] = i % 64 == 5 ? (base & 0xFFFFFF0000000000ull) | (r >> 24) : r; break;
+        case MSD_ONETOP: k[i] = rnd(s) % 10 ? (base & 0xFF00000000000000ull) | (r >> 8) : r; break;
         case MSD_TAG24: k[i] = (few[r % 8] & 0xFFFFFF0000000000ull) | (rnd(s) >> 24); break;
         case MSD_UNDERBASE: k[i] = i == 32 || i == 33 ? 0ull - (1ull << 60) : (r >> 13) - (1ull << 50); break;
         case MSD_NORMAL: { /* Box-Muller, u1 in (0, 1] */
@@ -616,6 +620,16 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
     msd_case(ctx, RDX_I32, half_n, 1, MSD_HALFTOP, 1, 0, &s);
     msd_pairs_case(ctx, RDX_U32, half_n, 4, 0, MSD_HALFTOP, 0, 0, &s);
     msd_case(ctx, RDX_U64, half_n, 1, MSD_UNIFORM, 0, 2, &s);
+    /* Skew the deep level would split (8-byte keys: taken at max_n = 2n; 90% of 16384
+     * sampled keys over 256 prefixes, about 58 a prefix, pass while under 128), and skew it
+     * would not (low entropy: declined at max_n = 2n). */
+    t->msd_max_n = t->msd_pairs_max_n = 2 * half_n;
+    msd_case(ctx, RDX_U64, half_n, 0, MSD_ONETOP, 1, MSD_RAN, &s);
+    msd_case(ctx, RDX_F64, half_n, 1, MSD_ONETOP, 0, MSD_RAN, &s);
+    msd_pairs_case(ctx, RDX_I64, half_n, 8, 0, MSD_ONETOP, 1, MSD_RAN, &s);
+    msd_case(ctx, RDX_U32, half_n, 0, MSD_ONETOP, 0, 0, &s);
+    msd_case(ctx, RDX_U64, half_n, 0, MSD_LOWENT, 0, 0, &s);
+    msd_case(ctx, RDX_I64, half_n, 1, MSD_LOWENT, 1, 0, &s);
     t->msd_max_n = t->msd_pairs_max_n = 4 * half_n;
     msd_case(ctx, RDX_U64, half_n, 1, MSD_HALFTOP, 1, 2, &s);
     msd_case(ctx, RDX_U32, half_n, 0, MSD_HALFTOP, 0, 2, &s);

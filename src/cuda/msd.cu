@@ -75,6 +75,14 @@ template <typename K> static __device__ __forceinline__ K msd_base(K lo, K hi)
     return unit > 0 ? lo & (K) ~(((K)1 << unit) - 1u) : (K)0;
 }
 
+/* Bin of 16-bit prefix pre in table j (0, 1) of the sample's count-min sketch: a
+ * multiplicative hash, one odd constant per table. */
+static __device__ __forceinline__ uint32_t msd_pair_bin(uint32_t pre, int j)
+{
+    static_assert((RDX_MSD_PAIR_BINS & (RDX_MSD_PAIR_BINS - 1)) == 0, "a power of two");
+    return ((pre + 1u) * (j ? 0x85EBCA77u : 0x9E3779B1u)) >> (32 - __builtin_ctz(RDX_MSD_PAIR_BINS));
+}
+
 /* Chunk c of the sample is 32 keys from about c * stride, shifted within its stride by a
  * hash of c so that keys repeating with the stride's period do not fool it (all keys
  * when n is small); the first chunk is the first 32 keys and the last the last 32, where
@@ -97,15 +105,18 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
     enum { PER_WARP = RDX_MSD_SAMPLE_CHUNKS / (MSD_DECIDE_THREADS / 32) };
     static_assert(PER_WARP * (MSD_DECIDE_THREADS / 32) == RDX_MSD_SAMPLE_CHUNKS, "whole chunks per warp");
     rdx_chain_enter();
-    __shared__ uint32_t s_top[256], s_second[256], s_sum[3];
+    __shared__ uint32_t s_top[256], s_second[256], s_sum[4];
+    __shared__ uint32_t s_pair[2][RDX_MSD_PAIR_BINS]; /* a count-min sketch of the 16-bit prefixes */
     __shared__ unsigned long long s_vary[4], s_ends[2]; /* rdx_or_vary's words; the sampled images' least and greatest */
     const uint32_t t = threadIdx.x, lane = rdx_lane();
     if (t < 256) {
         s_top[t] = 0u;
         s_second[t] = 0u;
     }
-    if (t < 3)
+    if (t < 4)
         s_sum[t] = 0u;
+    for (uint32_t j = t; j < 2 * RDX_MSD_PAIR_BINS; j += MSD_DECIDE_THREADS)
+        s_pair[j / RDX_MSD_PAIR_BINS][j % RDX_MSD_PAIR_BINS] = 0u;
     if (t < 4)
         s_vary[t] = 0ull;
     if (t < 2)
@@ -157,15 +168,18 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
     const bool use_base = based != (K)0 && lead_based >= 1 && lead_based <= MSD_MAX_DROP(K) &&
                           based <= (K)((K)0 - ((K)1 << (w - lead_based)));
     const K base = use_base ? based : (K)0;
-    const int lead = use_base ? lead_based : vary_raw ? __clzll(vary_raw) - (64 - w) : 0;
+    const int lead = use_base ? lead_based : vary_raw ? __clzll(vary_raw) - (64 - w) : w; /* w: every key equal */
     const int drop = lead <= MSD_MAX_DROP(K) ? lead : 0;
     const int top = MSD_TOP(K) - drop, second = MSD_SECOND(K) - drop;
 #pragma unroll
     for (int j = 0; j < PER_WARP; ++j)
         if (have[j]) {
             const K k = key[j] - base;
-            atomicAdd(&s_top[(uint32_t)(k >> top) & 255u], 1u);
-            atomicAdd(&s_second[(uint32_t)(k >> second) & 255u], 1u);
+            const uint32_t pre = (uint32_t)(k >> second) & 0xFFFFu;
+            atomicAdd(&s_top[pre >> 8], 1u);
+            atomicAdd(&s_second[pre & 255u], 1u);
+            atomicAdd(&s_pair[0][msd_pair_bin(pre, 0)], 1u);
+            atomicAdd(&s_pair[1][msd_pair_bin(pre, 1)], 1u);
         }
     __syncthreads();
     if (t < 256) {
@@ -174,17 +188,28 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
         atomicAdd(&s_sum[1], c != 0u);
         atomicAdd(&s_sum[2], s_second[t] != 0u);
     }
+    uint32_t most_pair = 0; /* the largest sampled level-2 bucket (never less) */
+#pragma unroll
+    for (int j = 0; j < PER_WARP; ++j)
+        if (have[j]) {
+            const uint32_t pre = (uint32_t)((K)(key[j] - base) >> second) & 0xFFFFu;
+            const uint32_t c = min(s_pair[0][msd_pair_bin(pre, 0)], s_pair[1][msd_pair_bin(pre, 1)]);
+            most_pair = c > most_pair ? c : most_pair;
+        }
+    atomicMax(&s_sum[3], most_pair);
     __syncthreads();
     if (t == 0) {
         const size_t sampled = n < chunks * 32 ? n : chunks * 32; /* the chunks lie within n */
-        const uint32_t most = s_sum[0], top_digits = s_sum[1], second_digits = s_sum[2];
+        const uint32_t most = s_sum[0], top_digits = s_sum[1], second_digits = s_sum[2], most_pair = s_sum[3];
         const int spread = (unsigned long long)most * 256u <= (unsigned long long)RDX_MSD_SKEW * sampled &&
                            (unsigned long long)n * MSD_BUCKETS1 <= (unsigned long long)max_n * top_digits;
         const int few_prefixes = top_digits > 1 && top_digits * second_digits <= RDX_MSD_FEW_PREFIXES;
-        /* 8-byte keys take the route whatever the skew: the deep level splits the long
-         * level-2 buckets 256 ways, and the segmented passes sort what is still long over
-         * 5 more digits, not 8 (a few-distinct-keys bucket skips them). */
-        const int on = lead <= MSD_MAX_DROP(K) && (sizeof(K) == 8 || spread || few_prefixes);
+        /* 8-byte keys also where the deep level would split the largest level-2 bucket
+         * into sub-buckets of about the route's average at max_n (max_n / 65536 keys), if it
+         * split it RDX_MSD_DEEP_SPLIT ways. */
+        const int deep = sizeof(K) == 8 && (unsigned long long)n * most_pair * MSD_BUCKETS2 <=
+                                               (unsigned long long)max_n * sampled * RDX_MSD_DEEP_SPLIT;
+        const int on = lead <= MSD_MAX_DROP(K) && (spread || few_prefixes || deep);
         ctrl[RDX_MSD_STATE] = on ? RDX_MSD_LEVEL1 : RDX_MSD_OFF;
         ctrl[RDX_MSD_DROP] = on ? (uint32_t)drop : 0u;
         ctrl[RDX_MSD_BASE] = on ? (uint32_t)base : 0u;
