@@ -253,7 +253,6 @@ typedef struct rdx_msd_deep_args {
     const uint32_t *long_count, *bases, *active; /* the first pass's view (rdx_seg_passes_view) */
     const size_t *start, *end;
     int low8;                    /* the deep digit's lowest bit */
-    int max_bits;                /* set by rdx_launch_msd_deep: level 3's widest digit here */
     size_t *off3;                /* out: long sub-bucket i is [off3[2i], off3[2i + 1]) */
     uint32_t *bins3;             /* out: their list in seg_tile.h's bin layout (only the long
                                     bin; its header zeroed before) */

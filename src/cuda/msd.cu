@@ -588,8 +588,8 @@ static __device__ __noinline__ void msd_block_lsd_pairs(const K *src, const void
  * too) from src into keys_a + begin, and with VB > 0 its values from vsrc into vals_a +
  * begin (or vals_wide), src and vsrc being keys_a + begin and vals_a + begin or of B
  * (m <= level 3's capacity), by one block:
- *   1. count the keys by the level-3 digit (the bins' worth of bits from shift, about as
- *      many bins as the bucket has keys) with shared-memory atomics;
+ *   1. count the keys by the level-3 digit (((key >> shift) & mask) - sub: bins of them,
+ *      about as many as the bucket has keys) with shared-memory atomics;
  *   2. scan the counts, place every key at the next free slot of its digit (another
  *      atomic), with VB > 0 its value and its index within the bucket next to it;
  *   3. each key's final place within its run of equal digits (a few keys) is the number
@@ -602,8 +602,8 @@ static __device__ __noinline__ void msd_block_lsd_pairs(const K *src, const void
  * A run longer than RDX_MSD_L3_RUN_MAX keys sends the block to msd_block_lsd. */
 template <typename K, int VB>
 static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const K *src, const void *vsrc_p,
-                                                   size_t begin, uint32_t m, int shift, uint32_t bins,
-                                                   unsigned char *smem)
+                                                   size_t begin, uint32_t m, int shift, uint32_t mask, uint32_t sub,
+                                                   uint32_t bins, unsigned char *smem)
 {
     typedef msd_l3_layout<K, VB> R;
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
@@ -634,7 +634,6 @@ static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const 
         return;
     }
     const K flip = msd_flip(src[0], a.cls, a.desc); /* the bucket's codec */
-    const uint32_t mask = bins - 1u;
     for (uint32_t j = threadIdx.x; j < bins; j += THREADS)
         s_cnt[j] = 0u;
     __syncthreads();
@@ -651,7 +650,7 @@ static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const 
 #pragma unroll
     for (int i = 0; i < ITEMS; ++i)
         if ((uint32_t)i * THREADS + threadIdx.x < m)
-            atomicAdd(&s_cnt[rdx_digit(key[i], shift, mask)], 1u);
+            atomicAdd(&s_cnt[rdx_digit(key[i], shift, mask) - sub], 1u);
     __syncthreads();
 
     /* Exclusive scan of the bins, PER consecutive bins per thread; a run too long for the
@@ -689,7 +688,7 @@ static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const 
     for (int i = 0; i < ITEMS; ++i) {
         const uint32_t pos = (uint32_t)i * THREADS + threadIdx.x;
         if (pos < m) {
-            const uint32_t slot = atomicAdd(&s_cnt[rdx_digit(key[i], shift, mask)], 1u);
+            const uint32_t slot = atomicAdd(&s_cnt[rdx_digit(key[i], shift, mask) - sub], 1u);
             s_keys[slot] = key[i];
             if (VB) {
                 s_vals[slot] = val[i];
@@ -701,7 +700,7 @@ static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const 
 
     for (uint32_t pos = threadIdx.x; pos < m; pos += THREADS) {
         const K k = s_keys[pos];
-        const uint32_t d = rdx_digit(k, shift, mask);
+        const uint32_t d = rdx_digit(k, shift, mask) - sub;
         const uint32_t st = d ? s_cnt[d - 1u] : 0u, en = s_cnt[d];
         uint32_t r = st;
         if (VB) {
@@ -736,8 +735,9 @@ static __device__ __forceinline__ void msd_l3_bucket(const rdx_msd_args &a, uint
     if (m == 0 || m > (uint32_t)msd_shape<K, VB>::L3_CAP)
         return;
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
-    msd_l3_sort<K, VB>(a, (const K *)a.keys_a + begin, (const V *)a.vals_a + begin, begin, m, shift,
-                       1u << a.l3_bits, smem);
+    const uint32_t bins = 1u << a.l3_bits;
+    msd_l3_sort<K, VB>(a, (const K *)a.keys_a + begin, (const V *)a.vals_a + begin, begin, m, shift, bins - 1u, 0u,
+                       bins, smem);
 }
 
 /* Level-2 buckets b, b + grid, ... per block (a grid of RDX_MSD_L3_WAVES times the
@@ -759,20 +759,27 @@ __global__ void __launch_bounds__(msd_shape<K, VB>::L3_THREADS, msd_shape<K, VB>
 
 /* ---- the deep level: the long level-2 buckets one digit further ---- */
 
+/* ceil(log2(x)) for x >= 1 */
+static __device__ __forceinline__ int msd_ceil_log2(uint32_t x) { return x > 1u ? 32 - __clz((int)(x - 1u)) : 0; }
+
 /* The sub-buckets of the long level-2 buckets, by block: the segmented passes' first pass
  * (route_msd.cu) partitioned each long bucket by the digit of bits low8 to low8 + 7 (below
  * the second digit of keys with nothing dropped), in place in A with the result left in B
- * where the pass ran. A sub-bucket of at most level 3's capacity is sorted by level 3 into
- * A (its digit the bits below low8, as many as the sub-bucket needs); a longer one is
- * copied to A where it is in B and listed for the segmented passes over the bits below
- * low8 (their other buckets: a sub-bucket's keys share every bit from low8 up). */
+ * where the pass ran. Level 3 sorts into A, as one bucket, each group of consecutive
+ * sub-buckets of at most half its capacity whose starts lie in the same window of half its
+ * capacity (at most its capacity in all; its digit: the group's deep digits, less the
+ * first, above as many bits below low8 as the group needs); and each larger sub-bucket of
+ * at most its capacity alone. A longer one is copied to A where it is in B and listed for
+ * the segmented passes over the bits below low8 (their other buckets: a sub-bucket's keys
+ * share every bit from low8 up). A block takes the sub-buckets that start a group or stand
+ * alone, and skips the others. */
 template <typename K, int VB>
 __global__ void __launch_bounds__(msd_shape<K, VB>::L3_THREADS, msd_shape<K, VB>::L3_MIN_BLOCKS)
     msd_deep_kernel(const rdx_msd_args a, const rdx_msd_deep_args d)
 {
     rdx_chain_enter();
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
-    enum { CAP = msd_shape<K, VB>::L3_CAP, THREADS = msd_shape<K, VB>::L3_THREADS };
+    enum { CAP = msd_shape<K, VB>::L3_CAP, HALF = CAP / 2, THREADS = msd_shape<K, VB>::L3_THREADS };
     extern __shared__ __align__(16) unsigned char smem[];
     if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON)
         return;
@@ -785,12 +792,13 @@ __global__ void __launch_bounds__(msd_shape<K, VB>::L3_THREADS, msd_shape<K, VB>
         const uint32_t li = sb >> 8, dg = sb & 255u;
         const uint32_t *row = d.bases + (size_t)li * 256u;
         const size_t seg = d.start[li];
-        const uint32_t lo = row[dg], hi = dg < 255u ? row[dg + 1u] : (uint32_t)(d.end[li] - seg);
-        const uint32_t m = hi - lo;
+        const uint32_t len = (uint32_t)(d.end[li] - seg);
+#define MSD_SUB_START(x) ((x) < 256u ? row[(x)] : len)
+        const uint32_t lo = row[dg], m1 = MSD_SUB_START(dg + 1u) - lo;
         const size_t begin = seg + lo;
-        if (m > (uint32_t)CAP) {
+        if (m1 > (uint32_t)CAP) {
             if (in_b)
-                for (uint32_t i = threadIdx.x; i < m; i += THREADS) {
+                for (uint32_t i = threadIdx.x; i < m1; i += THREADS) {
                     ((K *)a.keys_a)[begin + i] = src[begin + i];
                     if (VB)
                         ((V *)a.vals_a)[begin + i] = vsrc[begin + i];
@@ -799,16 +807,31 @@ __global__ void __launch_bounds__(msd_shape<K, VB>::L3_THREADS, msd_shape<K, VB>
                 atomicAdd(&a.ctrl[RDX_MSD_DEEP_LONG], 1u);
                 const uint32_t at = atomicAdd(&d.bins3[RDX_SEG_LONG_BIN], 1u);
                 d.off3[2 * (size_t)at] = begin;
-                d.off3[2 * (size_t)at + 1] = begin + m;
+                d.off3[2 * (size_t)at + 1] = begin + m1;
                 list[at] = 2u * at;
             }
-        } else if (m > 0) {
-            /* About 2^MSD_L3_BIN_KEYS_LOG2 keys a bin, at least 2 bins */
-            const int need = 32 - __clz((int)((m - 1u) >> MSD_L3_BIN_KEYS_LOG2(K)));
-            const int bits = need < 1 ? 1 : need < d.max_bits ? need : d.max_bits;
-            msd_l3_sort<K, VB>(a, src + begin, vsrc + begin, begin, m, d.low8 - bits, 1u << bits, smem);
+            continue;
         }
-        __syncthreads(); /* the shared memory is the next sub-bucket's */
+        uint32_t e = dg + 1u; /* the group: sub-buckets dg .. e - 1 */
+        if (m1 <= (uint32_t)HALF) {
+            if (dg > 0u && lo - row[dg - 1u] <= (uint32_t)HALF && row[dg - 1u] / HALF == lo / HALF)
+                continue; /* within the group of an earlier sub-bucket */
+            while (e < 256u && MSD_SUB_START(e + 1u) - row[e] <= (uint32_t)HALF && row[e] / HALF == lo / HALF)
+                ++e;
+        }
+        const uint32_t m = MSD_SUB_START(e) - lo;
+#undef MSD_SUB_START
+        if (m == 0u)
+            continue;
+        /* About 2^MSD_L3_BIN_KEYS_LOG2 keys a bin: (e - dg) deep digits, each split by the
+         * b bits below low8 (at least 1 for a lone sub-bucket). */
+        const int group = msd_ceil_log2(e - dg);
+        const int need = msd_ceil_log2(((m - 1u) >> MSD_L3_BIN_KEYS_LOG2(K)) + 1u) - group;
+        const int most = MSD_L3_MAX_BITS(K) - group < d.low8 ? MSD_L3_MAX_BITS(K) - group : d.low8;
+        const int b = need < (e - dg == 1u) ? (int)(e - dg == 1u) : need < most ? need : most;
+        msd_l3_sort<K, VB>(a, src + begin, vsrc + begin, begin, m, d.low8 - b, (256u << b) - 1u, dg << b,
+                           (e - dg) << b, smem);
+        __syncthreads(); /* the shared memory is the next group's */
     }
 }
 
@@ -908,8 +931,7 @@ static cudaError_t launch_deep(const rdx_msd_args *a, const rdx_msd_deep_args *d
 {
     const int k = sizeof(K) / 8, v = VB / 4;
     rdx_chain_launch l;
-    rdx_msd_deep_args e = *d;
-    e.max_bits = e.low8 < MSD_L3_MAX_BITS(K) ? e.low8 : MSD_L3_MAX_BITS(K);
+    const rdx_msd_deep_args e = *d;
     /* the most sub-buckets: 256 per long level-2 bucket */
     const size_t subs = a->n / ((size_t)msd_shape<K, VB>::L3_CAP + 1) * 256;
     return cudaLaunchKernelEx(rdx_chain_config(&l, rdx_resident_grid(subs > 0 ? subs : 1, sms, l3_per_sm[k][v], RDX_MSD_L3_WAVES),
