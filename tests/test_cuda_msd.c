@@ -513,7 +513,7 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         msd_case(ctx, RDX_U64, n, 0, MSD_SUBBIG, 0, 2, &s);
         msd_case(ctx, RDX_U64, n, 0, MSD_TOPEQ, 0, 2, &s);
         msd_case(ctx, RDX_U32, n, 1, MSD_LOWENT, 0, 0, &s);
-        msd_case(ctx, RDX_U64, (size_t)1 << 20, 1, MSD_DEEPLONG, 0, MSD_DEEP_LONG, &s);
+        msd_case(ctx, RDX_U64, ((size_t)1 << 19) + 77, 1, MSD_DEEPLONG, 0, MSD_DEEP_LONG, &s);
         msd_case(ctx, RDX_I32, n, 0, MSD_TAG24, 1, MSD_DEEP_LONG, &s);
         msd_case(ctx, RDX_I64, n, 0, MSD_BITS40, 1, 2, &s);
         msd_case(ctx, RDX_U64, n, 1, MSD_OUTLIER, 0, MSD_MISSED_RANGE, &s);
@@ -527,8 +527,7 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         msd_case(ctx, RDX_F32, n, 0, MSD_SUBBIG, 1, 2, &s);
         msd_case(ctx, RDX_F64, n, 0, MSD_NEGNARROW, 1, 2, &s);
         msd_pairs_case(ctx, RDX_F32, n, 4, 1, MSD_FEW, 0, MSD_DEEP_LONG, &s);
-        msd_pairs_case(ctx, RDX_F64, (size_t)1 << 20, 8, 0, MSD_DEEPLONG, 1, MSD_DEEP_LONG, &s);
-        msd_pairs_case(ctx, RDX_U32, (size_t)1 << 20, 4, 1, MSD_DEEPLONG, 0, MSD_DEEP_LONG, &s);
+        msd_pairs_case(ctx, RDX_F64, ((size_t)1 << 19) + 77, 8, 0, MSD_DEEPLONG, 1, MSD_DEEP_LONG, &s);
         msd_pairs_case(ctx, RDX_U64, n, 8, 0, MSD_UNIFORM, 0, 2, &s);
         msd_pairs_case(ctx, RDX_I64, n, 8, 1, MSD_FEW, 0, MSD_DEEP_LONG, &s);
         msd_pairs_case(ctx, RDX_I64, n + 3, 8, 1, MSD_DUPS, 1, 2, &s);
@@ -540,7 +539,6 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         msd_argsort_case(ctx, RDX_U64, (size_t)1 << 20, RDX_U32, 0, MSD_GIANT, 0, MSD_LONG, &s);
         msd_argsort_case(ctx, RDX_U32, ((size_t)1 << 20) + 77, RDX_U64, 0, MSD_UNIFORM, 0, 2, &s);
         msd_argsort_case(ctx, RDX_U64, ((size_t)1 << 20) + 77, RDX_U64, 1, MSD_FEW, 1, MSD_DEEP_LONG, &s);
-        msd_argsort_case(ctx, RDX_U64, (size_t)1 << 20, RDX_U64, 0, MSD_DEEPLONG, 0, MSD_DEEP_LONG, &s);
         msd_argsort_case(ctx, RDX_F64, n, RDX_U32, 0, MSD_DUPS, 0, 2, &s);
         msd_case(ctx, RDX_I64, n, 0, MSD_NEARZERO, 1, 2, &s);
         msd_pairs_case(ctx, RDX_I32, n, 4, 1, MSD_SIGNED62, 0, -9, &s);
