@@ -55,7 +55,9 @@ declare -A SAN_LOG2N=([memcheck]=14 [racecheck]=10 [synccheck]=14 [initcheck]=14
 # (round 9, device calls 5, 9 and 10).
 # racecheck on test_cuda_lowmem (130 s alone) ran past 300 s beside the others and took
 # test_segmented_cuda's racecheck past it with it (round 15, device call 3).
-SAN_ALONE=(racecheck-test_stress racecheck-test_cuda_lowmem)
+# racecheck on test_cuda_msd (with the deep level's cases) ran past 300 s beside the others,
+# and took 202 s alone (round 32, device calls 6 and 7).
+SAN_ALONE=(racecheck-test_stress racecheck-test_cuda_lowmem racecheck-test_cuda_msd)
 # More environment for one run (TOOL-EXECUTABLE), after the test's own: racecheck runs the
 # stress with one host thread. With two it reported compute-sanitizer's internal error
 # ("failure to track a kernel launch", round 9 call 5 and round 11 call 9, alone: 213

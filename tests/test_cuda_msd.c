@@ -68,6 +68,15 @@ enum {
     MSD_TOPWRAP,  /* keys in [0xFF81 << 48, 2^64), but keys 32 and 33 (never sampled) 0: the
                      window of the base would pass 2^64 and take 0 in, so the route takes
                      no base; it drops the 9 leading bits, and the histogram finds 0 */
+    MSD_DEEPLONG, /* 1/64 of the keys share their top 24 bits, the others random: the deep
+                     level's pass runs, and that sub-bucket (above level 3's capacity from
+                     2^19 keys) goes from B to the segmented passes */
+    MSD_TAG24,    /* one of 8 random 24-bit tags on top of random bits: the deep level's pass
+                     finds one digit in each long bucket and does not run, and every
+                     sub-bucket goes to the segmented passes from A */
+    MSD_ONETOP,   /* 90% of the keys share their top 8 bits, the others random: the top
+                     digit is skewed, the 16-bit prefixes are not (8-byte keys: the deep
+                     level's test takes them where n is small enough beside max_n) */
     MSD_NFILL
 };
 static const char *const msd_fill_names[MSD_NFILL] = {
@@ -75,7 +84,7 @@ static const char *const msd_fill_names[MSD_NFILL] = {
     "giant bucket", "capacity", "big sub-buckets", "duplicates x8", "duplicates x n/4096", "tagged",
     "narrow", "40 bits", "outliers", "top digit half used", "negative narrow", "normal",
     "signed +-2^62", "signed near 0", "under the base",
-    "high, two small", "near the top, two 0"};
+    "high, two small", "near the top, two 0", "a long sub-bucket", "24-bit tags", "one top digit 90%"};
 
 /* A random-looking 64-bit value for each index (the splitmix64 finalizer). */
 static uint64_t msd_mix(uint64_t x)
@@ -120,6 +129,9 @@ static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
         case MSD_NEARZERO: k[i] = (r >> 13) - (1ull << 50); break;
         case MSD_HIGHLOW: k[i] = i == 32 || i == 33 ? r >> 20 : r < (1ull << 56) ? r | 1ull << 63 : r; break;
         case MSD_TOPWRAP: k[i] = i == 32 || i == 33 ? 0 : (0xFF81ull << 48) + r % (0ull - (0xFF81ull << 48)); break;
+        case MSD_DEEPLONG: k[i] = i % 64 == 5 ? (base & 0xFFFFFF0000000000ull) | (r >> 24) : r; break;
+        case MSD_ONETOP: k[i] = rnd(s) % 10 ? (base & 0xFF00000000000000ull) | (r >> 8) : r; break;
+        case MSD_TAG24: k[i] = (few[r % 8] & 0xFFFFFF0000000000ull) | (rnd(s) >> 24); break;
         case MSD_UNDERBASE: k[i] = i == 32 || i == 33 ? 0ull - (1ull << 60) : (r >> 13) - (1ull << 50); break;
         case MSD_NORMAL: { /* Box-Muller, u1 in (0, 1] */
             const double u1 = ((double)(r >> 11) + 1.0) / 9007199254740992.0;
@@ -153,19 +165,31 @@ static void msd_threshold(rdx_ctx *ctx, int low)
 }
 
 /* A sort's outcome: rdx_cuda_ctx_msd_state (-1 not planned, 0 declined, 1 inconsistent,
- * 2 ran), 3 where the route ran and sent level-2 buckets to the segmented passes, 4 where
- * the histogram found the sample's range missed (state 3: the LSD passes on a recount). */
-enum { MSD_LONG = 3, MSD_MISSED_RANGE = 4 };
-static int msd_routes[6]; /* counted at outcome + 1 */
+ * 2 ran), 3 where the route ran and its deep level split level-2 buckets above level 3's
+ * capacity, 5 where sub-buckets of those were still above it (the segmented passes), 4
+ * where the histogram found the sample's range missed (state 3: the LSD passes on a
+ * recount). A case's expected outcome may also be MSD_RAN: 2, 3 or 5. */
+enum { MSD_LONG = 3, MSD_MISSED_RANGE = 4, MSD_DEEP_LONG = 5, MSD_RAN = -8 };
+static int msd_routes[7]; /* counted at outcome + 1 */
 
 static int msd_outcome(rdx_ctx *ctx, unsigned *slow)
 {
-    unsigned long_buckets = 0;
-    const int state = rdx_cuda_ctx_msd_state(ctx, slow, &long_buckets);
-    const int route = state == 3 ? MSD_MISSED_RANGE : state == 2 && long_buckets > 0 ? MSD_LONG : state;
-    if (route >= -1 && route <= 4)
+    unsigned long_buckets = 0, deep_long = 0;
+    const int state = rdx_cuda_ctx_msd_state(ctx, slow, &long_buckets, &deep_long);
+    const int route = state == 3                      ? MSD_MISSED_RANGE
+                      : state == 2 && deep_long > 0    ? MSD_DEEP_LONG
+                      : state == 2 && long_buckets > 0 ? MSD_LONG
+                                                       : state;
+    if (route >= -1 && route <= 5)
         msd_routes[route + 1]++;
     return route;
+}
+
+/* Whether outcome route is the expected want (-9: any). */
+static int msd_as_expected(int route, int want)
+{
+    return want == -9 || route == want ||
+           (want == MSD_RAN && (route == 2 || route == MSD_LONG || route == MSD_DEEP_LONG));
 }
 
 /* rdx_ctx_route after a successful sort whose outcome is route: the device's outcome
@@ -179,7 +203,7 @@ static void check_route_name(rdx_ctx *ctx, int route, int into, const char *what
         return;
     }
     const char *want = into                              ? "msd (decided on the device)"
-                       : route == 2 || route == MSD_LONG ? "msd"
+                       : route == 2 || route == MSD_LONG || route == MSD_DEEP_LONG ? "msd"
                        : route == 0                      ? "onesweep (msd declined: skew)"
                        : route == MSD_MISSED_RANGE       ? "onesweep (msd declined: range)"
                                                          : "msd (inconsistent state)";
@@ -220,7 +244,7 @@ static void msd_case(rdx_ctx *ctx, rdx_type type, size_t n, int desc, int fill, 
     }
     CHECK(fill != MSD_SUBBIG || route < 2 || slow > 0, "msd %s n=%zu: no level-3 block took the on-chip LSD passes",
           msd_fill_names[fill], n);
-    CHECK(want == -9 || route == want, "msd %s %s n=%zu %s: route %d, expected %d", type_name(type),
+    CHECK(msd_as_expected(route, want), "msd %s %s n=%zu %s: route %d, expected %d", type_name(type),
           msd_fill_names[fill], n, desc ? "descending" : "ascending", route, want);
     if (into)
         free_at(AT_DEVICE, out);
@@ -288,7 +312,7 @@ static void msd_pairs_case(rdx_ctx *ctx, rdx_type type, size_t n, size_t vs, int
     }
     CHECK(fill != MSD_SUBBIG || route < 2 || slow > 0, "%s: no level-3 block took the on-chip LSD passes",
           desc_text);
-    CHECK(want == -9 || route == want, "%s: route %d, expected %d", desc_text, route, want);
+    CHECK(msd_as_expected(route, want), "%s: route %d, expected %d", desc_text, route, want);
     if (into) {
         free_at(AT_DEVICE, kout);
         free_at(AT_DEVICE, vout);
@@ -342,7 +366,7 @@ static void msd_argsort_case(rdx_ctx *ctx, rdx_type type, size_t n, rdx_type ind
         dev_download(got, keys, n * kb);
         CHECK(memcmp(got, orig, n * kb) == 0, "%s: the keys changed", what);
     }
-    CHECK(want == -9 || route == want, "%s: route %d, expected %d", what, route, want);
+    CHECK(msd_as_expected(route, want), "%s: route %d, expected %d", what, route, want);
     free_at(AT_DEVICE, keys);
     free_at(AT_DEVICE, dev_idx);
     free(orig);
@@ -359,8 +383,9 @@ static void msd_argsort_tests(rdx_ctx *ctx, int max_log2)
     const size_t big = ((size_t)1 << 20) + 77; /* above the grid route: 64-bit indices widen */
     msd_argsort_case(ctx, RDX_U32, (size_t)1 << 17, RDX_U32, 0, MSD_UNIFORM, 0, 2, &s);
     msd_argsort_case(ctx, RDX_I64, ((size_t)1 << 17) + 3, RDX_U64, 1, MSD_DUPS, 1, 2, &s);
-    msd_argsort_case(ctx, RDX_I32, (size_t)1 << 18, RDX_U32, 1, MSD_FEW, 0, MSD_LONG, &s);
-    msd_argsort_case(ctx, RDX_U64, (size_t)1 << 18, RDX_U32, 0, MSD_LOWENT, 1, 0, &s);
+    msd_argsort_case(ctx, RDX_I32, (size_t)1 << 18, RDX_U32, 1, MSD_FEW, 0, MSD_DEEP_LONG, &s);
+    msd_argsort_case(ctx, RDX_U64, (size_t)1 << 18, RDX_U32, 0, MSD_LOWENT, 1, MSD_RAN, &s);
+    msd_argsort_case(ctx, RDX_U32, (size_t)1 << 18, RDX_U32, 0, MSD_LOWENT, 1, 0, &s);
     msd_argsort_case(ctx, RDX_U32, (size_t)1 << 18, RDX_U64, 1, MSD_OUTLIER, 0, MSD_MISSED_RANGE, &s);
     if (max_log2 >= 21) {
         msd_argsort_case(ctx, RDX_U32, big, RDX_U64, 0, MSD_UNIFORM, 0, 2, &s);
@@ -371,7 +396,10 @@ static void msd_argsort_tests(rdx_ctx *ctx, int max_log2)
         msd_argsort_case(ctx, RDX_U64, big, RDX_U64, 0, MSD_OUTLIER, 1, MSD_MISSED_RANGE, &s);
         msd_argsort_case(ctx, RDX_U32, big, RDX_U32, 1, MSD_DUPS_BIG, 0, -9, &s);
         msd_argsort_case(ctx, RDX_F32, big, RDX_U64, 0, MSD_UNIFORM, 1, 2, &s);
-        msd_argsort_case(ctx, RDX_F64, big, RDX_U64, 1, MSD_FEW, 0, MSD_LONG, &s);
+        msd_argsort_case(ctx, RDX_F64, big, RDX_U64, 1, MSD_FEW, 0, MSD_DEEP_LONG, &s);
+        msd_argsort_case(ctx, RDX_U64, big, RDX_U64, 1, MSD_DEEPLONG, 1, MSD_DEEP_LONG, &s);
+        msd_argsort_case(ctx, RDX_I32, big, RDX_U64, 0, MSD_TAG24, 0, MSD_DEEP_LONG, &s);
+        msd_argsort_case(ctx, RDX_F64, big, RDX_U32, 0, MSD_NORMAL, 1, MSD_RAN, &s);
         msd_argsort_case(ctx, RDX_F32, big, RDX_U32, 1, MSD_SUBBIG, 0, 2, &s);
     }
     /* 64-bit indices at 2^17 keys (the grid route's limit lowered): about two keys a
@@ -381,11 +409,12 @@ static void msd_argsort_tests(rdx_ctx *ctx, int max_log2)
     t->grid_max_n = (size_t)1 << 16;
     msd_argsort_case(ctx, RDX_U32, (size_t)1 << 17, RDX_U64, 0, MSD_UNIFORM, 1, 2, &s);
     msd_argsort_case(ctx, RDX_I64, ((size_t)1 << 17) + 3, RDX_U64, 1, MSD_UNIFORM, 0, 2, &s);
-    msd_argsort_case(ctx, RDX_U64, (size_t)1 << 17, RDX_U64, 0, MSD_FEW, 0, MSD_LONG, &s);
+    msd_argsort_case(ctx, RDX_U64, (size_t)1 << 17, RDX_U64, 0, MSD_FEW, 0, MSD_DEEP_LONG, &s);
+    msd_argsort_case(ctx, RDX_I64, (size_t)1 << 17, RDX_U64, 1, MSD_TAG24, 1, MSD_DEEP_LONG, &s);
     msd_argsort_case(ctx, RDX_F64, (size_t)1 << 17, RDX_U64, 1, MSD_NEGNARROW, 1, 2, &s);
     t->grid_max_n = grid_max_n;
     msd_pairs_case(ctx, RDX_U32, (size_t)1 << 18, 12, 0, MSD_UNIFORM, 0, 2, &s);
-    msd_pairs_case(ctx, RDX_I64, (size_t)1 << 18, 12, 1, MSD_FEW, 1, MSD_LONG, &s);
+    msd_pairs_case(ctx, RDX_I64, (size_t)1 << 18, 12, 1, MSD_FEW, 1, MSD_DEEP_LONG, &s);
 }
 
 /* Pairs through the route: the 8- and 4-byte integer types, 8-byte values (and 4-byte
@@ -407,9 +436,10 @@ static void msd_pairs_tests(rdx_ctx *ctx, int max_log2)
                     continue;
                 for (size_t f = 0; f < sizeof fills / sizeof fills[0]; f++) {
                     const int fill = fills[f];
+                    const int wide = rdx_type_size(types[t]) == 8;
                     const int want = fill == MSD_UNIFORM || fill == MSD_SORTED || fill == MSD_DUPS ? 2
-                                     : fill == MSD_FEW                                          ? MSD_LONG
-                                     : fill == MSD_LOWENT                                       ? 0
+                                     : fill == MSD_FEW                                          ? MSD_DEEP_LONG
+                                     : fill == MSD_LOWENT                                       ? (wide ? MSD_RAN : 0)
                                                                                                 : -9;
                     /* 4-byte keys alternate 4- and 8-byte values */
                     const size_t vs = rdx_type_size(types[t]) == 4 && ((i + f) & 2) ? 4 : 8;
@@ -419,7 +449,12 @@ static void msd_pairs_tests(rdx_ctx *ctx, int max_log2)
     msd_pairs_case(ctx, RDX_U64, (size_t)1 << 17, 4, 0, MSD_UNIFORM, 0, 2, &s);
     msd_pairs_case(ctx, RDX_U64, (size_t)1 << 18, 4, 1, MSD_DUPS, 1, 2, &s);
     msd_pairs_case(ctx, RDX_I64, (size_t)1 << 18, 4, 0, MSD_DUPS_BIG, 0, -9, &s);
-    msd_pairs_case(ctx, RDX_I64, ((size_t)1 << 17) + 3, 4, 1, MSD_FEW, 1, MSD_LONG, &s);
+    msd_pairs_case(ctx, RDX_I64, ((size_t)1 << 17) + 3, 4, 1, MSD_FEW, 1, MSD_DEEP_LONG, &s);
+    msd_pairs_case(ctx, RDX_U64, (size_t)1 << 20, 8, 1, MSD_DEEPLONG, 0, MSD_DEEP_LONG, &s);
+    msd_pairs_case(ctx, RDX_I64, ((size_t)1 << 19) + 77, 4, 0, MSD_DEEPLONG, 1, MSD_DEEP_LONG, &s);
+    msd_pairs_case(ctx, RDX_U64, (size_t)1 << 20, 8, 0, MSD_TAG24, 1, MSD_DEEP_LONG, &s);
+    msd_pairs_case(ctx, RDX_U32, (size_t)1 << 20, 4, 1, MSD_DEEPLONG, 0, MSD_DEEP_LONG, &s);
+    msd_pairs_case(ctx, RDX_I32, ((size_t)1 << 19) + 77, 8, 0, MSD_TAG24, 1, MSD_DEEP_LONG, &s);
     msd_pairs_case(ctx, RDX_U64, (size_t)1 << 20, 8, 0, MSD_SUBBIG, 0, 2, &s);
     msd_pairs_case(ctx, RDX_I64, (size_t)1 << 20, 8, 1, MSD_SUBBIG, 1, 2, &s);
     msd_pairs_case(ctx, RDX_U64, (size_t)1 << 20, 4, 1, MSD_SUBBIG, 0, 2, &s);
@@ -451,7 +486,9 @@ static void msd_pairs_tests(rdx_ctx *ctx, int max_log2)
     msd_pairs_case(ctx, RDX_F32, (size_t)1 << 20, 4, 0, MSD_GIANT, 0, MSD_LONG, &s);
     msd_pairs_case(ctx, RDX_F64, (size_t)1 << 20, 8, 0, MSD_NEGNARROW, 0, 2, &s);
     msd_pairs_case(ctx, RDX_F32, (size_t)1 << 20, 4, 1, MSD_NEGNARROW, 1, 2, &s);
-    msd_pairs_case(ctx, RDX_F64, (size_t)1 << 20, 4, 0, MSD_NORMAL, 1, 0, &s);
+    msd_pairs_case(ctx, RDX_F64, (size_t)1 << 20, 4, 0, MSD_NORMAL, 1, MSD_RAN, &s);
+    msd_pairs_case(ctx, RDX_F32, (size_t)1 << 20, 8, 1, MSD_NORMAL, 0, 0, &s);
+    msd_pairs_case(ctx, RDX_F64, (size_t)1 << 20, 8, 1, MSD_DEEPLONG, 1, MSD_DEEP_LONG, &s);
     /* The pairs capacity of a level-3 block: exactly full, and one key over. */
     if (max_log2 >= 21) {
         msd_pairs_case(ctx, RDX_U64, 256 * cap, 8, 0, MSD_CAP, 0, 2, &s);
@@ -475,7 +512,9 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         msd_case(ctx, RDX_I64, n + 3, 1, MSD_UNIFORM, 1, 2, &s);
         msd_case(ctx, RDX_U64, n, 0, MSD_SUBBIG, 0, 2, &s);
         msd_case(ctx, RDX_U64, n, 0, MSD_TOPEQ, 0, 2, &s);
-        msd_case(ctx, RDX_U64, n, 1, MSD_LOWENT, 0, 0, &s);
+        msd_case(ctx, RDX_U32, n, 1, MSD_LOWENT, 0, 0, &s);
+        msd_case(ctx, RDX_U64, ((size_t)1 << 19) + 77, 1, MSD_DEEPLONG, 0, MSD_DEEP_LONG, &s);
+        msd_case(ctx, RDX_I32, n, 0, MSD_TAG24, 1, MSD_DEEP_LONG, &s);
         msd_case(ctx, RDX_I64, n, 0, MSD_BITS40, 1, 2, &s);
         msd_case(ctx, RDX_U64, n, 1, MSD_OUTLIER, 0, MSD_MISSED_RANGE, &s);
         msd_case(ctx, RDX_U32, n, 1, MSD_NARROW, 1, 2, &s);
@@ -487,17 +526,19 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         msd_case(ctx, RDX_F64, n, 1, MSD_UNIFORM, 0, 2, &s);
         msd_case(ctx, RDX_F32, n, 0, MSD_SUBBIG, 1, 2, &s);
         msd_case(ctx, RDX_F64, n, 0, MSD_NEGNARROW, 1, 2, &s);
-        msd_pairs_case(ctx, RDX_F32, n, 4, 1, MSD_FEW, 0, MSD_LONG, &s);
+        msd_pairs_case(ctx, RDX_F32, n, 4, 1, MSD_FEW, 0, MSD_DEEP_LONG, &s);
+        msd_pairs_case(ctx, RDX_F64, ((size_t)1 << 19) + 77, 8, 0, MSD_DEEPLONG, 1, MSD_DEEP_LONG, &s);
         msd_pairs_case(ctx, RDX_U64, n, 8, 0, MSD_UNIFORM, 0, 2, &s);
-        msd_pairs_case(ctx, RDX_I64, n, 8, 1, MSD_FEW, 0, MSD_LONG, &s);
+        msd_pairs_case(ctx, RDX_I64, n, 8, 1, MSD_FEW, 0, MSD_DEEP_LONG, &s);
         msd_pairs_case(ctx, RDX_I64, n + 3, 8, 1, MSD_DUPS, 1, 2, &s);
         msd_pairs_case(ctx, RDX_U32, n, 4, 0, MSD_DUPS, 1, 2, &s);
-        msd_pairs_case(ctx, RDX_I32, n + 3, 8, 1, MSD_FEW, 0, MSD_LONG, &s);
+        msd_pairs_case(ctx, RDX_I32, n + 3, 8, 1, MSD_FEW, 0, MSD_DEEP_LONG, &s);
+        msd_pairs_case(ctx, RDX_I64, n + 3, 4, 0, MSD_TAG24, 1, MSD_DEEP_LONG, &s);
         msd_pairs_case(ctx, RDX_U64, n, 8, 0, MSD_OUTLIER, 1, MSD_MISSED_RANGE, &s);
         msd_argsort_case(ctx, RDX_U32, n, RDX_U32, 1, MSD_UNIFORM, 1, 2, &s);
         msd_argsort_case(ctx, RDX_U64, (size_t)1 << 20, RDX_U32, 0, MSD_GIANT, 0, MSD_LONG, &s);
         msd_argsort_case(ctx, RDX_U32, ((size_t)1 << 20) + 77, RDX_U64, 0, MSD_UNIFORM, 0, 2, &s);
-        msd_argsort_case(ctx, RDX_U64, ((size_t)1 << 20) + 77, RDX_U64, 1, MSD_FEW, 1, MSD_LONG, &s);
+        msd_argsort_case(ctx, RDX_U64, ((size_t)1 << 20) + 77, RDX_U64, 1, MSD_FEW, 1, MSD_DEEP_LONG, &s);
         msd_argsort_case(ctx, RDX_F64, n, RDX_U32, 0, MSD_DUPS, 0, 2, &s);
         msd_case(ctx, RDX_I64, n, 0, MSD_NEARZERO, 1, 2, &s);
         msd_pairs_case(ctx, RDX_I32, n, 4, 1, MSD_SIGNED62, 0, -9, &s);
@@ -505,8 +546,9 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         msd_case(ctx, RDX_U64, n, 0, MSD_TOPWRAP, 1, MSD_MISSED_RANGE, &s);
         msd_threshold(ctx, 0);
         CHECK(msd_routes[3] > 0, "msd: the route never ran");
-        CHECK(msd_routes[4] > 0, "msd: no level-2 bucket went to the segmented passes");
+        CHECK(msd_routes[4] > 0, "msd: no level-2 bucket went to the deep level alone");
         CHECK(msd_routes[5] > 0, "msd: no sample missed the keys' range");
+        CHECK(msd_routes[6] > 0, "msd: no sub-bucket of the deep level went to the segmented passes");
         return;
     }
     static const rdx_type types[6] = {RDX_U64, RDX_I64, RDX_F64, RDX_U32, RDX_I32, RDX_F32};
@@ -522,9 +564,9 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
                 for (int f = MSD_LOWENT; f <= MSD_FEW; f++)
                     msd_case(ctx, types[t], sizes[i], desc, f, (int)((i + f) & 1),
                              f == MSD_TOPEQ    ? (wide ? 2 : 0)
-                             : f == MSD_LOWENT ? 0
+                             : f == MSD_LOWENT ? (wide ? MSD_RAN : 0)
                              : f == MSD_SORTED ? 2
-                                               : MSD_LONG, &s);
+                                               : MSD_DEEP_LONG, &s);
                 /* Leading bits that do not vary: dropped (both widths, both signs), too
                  * many for 4-byte keys (declined), and missed by the sample (the recount);
                  * normal doubles' bits, declined. */
@@ -535,7 +577,9 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
                                  : f == MSD_BITS40 ? (wide ? 2 : 0)
                                                    : MSD_MISSED_RANGE, &s);
                     msd_case(ctx, types[t], sizes[i], desc, MSD_NEGNARROW, (int)((i + desc) & 1), 2, &s);
-                    msd_case(ctx, types[t], sizes[i], desc, MSD_NORMAL, (int)((i + desc + 1) & 1), 0, &s);
+                    msd_case(ctx, types[t], sizes[i], desc, MSD_NORMAL, (int)((i + desc + 1) & 1), wide ? MSD_RAN : 0,
+                             &s);
+                    msd_case(ctx, types[t], sizes[i], desc, MSD_TAG24, (int)((i + desc) & 1), MSD_DEEP_LONG, &s);
                 }
             }
     /* The capacity of a level-3 block: exactly full, and one key over (that bucket goes to
@@ -558,6 +602,10 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
     msd_case(ctx, RDX_I32, (size_t)1 << 20, 1, MSD_SUBBIG, 0, 2, &s);
     msd_case(ctx, RDX_U32, (size_t)1 << 20, 1, MSD_TAGGED, 0, MSD_LONG, &s);
     msd_case(ctx, RDX_I32, (size_t)1 << 20, 0, MSD_DUPS_BIG, 1, -9, &s);
+    msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_DEEPLONG, 0, MSD_DEEP_LONG, &s);
+    msd_case(ctx, RDX_F64, ((size_t)1 << 19) + 77, 1, MSD_DEEPLONG, 1, MSD_DEEP_LONG, &s);
+    msd_case(ctx, RDX_I32, (size_t)1 << 20, 1, MSD_DEEPLONG, 0, MSD_DEEP_LONG, &s);
+    msd_case(ctx, RDX_F32, ((size_t)1 << 19) + 77, 0, MSD_DEEPLONG, 1, MSD_DEEP_LONG, &s);
     msd_pairs_tests(ctx, max_log2);
     msd_argsort_tests(ctx, max_log2);
     /* A top digit half used shrinks the route's largest n by that share: declined where the
@@ -566,10 +614,20 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
     rdx_cuda_tuning *t = rdx_cuda_ctx_tuning(ctx);
     const size_t half_n = (size_t)1 << 20;
     t->msd_max_n = t->msd_pairs_max_n = half_n;
-    msd_case(ctx, RDX_U64, half_n, 0, MSD_HALFTOP, 0, 0, &s);
+    msd_case(ctx, RDX_U64, half_n, 0, MSD_HALFTOP, 0, MSD_RAN, &s);
     msd_case(ctx, RDX_I32, half_n, 1, MSD_HALFTOP, 1, 0, &s);
     msd_pairs_case(ctx, RDX_U32, half_n, 4, 0, MSD_HALFTOP, 0, 0, &s);
     msd_case(ctx, RDX_U64, half_n, 1, MSD_UNIFORM, 0, 2, &s);
+    /* Skew the deep level would split (8-byte keys: taken at max_n = 2n; 90% of 16384
+     * sampled keys over 256 prefixes, about 58 a prefix, pass while under 128), and skew it
+     * would not (low entropy: declined at max_n = 2n). */
+    t->msd_max_n = t->msd_pairs_max_n = 2 * half_n;
+    msd_case(ctx, RDX_U64, half_n, 0, MSD_ONETOP, 1, MSD_RAN, &s);
+    msd_case(ctx, RDX_F64, half_n, 1, MSD_ONETOP, 0, MSD_RAN, &s);
+    msd_pairs_case(ctx, RDX_I64, half_n, 8, 0, MSD_ONETOP, 1, MSD_RAN, &s);
+    msd_case(ctx, RDX_U32, half_n, 0, MSD_ONETOP, 0, 0, &s);
+    msd_case(ctx, RDX_U64, half_n, 0, MSD_LOWENT, 0, 0, &s);
+    msd_case(ctx, RDX_I64, half_n, 1, MSD_LOWENT, 1, 0, &s);
     t->msd_max_n = t->msd_pairs_max_n = 4 * half_n;
     msd_case(ctx, RDX_U64, half_n, 1, MSD_HALFTOP, 1, 2, &s);
     msd_case(ctx, RDX_U32, half_n, 0, MSD_HALFTOP, 0, 2, &s);
@@ -585,7 +643,8 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
     msd_case(ctx, RDX_I64, half_n, 1, MSD_SIGNED62, 1, 2, &s);
     msd_case(ctx, RDX_I32, half_n, 0, MSD_SIGNED62, 1, 2, &s);
     msd_case(ctx, RDX_I32, half_n + 3, 1, MSD_SIGNED62, 0, 2, &s);
-    msd_case(ctx, RDX_U64, half_n, 0, MSD_SIGNED62, 0, 0, &s);
+    msd_case(ctx, RDX_U64, half_n, 0, MSD_SIGNED62, 0, MSD_RAN, &s);
+    msd_case(ctx, RDX_U32, half_n, 0, MSD_SIGNED62, 0, 0, &s);
     msd_case(ctx, RDX_I64, half_n, 0, MSD_NEARZERO, 1, 2, &s);
     msd_case(ctx, RDX_I64, half_n + 3, 1, MSD_NEARZERO, 0, 2, &s);
     msd_case(ctx, RDX_I32, half_n, 0, MSD_NEARZERO, 0, MSD_LONG, &s);
@@ -614,11 +673,12 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
              &s);
     msd_case(ctx, RDX_U32, (size_t)1 << 20, 0, MSD_UNIFORM, 0, (size_t)RDX_MSD4_MIN_N <= ((size_t)1 << 20) ? 2 : -1,
              &s);
-    printf("msd: outcomes: none planned %d, declined (skew) %d, ran %d, ran with buckets for the segmented "
-           "passes %d, range missed by the sample %d, inconsistent %d\n",
-           msd_routes[0], msd_routes[1], msd_routes[3], msd_routes[4], msd_routes[5], msd_routes[2]);
+    printf("msd: outcomes: none planned %d, declined (skew) %d, ran %d, ran with the deep level %d, with "
+           "sub-buckets for the segmented passes %d, range missed by the sample %d, inconsistent %d\n",
+           msd_routes[0], msd_routes[1], msd_routes[3], msd_routes[4], msd_routes[6], msd_routes[5], msd_routes[2]);
     CHECK(msd_routes[3] > 0, "msd: the route never ran without long buckets");
-    CHECK(msd_routes[4] > 0, "msd: no level-2 bucket went to the segmented passes");
+    CHECK(msd_routes[4] > 0, "msd: no level-2 bucket went to the deep level alone");
+    CHECK(msd_routes[6] > 0, "msd: no sub-bucket of the deep level went to the segmented passes");
     CHECK(msd_routes[5] > 0, "msd: no sample missed the keys' range");
 }
 

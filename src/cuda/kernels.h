@@ -174,7 +174,9 @@ typedef struct rdx_fixup_args {
 #define RDX_MSD_RANGE 16      /* [4] where the route is armed, the histogram's OR of every
                                  encoded key (low, high word) and of its complement: the bits
                                  that vary over all the keys (rdx_msd_range_missed) */
-#define RDX_MSD_CTRL_WORDS 20
+#define RDX_MSD_DEEP_LONG 20  /* sub-buckets of the deep level above level 3's capacity
+                                 (msd_deep_kernel): the segmented passes sort them */
+#define RDX_MSD_CTRL_WORDS 21
 #define RDX_MSD_BUCKETS2 (256u * 256u) /* level-2 buckets: (top digit, next digit) */
 #define RDX_MSD_OFF 0u        /* not taken (skew), or not decided */
 #define RDX_MSD_LEVEL1 1u     /* the sample armed level 1 (rdx_launch_msd_decide) */
@@ -242,6 +244,21 @@ cudaError_t rdx_launch_msd_sort(int kb, int vb, const rdx_msd_args *a, int sms, 
 /* The level-2 buckets as the S = 65536 offsets (65537 words) of the segmented passes,
  * which take the buckets above level 3's capacity; all zero unless the route is on. */
 cudaError_t rdx_launch_msd_offsets(const rdx_msd_args *a, size_t *off, int sms, cudaStream_t s);
+/* The deep level (msd.cu, msd_deep_kernel): the sub-buckets of the long level-2 buckets,
+ * which the segmented passes' first pass partitioned by the digit of bits low8 to low8 + 7
+ * in place in A (the result left in B where it ran: seg_passes.h, leave_in_b): level 3
+ * sorts those of at most its capacity into A; the longer ones are copied to A and listed
+ * for the segmented passes over the bits below low8. */
+typedef struct rdx_msd_deep_args {
+    const uint32_t *long_count, *bases, *active; /* the first pass's view (rdx_seg_passes_view) */
+    const size_t *start, *end;
+    int low8;                    /* the deep digit's lowest bit */
+    size_t *off3;                /* out: long sub-bucket i is [off3[2i], off3[2i + 1]) */
+    uint32_t *bins3;             /* out: their list in seg_tile.h's bin layout (only the long
+                                    bin; its header zeroed before) */
+} rdx_msd_deep_args;
+cudaError_t rdx_launch_msd_deep(int kb, int vb, const rdx_msd_args *a, const rdx_msd_deep_args *d, int sms,
+                                cudaStream_t s);
 cudaError_t rdx_msd_init(void);
 
 /* Counting route (counting.cu): 1- and 2-byte keys alone, sorted over all their bits. */

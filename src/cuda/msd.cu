@@ -22,8 +22,12 @@
  *            load it, count it by the next 8-12 bits in shared memory, put each run of
  *            equal digits (a few keys) in order by comparisons, write, in place in A. A
  *            block with a run of more than RDX_MSD_L3_RUN_MAX keys sorts its bucket by
- *            on-chip LSD passes. The larger buckets are sorted over bits 0-47 by the
- *            segmented passes (seg_passes.h, launched by route_msd.cu), in place in A.
+ *            on-chip LSD passes.
+ *   deep     the larger buckets: the segmented passes' first pass (seg_passes.h, launched
+ *            by route_msd.cu) splits each by bits 40-47, A -> B; msd_deep_kernel sorts
+ *            the sub-buckets (groups of small ones together) with level 3 into A, and the
+ *            sub-buckets still above its capacity (a heavy key) are sorted over bits 0-39
+ *            by the segmented passes, in place in A.
  *
  * Keys only (VB = 0): equal keys are indistinguishable, so level 3 need not be stable.
  * Pairs (VB = 4 or 8 bytes of value per key): levels 1 and 2 move the values with the keys
@@ -75,6 +79,14 @@ template <typename K> static __device__ __forceinline__ K msd_base(K lo, K hi)
     return unit > 0 ? lo & (K) ~(((K)1 << unit) - 1u) : (K)0;
 }
 
+/* Bin of 16-bit prefix pre in table j (0, 1) of the sample's count-min sketch: a
+ * multiplicative hash, one odd constant per table. */
+static __device__ __forceinline__ uint32_t msd_pair_bin(uint32_t pre, int j)
+{
+    static_assert((RDX_MSD_PAIR_BINS & (RDX_MSD_PAIR_BINS - 1)) == 0, "a power of two");
+    return ((pre + 1u) * (j ? 0x85EBCA77u : 0x9E3779B1u)) >> (32 - __builtin_ctz(RDX_MSD_PAIR_BINS));
+}
+
 /* Chunk c of the sample is 32 keys from about c * stride, shifted within its stride by a
  * hash of c so that keys repeating with the stride's period do not fool it (all keys
  * when n is small); the first chunk is the first 32 keys and the last the last 32, where
@@ -97,15 +109,18 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
     enum { PER_WARP = RDX_MSD_SAMPLE_CHUNKS / (MSD_DECIDE_THREADS / 32) };
     static_assert(PER_WARP * (MSD_DECIDE_THREADS / 32) == RDX_MSD_SAMPLE_CHUNKS, "whole chunks per warp");
     rdx_chain_enter();
-    __shared__ uint32_t s_top[256], s_second[256], s_sum[3];
+    __shared__ uint32_t s_top[256], s_second[256], s_sum[4];
+    __shared__ uint32_t s_pair[2][RDX_MSD_PAIR_BINS]; /* a count-min sketch of the 16-bit prefixes */
     __shared__ unsigned long long s_vary[4], s_ends[2]; /* rdx_or_vary's words; the sampled images' least and greatest */
     const uint32_t t = threadIdx.x, lane = rdx_lane();
     if (t < 256) {
         s_top[t] = 0u;
         s_second[t] = 0u;
     }
-    if (t < 3)
+    if (t < 4)
         s_sum[t] = 0u;
+    for (uint32_t j = t; j < 2 * RDX_MSD_PAIR_BINS; j += MSD_DECIDE_THREADS)
+        s_pair[j / RDX_MSD_PAIR_BINS][j % RDX_MSD_PAIR_BINS] = 0u;
     if (t < 4)
         s_vary[t] = 0ull;
     if (t < 2)
@@ -157,15 +172,18 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
     const bool use_base = based != (K)0 && lead_based >= 1 && lead_based <= MSD_MAX_DROP(K) &&
                           based <= (K)((K)0 - ((K)1 << (w - lead_based)));
     const K base = use_base ? based : (K)0;
-    const int lead = use_base ? lead_based : vary_raw ? __clzll(vary_raw) - (64 - w) : 0;
+    const int lead = use_base ? lead_based : vary_raw ? __clzll(vary_raw) - (64 - w) : w; /* w: every key equal */
     const int drop = lead <= MSD_MAX_DROP(K) ? lead : 0;
     const int top = MSD_TOP(K) - drop, second = MSD_SECOND(K) - drop;
 #pragma unroll
     for (int j = 0; j < PER_WARP; ++j)
         if (have[j]) {
             const K k = key[j] - base;
-            atomicAdd(&s_top[(uint32_t)(k >> top) & 255u], 1u);
-            atomicAdd(&s_second[(uint32_t)(k >> second) & 255u], 1u);
+            const uint32_t pre = (uint32_t)(k >> second) & 0xFFFFu;
+            atomicAdd(&s_top[pre >> 8], 1u);
+            atomicAdd(&s_second[pre & 255u], 1u);
+            atomicAdd(&s_pair[0][msd_pair_bin(pre, 0)], 1u);
+            atomicAdd(&s_pair[1][msd_pair_bin(pre, 1)], 1u);
         }
     __syncthreads();
     if (t < 256) {
@@ -174,14 +192,28 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
         atomicAdd(&s_sum[1], c != 0u);
         atomicAdd(&s_sum[2], s_second[t] != 0u);
     }
+    uint32_t most_pair = 0; /* the largest sampled level-2 bucket (never less) */
+#pragma unroll
+    for (int j = 0; j < PER_WARP; ++j)
+        if (have[j]) {
+            const uint32_t pre = (uint32_t)((K)(key[j] - base) >> second) & 0xFFFFu;
+            const uint32_t c = min(s_pair[0][msd_pair_bin(pre, 0)], s_pair[1][msd_pair_bin(pre, 1)]);
+            most_pair = c > most_pair ? c : most_pair;
+        }
+    atomicMax(&s_sum[3], most_pair);
     __syncthreads();
     if (t == 0) {
         const size_t sampled = n < chunks * 32 ? n : chunks * 32; /* the chunks lie within n */
-        const uint32_t most = s_sum[0], top_digits = s_sum[1], second_digits = s_sum[2];
+        const uint32_t most = s_sum[0], top_digits = s_sum[1], second_digits = s_sum[2], most_pair = s_sum[3];
         const int spread = (unsigned long long)most * 256u <= (unsigned long long)RDX_MSD_SKEW * sampled &&
                            (unsigned long long)n * MSD_BUCKETS1 <= (unsigned long long)max_n * top_digits;
         const int few_prefixes = top_digits > 1 && top_digits * second_digits <= RDX_MSD_FEW_PREFIXES;
-        const int on = lead <= MSD_MAX_DROP(K) && (spread || few_prefixes);
+        /* 8-byte keys also where the deep level would split the largest level-2 bucket
+         * into sub-buckets of about the route's average at max_n (max_n / 65536 keys), if it
+         * split it RDX_MSD_DEEP_SPLIT ways. */
+        const int deep = sizeof(K) == 8 && (unsigned long long)n * most_pair * MSD_BUCKETS2 <=
+                                               (unsigned long long)max_n * sampled * RDX_MSD_DEEP_SPLIT;
+        const int on = lead <= MSD_MAX_DROP(K) && (spread || few_prefixes || deep);
         ctrl[RDX_MSD_STATE] = on ? RDX_MSD_LEVEL1 : RDX_MSD_OFF;
         ctrl[RDX_MSD_DROP] = on ? (uint32_t)drop : 0u;
         ctrl[RDX_MSD_BASE] = on ? (uint32_t)base : 0u;
@@ -480,14 +512,15 @@ static_assert(msd_l3_counters_fit<unsigned long long, 0>() && msd_l3_counters_fi
                   msd_l3_counters_fit<uint32_t, 0>() && msd_l3_counters_fit<uint32_t, 8>(),
               "level 3's counters fit in the ranking's counter words");
 
-/* Sorts the bucket of keys_a[begin, begin + m) (encoded, the top two digits equal), and
- * its values with VB > 0, with on-chip LSD passes over the bits below them, 8 at a time (the slow
- * path, for buckets where many keys share the level-3 digit). Keys warp-striped, as
- * rank.cuh's stable ranking needs. Every value is read before the first barrier, and
- * written after the last. */
+/* Sorts the m keys of src (decoded, the top two digits equal) into keys, and their values
+ * with VB > 0 from vsrc into vals (or wide), with on-chip LSD passes over the bits below
+ * the top two digits, 8 at a time (the slow path, for buckets where many keys share the
+ * level-3 digit); src may be keys. Keys warp-striped, as rank.cuh's stable ranking needs.
+ * Every key and value is read before the first barrier, and written after the last. */
 template <typename K, int VB>
-static __device__ __forceinline__ void msd_block_lsd_body(K *keys, void *vals_p, unsigned long long *wide, uint32_t m,
-                                                          int cls, int desc, unsigned char *smem)
+static __device__ __forceinline__ void msd_block_lsd_body(const K *src, const void *vsrc_p, K *keys, void *vals_p,
+                                                          unsigned long long *wide, uint32_t m, int cls, int desc,
+                                                          unsigned char *smem)
 {
     typedef msd_l3_layout<K, VB> R;
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
@@ -495,6 +528,7 @@ static __device__ __forceinline__ void msd_block_lsd_body(K *keys, void *vals_p,
     K *s_keys = (K *)(smem + R::KEYS);
     V *s_vals = (V *)(smem + R::VALS);
     V *vals = (V *)vals_p;
+    const V *vsrc = (const V *)vsrc_p;
     uint32_t *s_wcnt = (uint32_t *)(smem + R::WCNT);
     uint32_t *s_start = (uint32_t *)(smem + R::START);
     uint32_t *s_scan = (uint32_t *)(smem + R::SCAN);
@@ -504,8 +538,8 @@ static __device__ __forceinline__ void msd_block_lsd_body(K *keys, void *vals_p,
 #pragma unroll
     for (int i = 0; i < ITEMS; ++i) {
         const uint32_t pos = first + (uint32_t)i * 32u;
-        key[i] = pos < m ? rdx_enc(keys[pos], cls, desc) : (K)0;
-        val[i] = VB && pos < m ? vals[pos] : (V)0;
+        key[i] = pos < m ? rdx_enc(src[pos], cls, desc) : (K)0;
+        val[i] = VB && pos < m ? vsrc[pos] : (V)0;
     }
     for (int shift = 0; shift < MSD_SECOND(K); shift += 8) {
         const uint32_t total = rdx_count_tile<K, ITEMS, THREADS>(key, m, shift, 8, s_wcnt);
@@ -541,20 +575,25 @@ static __device__ __forceinline__ void msd_block_lsd_body(K *keys, void *vals_p,
 /* Out of line, so that the fast path keeps its registers; keys only with the signature
  * (and so the code) it had before values were added. */
 template <typename K>
-static __device__ __noinline__ void msd_block_lsd(K *keys, uint32_t m, int cls, int desc, unsigned char *smem)
+static __device__ __noinline__ void msd_block_lsd(const K *src, K *keys, uint32_t m, int cls, int desc,
+                                                  unsigned char *smem)
 {
-    msd_block_lsd_body<K, 0>(keys, (void *)0, (unsigned long long *)0, m, cls, desc, smem);
+    msd_block_lsd_body<K, 0>(src, (const void *)0, keys, (void *)0, (unsigned long long *)0, m, cls, desc, smem);
 }
 template <typename K, int VB>
-static __device__ __noinline__ void msd_block_lsd_pairs(K *keys, void *vals, unsigned long long *wide, uint32_t m,
-                                                        int cls, int desc, unsigned char *smem)
+static __device__ __noinline__ void msd_block_lsd_pairs(const K *src, const void *vsrc, K *keys, void *vals,
+                                                        unsigned long long *wide, uint32_t m, int cls, int desc,
+                                                        unsigned char *smem)
 {
-    msd_block_lsd_body<K, VB>(keys, vals, wide, m, cls, desc, smem);
+    msd_block_lsd_body<K, VB>(src, vsrc, keys, vals, wide, m, cls, desc, smem);
 }
 
-/* One block per level-2 bucket (the top two digits equal), in place in A:
- *   1. count the keys by the level-3 digit (a.l3_bits bits below the second digit, about as many
- *      bins as the average bucket has keys) with shared-memory atomics;
+/* Sorts a bucket of m keys (the top two digits equal, and with the deep level's digit that
+ * too) from src into keys_a + begin, and with VB > 0 its values from vsrc into vals_a +
+ * begin (or vals_wide), src and vsrc being keys_a + begin and vals_a + begin or of B
+ * (m <= level 3's capacity), by one block:
+ *   1. count the keys by the level-3 digit (((key >> shift) & mask) - sub: bins of them,
+ *      about as many as the bucket has keys) with shared-memory atomics;
  *   2. scan the counts, place every key at the next free slot of its digit (another
  *      atomic), with VB > 0 its value and its index within the bucket next to it;
  *   3. each key's final place within its run of equal digits (a few keys) is the number
@@ -562,10 +601,13 @@ static __device__ __noinline__ void msd_block_lsd_pairs(K *keys, void *vals, uns
  *      within the bucket (pairs): write it, decoded, and its value.
  * Keys only, the order within a digit after step 2 does not matter (equal keys are
  * indistinguishable); with values the index makes the result stable whatever that order.
- * The layout is row-striped so that short buckets keep every warp busy.
+ * The layout is row-striped so that short buckets keep every warp busy. Every key and value
+ * is read before the first barrier (src may be the destination).
  * A run longer than RDX_MSD_L3_RUN_MAX keys sends the block to msd_block_lsd. */
 template <typename K, int VB>
-static __device__ __forceinline__ void msd_l3_bucket(const rdx_msd_args &a, uint32_t b, int shift, unsigned char *smem)
+static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const K *src, const void *vsrc_p,
+                                                   size_t begin, uint32_t m, int shift, uint32_t mask, uint32_t sub,
+                                                   uint32_t bins, unsigned char *smem)
 {
     typedef msd_l3_layout<K, VB> R;
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
@@ -580,20 +622,22 @@ static __device__ __forceinline__ void msd_l3_bucket(const rdx_msd_args &a, uint
     uint32_t *s_cnt = (uint32_t *)(smem + R::WCNT);
     uint32_t *s_scan = (uint32_t *)(smem + R::SCAN);
 
-    const uint32_t begin = a.bases2[b];
-    const uint32_t end = b + 1u < MSD_BUCKETS2 ? a.bases2[b + 1u] : (uint32_t)a.n;
-    const uint32_t m = end - begin;
     K *keys = (K *)a.keys_a + begin;
     V *vals = (V *)a.vals_a + begin; /* keys only: unused */
+    const V *vsrc = (const V *)vsrc_p;
     /* 64-bit indices (an argsort): the result, where this block writes the 4-byte ones */
     unsigned long long *wide = VB == 4 && a.vals_wide ? (unsigned long long *)a.vals_wide + begin : NULL;
-    if (m < 2 || m > (uint32_t)msd_shape<K, VB>::L3_CAP) {
-        if (m == 1 && wide && threadIdx.x == 0)
-            wide[0] = vals[0];
-        return; /* one key is in place; a bucket above the capacity is the segmented passes' */
+    if (m == 1) {
+        if (threadIdx.x == 0) {
+            keys[0] = src[0];
+            if (wide)
+                wide[0] = vsrc[0];
+            else if (VB)
+                vals[0] = vsrc[0];
+        }
+        return;
     }
-    const K flip = msd_flip(keys[0], a.cls, a.desc); /* the bucket's codec */
-    const uint32_t bins = 1u << a.l3_bits, mask = bins - 1u;
+    const K flip = msd_flip(src[0], a.cls, a.desc); /* the bucket's codec */
     for (uint32_t j = threadIdx.x; j < bins; j += THREADS)
         s_cnt[j] = 0u;
     __syncthreads();
@@ -603,14 +647,14 @@ static __device__ __forceinline__ void msd_l3_bucket(const rdx_msd_args &a, uint
 #pragma unroll
     for (int i = 0; i < ITEMS; ++i) {
         const uint32_t pos = (uint32_t)i * THREADS + threadIdx.x;
-        key[i] = pos < m ? keys[pos] ^ flip : (K)0;
+        key[i] = pos < m ? src[pos] ^ flip : (K)0;
         if (VB)
-            val[i] = pos < m ? vals[pos] : (V)0;
+            val[i] = pos < m ? vsrc[pos] : (V)0;
     }
 #pragma unroll
     for (int i = 0; i < ITEMS; ++i)
         if ((uint32_t)i * THREADS + threadIdx.x < m)
-            atomicAdd(&s_cnt[rdx_digit(key[i], shift, mask)], 1u);
+            atomicAdd(&s_cnt[rdx_digit(key[i], shift, mask) - sub], 1u);
     __syncthreads();
 
     /* Exclusive scan of the bins, PER consecutive bins per thread; a run too long for the
@@ -634,12 +678,12 @@ static __device__ __forceinline__ void msd_l3_bucket(const rdx_msd_args &a, uint
     if (__syncthreads_or(long_run)) {
         if (threadIdx.x == 0)
             atomicAdd(&a.ctrl[RDX_MSD_SLOW], 1u);
-        /* This block's loads of values are done (the barrier above), but the slow path
-         * reads them again, warp-striped: nothing has been written yet. */
+        /* This block's loads are done (the barrier above), but the slow path reads the keys
+         * and values again, warp-striped: nothing has been written yet. */
         if (VB)
-            msd_block_lsd_pairs<K, VB>(keys, (void *)vals, wide, m, a.cls, a.desc, smem);
+            msd_block_lsd_pairs<K, VB>(src, vsrc_p, keys, (void *)vals, wide, m, a.cls, a.desc, smem);
         else
-            msd_block_lsd<K>(keys, m, a.cls, a.desc, smem);
+            msd_block_lsd<K>(src, keys, m, a.cls, a.desc, smem);
         return;
     }
 
@@ -648,7 +692,7 @@ static __device__ __forceinline__ void msd_l3_bucket(const rdx_msd_args &a, uint
     for (int i = 0; i < ITEMS; ++i) {
         const uint32_t pos = (uint32_t)i * THREADS + threadIdx.x;
         if (pos < m) {
-            const uint32_t slot = atomicAdd(&s_cnt[rdx_digit(key[i], shift, mask)], 1u);
+            const uint32_t slot = atomicAdd(&s_cnt[rdx_digit(key[i], shift, mask) - sub], 1u);
             s_keys[slot] = key[i];
             if (VB) {
                 s_vals[slot] = val[i];
@@ -660,7 +704,7 @@ static __device__ __forceinline__ void msd_l3_bucket(const rdx_msd_args &a, uint
 
     for (uint32_t pos = threadIdx.x; pos < m; pos += THREADS) {
         const K k = s_keys[pos];
-        const uint32_t d = rdx_digit(k, shift, mask);
+        const uint32_t d = rdx_digit(k, shift, mask) - sub;
         const uint32_t st = d ? s_cnt[d - 1u] : 0u, en = s_cnt[d];
         uint32_t r = st;
         if (VB) {
@@ -684,6 +728,22 @@ static __device__ __forceinline__ void msd_l3_bucket(const rdx_msd_args &a, uint
     }
 }
 
+/* Level-2 bucket b in place in A, unless it is empty or above level 3's capacity (the
+ * deep level's). */
+template <typename K, int VB>
+static __device__ __forceinline__ void msd_l3_bucket(const rdx_msd_args &a, uint32_t b, int shift, unsigned char *smem)
+{
+    const uint32_t begin = a.bases2[b];
+    const uint32_t end = b + 1u < MSD_BUCKETS2 ? a.bases2[b + 1u] : (uint32_t)a.n;
+    const uint32_t m = end - begin;
+    if (m == 0 || m > (uint32_t)msd_shape<K, VB>::L3_CAP)
+        return;
+    typedef typename rdx_uint<(VB ? VB : 4)>::t V;
+    const uint32_t bins = 1u << a.l3_bits;
+    msd_l3_sort<K, VB>(a, (const K *)a.keys_a + begin, (const V *)a.vals_a + begin, begin, m, shift, bins - 1u, 0u,
+                       bins, smem);
+}
+
 /* Level-2 buckets b, b + grid, ... per block (a grid of RDX_MSD_L3_WAVES times the
  * resident blocks: where the route is not on, a few thousand blocks return at once). */
 template <typename K, int VB>
@@ -698,6 +758,84 @@ __global__ void __launch_bounds__(msd_shape<K, VB>::L3_THREADS, msd_shape<K, VB>
     for (uint32_t b = blockIdx.x; b < MSD_BUCKETS2; b += gridDim.x) {
         msd_l3_bucket<K, VB>(a, b, shift, smem);
         __syncthreads(); /* the shared memory is the next bucket's */
+    }
+}
+
+/* ---- the deep level: the long level-2 buckets one digit further ---- */
+
+/* ceil(log2(x)) for x >= 1 */
+static __device__ __forceinline__ int msd_ceil_log2(uint32_t x) { return x > 1u ? 32 - __clz((int)(x - 1u)) : 0; }
+
+/* The sub-buckets of the long level-2 buckets, by block: the segmented passes' first pass
+ * (route_msd.cu) partitioned each long bucket by the digit of bits low8 to low8 + 7 (below
+ * the second digit of keys with nothing dropped), in place in A with the result left in B
+ * where the pass ran. Level 3 sorts into A, as one bucket, each group of consecutive
+ * sub-buckets of at most half its capacity whose starts lie in the same window of half its
+ * capacity (at most its capacity in all; its digit: the group's deep digits, less the
+ * first, above as many bits below low8 as the group needs); and each larger sub-bucket of
+ * at most its capacity alone. A longer one is copied to A where it is in B and listed for
+ * the segmented passes over the bits below low8 (their other buckets: a sub-bucket's keys
+ * share every bit from low8 up). A block takes the sub-buckets that start a group or stand
+ * alone, and skips the others. */
+template <typename K, int VB>
+__global__ void __launch_bounds__(msd_shape<K, VB>::L3_THREADS, msd_shape<K, VB>::L3_MIN_BLOCKS)
+    msd_deep_kernel(const rdx_msd_args a, const rdx_msd_deep_args d)
+{
+    rdx_chain_enter();
+    typedef typename rdx_uint<(VB ? VB : 4)>::t V;
+    enum { CAP = msd_shape<K, VB>::L3_CAP, HALF = CAP / 2, THREADS = msd_shape<K, VB>::L3_THREADS };
+    extern __shared__ __align__(16) unsigned char smem[];
+    if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON)
+        return;
+    const uint32_t subs = *d.long_count * 256u;
+    const bool in_b = *d.active != 0u;
+    const K *src = (const K *)(in_b ? a.keys_b : a.keys_a);
+    const V *vsrc = (const V *)(in_b ? a.vals_b : a.vals_a);
+    uint32_t *list = d.bins3 + 2 * RDX_SEG_BINS; /* the long bin: the only one listed */
+    for (uint32_t sb = blockIdx.x; sb < subs; sb += gridDim.x) {
+        const uint32_t li = sb >> 8, dg = sb & 255u;
+        const uint32_t *row = d.bases + (size_t)li * 256u;
+        const size_t seg = d.start[li];
+        const uint32_t len = (uint32_t)(d.end[li] - seg);
+#define MSD_SUB_START(x) ((x) < 256u ? row[(x)] : len)
+        const uint32_t lo = row[dg], m1 = MSD_SUB_START(dg + 1u) - lo;
+        const size_t begin = seg + lo;
+        if (m1 > (uint32_t)CAP) {
+            if (in_b)
+                for (uint32_t i = threadIdx.x; i < m1; i += THREADS) {
+                    ((K *)a.keys_a)[begin + i] = src[begin + i];
+                    if (VB)
+                        ((V *)a.vals_a)[begin + i] = vsrc[begin + i];
+                }
+            if (threadIdx.x == 0) {
+                atomicAdd(&a.ctrl[RDX_MSD_DEEP_LONG], 1u);
+                const uint32_t at = atomicAdd(&d.bins3[RDX_SEG_LONG_BIN], 1u);
+                d.off3[2 * (size_t)at] = begin;
+                d.off3[2 * (size_t)at + 1] = begin + m1;
+                list[at] = 2u * at;
+            }
+            continue;
+        }
+        uint32_t e = dg + 1u; /* the group: sub-buckets dg .. e - 1 */
+        if (m1 <= (uint32_t)HALF) {
+            if (dg > 0u && lo - row[dg - 1u] <= (uint32_t)HALF && row[dg - 1u] / HALF == lo / HALF)
+                continue; /* within the group of an earlier sub-bucket */
+            while (e < 256u && MSD_SUB_START(e + 1u) - row[e] <= (uint32_t)HALF && row[e] / HALF == lo / HALF)
+                ++e;
+        }
+        const uint32_t m = MSD_SUB_START(e) - lo;
+#undef MSD_SUB_START
+        if (m == 0u)
+            continue;
+        /* About 2^MSD_L3_BIN_KEYS_LOG2 keys a bin: (e - dg) deep digits, each split by the
+         * b bits below low8 (at least 1 for a lone sub-bucket). */
+        const int group = msd_ceil_log2(e - dg);
+        const int need = msd_ceil_log2(((m - 1u) >> MSD_L3_BIN_KEYS_LOG2(K)) + 1u) - group;
+        const int most = MSD_L3_MAX_BITS(K) - group < d.low8 ? MSD_L3_MAX_BITS(K) - group : d.low8;
+        const int b = need < (e - dg == 1u) ? (int)(e - dg == 1u) : need < most ? need : most;
+        msd_l3_sort<K, VB>(a, src + begin, vsrc + begin, begin, m, d.low8 - b, (256u << b) - 1u, dg << b,
+                           (e - dg) << b, smem);
+        __syncthreads(); /* the shared memory is the next group's */
     }
 }
 
@@ -792,6 +930,27 @@ cudaError_t rdx_launch_msd_sort(int kb, int vb, const rdx_msd_args *a, int sms, 
     return MSD_DISPATCH(kb, vb, launch_sort, a, sms, s);
 }
 
+template <typename K, int VB>
+static cudaError_t launch_deep(const rdx_msd_args *a, const rdx_msd_deep_args *d, int sms, cudaStream_t s)
+{
+    const int k = sizeof(K) / 8, v = VB / 4;
+    rdx_chain_launch l;
+    const rdx_msd_deep_args e = *d;
+    /* the most sub-buckets: 256 per long level-2 bucket */
+    const size_t subs = a->n / ((size_t)msd_shape<K, VB>::L3_CAP + 1) * 256;
+    return cudaLaunchKernelEx(rdx_chain_config(&l, rdx_resident_grid(subs > 0 ? subs : 1, sms, l3_per_sm[k][v], RDX_MSD_L3_WAVES),
+                                               msd_shape<K, VB>::L3_THREADS, msd_l3_layout<K, VB>::BYTES, s),
+                              msd_deep_kernel<K, VB>, *a, e);
+}
+
+cudaError_t rdx_launch_msd_deep(int kb, int vb, const rdx_msd_args *a, const rdx_msd_deep_args *d, int sms,
+                                cudaStream_t s)
+{
+    if (!msd_args_ok(kb, vb, a) || d->low8 < 1)
+        return cudaErrorInvalidValue;
+    return MSD_DISPATCH(kb, vb, launch_deep, a, d, sms, s);
+}
+
 template <typename K>
 static cudaError_t launch_decide(const void *keys, size_t n, size_t max_n, int cls, int desc, int top_pass,
                                  uint32_t *ctrl, cudaStream_t s)
@@ -826,6 +985,9 @@ template <typename K, int VB> static cudaError_t init_shape(void)
     cudaError_t e = cudaFuncSetAttribute(l2, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)L2::BYTES);
     if (e == cudaSuccess)
         e = cudaFuncSetAttribute(l3, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)L3::BYTES);
+    if (e == cudaSuccess)
+        e = cudaFuncSetAttribute((const void *)msd_deep_kernel<K, VB>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 (int)L3::BYTES);
     if (e == cudaSuccess)
         e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&l2_per_sm[k][v], l2, L2::THREADS, L2::BYTES);
     if (e == cudaSuccess)

@@ -9,10 +9,16 @@
 #include "seg_passes.h"
 #include "seg_tile.h"
 
-/* The level-2 buckets, and the bits below them (all but the top two digits), which the
- * segmented passes sort in the buckets above level 3's capacity. */
+/* The level-2 buckets, and the bits below them (all but the top two digits, of keys with
+ * nothing dropped): the deep level takes the top 8 of them in the buckets above level 3's
+ * capacity, and the segmented passes the rest in the sub-buckets still above it. */
 #define MSD_L2_BUCKETS ((size_t)RDX_MSD_BUCKETS2)
 static int low_bits(const rdx_cuda_plan *p) { return p->kb * 8 - 16; }
+static int deep_passes(const rdx_cuda_plan *p) { return (low_bits(p) - 8) / 8; }
+
+/* The most buckets above level 3's capacity n keys can hold (level-2 buckets, or
+ * sub-buckets of the deep level). */
+static size_t most_long(const rdx_cuda_plan *p) { return p->n / (rdx_msd_l3_cap(p->kb, p->vb) + 1); }
 
 /* The most keys the route takes for the plan's job where the keys use every value of the
  * top digit: the level-2 buckets' average (n / 65536) stays below level 3's capacity. */
@@ -59,10 +65,16 @@ static void layout(rdx_cuda_plan *p, size_t *end)
 
 void rdx_cuda_msd_long_layout(rdx_cuda_plan *p, size_t *end)
 {
+    const size_t cap = rdx_msd_l3_cap(p->kb, p->vb), subs = most_long(p);
     p->msd_off = rdx_cuda_take(end, (MSD_L2_BUCKETS + 1) * sizeof(size_t));
     p->msd_bins = rdx_cuda_take(end, rdx_seg_tile_scratch_bytes(MSD_L2_BUCKETS));
-    p->msd_segp = rdx_cuda_take(end, rdx_seg_passes_scratch_bytes(p->kb, p->vb, p->n, MSD_L2_BUCKETS,
-                                                                  rdx_msd_l3_cap(p->kb, p->vb), low_bits(p) / 8));
+    p->msd_off3 = rdx_cuda_take(end, (2 * subs + 1) * sizeof(size_t));
+    p->msd_bins3 = rdx_cuda_take(end, rdx_seg_tile_scratch_bytes(subs));
+    /* The deep level's pass and then the segmented passes share the scratch (the deep
+     * kernel reads the first's view before the second starts). */
+    const size_t first = rdx_seg_passes_scratch_bytes(p->kb, p->vb, p->n, MSD_L2_BUCKETS, cap, 1);
+    const size_t rest = rdx_seg_passes_scratch_bytes(p->kb, p->vb, p->n, 2 * subs, cap, deep_passes(p));
+    p->msd_segp = rdx_cuda_take(end, first > rest ? first : rest);
 }
 
 rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_cuda_bufs *b, rdx_cuda_lsd *l,
@@ -118,9 +130,11 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     RDX_CUDA_TRY(rdx_launch_msd_sort(p->kb, p->vb, &m, b->sms, s));
 
     /* The level-2 buckets above level 3's capacity (few distinct keys, a heavy key, skew
-     * below the top digit): the segmented passes sort each over the bits below the top
-     * two digits, in place in A with B (free after level 2) as their other buffer, all
-     * in the same launches. Level 2 wrote them decoded. */
+     * below the top digit), the deep level: the segmented passes' first pass on the 8
+     * bits below the top two digits partitions each, in place in A with B (free after
+     * level 2) as the other buffer, leaving them in B where it runs; the deep kernel sorts
+     * the sub-buckets within level 3's capacity into A, and lists the others. Level 2
+     * wrote the keys decoded. */
     size_t *off = (size_t *)(t + p->msd_off);
     uint32_t *bins = (uint32_t *)(t + p->msd_bins);
     RDX_CUDA_TRY(rdx_launch_msd_offsets(&m, off, b->sms, s));
@@ -141,8 +155,7 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     q.vals_src = vals_a;
     q.vals_a = vals_a;
     q.vals_b = l->vals_b;
-    q.keys_scratch = b->argsort; /* an argsort's keys are scratch: the last pass writes indices only */
-    q.wide_out = p->widen ? b->vals_a : NULL;
+    q.leave_in_b = 1;
     q.n = n;
     q.off = off;
     q.S = MSD_L2_BUCKETS;
@@ -150,10 +163,37 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     q.max_short = g.max_short;
     q.cls = p->cls;
     q.desc = p->desc;
-    q.begin_bit = 0;
+    q.begin_bit = low_bits(p) - 8;
     q.end_bit = low_bits(p);
     q.radix_bits = 8;
-    RDX_CUDA_TRY(rdx_seg_passes_enqueue(&q, t + p->msd_segp, b->sms, s));
+    void *segp = t + p->msd_segp;
+    RDX_CUDA_TRY(rdx_seg_passes_enqueue(&q, segp, b->sms, s));
+    const rdx_seg_passes_view v = rdx_seg_passes_view_of(&q, segp);
+    rdx_msd_deep_args d;
+    memset(&d, 0, sizeof d);
+    d.long_count = v.long_count;
+    d.bases = v.bases;
+    d.active = v.active;
+    d.start = v.start;
+    d.end = v.end;
+    d.low8 = q.begin_bit;
+    d.off3 = (size_t *)(t + p->msd_off3);
+    d.bins3 = (uint32_t *)(t + p->msd_bins3);
+    RDX_CUDA_TRY(cudaMemsetAsync(d.bins3, 0, rdx_seg_tile_scratch_bytes(0), s));
+    RDX_CUDA_TRY(rdx_launch_msd_deep(p->kb, p->vb, &m, &d, b->sms, s));
+
+    /* The sub-buckets still above level 3's capacity (a heavy key): the segmented passes
+     * over the bits below the deep digit, in place in A; their offsets are pairs, segment
+     * 2i of off3 being sub-bucket i (the odd ones are never listed). */
+    q.keys_scratch = b->argsort; /* an argsort's keys are scratch: the last pass writes indices only */
+    q.wide_out = p->widen ? b->vals_a : NULL;
+    q.leave_in_b = 0;
+    q.off = d.off3;
+    q.S = 2 * most_long(p);
+    q.bins = d.bins3;
+    q.begin_bit = 0;
+    q.end_bit = low_bits(p) - 8;
+    RDX_CUDA_TRY(rdx_seg_passes_enqueue(&q, segp, b->sms, s));
     return RDX_OK;
 }
 

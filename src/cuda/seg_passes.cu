@@ -86,6 +86,20 @@ size_t rdx_seg_passes_scratch_bytes(int kb, int vb, size_t n, size_t S, size_t m
     return segp_plan(kb, vb, n, S, max_short, passes).total;
 }
 
+rdx_seg_passes_view rdx_seg_passes_view_of(const rdx_seg_passes_args *a, const void *scratch)
+{
+    const segp_layout L = segp_plan(a->kb, a->vb, a->n, a->S, a->max_short,
+                                    passes_of(a->begin_bit, a->end_bit, a->radix_bits));
+    const unsigned char *t = (const unsigned char *)scratch;
+    rdx_seg_passes_view v;
+    v.long_count = (const uint32_t *)(t + L.ctl) + RDX_SEGP_LONG;
+    v.start = (const size_t *)(t + L.start);
+    v.end = (const size_t *)(t + L.end);
+    v.bases = (const uint32_t *)(t + L.bases);
+    v.active = (const uint32_t *)(t + L.active);
+    return v;
+}
+
 /* ---- kernels ---- */
 
 /* Long segment li's keys [*lo, *hi). */
@@ -320,7 +334,7 @@ __global__ void __launch_bounds__(RDX_COPY_THREADS) segp_fixup_kernel(const rdx_
 {
     rdx_chain_enter();
     const uint32_t active = *d.active, tiles = d.ctl[RDX_SEGP_TILES];
-    const bool none = active == 0, back = (active & 1u) && !apart;
+    const bool none = active == 0, back = (active & 1u) && !apart && !a.leave_in_b;
     if (!none && !back && !a.wide_out && !a.orig_keys)
         return;
     for (uint32_t t = blockIdx.x; t < tiles; t += gridDim.x) {

@@ -23,6 +23,11 @@ typedef struct rdx_seg_passes_args {
     void *vals_a;           /* the result values (or indices) */
     void *vals_b;           /* scratch of n values, or NULL */
     int keys_scratch;       /* keys are not part of the result: the last pass writes the values only */
+    int leave_in_b;         /* in place (keys_src == keys_a, vals_src == vals_a), without
+                               wide_out and orig_keys: after an odd number of passes the
+                               result stays in keys_b and vals_b instead of coming back (the
+                               caller reads the view's active count); for a caller that
+                               reads the long segments once more anyway (the MSD route) */
     int iota_rel;           /* the values start as indices from the segment's start */
     void *wide_out;         /* argsort into 64-bit indices: the passes move 4-byte indices
                                in vals_a (scratch), the fix-up widens them into wide_out
@@ -38,7 +43,8 @@ typedef struct rdx_seg_passes_args {
     size_t n;               /* keys in the array; below 2^32 */
     const size_t *off;      /* S + 1 device offsets, or NULL: S equal segments of seg_size */
     size_t S, seg_size;
-    const uint32_t *bins;   /* with off: the bins of rdx_seg_tile_bin (the long bin is read) */
+    const uint32_t *bins;   /* with off: the bins of rdx_seg_tile_bin, or a buffer of their
+                               layout (seg_tile.h) in which only the long bin lists segments */
     size_t max_short;       /* segments of more keys than this are long */
     int cls, desc;          /* the key codec (key_codec.h) */
     int begin_bit, end_bit, radix_bits;
@@ -47,6 +53,18 @@ typedef struct rdx_seg_passes_args {
 /* Device scratch of rdx_seg_passes_enqueue for `passes` digits (the keys_b and vals_b
  * buffers not included). */
 size_t rdx_seg_passes_scratch_bytes(int kb, int vb, size_t n, size_t S, size_t max_short, int passes);
+
+/* What the passes leave in their scratch for a caller's later kernels (device pointers,
+ * valid until the scratch is used again). */
+typedef struct rdx_seg_passes_view {
+    const uint32_t *long_count; /* the long segments, in the order of the arrays below */
+    const size_t *start, *end;  /* long segment i's keys: [start[i], end[i]) */
+    const uint32_t *bases;      /* pass p's first slot of digit d in long segment i, from
+                                   start[i]: bases[(i * passes + p) * 256 + d] */
+    const uint32_t *active;     /* how many passes ran */
+} rdx_seg_passes_view;
+
+rdx_seg_passes_view rdx_seg_passes_view_of(const rdx_seg_passes_args *a, const void *scratch);
 
 /* Sorts every long segment of a on stream, in the scratch of rdx_seg_passes_scratch_bytes
  * (aligned to 256 bytes). Segments of max_short keys or fewer are not touched. */

@@ -9,15 +9,17 @@ rdx_cuda_tuning *rdx_cuda_ctx_tuning(rdx_ctx *ctx)
     return ctx && ctx->backend == RDX_BACKEND_CUDA && ctx->cuda ? &ctx->cuda->tuning : NULL;
 }
 
-int rdx_cuda_ctx_msd_state(rdx_ctx *ctx, unsigned *slow_blocks, unsigned *long_buckets)
+int rdx_cuda_ctx_msd_state(rdx_ctx *ctx, unsigned *slow_blocks, unsigned *long_buckets, unsigned *deep_long)
 {
     if (slow_blocks)
         *slow_blocks = 0;
     if (long_buckets)
         *long_buckets = 0;
+    if (deep_long)
+        *deep_long = 0;
     if (!ctx || !ctx->cuda || !ctx->cuda->msd_ctrl)
         return -1;
-    uint32_t w[RDX_MSD_LONG + 1] = {0};
+    uint32_t w[RDX_MSD_CTRL_WORDS] = {0};
     if (cudaDeviceSynchronize() != cudaSuccess ||
         cudaMemcpy(w, ctx->cuda->msd_ctrl, sizeof w, cudaMemcpyDeviceToHost) != cudaSuccess) {
         (void)cudaGetLastError();
@@ -27,5 +29,7 @@ int rdx_cuda_ctx_msd_state(rdx_ctx *ctx, unsigned *slow_blocks, unsigned *long_b
         *slow_blocks = w[RDX_MSD_SLOW];
     if (long_buckets)
         *long_buckets = w[RDX_MSD_LONG];
+    if (deep_long)
+        *deep_long = w[RDX_MSD_DEEP_LONG];
     return (int)w[RDX_MSD_STATE];
 }

@@ -34,9 +34,10 @@ int rdx_cuda_cluster_max_blocks(size_t key_bytes, size_t value_bytes);
  * sample had dropped (LSD, on a recount), 1 an inconsistent state, -2 the read failed.
  * *slow_blocks (if not NULL): level-3 blocks that sorted their bucket by on-chip LSD
  * passes (a sub-bucket above 64 keys). *long_buckets (if not NULL): level-2 buckets above
- * level 3's capacity (RDX_MSD_L3_CAP or RDX_MSD_L3_CAP_PAIRS), which the segmented passes
- * sorted. */
-int rdx_cuda_ctx_msd_state(rdx_ctx *ctx, unsigned *slow_blocks, unsigned *long_buckets);
+ * level 3's capacity (RDX_MSD_L3_CAP or RDX_MSD_L3_CAP_PAIRS), which the deep level
+ * split. *deep_long (if not NULL): the deep level's sub-buckets still above it, which the
+ * segmented passes sorted. */
+int rdx_cuda_ctx_msd_state(rdx_ctx *ctx, unsigned *slow_blocks, unsigned *long_buckets, unsigned *deep_long);
 
 #ifdef __cplusplus
 }

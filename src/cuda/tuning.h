@@ -410,8 +410,23 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
  *   the segmented passes skip the digits each bucket shares (few distinct keys: u64 few
  *   2^25 1.03 ms against 1.81 for CUB). With many distinct keys below the prefixes they
  *   move the keys as often as the LSD passes. */
+/* - DEEP_SPLIT (8-byte keys, with either test failing): or the largest level-2 bucket of
+ *   the sample (a count-min sketch of the 16-bit prefixes, two tables of PAIR_BINS) split
+ *   DEEP_SPLIT ways by the deep level would hold at most the route's average bucket at
+ *   its largest n (max_n / 65536 keys). Skew with spread below the top two digits (one
+ *   top digit holding 90%, normal doubles up to about 2^26) then takes the route, whose
+ *   deep level splits the long buckets; a heavy key or low entropy below them (zipf,
+ *   AND-ed words) would leave sub-buckets above level 3's capacity or long runs in them,
+ *   which level 3 sorts slowly: declined (H200 round 32 call 2, taking every skew: u64
+ *   zipf 2^26 14.8 ms, low entropy 11.7 ms against 3.3 and 3.5 for the LSD passes). */
 #ifndef RDX_MSD_SKEW
 #define RDX_MSD_SKEW 8
+#endif
+#ifndef RDX_MSD_DEEP_SPLIT
+#define RDX_MSD_DEEP_SPLIT 256
+#endif
+#ifndef RDX_MSD_PAIR_BINS
+#define RDX_MSD_PAIR_BINS 4096
 #endif
 #ifndef RDX_MSD_FEW_PREFIXES
 #define RDX_MSD_FEW_PREFIXES 256
