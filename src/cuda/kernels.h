@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <cuda_runtime.h>
 
+#include "seg_passes.h"
+
 /* The (key bytes, value bytes) pairs the kernels are instantiated for, in one list:
  * RDX_FOR_EACH_KV(X) is X(KB, VB) for each pair, in this order (the launchers' switch on
  * kb * 16 + vb, the preparation of each instantiation). */
@@ -250,8 +252,8 @@ cudaError_t rdx_launch_msd_offsets(const rdx_msd_args *a, size_t *off, int sms, 
  * sorts those of at most its capacity into A; the longer ones are copied to A and listed
  * for the segmented passes over the bits below low8. */
 typedef struct rdx_msd_deep_args {
-    const uint32_t *long_count, *bases, *active; /* the first pass's view (rdx_seg_passes_view) */
-    const size_t *start, *end;
+    rdx_seg_passes_view first;   /* the first pass's (one pass: its bases are 256 words a
+                                    long bucket) */
     int low8;                    /* the deep digit's lowest bit */
     size_t *off3;                /* out: long sub-bucket i is [off3[2i], off3[2i + 1]) */
     uint32_t *bins3;             /* out: their list in seg_tile.h's bin layout (only the long

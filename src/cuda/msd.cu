@@ -763,6 +763,12 @@ __global__ void __launch_bounds__(msd_shape<K, VB>::L3_THREADS, msd_shape<K, VB>
 
 /* ---- the deep level: the long level-2 buckets one digit further ---- */
 
+/* Where sub-bucket x (0-256) of a long bucket of len keys starts, from its bases row. */
+static __device__ __forceinline__ uint32_t msd_sub_start(const uint32_t *row, uint32_t x, uint32_t len)
+{
+    return x < 256u ? row[x] : len;
+}
+
 /* ceil(log2(x)) for x >= 1 */
 static __device__ __forceinline__ int msd_ceil_log2(uint32_t x) { return x > 1u ? 32 - __clz((int)(x - 1u)) : 0; }
 
@@ -787,18 +793,18 @@ __global__ void __launch_bounds__(msd_shape<K, VB>::L3_THREADS, msd_shape<K, VB>
     extern __shared__ __align__(16) unsigned char smem[];
     if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON)
         return;
-    const uint32_t subs = *d.long_count * 256u;
-    const bool in_b = *d.active != 0u;
+    const rdx_seg_passes_view &v = d.first;
+    const uint32_t subs = *v.long_count * 256u;
+    const bool in_b = *v.active != 0u;
     const K *src = (const K *)(in_b ? a.keys_b : a.keys_a);
     const V *vsrc = (const V *)(in_b ? a.vals_b : a.vals_a);
     uint32_t *list = d.bins3 + 2 * RDX_SEG_BINS; /* the long bin: the only one listed */
     for (uint32_t sb = blockIdx.x; sb < subs; sb += gridDim.x) {
         const uint32_t li = sb >> 8, dg = sb & 255u;
-        const uint32_t *row = d.bases + (size_t)li * 256u;
-        const size_t seg = d.start[li];
-        const uint32_t len = (uint32_t)(d.end[li] - seg);
-#define MSD_SUB_START(x) ((x) < 256u ? row[(x)] : len)
-        const uint32_t lo = row[dg], m1 = MSD_SUB_START(dg + 1u) - lo;
+        const uint32_t *row = v.bases + (size_t)li * 256u;
+        const size_t seg = v.start[li];
+        const uint32_t len = (uint32_t)(v.end[li] - seg);
+        const uint32_t lo = row[dg], m1 = msd_sub_start(row, dg + 1u, len) - lo;
         const size_t begin = seg + lo;
         if (m1 > (uint32_t)CAP) {
             if (in_b)
@@ -820,11 +826,10 @@ __global__ void __launch_bounds__(msd_shape<K, VB>::L3_THREADS, msd_shape<K, VB>
         if (m1 <= (uint32_t)HALF) {
             if (dg > 0u && lo - row[dg - 1u] <= (uint32_t)HALF && row[dg - 1u] / HALF == lo / HALF)
                 continue; /* within the group of an earlier sub-bucket */
-            while (e < 256u && MSD_SUB_START(e + 1u) - row[e] <= (uint32_t)HALF && row[e] / HALF == lo / HALF)
+            while (e < 256u && msd_sub_start(row, e + 1u, len) - row[e] <= (uint32_t)HALF && row[e] / HALF == lo / HALF)
                 ++e;
         }
-        const uint32_t m = MSD_SUB_START(e) - lo;
-#undef MSD_SUB_START
+        const uint32_t m = msd_sub_start(row, e, len) - lo;
         if (m == 0u)
             continue;
         /* About 2^MSD_L3_BIN_KEYS_LOG2 keys a bin: (e - dg) deep digits, each split by the
@@ -935,12 +940,12 @@ static cudaError_t launch_deep(const rdx_msd_args *a, const rdx_msd_deep_args *d
 {
     const int k = sizeof(K) / 8, v = VB / 4;
     rdx_chain_launch l;
-    const rdx_msd_deep_args e = *d;
     /* the most sub-buckets: 256 per long level-2 bucket */
     const size_t subs = a->n / ((size_t)msd_shape<K, VB>::L3_CAP + 1) * 256;
-    return cudaLaunchKernelEx(rdx_chain_config(&l, rdx_resident_grid(subs > 0 ? subs : 1, sms, l3_per_sm[k][v], RDX_MSD_L3_WAVES),
-                                               msd_shape<K, VB>::L3_THREADS, msd_l3_layout<K, VB>::BYTES, s),
-                              msd_deep_kernel<K, VB>, *a, e);
+    const unsigned grid = rdx_resident_grid(subs > 0 ? subs : 1, sms, l3_per_sm[k][v], RDX_MSD_L3_WAVES);
+    return cudaLaunchKernelEx(
+        rdx_chain_config(&l, grid, msd_shape<K, VB>::L3_THREADS, msd_l3_layout<K, VB>::BYTES, s),
+        msd_deep_kernel<K, VB>, *a, *d);
 }
 
 cudaError_t rdx_launch_msd_deep(int kb, int vb, const rdx_msd_args *a, const rdx_msd_deep_args *d, int sms,

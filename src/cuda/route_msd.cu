@@ -168,14 +168,9 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     q.radix_bits = 8;
     void *segp = t + p->msd_segp;
     RDX_CUDA_TRY(rdx_seg_passes_enqueue(&q, segp, b->sms, s));
-    const rdx_seg_passes_view v = rdx_seg_passes_view_of(&q, segp);
     rdx_msd_deep_args d;
     memset(&d, 0, sizeof d);
-    d.long_count = v.long_count;
-    d.bases = v.bases;
-    d.active = v.active;
-    d.start = v.start;
-    d.end = v.end;
+    d.first = rdx_seg_passes_view_of(&q, segp);
     d.low8 = q.begin_bit;
     d.off3 = (size_t *)(t + p->msd_off3);
     d.bins3 = (uint32_t *)(t + p->msd_bins3);
