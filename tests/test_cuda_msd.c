@@ -71,9 +71,9 @@ enum {
     MSD_DEEPLONG, /* 1/64 of the keys share their top 24 bits, the others random: the deep
                      level's pass runs, and that sub-bucket (above level 3's capacity from
                      2^19 keys) goes from B to the segmented passes */
-    MSD_TAG24,    /* one of 8 random 24-bit tags on top of random bits: the deep level's pass
-                     finds one digit in each long bucket and does not run, and every
-                     sub-bucket goes to the segmented passes from A */
+    MSD_TAG24,    /* one of 8 random 24-bit tags on top of random bits: the sample sees 8
+                     values of the top three digits and skips the deep level, and every long
+                     bucket goes whole to the segmented passes from A */
     MSD_ONETOP,   /* 90% of the keys share their top 8 bits, the others random: the top
                      digit is skewed, the 16-bit prefixes are not (8-byte keys: the deep
                      level's test takes them where n is small enough beside max_n) */
@@ -171,11 +171,12 @@ static void msd_threshold(rdx_ctx *ctx, int low)
  * recount). A case's expected outcome may also be MSD_RAN: 2, 3 or 5. */
 enum { MSD_LONG = 3, MSD_MISSED_RANGE = 4, MSD_DEEP_LONG = 5, MSD_RAN = -8 };
 static int msd_routes[7]; /* counted at outcome + 1 */
+static unsigned msd_deep_skipped; /* the last outcome's: the sample skipped the deep level */
 
 static int msd_outcome(rdx_ctx *ctx, unsigned *slow)
 {
     unsigned long_buckets = 0, deep_long = 0;
-    const int state = rdx_cuda_ctx_msd_state(ctx, slow, &long_buckets, &deep_long);
+    const int state = rdx_cuda_ctx_msd_state(ctx, slow, &long_buckets, &deep_long, &msd_deep_skipped);
     const int route = state == 3                      ? MSD_MISSED_RANGE
                       : state == 2 && deep_long > 0    ? MSD_DEEP_LONG
                       : state == 2 && long_buckets > 0 ? MSD_LONG
@@ -183,6 +184,19 @@ static int msd_outcome(rdx_ctx *ctx, unsigned *slow)
     if (route >= -1 && route <= 5)
         msd_routes[route + 1]++;
     return route;
+}
+
+/* Where the route ran, the sample must skip the deep level for keys with few values of
+ * its top three digits (few distinct keys, 24-bit tags), and keep it for keys with many
+ * (random bits, the long sub-bucket's input); other inputs may go either way. */
+static void check_deep_skip(int route, int fill, const char *what)
+{
+    if (route != 2 && route != MSD_LONG && route != MSD_DEEP_LONG)
+        return;
+    if (fill == MSD_FEW || fill == MSD_TAG24)
+        CHECK(msd_deep_skipped == 1, "%s: the sample kept the deep level (few values of the top 24 bits)", what);
+    if (fill == MSD_UNIFORM || fill == MSD_DEEPLONG)
+        CHECK(msd_deep_skipped == 0, "%s: the sample skipped the deep level (many values of the top 24 bits)", what);
 }
 
 /* Whether outcome route is the expected want (-9: any). */
@@ -246,6 +260,10 @@ static void msd_case(rdx_ctx *ctx, rdx_type type, size_t n, int desc, int fill, 
           msd_fill_names[fill], n);
     CHECK(msd_as_expected(route, want), "msd %s %s n=%zu %s: route %d, expected %d", type_name(type),
           msd_fill_names[fill], n, desc ? "descending" : "ascending", route, want);
+    char what[160];
+    snprintf(what, sizeof what, "msd %s %s n=%zu %s%s", type_name(type), msd_fill_names[fill], n,
+             desc ? "descending" : "ascending", into ? " into" : "");
+    check_deep_skip(route, fill, what);
     if (into)
         free_at(AT_DEVICE, out);
     free_at(AT_DEVICE, in);
@@ -313,6 +331,7 @@ static void msd_pairs_case(rdx_ctx *ctx, rdx_type type, size_t n, size_t vs, int
     CHECK(fill != MSD_SUBBIG || route < 2 || slow > 0, "%s: no level-3 block took the on-chip LSD passes",
           desc_text);
     CHECK(msd_as_expected(route, want), "%s: route %d, expected %d", desc_text, route, want);
+    check_deep_skip(route, fill, desc_text);
     if (into) {
         free_at(AT_DEVICE, kout);
         free_at(AT_DEVICE, vout);
@@ -367,6 +386,7 @@ static void msd_argsort_case(rdx_ctx *ctx, rdx_type type, size_t n, rdx_type ind
         CHECK(memcmp(got, orig, n * kb) == 0, "%s: the keys changed", what);
     }
     CHECK(msd_as_expected(route, want), "%s: route %d, expected %d", what, route, want);
+    check_deep_skip(route, fill, what);
     free_at(AT_DEVICE, keys);
     free_at(AT_DEVICE, dev_idx);
     free(orig);

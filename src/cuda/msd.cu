@@ -87,6 +87,16 @@ static __device__ __forceinline__ uint32_t msd_pair_bin(uint32_t pre, int j)
     return ((pre + 1u) * (j ? 0x85EBCA77u : 0x9E3779B1u)) >> (32 - __builtin_ctz(RDX_MSD_PAIR_BINS));
 }
 
+/* Bit of 24-bit prefix p in the sample's map of them (RDX_MSD_FEW_DEEP): a multiplicative
+ * hash. */
+static __device__ __forceinline__ uint32_t msd_deep_bit(uint32_t p)
+{
+    static_assert((RDX_MSD_DEEP_MAP_BITS & (RDX_MSD_DEEP_MAP_BITS - 1)) == 0 && RDX_MSD_DEEP_MAP_BITS >= 32 &&
+                      RDX_MSD_DEEP_MAP_BITS / 32 <= MSD_DECIDE_THREADS,
+                  "a power of two, one word a thread at most");
+    return ((p + 1u) * 0x9E3779B1u) >> (32 - __builtin_ctz(RDX_MSD_DEEP_MAP_BITS));
+}
+
 /* Chunk c of the sample is 32 keys from about c * stride, shifted within its stride by a
  * hash of c so that keys repeating with the stride's period do not fool it (all keys
  * when n is small); the first chunk is the first 32 keys and the last the last 32, where
@@ -109,16 +119,19 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
     enum { PER_WARP = RDX_MSD_SAMPLE_CHUNKS / (MSD_DECIDE_THREADS / 32) };
     static_assert(PER_WARP * (MSD_DECIDE_THREADS / 32) == RDX_MSD_SAMPLE_CHUNKS, "whole chunks per warp");
     rdx_chain_enter();
-    __shared__ uint32_t s_top[256], s_second[256], s_sum[4];
+    __shared__ uint32_t s_top[256], s_second[256], s_sum[5];
     __shared__ uint32_t s_pair[2][RDX_MSD_PAIR_BINS]; /* a count-min sketch of the 16-bit prefixes */
+    __shared__ uint32_t s_deep[RDX_MSD_DEEP_MAP_BITS / 32]; /* the 24-bit prefixes seen, hashed */
     __shared__ unsigned long long s_vary[4], s_ends[2]; /* rdx_or_vary's words; the sampled images' least and greatest */
     const uint32_t t = threadIdx.x, lane = rdx_lane();
     if (t < 256) {
         s_top[t] = 0u;
         s_second[t] = 0u;
     }
-    if (t < 4)
+    if (t < 5)
         s_sum[t] = 0u;
+    if (t < RDX_MSD_DEEP_MAP_BITS / 32)
+        s_deep[t] = 0u;
     for (uint32_t j = t; j < 2 * RDX_MSD_PAIR_BINS; j += MSD_DECIDE_THREADS)
         s_pair[j / RDX_MSD_PAIR_BINS][j % RDX_MSD_PAIR_BINS] = 0u;
     if (t < 4)
@@ -174,7 +187,7 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
     const K base = use_base ? based : (K)0;
     const int lead = use_base ? lead_based : vary_raw ? __clzll(vary_raw) - (64 - w) : w; /* w: every key equal */
     const int drop = lead <= MSD_MAX_DROP(K) ? lead : 0;
-    const int top = MSD_TOP(K) - drop, second = MSD_SECOND(K) - drop;
+    const int second = MSD_SECOND(K) - drop;
 #pragma unroll
     for (int j = 0; j < PER_WARP; ++j)
         if (have[j]) {
@@ -184,8 +197,12 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
             atomicAdd(&s_second[pre & 255u], 1u);
             atomicAdd(&s_pair[0][msd_pair_bin(pre, 0)], 1u);
             atomicAdd(&s_pair[1][msd_pair_bin(pre, 1)], 1u);
+            const uint32_t bit = msd_deep_bit((uint32_t)(k >> (second - 8)) & 0xFFFFFFu);
+            atomicOr(&s_deep[bit >> 5], 1u << (bit & 31u));
         }
     __syncthreads();
+    if (t < RDX_MSD_DEEP_MAP_BITS / 32)
+        atomicAdd(&s_sum[4], (uint32_t)__popc(s_deep[t]));
     if (t < 256) {
         const uint32_t c = s_top[t];
         atomicMax(&s_sum[0], c);
@@ -214,8 +231,12 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
         const int deep = sizeof(K) == 8 && (unsigned long long)n * most_pair * MSD_BUCKETS2 <=
                                                (unsigned long long)max_n * sampled * RDX_MSD_DEEP_SPLIT;
         const int on = lead <= MSD_MAX_DROP(K) && (spread || few_prefixes || deep);
+        /* Few values of the deep level's digit under the top two: its sub-buckets would be
+         * as long as its buckets (tuning.h). */
+        const int skip_deep = s_sum[4] <= RDX_MSD_FEW_DEEP;
         ctrl[RDX_MSD_STATE] = on ? RDX_MSD_LEVEL1 : RDX_MSD_OFF;
         ctrl[RDX_MSD_DROP] = on ? (uint32_t)drop : 0u;
+        ctrl[RDX_MSD_SKIP_DEEP] = on && skip_deep ? 1u : 0u;
         ctrl[RDX_MSD_BASE] = on ? (uint32_t)base : 0u;
         ctrl[RDX_MSD_BASE + 1] = on ? (uint32_t)((unsigned long long)base >> 32) : 0u;
         ctrl[RDX_MSD_INFO + top_pass] =
@@ -780,8 +801,10 @@ static __device__ __forceinline__ int msd_ceil_log2(uint32_t x) { return x > 1u 
  * capacity (at most its capacity in all; its digit: the group's deep digits, less the
  * first, above as many bits below low8 as the group needs); and each larger sub-bucket of
  * at most its capacity alone. A longer one is copied to A where it is in B and listed for
- * the segmented passes over the bits below low8 (their other buckets: a sub-bucket's keys
- * share every bit from low8 up). A block takes the sub-buckets that start a group or stand
+ * the segmented passes over the bits below low8 + 8 (their other buckets: a sub-bucket's
+ * keys share every bit from low8 up, so its deep digit costs them nothing). Where the
+ * sample skipped the deep level (RDX_MSD_SKIP_DEEP), the first pass counted every key of
+ * a long bucket as digit 0: each is one sub-bucket, in A, listed whole. A block takes the sub-buckets that start a group or stand
  * alone, and skips the others. */
 template <typename K, int VB>
 __global__ void __launch_bounds__(msd_shape<K, VB>::L3_THREADS, msd_shape<K, VB>::L3_MIN_BLOCKS)

@@ -11,10 +11,11 @@
 
 /* The level-2 buckets, and the bits below them (all but the top two digits, of keys with
  * nothing dropped): the deep level takes the top 8 of them in the buckets above level 3's
- * capacity, and the segmented passes the rest in the sub-buckets still above it. */
+ * capacity, and the segmented passes all of them in the sub-buckets still above it (the
+ * deep digit, constant in a sub-bucket where the deep level ran, costs them nothing). */
 #define MSD_L2_BUCKETS ((size_t)RDX_MSD_BUCKETS2)
 static int low_bits(const rdx_cuda_plan *p) { return p->kb * 8 - 16; }
-static int deep_passes(const rdx_cuda_plan *p) { return (low_bits(p) - 8) / 8; }
+static int low_passes(const rdx_cuda_plan *p) { return low_bits(p) / 8; }
 
 /* The most buckets above level 3's capacity n keys can hold (level-2 buckets, or
  * sub-buckets of the deep level). */
@@ -73,7 +74,7 @@ void rdx_cuda_msd_long_layout(rdx_cuda_plan *p, size_t *end)
     /* The deep level's pass and then the segmented passes share the scratch (the deep
      * kernel reads the first's view before the second starts). */
     const size_t first = rdx_seg_passes_scratch_bytes(p->kb, p->vb, p->n, MSD_L2_BUCKETS, cap, 1);
-    const size_t rest = rdx_seg_passes_scratch_bytes(p->kb, p->vb, p->n, 2 * subs, cap, deep_passes(p));
+    const size_t rest = rdx_seg_passes_scratch_bytes(p->kb, p->vb, p->n, 2 * subs, cap, low_passes(p));
     p->msd_segp = rdx_cuda_take(end, first > rest ? first : rest);
 }
 
@@ -134,7 +135,9 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
      * bits below the top two digits partitions each, in place in A with B (free after
      * level 2) as the other buffer, leaving them in B where it runs; the deep kernel sorts
      * the sub-buckets within level 3's capacity into A, and lists the others. Level 2
-     * wrote the keys decoded. */
+     * wrote the keys decoded. Where the sample saw few values of that digit
+     * (RDX_MSD_SKIP_DEEP), the pass reads nothing and every long bucket is one
+     * sub-bucket, listed whole. */
     size_t *off = (size_t *)(t + p->msd_off);
     uint32_t *bins = (uint32_t *)(t + p->msd_bins);
     RDX_CUDA_TRY(rdx_launch_msd_offsets(&m, off, b->sms, s));
@@ -166,6 +169,7 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     q.begin_bit = low_bits(p) - 8;
     q.end_bit = low_bits(p);
     q.radix_bits = 8;
+    q.one_digit = l->msd_ctrl + RDX_MSD_SKIP_DEEP;
     void *segp = t + p->msd_segp;
     RDX_CUDA_TRY(rdx_seg_passes_enqueue(&q, segp, b->sms, s));
     rdx_msd_deep_args d;
@@ -177,17 +181,19 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     RDX_CUDA_TRY(cudaMemsetAsync(d.bins3, 0, rdx_seg_tile_scratch_bytes(0), s));
     RDX_CUDA_TRY(rdx_launch_msd_deep(p->kb, p->vb, &m, &d, b->sms, s));
 
-    /* The sub-buckets still above level 3's capacity (a heavy key): the segmented passes
-     * over the bits below the deep digit, in place in A; their offsets are pairs, segment
-     * 2i of off3 being sub-bucket i (the odd ones are never listed). */
+    /* The sub-buckets still above level 3's capacity (a heavy key, or the long buckets
+     * where the deep level was skipped): the segmented passes over all the bits below the
+     * top two digits, in place in A; their offsets are pairs, segment 2i of off3 being
+     * sub-bucket i (the odd ones are never listed). */
     q.keys_scratch = b->argsort; /* an argsort's keys are scratch: the last pass writes indices only */
     q.wide_out = p->widen ? b->vals_a : NULL;
     q.leave_in_b = 0;
     q.off = d.off3;
     q.S = 2 * most_long(p);
     q.bins = d.bins3;
+    q.one_digit = NULL;
     q.begin_bit = 0;
-    q.end_bit = low_bits(p) - 8;
+    q.end_bit = low_bits(p);
     RDX_CUDA_TRY(rdx_seg_passes_enqueue(&q, segp, b->sms, s));
     return RDX_OK;
 }

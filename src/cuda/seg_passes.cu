@@ -201,23 +201,29 @@ __global__ void __launch_bounds__(RDX_SEGP_HIST_THREADS) segp_hist_kernel(const 
     const uint32_t run = (tiles + gridDim.x - 1) / gridDim.x;
     const uint32_t t0 = blockIdx.x * run, t1 = t0 + run < tiles ? t0 + run : tiles;
     const rdx_hist_digits g = {passes, a.begin_bit, a.end_bit, a.radix_bits, a.cls, a.desc, a.numpy, a.inf};
+    const bool one_digit = a.one_digit && *a.one_digit; /* the same in every thread */
     for (uint32_t j = threadIdx.x; j < cells; j += RDX_SEGP_HIST_THREADS)
         s_hist[j] = 0u;
     __syncthreads();
     for (uint32_t t = t0; t < t1; ++t) {
         const uint4 ti = d.tiles[t];
-        const K *keys = (const K *)a.keys_src + ti.x;
-        uint32_t head = (uint32_t)(((16u - ((uintptr_t)keys & 15u)) & 15u) / KB); /* keys before alignment */
-        if (head > ti.y)
-            head = ti.y;
-        const uint32_t nvec = (ti.y - head) / VEC, tail = head + nvec * VEC;
-        for (uint32_t j = threadIdx.x; j < head; j += RDX_SEGP_HIST_THREADS)
-            rdx_hist_count_code(s_hist, rdx_hist_code(keys[j], g), g);
-        for (uint32_t j = tail + threadIdx.x; j < ti.y; j += RDX_SEGP_HIST_THREADS)
-            rdx_hist_count_code(s_hist, rdx_hist_code(keys[j], g), g);
-        const uint4 *vec = (const uint4 *)(keys + head);
-        for (uint32_t base = threadIdx.x; base < nvec; base += RDX_SEGP_HIST_THREADS * UNROLL)
-            rdx_hist_count_round<K, UNROLL>(s_hist, vec, base, RDX_SEGP_HIST_THREADS, nvec, g);
+        if (one_digit) {
+            if (threadIdx.x < (uint32_t)passes)
+                s_hist[threadIdx.x * bins] += ti.y;
+        } else {
+            const K *keys = (const K *)a.keys_src + ti.x;
+            uint32_t head = (uint32_t)(((16u - ((uintptr_t)keys & 15u)) & 15u) / KB); /* keys before alignment */
+            if (head > ti.y)
+                head = ti.y;
+            const uint32_t nvec = (ti.y - head) / VEC, tail = head + nvec * VEC;
+            for (uint32_t j = threadIdx.x; j < head; j += RDX_SEGP_HIST_THREADS)
+                rdx_hist_count_code(s_hist, rdx_hist_code(keys[j], g), g);
+            for (uint32_t j = tail + threadIdx.x; j < ti.y; j += RDX_SEGP_HIST_THREADS)
+                rdx_hist_count_code(s_hist, rdx_hist_code(keys[j], g), g);
+            const uint4 *vec = (const uint4 *)(keys + head);
+            for (uint32_t base = threadIdx.x; base < nvec; base += RDX_SEGP_HIST_THREADS * UNROLL)
+                rdx_hist_count_round<K, UNROLL>(s_hist, vec, base, RDX_SEGP_HIST_THREADS, nvec, g);
+        }
         if (t + 1u == t1 || d.tiles[t + 1u].w != ti.w) { /* the run leaves the segment */
             __syncthreads();
             for (uint32_t j = threadIdx.x; j < cells; j += RDX_SEGP_HIST_THREADS) {

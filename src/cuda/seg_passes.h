@@ -48,6 +48,10 @@ typedef struct rdx_seg_passes_args {
     size_t max_short;       /* segments of more keys than this are long */
     int cls, desc;          /* the key codec (key_codec.h) */
     int begin_bit, end_bit, radix_bits;
+    const uint32_t *one_digit; /* a device word, or NULL: where it is nonzero, every key of a
+                                  long segment counts as digit 0 in every pass, no key is
+                                  read and no pass runs (the caller sorts the segments
+                                  later; the view then shows each as one digit) */
 } rdx_seg_passes_args;
 
 /* Device scratch of rdx_seg_passes_enqueue for `passes` digits (the keys_b and vals_b
