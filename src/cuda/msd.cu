@@ -79,22 +79,27 @@ template <typename K> static __device__ __forceinline__ K msd_base(K lo, K hi)
     return unit > 0 ? lo & (K) ~(((K)1 << unit) - 1u) : (K)0;
 }
 
-/* Bin of 16-bit prefix pre in table j (0, 1) of the sample's count-min sketch: a
- * multiplicative hash, one odd constant per table. */
+/* A multiplicative hash of x into 2^bits bins (x + 1: 0 too spreads). */
+static __device__ __forceinline__ uint32_t msd_hash(uint32_t x, uint32_t mult, int bits)
+{
+    return ((x + 1u) * mult) >> (32 - bits);
+}
+
+/* Bin of 16-bit prefix pre in table j (0, 1) of the sample's count-min sketch: one odd
+ * constant per table. */
 static __device__ __forceinline__ uint32_t msd_pair_bin(uint32_t pre, int j)
 {
     static_assert((RDX_MSD_PAIR_BINS & (RDX_MSD_PAIR_BINS - 1)) == 0, "a power of two");
-    return ((pre + 1u) * (j ? 0x85EBCA77u : 0x9E3779B1u)) >> (32 - __builtin_ctz(RDX_MSD_PAIR_BINS));
+    return msd_hash(pre, j ? 0x85EBCA77u : 0x9E3779B1u, __builtin_ctz(RDX_MSD_PAIR_BINS));
 }
 
-/* Bit of 24-bit prefix p in the sample's map of them (RDX_MSD_FEW_DEEP): a multiplicative
- * hash. */
+/* Bit of 24-bit prefix p in the sample's map of them (RDX_MSD_FEW_DEEP). */
 static __device__ __forceinline__ uint32_t msd_deep_bit(uint32_t p)
 {
     static_assert((RDX_MSD_DEEP_MAP_BITS & (RDX_MSD_DEEP_MAP_BITS - 1)) == 0 && RDX_MSD_DEEP_MAP_BITS >= 32 &&
                       RDX_MSD_DEEP_MAP_BITS / 32 <= MSD_DECIDE_THREADS,
                   "a power of two, one word a thread at most");
-    return ((p + 1u) * 0x9E3779B1u) >> (32 - __builtin_ctz(RDX_MSD_DEEP_MAP_BITS));
+    return msd_hash(p, 0x9E3779B1u, __builtin_ctz(RDX_MSD_DEEP_MAP_BITS));
 }
 
 /* Chunk c of the sample is 32 keys from about c * stride, shifted within its stride by a
