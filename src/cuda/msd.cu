@@ -789,28 +789,24 @@ __global__ void __launch_bounds__(msd_shape<K, VB>::L3_THREADS, msd_shape<K, VB>
 
 /* ---- the deep level: the long level-2 buckets one digit further ---- */
 
-/* Where sub-bucket x (0-256) of a long bucket of len keys starts, from its bases row. */
-static __device__ __forceinline__ uint32_t msd_sub_start(const uint32_t *row, uint32_t x, uint32_t len)
-{
-    return x < 256u ? row[x] : len;
-}
-
 /* ceil(log2(x)) for x >= 1 */
 static __device__ __forceinline__ int msd_ceil_log2(uint32_t x) { return x > 1u ? 32 - __clz((int)(x - 1u)) : 0; }
 
-/* The sub-buckets of the long level-2 buckets, by block: the segmented passes' first pass
- * (route_msd.cu) partitioned each long bucket by the digit of bits low8 to low8 + 7 (below
- * the second digit of keys with nothing dropped), in place in A with the result left in B
- * where the pass ran. Level 3 sorts into A, as one bucket, each group of consecutive
- * sub-buckets of at most half its capacity whose starts lie in the same window of half its
- * capacity (at most its capacity in all; its digit: the group's deep digits, less the
- * first, above as many bits below low8 as the group needs); and each larger sub-bucket of
- * at most its capacity alone. A longer one is copied to A where it is in B and listed for
- * the segmented passes over the bits below low8 + 8 (their other buckets: a sub-bucket's
- * keys share every bit from low8 up, so its deep digit costs them nothing). Where the
- * sample skipped the deep level (RDX_MSD_SKIP_DEEP), the first pass counted every key of
- * a long bucket as digit 0: each is one sub-bucket, in A, listed whole. A block takes the sub-buckets that start a group or stand
- * alone, and skips the others. */
+/* The sub-buckets of the long level-2 buckets, a long bucket per block: the segmented
+ * passes' first pass (route_msd.cu) partitioned each long bucket by the digit of bits low8
+ * to low8 + 7 (below the second digit of keys with nothing dropped), in place in A with
+ * the result left in B where the pass ran. Level 3 sorts into A, as one bucket, each group
+ * of consecutive sub-buckets of at most half its capacity whose starts lie in the same
+ * window of half its capacity (at most its capacity in all; its digit: the group's deep
+ * digits, less the first, above as many bits below low8 as the group needs); and each
+ * larger sub-bucket of at most its capacity alone. A longer one is copied to A where it is
+ * in B and listed for the segmented passes over the bits below low8 + 8 (their other
+ * buckets: a sub-bucket's keys share every bit from low8 up, so its deep digit costs them
+ * nothing). Where the sample skipped the deep level (RDX_MSD_SKIP_DEEP), the first pass
+ * counted every key of a long bucket as digit 0: each is one sub-bucket, in A, listed
+ * whole. The block reads the bucket's 256 sub-bucket starts once and finds the groups'
+ * first sub-buckets in parallel: a sub-bucket starts a group unless it and the one before
+ * it are both small and start in the same window. */
 template <typename K, int VB>
 __global__ void __launch_bounds__(msd_shape<K, VB>::L3_THREADS, msd_shape<K, VB>::L3_MIN_BLOCKS)
     msd_deep_kernel(const rdx_msd_args a, const rdx_msd_deep_args d)
@@ -818,57 +814,83 @@ __global__ void __launch_bounds__(msd_shape<K, VB>::L3_THREADS, msd_shape<K, VB>
     rdx_chain_enter();
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
     enum { CAP = msd_shape<K, VB>::L3_CAP, HALF = CAP / 2, THREADS = msd_shape<K, VB>::L3_THREADS };
+    static_assert(THREADS >= 256, "a thread per sub-bucket");
     extern __shared__ __align__(16) unsigned char smem[];
+    __shared__ uint32_t s_start[257];  /* sub-bucket x starts at s_start[x] from the bucket's start */
+    __shared__ uint16_t s_first[257];  /* the groups' first sub-buckets, then 256 */
+    __shared__ uint32_t s_warp[8], s_groups;
     if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON)
         return;
     const rdx_seg_passes_view &v = d.first;
-    const uint32_t subs = *v.long_count * 256u;
+    const uint32_t longs = *v.long_count;
     const bool in_b = *v.active != 0u;
     const K *src = (const K *)(in_b ? a.keys_b : a.keys_a);
     const V *vsrc = (const V *)(in_b ? a.vals_b : a.vals_a);
     uint32_t *list = d.bins3 + 2 * RDX_SEG_BINS; /* the long bin: the only one listed */
-    for (uint32_t sb = blockIdx.x; sb < subs; sb += gridDim.x) {
-        const uint32_t li = sb >> 8, dg = sb & 255u;
-        const uint32_t *row = v.bases + (size_t)li * 256u;
+    const uint32_t x = threadIdx.x, lane = rdx_lane(), warp = x >> 5;
+    for (uint32_t li = blockIdx.x; li < longs; li += gridDim.x) {
         const size_t seg = v.start[li];
-        const uint32_t len = (uint32_t)(v.end[li] - seg);
-        const uint32_t lo = row[dg], m1 = msd_sub_start(row, dg + 1u, len) - lo;
-        const size_t begin = seg + lo;
-        if (m1 > (uint32_t)CAP) {
-            if (in_b)
-                for (uint32_t i = threadIdx.x; i < m1; i += THREADS) {
-                    ((K *)a.keys_a)[begin + i] = src[begin + i];
-                    if (VB)
-                        ((V *)a.vals_a)[begin + i] = vsrc[begin + i];
-                }
-            if (threadIdx.x == 0) {
-                atomicAdd(&a.ctrl[RDX_MSD_DEEP_LONG], 1u);
-                const uint32_t at = atomicAdd(&d.bins3[RDX_SEG_LONG_BIN], 1u);
-                d.off3[2 * (size_t)at] = begin;
-                d.off3[2 * (size_t)at + 1] = begin + m1;
-                list[at] = 2u * at;
+        if (x < 256u)
+            s_start[x] = v.bases[(size_t)li * 256u + x];
+        if (x == 0u)
+            s_start[256] = (uint32_t)(v.end[li] - seg);
+        __syncthreads();
+        bool first = false;
+        if (x < 256u) {
+            const uint32_t lo = s_start[x], m = s_start[x + 1u] - lo;
+            first = x == 0u || m > (uint32_t)HALF || lo - s_start[x - 1u] > (uint32_t)HALF ||
+                    s_start[x - 1u] / HALF != lo / HALF;
+        }
+        const uint32_t ballot = __ballot_sync(RDX_FULL_WARP, first);
+        if (lane == 0u && warp < 8u)
+            s_warp[warp] = (uint32_t)__popc(ballot);
+        __syncthreads();
+        if (x < 256u) {
+            uint32_t at = (uint32_t)__popc(ballot & ((1u << lane) - 1u));
+            for (uint32_t w = 0; w < warp; ++w)
+                at += s_warp[w];
+            if (first)
+                s_first[at] = (uint16_t)x;
+            if (x == 255u) {
+                s_first[at + first] = 256u;
+                s_groups = at + first;
             }
-            continue;
         }
-        uint32_t e = dg + 1u; /* the group: sub-buckets dg .. e - 1 */
-        if (m1 <= (uint32_t)HALF) {
-            if (dg > 0u && lo - row[dg - 1u] <= (uint32_t)HALF && row[dg - 1u] / HALF == lo / HALF)
-                continue; /* within the group of an earlier sub-bucket */
-            while (e < 256u && msd_sub_start(row, e + 1u, len) - row[e] <= (uint32_t)HALF && row[e] / HALF == lo / HALF)
-                ++e;
+        __syncthreads();
+        const uint32_t groups = s_groups;
+        for (uint32_t g = 0; g < groups; ++g) {
+            const uint32_t dg = s_first[g], e = s_first[g + 1u];
+            const uint32_t lo = s_start[dg], m = s_start[e] - lo;
+            const size_t begin = seg + lo;
+            if (m == 0u)
+                continue;
+            if (m > (uint32_t)CAP) { /* a lone sub-bucket: a group of several holds at most CAP */
+                if (in_b)
+                    for (uint32_t i = x; i < m; i += THREADS) {
+                        ((K *)a.keys_a)[begin + i] = src[begin + i];
+                        if (VB)
+                            ((V *)a.vals_a)[begin + i] = vsrc[begin + i];
+                    }
+                if (x == 0u) {
+                    atomicAdd(&a.ctrl[RDX_MSD_DEEP_LONG], 1u);
+                    const uint32_t at = atomicAdd(&d.bins3[RDX_SEG_LONG_BIN], 1u);
+                    d.off3[2 * (size_t)at] = begin;
+                    d.off3[2 * (size_t)at + 1] = begin + m;
+                    list[at] = 2u * at;
+                }
+                continue;
+            }
+            /* About 2^MSD_L3_BIN_KEYS_LOG2 keys a bin: (e - dg) deep digits, each split by
+             * the b bits below low8 (at least 1 for a lone sub-bucket). */
+            const int group = msd_ceil_log2(e - dg);
+            const int need = msd_ceil_log2(((m - 1u) >> MSD_L3_BIN_KEYS_LOG2(K)) + 1u) - group;
+            const int most = MSD_L3_MAX_BITS(K) - group < d.low8 ? MSD_L3_MAX_BITS(K) - group : d.low8;
+            const int b = need < (e - dg == 1u) ? (int)(e - dg == 1u) : need < most ? need : most;
+            msd_l3_sort<K, VB>(a, src + begin, vsrc + begin, begin, m, d.low8 - b, (256u << b) - 1u, dg << b,
+                               (e - dg) << b, smem);
+            __syncthreads(); /* the shared memory is the next group's */
         }
-        const uint32_t m = msd_sub_start(row, e, len) - lo;
-        if (m == 0u)
-            continue;
-        /* About 2^MSD_L3_BIN_KEYS_LOG2 keys a bin: (e - dg) deep digits, each split by the
-         * b bits below low8 (at least 1 for a lone sub-bucket). */
-        const int group = msd_ceil_log2(e - dg);
-        const int need = msd_ceil_log2(((m - 1u) >> MSD_L3_BIN_KEYS_LOG2(K)) + 1u) - group;
-        const int most = MSD_L3_MAX_BITS(K) - group < d.low8 ? MSD_L3_MAX_BITS(K) - group : d.low8;
-        const int b = need < (e - dg == 1u) ? (int)(e - dg == 1u) : need < most ? need : most;
-        msd_l3_sort<K, VB>(a, src + begin, vsrc + begin, begin, m, d.low8 - b, (256u << b) - 1u, dg << b,
-                           (e - dg) << b, smem);
-        __syncthreads(); /* the shared memory is the next group's */
+        __syncthreads(); /* s_start and s_first are the next bucket's */
     }
 }
 
@@ -968,9 +990,9 @@ static cudaError_t launch_deep(const rdx_msd_args *a, const rdx_msd_deep_args *d
 {
     const int k = sizeof(K) / 8, v = VB / 4;
     rdx_chain_launch l;
-    /* the most sub-buckets: 256 per long level-2 bucket */
-    const size_t subs = a->n / ((size_t)msd_shape<K, VB>::L3_CAP + 1) * 256;
-    const unsigned grid = rdx_resident_grid(subs > 0 ? subs : 1, sms, l3_per_sm[k][v], RDX_MSD_L3_WAVES);
+    /* the most long level-2 buckets, a block each */
+    const size_t longs = a->n / ((size_t)msd_shape<K, VB>::L3_CAP + 1);
+    const unsigned grid = rdx_resident_grid(longs > 0 ? longs : 1, sms, l3_per_sm[k][v], RDX_MSD_L3_WAVES);
     return cudaLaunchKernelEx(
         rdx_chain_config(&l, grid, msd_shape<K, VB>::L3_THREADS, msd_l3_layout<K, VB>::BYTES, s),
         msd_deep_kernel<K, VB>, *a, *d);

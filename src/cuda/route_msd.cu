@@ -32,7 +32,9 @@ size_t rdx_cuda_msd_max_n(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
  * with them: a pair's values, or indices (an argsort's, or those that gather values of
  * another size at the end: level 1 makes them); the whole key with 8-bit digits; one
  * portion (level 2's look-back counts per bucket); n below 2^32 (32-bit slots), pairs up
- * to RDX_MSD_PAIRS_MAX_N (their level-3 capacity is smaller). Floats whose values lie
+ * to RDX_MSD_PAIRS_MAX_N (their level-3 capacity is smaller); 8-byte keys above those up
+ * to RDX_MSD_DEEP_MAX_N, which the sample takes only where the deep level splits every
+ * level-2 bucket. Floats whose values lie
  * within a few orders of magnitude (normal, [0, 1)) put nearly all keys in a few top-digit
  * buckets (the sign and the exponent's high bits): the sample declines them. */
 static const char *accepts(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
@@ -47,7 +49,8 @@ static const char *accepts(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
         return "a bit range or digit width of the caller's";
     if (p->n < (p->kb == 4 ? t->msd4_min_n : t->msd_min_n) || p->n <= RDX_SMALL_MAX_N)
         return "n below the context's MSD minimum";
-    if (p->n > rdx_cuda_msd_max_n(p, t) || (unsigned long long)p->n >= 0x100000000ull)
+    if (p->n > (p->kb == 8 ? t->msd_deep_max_n : rdx_cuda_msd_max_n(p, t)) ||
+        (unsigned long long)p->n >= 0x100000000ull)
         return "n above the MSD maximum";
     if (p->portions != 1)
         return "more than one portion";

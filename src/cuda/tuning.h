@@ -382,6 +382,15 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #ifndef RDX_MSD_MAX_N
 #define RDX_MSD_MAX_N (((size_t)1 << 28) + ((size_t)1 << 26))
 #endif
+/* 8-byte keys, alone or with values, above MAX_N (PAIRS_MAX_N) take the route up to this
+ * many keys where the sample says that the deep level splits the largest level-2 bucket to
+ * about the average at MAX_N (the deep test, RDX_MSD_DEEP_SPLIT below; the spread test
+ * fails above MAX_N): every level-2 bucket is then long, and the deep level sorts it in
+ * two more moves, four in all against the LSD passes' eight. 4-byte keys stop at MAX_N:
+ * with the deep level their route is four moves, as their LSD passes are. */
+#ifndef RDX_MSD_DEEP_MAX_N
+#define RDX_MSD_DEEP_MAX_N ((size_t)0xFFFFFFFFu)
+#endif
 /* 4-byte keys: four LSD passes are a higher bar than eight. Round 28, H200, the route
  * against the LSD passes (stream-ordered ms): u32 2^26 1.56 / 1.34, 2^27 2.58 / 2.61,
  * 2^28 4.69 / 5.15; u32/u32 2^27 3.56 / 3.59, 2^28 6.44 / 7.13 (call 4). Where the sample
