@@ -85,13 +85,11 @@ static __device__ __forceinline__ uint32_t msd_hash(uint32_t x, uint32_t mult, i
     return ((x + 1u) * mult) >> (32 - bits);
 }
 
-/* Bin of 16-bit prefix pre in table j (0, 1) of the sample's count-min sketch: one odd
- * constant per table. */
-static __device__ __forceinline__ uint32_t msd_pair_bin(uint32_t pre, int j)
-{
-    static_assert((RDX_MSD_PAIR_BINS & (RDX_MSD_PAIR_BINS - 1)) == 0, "a power of two");
-    return msd_hash(pre, j ? 0x85EBCA77u : 0x9E3779B1u, __builtin_ctz(RDX_MSD_PAIR_BINS));
-}
+/* The sample's count of each 16-bit prefix: 16 bits, two to a word of the decide kernel's
+ * dynamic shared memory (a count is at most the sample's 16384 keys). */
+#define MSD_PAIR_WORDS 32768u
+#define MSD_DECIDE_SMEM (MSD_PAIR_WORDS * 4u)
+static_assert(RDX_MSD_SAMPLE_CHUNKS * 32 < 65536, "a prefix's count fits 16 bits");
 
 /* Bit of 24-bit prefix p in the sample's map of them (RDX_MSD_FEW_DEEP). */
 static __device__ __forceinline__ uint32_t msd_deep_bit(uint32_t p)
@@ -125,7 +123,7 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
     static_assert(PER_WARP * (MSD_DECIDE_THREADS / 32) == RDX_MSD_SAMPLE_CHUNKS, "whole chunks per warp");
     rdx_chain_enter();
     __shared__ uint32_t s_top[256], s_second[256], s_sum[5];
-    __shared__ uint32_t s_pair[2][RDX_MSD_PAIR_BINS]; /* a count-min sketch of the 16-bit prefixes */
+    extern __shared__ uint32_t s_pairs[]; /* MSD_PAIR_WORDS: the 16-bit prefixes' counts */
     __shared__ uint32_t s_deep[RDX_MSD_DEEP_MAP_BITS / 32]; /* the 24-bit prefixes seen, hashed */
     __shared__ unsigned long long s_vary[4], s_ends[2]; /* rdx_or_vary's words; the sampled images' least and greatest */
     const uint32_t t = threadIdx.x, lane = rdx_lane();
@@ -137,8 +135,8 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
         s_sum[t] = 0u;
     if (t < RDX_MSD_DEEP_MAP_BITS / 32)
         s_deep[t] = 0u;
-    for (uint32_t j = t; j < 2 * RDX_MSD_PAIR_BINS; j += MSD_DECIDE_THREADS)
-        s_pair[j / RDX_MSD_PAIR_BINS][j % RDX_MSD_PAIR_BINS] = 0u;
+    for (uint32_t j = t; j < MSD_PAIR_WORDS; j += MSD_DECIDE_THREADS)
+        s_pairs[j] = 0u;
     if (t < 4)
         s_vary[t] = 0ull;
     if (t < 2)
@@ -200,8 +198,7 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
             const uint32_t pre = (uint32_t)(k >> second) & 0xFFFFu;
             atomicAdd(&s_top[pre >> 8], 1u);
             atomicAdd(&s_second[pre & 255u], 1u);
-            atomicAdd(&s_pair[0][msd_pair_bin(pre, 0)], 1u);
-            atomicAdd(&s_pair[1][msd_pair_bin(pre, 1)], 1u);
+            atomicAdd(&s_pairs[pre >> 1], 1u << ((pre & 1u) << 4));
             const uint32_t bit = msd_deep_bit((uint32_t)(k >> (second - 8)) & 0xFFFFFFu);
             atomicOr(&s_deep[bit >> 5], 1u << (bit & 31u));
         }
@@ -214,14 +211,11 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
         atomicAdd(&s_sum[1], c != 0u);
         atomicAdd(&s_sum[2], s_second[t] != 0u);
     }
-    uint32_t most_pair = 0; /* the largest sampled level-2 bucket (never less) */
-#pragma unroll
-    for (int j = 0; j < PER_WARP; ++j)
-        if (have[j]) {
-            const uint32_t pre = (uint32_t)((K)(key[j] - base) >> second) & 0xFFFFu;
-            const uint32_t c = min(s_pair[0][msd_pair_bin(pre, 0)], s_pair[1][msd_pair_bin(pre, 1)]);
-            most_pair = c > most_pair ? c : most_pair;
-        }
+    uint32_t most_pair = 0; /* the largest sampled level-2 bucket */
+    for (uint32_t j = t; j < MSD_PAIR_WORDS; j += MSD_DECIDE_THREADS) {
+        const uint32_t w = s_pairs[j];
+        most_pair = max(most_pair, max(w & 0xFFFFu, w >> 16));
+    }
     atomicMax(&s_sum[3], most_pair);
     __syncthreads();
     if (t == 0) {
@@ -1034,7 +1028,7 @@ static cudaError_t launch_decide(const void *keys, size_t n, size_t max_n, int c
                                  uint32_t *ctrl, cudaStream_t s)
 {
     rdx_chain_launch l;
-    return cudaLaunchKernelEx(rdx_chain_config(&l, 1, MSD_DECIDE_THREADS, 0, s), msd_decide_kernel<K>,
+    return cudaLaunchKernelEx(rdx_chain_config(&l, 1, MSD_DECIDE_THREADS, MSD_DECIDE_SMEM, s), msd_decide_kernel<K>,
                               (const K *)keys, n, max_n, cls, desc, top_pass, ctrl);
 }
 
@@ -1075,7 +1069,11 @@ template <typename K, int VB> static cudaError_t init_shape(void)
 
 cudaError_t rdx_msd_init(void)
 {
-    cudaError_t e = cudaSuccess;
+    cudaError_t e = cudaFuncSetAttribute((const void *)msd_decide_kernel<uint32_t>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize, (int)MSD_DECIDE_SMEM);
+    if (e == cudaSuccess)
+        e = cudaFuncSetAttribute((const void *)msd_decide_kernel<msd_k8>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 (int)MSD_DECIDE_SMEM);
     for (int kb = 4; kb <= 8 && e == cudaSuccess; kb += 4)
         for (int vb = 0; vb <= 8 && e == cudaSuccess; vb += 4)
             e = MSD_DISPATCH(kb, vb, init_shape);
