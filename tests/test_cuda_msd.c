@@ -77,6 +77,11 @@ enum {
     MSD_ONETOP,   /* 90% of the keys share their top 8 bits, the others random: the top
                      digit is skewed, the 16-bit prefixes are not (8-byte keys: the deep
                      level's test takes them where n is small enough beside max_n) */
+    MSD_TAGGED40, /* one of 8 16-bit tags (each its own top 3 bits, then 13 random ones)
+                     above 24 random bits (keys below 2^40): 8-byte keys drop the 24
+                     leading bits, the few prefixes make every level-2 bucket long (each
+                     level-1 bucket holds n / 8 keys), and the deep level must split them by
+                     the 8 bits below the tags, 24 bits lower than with nothing dropped */
     MSD_NFILL
 };
 static const char *const msd_fill_names[MSD_NFILL] = {
@@ -84,7 +89,8 @@ static const char *const msd_fill_names[MSD_NFILL] = {
     "giant bucket", "capacity", "big sub-buckets", "duplicates x8", "duplicates x n/4096", "tagged",
     "narrow", "40 bits", "outliers", "top digit half used", "negative narrow", "normal",
     "signed +-2^62", "signed near 0", "under the base",
-    "high, two small", "near the top, two 0", "a long sub-bucket", "24-bit tags", "one top digit 90%"};
+    "high, two small", "near the top, two 0", "a long sub-bucket", "24-bit tags", "one top digit 90%",
+    "tagged, 40 bits"};
 
 /* A random-looking 64-bit value for each index (the splitmix64 finalizer). */
 static uint64_t msd_mix(uint64_t x)
@@ -132,6 +138,7 @@ static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
         case MSD_DEEPLONG: k[i] = i % 64 == 5 ? (base & 0xFFFFFF0000000000ull) | (r >> 24) : r; break;
         case MSD_ONETOP: k[i] = rnd(s) % 10 ? (base & 0xFF00000000000000ull) | (r >> 8) : r; break;
         case MSD_TAG24: k[i] = (few[r % 8] & 0xFFFFFF0000000000ull) | (rnd(s) >> 24); break;
+        case MSD_TAGGED40: k[i] = ((r % 8) << 37 | (few[r % 8] >> 51 << 24)) | (rnd(s) >> 40); break;
         case MSD_UNDERBASE: k[i] = i == 32 || i == 33 ? 0ull - (1ull << 60) : (r >> 13) - (1ull << 50); break;
         case MSD_NORMAL: { /* Box-Muller, u1 in (0, 1] */
             const double u1 = ((double)(r >> 11) + 1.0) / 9007199254740992.0;
@@ -564,6 +571,12 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         msd_pairs_case(ctx, RDX_I32, n, 4, 1, MSD_SIGNED62, 0, -9, &s);
         msd_case(ctx, RDX_I64, n, 1, MSD_UNDERBASE, 0, MSD_MISSED_RANGE, &s);
         msd_case(ctx, RDX_U64, n, 0, MSD_TOPWRAP, 1, MSD_MISSED_RANGE, &s);
+        msd_case(ctx, RDX_U64, n, 1, MSD_TAGGED40, 0, MSD_LONG, &s);
+        rdx_cuda_ctx_tuning(ctx)->portion_max_n = n / 4; /* level 1 in portions, and its fallback */
+        msd_case(ctx, RDX_U64, n + 3, 0, MSD_UNIFORM, 1, 2, &s);
+        msd_pairs_case(ctx, RDX_U32, n, 4, 1, MSD_UNIFORM, 0, 2, &s);
+        msd_case(ctx, RDX_I64, n, 0, MSD_ONETOP, 0, MSD_MISSED_RANGE, &s);
+        rdx_cuda_ctx_tuning(ctx)->portion_max_n = 0;
         msd_threshold(ctx, 0);
         CHECK(msd_routes[3] > 0, "msd: the route never ran");
         CHECK(msd_routes[4] > 0, "msd: no level-2 bucket went to the deep level alone");
@@ -682,6 +695,40 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
     msd_pairs_case(ctx, RDX_I64, half_n, 8, 1, MSD_UNDERBASE, 0, MSD_MISSED_RANGE, &s);
     msd_argsort_case(ctx, RDX_I64, half_n, RDX_U64, 0, MSD_SIGNED62, 1, 2, &s);
     msd_argsort_case(ctx, RDX_I64, half_n, RDX_U32, 1, MSD_NEARZERO, 0, 2, &s);
+    /* 8-byte keys above the context's largest n take the route up to msd_deep_max_n where
+     * the deep level's test passes (at full size every level-2 bucket is long): uniform
+     * keys at 8 times max_n, where the test allows 8 sampled keys a 16-bit prefix (the
+     * sample's counts are exact; a sketch's noise would decline them). 4-byte keys are not
+     * planned there. The deep level takes the drop into account. */
+    t->msd_max_n = t->msd_pairs_max_n = half_n / 8;
+    msd_case(ctx, RDX_U64, half_n, 0, MSD_UNIFORM, 1, MSD_RAN, &s);
+    msd_case(ctx, RDX_F64, half_n + 3, 1, MSD_UNIFORM, 0, MSD_RAN, &s);
+    msd_pairs_case(ctx, RDX_U64, half_n, 8, 0, MSD_UNIFORM, 1, MSD_RAN, &s);
+    msd_argsort_case(ctx, RDX_I64, half_n, RDX_U64, 1, MSD_UNIFORM, 0, MSD_RAN, &s);
+    msd_case(ctx, RDX_U32, half_n, 0, MSD_UNIFORM, 0, -1, &s);
+    msd_case(ctx, RDX_U64, half_n, 0, MSD_TAGGED40, 0, MSD_LONG, &s);
+    msd_pairs_case(ctx, RDX_I64, half_n + 3, 4, 1, MSD_TAGGED40, 1, MSD_LONG, &s);
+    t->msd_deep_max_n = half_n - 1;
+    msd_case(ctx, RDX_U64, half_n, 0, MSD_UNIFORM, 0, -1, &s);
+    t->msd_deep_max_n = RDX_MSD_DEEP_MAX_N;
+    /* Several portions (one launch of the pass kernel looks back over at most 2^30 - 1 keys;
+     * here a small portion): level 1 takes a launch per portion, and a top digit holding
+     * more than a portion's keys (a skew the sample let through) sends the sort to the LSD
+     * passes on a recount. */
+    t->msd_max_n = t->msd_pairs_max_n = 2 * half_n;
+    t->portion_max_n = half_n / 4;
+    msd_case(ctx, RDX_U64, half_n, 0, MSD_UNIFORM, 0, MSD_RAN, &s);
+    msd_case(ctx, RDX_I64, half_n + 77, 1, MSD_UNIFORM, 1, MSD_RAN, &s);
+    msd_case(ctx, RDX_U32, half_n, 1, MSD_UNIFORM, 1, MSD_RAN, &s);
+    msd_pairs_case(ctx, RDX_U64, half_n, 8, 1, MSD_UNIFORM, 0, MSD_RAN, &s);
+    msd_pairs_case(ctx, RDX_U32, half_n + 5, 4, 0, MSD_DUPS, 1, MSD_RAN, &s);
+    msd_argsort_case(ctx, RDX_U64, half_n, RDX_U64, 0, MSD_UNIFORM, 1, MSD_RAN, &s);
+    msd_case(ctx, RDX_U64, half_n, 0, MSD_TAGGED40, 1, MSD_LONG, &s);
+    msd_case(ctx, RDX_U64, half_n, 0, MSD_OUTLIER, 0, MSD_MISSED_RANGE, &s);
+    msd_case(ctx, RDX_U64, half_n, 1, MSD_ONETOP, 0, MSD_MISSED_RANGE, &s);
+    msd_case(ctx, RDX_F64, half_n + 3, 0, MSD_ONETOP, 1, MSD_MISSED_RANGE, &s);
+    msd_pairs_case(ctx, RDX_I64, half_n, 8, 0, MSD_ONETOP, 1, MSD_MISSED_RANGE, &s);
+    t->portion_max_n = 0;
     t->msd_max_n = RDX_MSD_MAX_N;
     t->msd_pairs_max_n = RDX_MSD_PAIRS_MAX_N;
     /* Below the threshold (keys and pairs): not planned. */

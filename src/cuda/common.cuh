@@ -181,9 +181,10 @@ static __device__ __forceinline__ size_t rdx_seg_hi(const size_t *off, size_t s,
 #define RDX_PASS_LAST 8u    /* last active pass: decode keys as they are stored */
 #define RDX_PASS_FEW 16u    /* the pass's digit takes at most RDX_RANK_FEW_DIGITS values:
                                the ranking finds equal digits with MATCH.ANY */
-#define RDX_PASS_DROP_SHIFT 24 /* bits 24-31: the MSD route's level 1 takes its digit this
-                                  many bits below the pass's shift (the keys' leading bits
-                                  that do not vary; RDX_MSD_DROP) */
+#define RDX_PASS_DROP_SHIFT 24 /* bits 24-31: the MSD route's level 1 and its deep level's
+                                  pass take their digit this many bits below the pass's
+                                  shift (the keys' leading bits that do not vary;
+                                  RDX_MSD_DROP) */
 
 /* The pass words from which passes are active (is_active[p] != 0), for one thread: the
  * scan kernel's, and the segmented passes'. In place the first active pass reads A and

@@ -97,4 +97,21 @@ static __device__ __forceinline__ bool rdx_msd_range_missed(const uint32_t *ctrl
     return ((ones & zeros) >> (key_bits - drop)) != 0ull;
 }
 
+/* Whether the MSD route, armed, falls back to the LSD passes (RDX_MSD_MISSED): its sample
+ * missed the keys' range, or a top digit holds more keys than a portion (kernels.h,
+ * rdx_msd_bucket_check). The same answer in every thread: a barrier, for the whole block. */
+static __device__ __forceinline__ bool rdx_msd_falls_back(const uint32_t *ctrl, int key_bits,
+                                                          const rdx_msd_bucket_check &c)
+{
+    bool big = false;
+    if (c.portions > 1)
+        for (uint32_t d = threadIdx.x; d < RDX_CUDA_MAX_BINS; d += blockDim.x) {
+            size_t keys = 0;
+            for (size_t k = 0; k < c.portions; ++k)
+                keys += c.counts[(k * (size_t)(c.top + 1) + (size_t)c.top) * RDX_CUDA_MAX_BINS + d];
+            big |= keys > c.bucket_max;
+        }
+    return __syncthreads_or(big) || rdx_msd_range_missed(ctrl, key_bits);
+}
+
 #endif /* RDX_CUDA_HIST_CUH */

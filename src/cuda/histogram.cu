@@ -30,9 +30,10 @@ __global__ void __launch_bounds__(RDX_HIST_THREADS, RDX_HIST_MIN_BLOCKS(KB)) rdx
     /* Where the MSD route is armed, level 1 needs the counts of its top digit only (the 8
      * bits below the leading bits its sample found constant), and the bits that vary over
      * all the keys, which tell whether they were. The recount launch counts every digit, and
-     * only where they were not (rdx_msd_range_missed). */
+     * only where they were not, or where a top digit holds too many keys for level 2
+     * (rdx_msd_falls_back). */
     const uint32_t state = a.msd_ctrl ? a.msd_ctrl[RDX_MSD_STATE] : RDX_MSD_OFF;
-    if (a.recount && !(state == RDX_MSD_LEVEL1 && rdx_msd_range_missed(a.msd_ctrl, 8 * KB)))
+    if (a.recount && !(state == RDX_MSD_LEVEL1 && rdx_msd_falls_back(a.msd_ctrl, 8 * KB, a.top)))
         return;
     const bool top_only = KB >= 4 && !a.recount && state == RDX_MSD_LEVEL1; /* (4- and 8-byte keys only) */
     const int drop = top_only ? (int)a.msd_ctrl[RDX_MSD_DROP] : 0;

@@ -18,6 +18,17 @@
     X(1, 0) X(1, 4) X(1, 8) X(2, 0) X(2, 4) X(2, 8) X(4, 0) X(4, 4) X(4, 8) X(8, 0) X(8, 4) X(8, 8)
 
 /* Up-front histogram of one portion: counts[p * 256 + d] += keys with digit d in pass p. */
+/* The MSD route's level 2 looks back over each level-1 bucket with the pass kernel's
+ * counts of at most 2^30 - 1 keys: where the keys make more than one portion, a top digit
+ * holding more than a portion's keys (a skew its sample missed) sends the sort to the LSD
+ * passes (rdx_msd_falls_back, hist.cuh). The first histogram's counts of every portion: */
+typedef struct rdx_msd_bucket_check {
+    const uint32_t *counts;      /* [portions][passes][256], the top pass's row counted */
+    size_t portions;             /* 1: no check (no bucket holds more than n) */
+    size_t bucket_max;           /* a portion's keys */
+    int top;                     /* the top pass */
+} rdx_msd_bucket_check;
+
 typedef struct rdx_hist_args {
     const void *keys;        /* the portion's first key */
     size_t count;            /* keys in the portion */
@@ -30,9 +41,11 @@ typedef struct rdx_hist_args {
                                     is armed (RDX_MSD_LEVEL1) only its top digit is counted
                                     (all level 1 needs) and the bits that vary over the keys
                                     noted (RDX_MSD_RANGE), else every pass */
-    int recount;                 /* with msd_ctrl, the launch after that one: counts every
-                                    pass, and only where the route's range was missed
-                                    (RDX_MSD_MISSED); else it returns at once */
+    int recount;                 /* with msd_ctrl, the launch after those of every portion:
+                                    counts every pass, and only where the route falls back
+                                    (rdx_msd_falls_back: RDX_MSD_MISSED); else it returns at
+                                    once */
+    rdx_msd_bucket_check top;    /* with recount, what rdx_msd_falls_back reads */
 } rdx_hist_args;
 
 /* Turns the histograms into digit offsets and decides, on the device, which passes run. */
@@ -47,10 +60,12 @@ typedef struct rdx_scan_args {
     int apart;                   /* the first active pass reads a source apart from buffer A
                                     (keys_src != keys_a, and vals_src != vals_a where values
                                     are read): the passes are laid out to end in A */
-    uint32_t *msd_ctrl;          /* NULL, or the MSD route's control words: where its sample
-                                    missed the keys' range, the counts are the recount's (the
-                                    next portion's room) and the route is turned off
-                                    (RDX_MSD_MISSED) */
+    uint32_t *msd_ctrl;          /* NULL, or the MSD route's control words: where it falls
+                                    back (rdx_msd_falls_back: its sample missed the keys'
+                                    range, or a top digit holds more than a portion), the
+                                    counts are the recount's (after every portion's) and the
+                                    route is turned off (RDX_MSD_MISSED) */
+    rdx_msd_bucket_check top;    /* what rdx_msd_falls_back reads */
 } rdx_scan_args;
 
 /* One launch of the pass kernel: one pass over one portion. */
@@ -157,7 +172,7 @@ typedef struct rdx_fixup_args {
  * zeroed before the sort: */
 #define RDX_MSD_STATE 0       /* RDX_MSD_OFF / _LEVEL1 / _ON */
 #define RDX_MSD_SLOW 1        /* level-3 blocks that took the on-chip LSD fallback */
-#define RDX_MSD_L1_COUNTER 2  /* level 1's tile counter (the pass kernel's) */
+#define RDX_MSD_GROUPS 2      /* the deep level's groups of sub-buckets (msd_deep_groups_kernel) */
 #define RDX_MSD_L2_COUNTER 3  /* level 2's tile counter */
 #define RDX_MSD_LONG 4        /* level-2 buckets above level 3's capacity (RDX_MSD_L3_CAP,
                                  RDX_MSD_L3_CAP_PAIRS with values): the segmented passes
@@ -258,7 +273,9 @@ cudaError_t rdx_launch_msd_offsets(const rdx_msd_args *a, size_t *off, int sms, 
 typedef struct rdx_msd_deep_args {
     rdx_seg_passes_view first;   /* the first pass's (one pass: its bases are 256 words a
                                     long bucket) */
-    int low8;                    /* the deep digit's lowest bit */
+    int low8;                    /* the deep digit's lowest bit, of keys with nothing dropped */
+    uint32_t *groups;            /* scratch: 256 words a long bucket of the view, the groups
+                                    of sub-buckets that level 3 sorts (msd.cu) */
     size_t *off3;                /* out: long sub-bucket i is [off3[2i], off3[2i + 1]) */
     uint32_t *bins3;             /* out: their list in seg_tile.h's bin layout (only the long
                                     bin; its header zeroed before) */

@@ -85,13 +85,11 @@ static __device__ __forceinline__ uint32_t msd_hash(uint32_t x, uint32_t mult, i
     return ((x + 1u) * mult) >> (32 - bits);
 }
 
-/* Bin of 16-bit prefix pre in table j (0, 1) of the sample's count-min sketch: one odd
- * constant per table. */
-static __device__ __forceinline__ uint32_t msd_pair_bin(uint32_t pre, int j)
-{
-    static_assert((RDX_MSD_PAIR_BINS & (RDX_MSD_PAIR_BINS - 1)) == 0, "a power of two");
-    return msd_hash(pre, j ? 0x85EBCA77u : 0x9E3779B1u, __builtin_ctz(RDX_MSD_PAIR_BINS));
-}
+/* The sample's count of each 16-bit prefix: 16 bits, two to a word of the decide kernel's
+ * dynamic shared memory (a count is at most the sample's 16384 keys). */
+#define MSD_PAIR_WORDS 32768u
+#define MSD_DECIDE_SMEM (MSD_PAIR_WORDS * 4u)
+static_assert(RDX_MSD_SAMPLE_CHUNKS * 32 < 65536, "a prefix's count fits 16 bits");
 
 /* Bit of 24-bit prefix p in the sample's map of them (RDX_MSD_FEW_DEEP). */
 static __device__ __forceinline__ uint32_t msd_deep_bit(uint32_t p)
@@ -125,7 +123,7 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
     static_assert(PER_WARP * (MSD_DECIDE_THREADS / 32) == RDX_MSD_SAMPLE_CHUNKS, "whole chunks per warp");
     rdx_chain_enter();
     __shared__ uint32_t s_top[256], s_second[256], s_sum[5];
-    __shared__ uint32_t s_pair[2][RDX_MSD_PAIR_BINS]; /* a count-min sketch of the 16-bit prefixes */
+    extern __shared__ uint32_t s_pairs[]; /* MSD_PAIR_WORDS: the 16-bit prefixes' counts */
     __shared__ uint32_t s_deep[RDX_MSD_DEEP_MAP_BITS / 32]; /* the 24-bit prefixes seen, hashed */
     __shared__ unsigned long long s_vary[4], s_ends[2]; /* rdx_or_vary's words; the sampled images' least and greatest */
     const uint32_t t = threadIdx.x, lane = rdx_lane();
@@ -137,8 +135,8 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
         s_sum[t] = 0u;
     if (t < RDX_MSD_DEEP_MAP_BITS / 32)
         s_deep[t] = 0u;
-    for (uint32_t j = t; j < 2 * RDX_MSD_PAIR_BINS; j += MSD_DECIDE_THREADS)
-        s_pair[j / RDX_MSD_PAIR_BINS][j % RDX_MSD_PAIR_BINS] = 0u;
+    for (uint32_t j = t; j < MSD_PAIR_WORDS; j += MSD_DECIDE_THREADS)
+        s_pairs[j] = 0u;
     if (t < 4)
         s_vary[t] = 0ull;
     if (t < 2)
@@ -200,8 +198,7 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
             const uint32_t pre = (uint32_t)(k >> second) & 0xFFFFu;
             atomicAdd(&s_top[pre >> 8], 1u);
             atomicAdd(&s_second[pre & 255u], 1u);
-            atomicAdd(&s_pair[0][msd_pair_bin(pre, 0)], 1u);
-            atomicAdd(&s_pair[1][msd_pair_bin(pre, 1)], 1u);
+            atomicAdd(&s_pairs[pre >> 1], 1u << ((pre & 1u) << 4));
             const uint32_t bit = msd_deep_bit((uint32_t)(k >> (second - 8)) & 0xFFFFFFu);
             atomicOr(&s_deep[bit >> 5], 1u << (bit & 31u));
         }
@@ -214,14 +211,11 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
         atomicAdd(&s_sum[1], c != 0u);
         atomicAdd(&s_sum[2], s_second[t] != 0u);
     }
-    uint32_t most_pair = 0; /* the largest sampled level-2 bucket (never less) */
-#pragma unroll
-    for (int j = 0; j < PER_WARP; ++j)
-        if (have[j]) {
-            const uint32_t pre = (uint32_t)((K)(key[j] - base) >> second) & 0xFFFFu;
-            const uint32_t c = min(s_pair[0][msd_pair_bin(pre, 0)], s_pair[1][msd_pair_bin(pre, 1)]);
-            most_pair = c > most_pair ? c : most_pair;
-        }
+    uint32_t most_pair = 0; /* the largest sampled level-2 bucket */
+    for (uint32_t j = t; j < MSD_PAIR_WORDS; j += MSD_DECIDE_THREADS) {
+        const uint32_t w = s_pairs[j];
+        most_pair = max(most_pair, max(w & 0xFFFFu, w >> 16));
+    }
     atomicMax(&s_sum[3], most_pair);
     __syncthreads();
     if (t == 0) {
@@ -789,54 +783,103 @@ __global__ void __launch_bounds__(msd_shape<K, VB>::L3_THREADS, msd_shape<K, VB>
 
 /* ---- the deep level: the long level-2 buckets one digit further ---- */
 
-/* Where sub-bucket x (0-256) of a long bucket of len keys starts, from its bases row. */
-static __device__ __forceinline__ uint32_t msd_sub_start(const uint32_t *row, uint32_t x, uint32_t len)
-{
-    return x < 256u ? row[x] : len;
-}
-
 /* ceil(log2(x)) for x >= 1 */
 static __device__ __forceinline__ int msd_ceil_log2(uint32_t x) { return x > 1u ? 32 - __clz((int)(x - 1u)) : 0; }
 
-/* The sub-buckets of the long level-2 buckets, by block: the segmented passes' first pass
- * (route_msd.cu) partitioned each long bucket by the digit of bits low8 to low8 + 7 (below
- * the second digit of keys with nothing dropped), in place in A with the result left in B
- * where the pass ran. Level 3 sorts into A, as one bucket, each group of consecutive
+/* The deep level's groups of sub-buckets. The segmented passes' first pass (route_msd.cu)
+ * partitioned each long level-2 bucket by the deep digit, the 8 bits below the second
+ * digit (bits low8 to low8 + 7 of keys with nothing dropped), in place in A with the result
+ * left in B where the pass ran. Level 3 sorts, as one bucket, each group of consecutive
  * sub-buckets of at most half its capacity whose starts lie in the same window of half its
- * capacity (at most its capacity in all; its digit: the group's deep digits, less the
- * first, above as many bits below low8 as the group needs); and each larger sub-bucket of
- * at most its capacity alone. A longer one is copied to A where it is in B and listed for
- * the segmented passes over the bits below low8 + 8 (their other buckets: a sub-bucket's
- * keys share every bit from low8 up, so its deep digit costs them nothing). Where the
- * sample skipped the deep level (RDX_MSD_SKIP_DEEP), the first pass counted every key of
- * a long bucket as digit 0: each is one sub-bucket, in A, listed whole. A block takes the sub-buckets that start a group or stand
- * alone, and skips the others. */
+ * capacity (at most its capacity in all), and each larger sub-bucket alone. So a sub-bucket
+ * starts a group unless it and the one before it are both small and start in the same
+ * window: a block of 256 threads decides that for a long bucket's 256 sub-buckets at once
+ * and lists its groups, one word each: the long bucket's index in the view (bits 16-31),
+ * the first sub-bucket (bits 8-15) and the sub-buckets less one (bits 0-7). The groups of
+ * all long buckets are then sorted by all blocks alike (msd_deep_kernel): a few long
+ * buckets holding most keys (f64 normal, 90% of the keys in one top digit) would leave most
+ * blocks idle if a block took a long bucket. */
+#define MSD_DEEP_GROUPS_THREADS 256 /* a thread per sub-bucket */
+template <typename K, int VB>
+__global__ void __launch_bounds__(MSD_DEEP_GROUPS_THREADS) msd_deep_groups_kernel(const rdx_msd_args a,
+                                                                                 const rdx_msd_deep_args d)
+{
+    rdx_chain_enter();
+    enum { HALF = msd_shape<K, VB>::L3_CAP / 2, WARPS = MSD_DEEP_GROUPS_THREADS / 32 };
+    __shared__ uint32_t s_start[257]; /* sub-bucket x starts at s_start[x] from the bucket's start */
+    __shared__ uint32_t s_first[257]; /* the groups' first sub-buckets, then 256 */
+    __shared__ uint32_t s_warp[WARPS], s_at;
+    if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON)
+        return;
+    const rdx_seg_passes_view &v = d.first;
+    const uint32_t longs = *v.long_count, x = threadIdx.x, lane = rdx_lane(), warp = x >> 5;
+    for (uint32_t li = blockIdx.x; li < longs; li += gridDim.x) {
+        s_start[x] = v.bases[(size_t)li * 256u + x];
+        if (x == 0u)
+            s_start[256] = (uint32_t)(v.end[li] - v.start[li]);
+        __syncthreads();
+        const uint32_t lo = s_start[x], m = s_start[x + 1u] - lo;
+        const bool first = x == 0u || m > (uint32_t)HALF || lo - s_start[x - 1u] > (uint32_t)HALF ||
+                           s_start[x - 1u] / HALF != lo / HALF;
+        const uint32_t ballot = __ballot_sync(RDX_FULL_WARP, first);
+        if (lane == 0u)
+            s_warp[warp] = (uint32_t)__popc(ballot);
+        __syncthreads();
+        uint32_t at = (uint32_t)__popc(ballot & ((1u << lane) - 1u)), groups = 0;
+#pragma unroll
+        for (uint32_t w = 0; w < WARPS; ++w) {
+            at += w < warp ? s_warp[w] : 0u;
+            groups += s_warp[w];
+        }
+        if (first)
+            s_first[at] = x;
+        if (x == 0u) {
+            s_first[groups] = 256u;
+            s_at = atomicAdd(&a.ctrl[RDX_MSD_GROUPS], groups);
+        }
+        __syncthreads();
+        if (first)
+            d.groups[s_at + at] = li << 16 | x << 8 | (s_first[at + 1u] - x - 1u);
+        __syncthreads(); /* the shared words are the next bucket's */
+    }
+}
+
+/* Level 3 on the deep level's groups (msd_deep_groups_kernel), a block taking every
+ * grid-th: each group into A (its digit: the group's deep digits, less the first, above as
+ * many bits below the deep digit as the group needs). A lone sub-bucket above level 3's
+ * capacity (a key that repeats thousands of times) is copied to A where it is in B and
+ * listed for the segmented passes over the bits below the second digit (its deep digit is
+ * constant, so that pass costs it nothing). Where the sample skipped the deep level
+ * (RDX_MSD_SKIP_DEEP), the first pass counted every key of a long bucket as digit 0: each
+ * is one sub-bucket, in A, listed whole. */
 template <typename K, int VB>
 __global__ void __launch_bounds__(msd_shape<K, VB>::L3_THREADS, msd_shape<K, VB>::L3_MIN_BLOCKS)
     msd_deep_kernel(const rdx_msd_args a, const rdx_msd_deep_args d)
 {
     rdx_chain_enter();
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
-    enum { CAP = msd_shape<K, VB>::L3_CAP, HALF = CAP / 2, THREADS = msd_shape<K, VB>::L3_THREADS };
+    enum { CAP = msd_shape<K, VB>::L3_CAP, THREADS = msd_shape<K, VB>::L3_THREADS };
     extern __shared__ __align__(16) unsigned char smem[];
     if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON)
         return;
     const rdx_seg_passes_view &v = d.first;
-    const uint32_t subs = *v.long_count * 256u;
+    const uint32_t groups = a.ctrl[RDX_MSD_GROUPS];
+    const int low8 = d.low8 - (int)a.ctrl[RDX_MSD_DROP]; /* the deep digit's lowest bit */
     const bool in_b = *v.active != 0u;
     const K *src = (const K *)(in_b ? a.keys_b : a.keys_a);
     const V *vsrc = (const V *)(in_b ? a.vals_b : a.vals_a);
     uint32_t *list = d.bins3 + 2 * RDX_SEG_BINS; /* the long bin: the only one listed */
-    for (uint32_t sb = blockIdx.x; sb < subs; sb += gridDim.x) {
-        const uint32_t li = sb >> 8, dg = sb & 255u;
+    for (uint32_t g = blockIdx.x; g < groups; g += gridDim.x) {
+        const uint32_t w = d.groups[g], li = w >> 16, dg = (w >> 8) & 255u, e = dg + (w & 255u) + 1u;
         const uint32_t *row = v.bases + (size_t)li * 256u;
         const size_t seg = v.start[li];
-        const uint32_t len = (uint32_t)(v.end[li] - seg);
-        const uint32_t lo = row[dg], m1 = msd_sub_start(row, dg + 1u, len) - lo;
+        const uint32_t lo = row[dg], m = (e < 256u ? row[e] : (uint32_t)(v.end[li] - seg)) - lo;
         const size_t begin = seg + lo;
-        if (m1 > (uint32_t)CAP) {
+        if (m == 0u)
+            continue;
+        if (m > (uint32_t)CAP) { /* a lone sub-bucket: a group of several holds at most CAP */
             if (in_b)
-                for (uint32_t i = threadIdx.x; i < m1; i += THREADS) {
+                for (uint32_t i = threadIdx.x; i < m; i += THREADS) {
                     ((K *)a.keys_a)[begin + i] = src[begin + i];
                     if (VB)
                         ((V *)a.vals_a)[begin + i] = vsrc[begin + i];
@@ -845,28 +888,18 @@ __global__ void __launch_bounds__(msd_shape<K, VB>::L3_THREADS, msd_shape<K, VB>
                 atomicAdd(&a.ctrl[RDX_MSD_DEEP_LONG], 1u);
                 const uint32_t at = atomicAdd(&d.bins3[RDX_SEG_LONG_BIN], 1u);
                 d.off3[2 * (size_t)at] = begin;
-                d.off3[2 * (size_t)at + 1] = begin + m1;
+                d.off3[2 * (size_t)at + 1] = begin + m;
                 list[at] = 2u * at;
             }
             continue;
         }
-        uint32_t e = dg + 1u; /* the group: sub-buckets dg .. e - 1 */
-        if (m1 <= (uint32_t)HALF) {
-            if (dg > 0u && lo - row[dg - 1u] <= (uint32_t)HALF && row[dg - 1u] / HALF == lo / HALF)
-                continue; /* within the group of an earlier sub-bucket */
-            while (e < 256u && msd_sub_start(row, e + 1u, len) - row[e] <= (uint32_t)HALF && row[e] / HALF == lo / HALF)
-                ++e;
-        }
-        const uint32_t m = msd_sub_start(row, e, len) - lo;
-        if (m == 0u)
-            continue;
         /* About 2^MSD_L3_BIN_KEYS_LOG2 keys a bin: (e - dg) deep digits, each split by the
-         * b bits below low8 (at least 1 for a lone sub-bucket). */
+         * b bits below the deep digit (at least 1 for a lone sub-bucket). */
         const int group = msd_ceil_log2(e - dg);
         const int need = msd_ceil_log2(((m - 1u) >> MSD_L3_BIN_KEYS_LOG2(K)) + 1u) - group;
-        const int most = MSD_L3_MAX_BITS(K) - group < d.low8 ? MSD_L3_MAX_BITS(K) - group : d.low8;
+        const int most = MSD_L3_MAX_BITS(K) - group < low8 ? MSD_L3_MAX_BITS(K) - group : low8;
         const int b = need < (e - dg == 1u) ? (int)(e - dg == 1u) : need < most ? need : most;
-        msd_l3_sort<K, VB>(a, src + begin, vsrc + begin, begin, m, d.low8 - b, (256u << b) - 1u, dg << b,
+        msd_l3_sort<K, VB>(a, src + begin, vsrc + begin, begin, m, low8 - b, (256u << b) - 1u, dg << b,
                            (e - dg) << b, smem);
         __syncthreads(); /* the shared memory is the next group's */
     }
@@ -968,9 +1001,15 @@ static cudaError_t launch_deep(const rdx_msd_args *a, const rdx_msd_deep_args *d
 {
     const int k = sizeof(K) / 8, v = VB / 4;
     rdx_chain_launch l;
-    /* the most sub-buckets: 256 per long level-2 bucket */
-    const size_t subs = a->n / ((size_t)msd_shape<K, VB>::L3_CAP + 1) * 256;
-    const unsigned grid = rdx_resident_grid(subs > 0 ? subs : 1, sms, l3_per_sm[k][v], RDX_MSD_L3_WAVES);
+    /* the most long level-2 buckets, then the most groups: 256 a long bucket */
+    size_t longs = a->n / ((size_t)msd_shape<K, VB>::L3_CAP + 1);
+    longs = longs < MSD_BUCKETS2 ? longs : MSD_BUCKETS2;
+    const unsigned list_grid = rdx_resident_grid(longs > 0 ? longs : 1, sms, RDX_COPY_BLOCKS_PER_SM, 1);
+    cudaError_t e = cudaLaunchKernelEx(rdx_chain_config(&l, list_grid, MSD_DEEP_GROUPS_THREADS, 0, s),
+                                       msd_deep_groups_kernel<K, VB>, *a, *d);
+    if (e != cudaSuccess)
+        return e;
+    const unsigned grid = rdx_resident_grid(longs > 0 ? longs * 256 : 1, sms, l3_per_sm[k][v], RDX_MSD_L3_WAVES);
     return cudaLaunchKernelEx(
         rdx_chain_config(&l, grid, msd_shape<K, VB>::L3_THREADS, msd_l3_layout<K, VB>::BYTES, s),
         msd_deep_kernel<K, VB>, *a, *d);
@@ -989,7 +1028,7 @@ static cudaError_t launch_decide(const void *keys, size_t n, size_t max_n, int c
                                  uint32_t *ctrl, cudaStream_t s)
 {
     rdx_chain_launch l;
-    return cudaLaunchKernelEx(rdx_chain_config(&l, 1, MSD_DECIDE_THREADS, 0, s), msd_decide_kernel<K>,
+    return cudaLaunchKernelEx(rdx_chain_config(&l, 1, MSD_DECIDE_THREADS, MSD_DECIDE_SMEM, s), msd_decide_kernel<K>,
                               (const K *)keys, n, max_n, cls, desc, top_pass, ctrl);
 }
 
@@ -1030,7 +1069,11 @@ template <typename K, int VB> static cudaError_t init_shape(void)
 
 cudaError_t rdx_msd_init(void)
 {
-    cudaError_t e = cudaSuccess;
+    cudaError_t e = cudaFuncSetAttribute((const void *)msd_decide_kernel<uint32_t>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize, (int)MSD_DECIDE_SMEM);
+    if (e == cudaSuccess)
+        e = cudaFuncSetAttribute((const void *)msd_decide_kernel<msd_k8>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 (int)MSD_DECIDE_SMEM);
     for (int kb = 4; kb <= 8 && e == cudaSuccess; kb += 4)
         for (int vb = 0; vb <= 8 && e == cudaSuccess; vb += 4)
             e = MSD_DISPATCH(kb, vb, init_shape);

@@ -31,8 +31,11 @@ size_t rdx_cuda_msd_max_n(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
 /* 4- or 8-byte keys (integers or floats) alone, or with 4- or 8-byte values that move
  * with them: a pair's values, or indices (an argsort's, or those that gather values of
  * another size at the end: level 1 makes them); the whole key with 8-bit digits; one
- * portion (level 2's look-back counts per bucket); n below 2^32 (32-bit slots), pairs up
- * to RDX_MSD_PAIRS_MAX_N (their level-3 capacity is smaller). Floats whose values lie
+ * n below 2^32 (32-bit slots), pairs up
+ * to RDX_MSD_PAIRS_MAX_N (their level-3 capacity is smaller); 8-byte keys above those up
+ * to RDX_MSD_DEEP_MAX_N, which the sample takes only where the deep level splits every
+ * level-2 bucket. Level 1 runs a launch per portion of the pass kernel, as an LSD pass
+ * does (2^30 keys and more); level 2's look-back counts are per level-1 bucket. Floats whose values lie
  * within a few orders of magnitude (normal, [0, 1)) put nearly all keys in a few top-digit
  * buckets (the sign and the exponent's high bits): the sample declines them. */
 static const char *accepts(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
@@ -47,10 +50,9 @@ static const char *accepts(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
         return "a bit range or digit width of the caller's";
     if (p->n < (p->kb == 4 ? t->msd4_min_n : t->msd_min_n) || p->n <= RDX_SMALL_MAX_N)
         return "n below the context's MSD minimum";
-    if (p->n > rdx_cuda_msd_max_n(p, t) || (unsigned long long)p->n >= 0x100000000ull)
+    if (p->n > (p->kb == 8 ? t->msd_deep_max_n : rdx_cuda_msd_max_n(p, t)) ||
+        (unsigned long long)p->n >= 0x100000000ull)
         return "n above the MSD maximum";
-    if (p->portions != 1)
-        return "more than one portion";
     return NULL;
 }
 
@@ -71,6 +73,8 @@ void rdx_cuda_msd_long_layout(rdx_cuda_plan *p, size_t *end)
     p->msd_bins = rdx_cuda_take(end, rdx_seg_tile_scratch_bytes(MSD_L2_BUCKETS));
     p->msd_off3 = rdx_cuda_take(end, (2 * subs + 1) * sizeof(size_t));
     p->msd_bins3 = rdx_cuda_take(end, rdx_seg_tile_scratch_bytes(subs));
+    const size_t longs = subs < MSD_L2_BUCKETS ? subs : MSD_L2_BUCKETS; /* long level-2 buckets */
+    p->msd_groups = rdx_cuda_take(end, longs * 256 * sizeof(uint32_t)); /* at most 256 groups each */
     /* The deep level's pass and then the segmented passes share the scratch (the deep
      * kernel reads the first's view before the second starts). */
     const size_t first = rdx_seg_passes_scratch_bytes(p->kb, p->vb, p->n, MSD_L2_BUCKETS, cap, 1);
@@ -86,28 +90,36 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     void *vals_a = p->widen ? (void *)(t + p->msd_vals4) : b->vals_a; /* NULL for keys only */
     /* Level 1: the pass kernel on the top digit, source -> B (keys and values; its pass
      * word is ACTIVE | FIRST: it reads keys_src / vals_src, in place or not, and writes B),
-     * look-back in status buffer 0 (zeroed by the histogram), clearing buffer 1 for
-     * level 2. */
+     * a launch per portion as the LSD passes have, portion k looking back in status buffer
+     * k % 2 (buffer 0 zeroed by the histogram) and clearing the other, which the next
+     * launch, or level 2, uses. Launch k counts its tiles in the LSD pass's counter of the
+     * same portion: one of the two launches returns before it counts (its pass word is
+     * zero: the scan clears level 1's where the route is not taken, the route the LSD
+     * passes' where it is). */
     const int top = p->passes - 1;
+    const size_t per_portion = (size_t)p->passes * RDX_CUDA_MAX_BINS;
     rdx_pass_args a = rdx_cuda_pass_buffers(b, l, p);
     a.pass_info = l->msd_ctrl + RDX_MSD_INFO;
-    a.bases = l->bases;
-    a.bases_next = NULL;
-    a.status = l->status[0];
-    a.status_next = l->status[1];
     a.zero_rows = p->status_words / RDX_CUDA_MAX_BINS;
-    a.tile_counter = l->msd_ctrl + RDX_MSD_L1_COUNTER;
-    a.portion_begin = 0;
-    a.portion_count = n;
     a.pass = top;
     a.shift = p->begin_bit + top * p->radix_bits;
     a.bits = p->radix_bits;
     a.narrow = 1;
     a.iota = p->iota; /* an argsort's indices, made as level 1 reads the keys */
     a.msd_base = l->msd_ctrl + RDX_MSD_BASE; /* level 1 writes the images less the sample's base */
-    RDX_CUDA_TRY(rdx_launch_pass(p->kb, p->vb, p->medium, &a, b->sms, s));
+    for (size_t k = 0; k < p->portions; ++k) {
+        a.bases = l->bases + k * per_portion;
+        a.bases_next = k + 1 < p->portions ? l->bases + (k + 1) * per_portion : NULL;
+        a.status = l->status[k % 2];
+        a.status_next = l->status[(k + 1) % 2];
+        a.tile_counter = l->counters + (size_t)top * p->portions + k;
+        a.portion_begin = k * p->portion;
+        a.portion_count = n - a.portion_begin < p->portion ? n - a.portion_begin : p->portion;
+        RDX_CUDA_TRY(rdx_launch_pass(p->kb, p->vb, p->medium, &a, b->sms, s));
+    }
 
-    /* Levels 2 and 3: B -> A -> A. Level 2 looks back in status buffer 1. */
+    /* Levels 2 and 3: B -> A -> A. Level 2 looks back in the status buffer that level 1's
+     * last launch cleared. */
     rdx_msd_args m;
     memset(&m, 0, sizeof m);
     m.keys_a = b->keys_a;
@@ -122,7 +134,7 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     m.first_tile = (uint32_t *)(t + p->msd_first_tile);
     m.pass_info = l->pass_info;
     m.passes = p->passes;
-    m.status = l->status[1];
+    m.status = l->status[p->portions % 2];
     m.n = n;
     m.cls = p->cls;
     m.desc = p->desc;
@@ -170,12 +182,14 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     q.end_bit = low_bits(p);
     q.radix_bits = 8;
     q.one_digit = l->msd_ctrl + RDX_MSD_SKIP_DEEP;
+    q.bit_less = l->msd_ctrl + RDX_MSD_DROP; /* the deep digit lies below the second digit */
     void *segp = t + p->msd_segp;
     RDX_CUDA_TRY(rdx_seg_passes_enqueue(&q, segp, b->sms, s));
     rdx_msd_deep_args d;
     memset(&d, 0, sizeof d);
     d.first = rdx_seg_passes_view_of(&q, segp);
     d.low8 = q.begin_bit;
+    d.groups = (uint32_t *)(t + p->msd_groups);
     d.off3 = (size_t *)(t + p->msd_off3);
     d.bins3 = (uint32_t *)(t + p->msd_bins3);
     RDX_CUDA_TRY(cudaMemsetAsync(d.bins3, 0, rdx_seg_tile_scratch_bytes(0), s));
@@ -192,6 +206,7 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     q.S = 2 * most_long(p);
     q.bins = d.bins3;
     q.one_digit = NULL;
+    q.bit_less = NULL; /* bits 0 to low_bits: the dropped ones, constant, cost nothing */
     q.begin_bit = 0;
     q.end_bit = low_bits(p);
     RDX_CUDA_TRY(rdx_seg_passes_enqueue(&q, segp, b->sms, s));

@@ -107,30 +107,35 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
              * launches, which would return at once but cost a few us each: about 80 us
              * where the MSD route is declined, about 25 us where it is taken (H200).
              * Where the sample dropped leading bits the histogram may still find them
-             * varying: both routes are enqueued. */
+             * varying, and where the keys make several portions a top digit may hold too
+             * many: both routes are enqueued. */
             uint32_t w[RDX_MSD_DROP + 1];
             RDX_CUDA_TRY(cudaMemcpyAsync(w, l.msd_ctrl, sizeof w, cudaMemcpyDeviceToHost, s));
             RDX_CUDA_TRY(cudaStreamSynchronize(s));
             msd_levels = w[RDX_MSD_STATE] == RDX_MSD_LEVEL1;
-            lsd_passes = !msd_levels || w[RDX_MSD_DROP] != 0u;
+            lsd_passes = !msd_levels || w[RDX_MSD_DROP] != 0u || p->portions > 1;
         }
     }
-    for (size_t k = 0; k < p->portions; ++k) {
-        const size_t begin = k * p->portion;
-        rdx_hist_args h = hist_args((const unsigned char *)b->keys_src + begin * p->kb,
-                                    n - begin < p->portion ? n - begin : p->portion, l.counts + k * per_portion, p);
-        h.zero = k == 0 ? l.status[0] : NULL;
-        h.zero_words = k == 0 ? p->status_words : 0;
-        h.msd_ctrl = l.msd_ctrl;
-        RDX_CUDA_TRY(rdx_launch_histogram(p->kb, &h, b->sms, s));
-        if (msd_levels && lsd_passes) { /* the recount, where the MSD route's range was missed */
-            h.counts = l.counts + (p->portions + k) * per_portion;
-            h.zero = NULL;
-            h.zero_words = 0;
-            h.recount = 1;
+    /* Where the MSD route falls back (rdx_msd_falls_back), the recount after every
+     * portion's histogram counts every digit for the LSD passes. */
+    rdx_msd_bucket_check top;
+    top.counts = l.counts;
+    top.portions = p->portions;
+    top.bucket_max = p->portion;
+    top.top = p->passes - 1;
+    for (int recount = 0; recount <= (msd_levels && lsd_passes); ++recount)
+        for (size_t k = 0; k < p->portions; ++k) {
+            const size_t begin = k * p->portion;
+            rdx_hist_args h = hist_args((const unsigned char *)b->keys_src + begin * p->kb,
+                                        n - begin < p->portion ? n - begin : p->portion,
+                                        l.counts + ((recount ? p->portions : 0) + k) * per_portion, p);
+            h.zero = k == 0 && !recount ? l.status[0] : NULL;
+            h.zero_words = k == 0 && !recount ? p->status_words : 0;
+            h.msd_ctrl = l.msd_ctrl;
+            h.recount = recount;
+            h.top = top;
             RDX_CUDA_TRY(rdx_launch_histogram(p->kb, &h, b->sms, s));
         }
-    }
 
     rdx_scan_args sc;
     memset(&sc, 0, sizeof sc);
@@ -146,6 +151,7 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
     sc.passes = p->passes;
     sc.apart = apart;
     sc.msd_ctrl = l.msd_ctrl;
+    sc.top = top;
     RDX_CUDA_TRY(rdx_launch_scan(&sc, s));
 
     if (msd_levels) {

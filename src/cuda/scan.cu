@@ -20,9 +20,10 @@ __global__ void __launch_bounds__(RDX_SCAN_THREADS) rdx_scan_kernel(const rdx_sc
     const uint32_t t = threadIdx.x;
     const size_t stride = (size_t)a.passes * RDX_CUDA_MAX_BINS; /* one portion's counts */
     const uint32_t bins_max = 1u << a.radix_bits;
-    /* The MSD route's sample missed the keys' range: the LSD passes run on the recount. */
+    /* The MSD route falls back (its sample missed the keys' range, or a top digit holds too
+     * many keys for level 2): the LSD passes run on the recount. */
     const bool missed = a.msd_ctrl && a.msd_ctrl[RDX_MSD_STATE] == RDX_MSD_LEVEL1 &&
-                        rdx_msd_range_missed(a.msd_ctrl, a.end_bit);
+                        rdx_msd_falls_back(a.msd_ctrl, a.end_bit, a.top);
     const uint32_t *counts = missed ? a.counts + stride * a.portions : a.counts;
 
     /* All passes' totals first: a thread's cells are summed in registers, a portion at a

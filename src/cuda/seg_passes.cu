@@ -200,7 +200,8 @@ __global__ void __launch_bounds__(RDX_SEGP_HIST_THREADS) segp_hist_kernel(const 
     const uint32_t bins = 1u << a.radix_bits, cells = (uint32_t)passes * bins;
     const uint32_t run = (tiles + gridDim.x - 1) / gridDim.x;
     const uint32_t t0 = blockIdx.x * run, t1 = t0 + run < tiles ? t0 + run : tiles;
-    const rdx_hist_digits g = {passes, a.begin_bit, a.end_bit, a.radix_bits, a.cls, a.desc, a.numpy, a.inf};
+    const int less = a.bit_less ? (int)*a.bit_less : 0;
+    const rdx_hist_digits g = {passes, a.begin_bit - less, a.end_bit - less, a.radix_bits, a.cls, a.desc, a.numpy, a.inf};
     const bool one_digit = a.one_digit && *a.one_digit; /* the same in every thread */
     for (uint32_t j = threadIdx.x; j < cells; j += RDX_SEGP_HIST_THREADS)
         s_hist[j] = 0u;
@@ -280,11 +281,18 @@ __global__ void __launch_bounds__(256) segp_scan_kernel(const rdx_seg_passes_arg
         segp_scan_one(a, d, passes, w / (size_t)passes, (int)(w % (size_t)passes), lane);
 }
 
-__global__ void segp_plan_kernel(const segp_dev d, int passes, int apart)
+/* Which passes run and from which buffer; the pass kernel takes each digit bit_less bits
+ * lower from its pass word (the drop field, as the MSD route's level 1 does). */
+__global__ void segp_plan_kernel(const segp_dev d, int passes, int apart, const uint32_t *bit_less)
 {
     rdx_chain_enter();
-    if (threadIdx.x == 0)
+    if (threadIdx.x == 0) {
         rdx_plan_passes(d.act, passes, apart, d.info, d.active);
+        const uint32_t less = bit_less ? *bit_less : 0u;
+        for (int p = 0; p < passes; ++p)
+            if (d.info[p])
+                d.info[p] |= less << RDX_PASS_DROP_SHIFT;
+    }
 }
 
 /* dst[i] = src[i] for i in [begin, end), elements of `bytes` bytes, over the block. */
@@ -438,7 +446,8 @@ cudaError_t rdx_seg_passes_enqueue(const rdx_seg_passes_args *a, void *scratch, 
     if (e != cudaSuccess ||
         (e = cudaLaunchKernelEx(rdx_chain_config(&l, scan_grid, 256, 0, s), segp_scan_kernel, *a, d, passes)) !=
             cudaSuccess ||
-        (e = cudaLaunchKernelEx(rdx_chain_config(&l, 1, 32, 0, s), segp_plan_kernel, d, passes, apart)) != cudaSuccess)
+        (e = cudaLaunchKernelEx(rdx_chain_config(&l, 1, 32, 0, s), segp_plan_kernel, d, passes, apart,
+                                a->bit_less)) != cudaSuccess)
         return e;
 
     /* The launches differ in the pass and its look-back buffers only. */

@@ -52,6 +52,9 @@ typedef struct rdx_seg_passes_args {
                                   long segment counts as digit 0 in every pass, no key is
                                   read and no pass runs (the caller sorts the segments
                                   later; the view then shows each as one digit) */
+    const uint32_t *bit_less;  /* a device word, or NULL: every digit lies this many bits
+                                  below begin_bit + p * radix_bits (the MSD route's drop,
+                                  known on the device only; begin_bit less it stays >= 0) */
 } rdx_seg_passes_args;
 
 /* Device scratch of rdx_seg_passes_enqueue for `passes` digits (the keys_b and vals_b

@@ -382,6 +382,15 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #ifndef RDX_MSD_MAX_N
 #define RDX_MSD_MAX_N (((size_t)1 << 28) + ((size_t)1 << 26))
 #endif
+/* 8-byte keys, alone or with values, above MAX_N (PAIRS_MAX_N) take the route up to this
+ * many keys where the sample says that the deep level splits the largest level-2 bucket to
+ * about the average at MAX_N (the deep test, RDX_MSD_DEEP_SPLIT below; the spread test
+ * fails above MAX_N): every level-2 bucket is then long, and the deep level sorts it in
+ * two more moves, four in all against the LSD passes' eight. 4-byte keys stop at MAX_N:
+ * with the deep level their route is four moves, as their LSD passes are. */
+#ifndef RDX_MSD_DEEP_MAX_N
+#define RDX_MSD_DEEP_MAX_N ((size_t)0xFFFFFFFFu)
+#endif
 /* 4-byte keys: four LSD passes are a higher bar than eight. Round 28, H200, the route
  * against the LSD passes (stream-ordered ms): u32 2^26 1.56 / 1.34, 2^27 2.58 / 2.61,
  * 2^28 4.69 / 5.15; u32/u32 2^27 3.56 / 3.59, 2^28 6.44 / 7.13 (call 4). Where the sample
@@ -411,9 +420,10 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
  *   2^25 1.03 ms against 1.81 for CUB). With many distinct keys below the prefixes they
  *   move the keys as often as the LSD passes. */
 /* - DEEP_SPLIT (8-byte keys, with either test failing): or the largest level-2 bucket of
- *   the sample (a count-min sketch of the 16-bit prefixes, two tables of PAIR_BINS) split
- *   DEEP_SPLIT ways by the deep level would hold at most the route's average bucket at
- *   its largest n (max_n / 65536 keys). Skew with spread below the top two digits (one
+ *   the sample (its count of each 16-bit prefix) split DEEP_SPLIT ways by the deep level
+ *   would hold at most the route's average bucket at its largest n (max_n / 65536 keys).
+ *   (A count-min sketch of two tables of 4096 bins gave it until round 34: its noise, about
+ *   10 sampled keys, declined uniform keys from 2^31 on.) Skew with spread below the top two digits (one
  *   top digit holding 90%, normal doubles up to about 2^26) then takes the route, whose
  *   deep level splits the long buckets; a heavy key or low entropy below them (zipf,
  *   AND-ed words) would leave sub-buckets above level 3's capacity or long runs in them,
@@ -424,9 +434,6 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #endif
 #ifndef RDX_MSD_DEEP_SPLIT
 #define RDX_MSD_DEEP_SPLIT 256
-#endif
-#ifndef RDX_MSD_PAIR_BINS
-#define RDX_MSD_PAIR_BINS 4096
 #endif
 #ifndef RDX_MSD_FEW_PREFIXES
 #define RDX_MSD_FEW_PREFIXES 256

@@ -35,6 +35,9 @@ typedef struct rdx_cuda_tuning {
     size_t msd_max_n;           /* up to this many keys alone (RDX_MSD_MAX_N) */
     size_t msd_pairs_max_n;     /* or pairs (RDX_MSD_PAIRS_MAX_N); the device scales both
                                    by the share of top-digit values the keys use */
+    size_t msd_deep_max_n;      /* 8-byte keys above those, up to this many, where the
+                                   deep level splits every level-2 bucket
+                                   (RDX_MSD_DEEP_MAX_N) */
     size_t count_min_n;         /* the counting route serves from this many 1-byte keys
                                    on (RDX_COUNT_MIN_N), */
     size_t count16_min_n;       /* and from this many 2-byte keys (RDX_COUNT16_MIN_N) */
