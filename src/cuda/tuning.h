@@ -361,7 +361,7 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 /* ---- MSD hybrid for 8- and 4-byte keys (msd.cu; docs/cuda-notes.md "The MSD
  * hybrid") ----
  * Integer and float keys, keys only or pairs with 4- or 8-byte values (argsorts and values
- * gathered by index as pairs of indices), the whole key with 8-bit digits, one portion: level 1 is the pass
+ * gathered by index as pairs of indices), the whole key with 8-bit digits: level 1 is the pass
  * kernel on the top digit (source -> B), level 2 a segmented pass on the next digit
  * within each level-1 bucket (B -> A), level 3 one block per level-2 bucket (A -> A, on
  * chip). The constants below are those of 8-byte keys; 4-byte keys take their own
@@ -387,7 +387,11 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
  * about the average at MAX_N (the deep test, RDX_MSD_DEEP_SPLIT below; the spread test
  * fails above MAX_N): every level-2 bucket is then long, and the deep level sorts it in
  * two more moves, four in all against the LSD passes' eight. 4-byte keys stop at MAX_N:
- * with the deep level their route is four moves, as their LSD passes are. */
+ * with the deep level their route is four moves, as their LSD passes are. H200 round 34
+ * (call 3, ms, against the LSD passes of round 33's matrix): u64 uniform 2^30 39.6 / 53.2,
+ * 2^31 76.9 / 106.7 (call 2, the sample declining it) (CUB 130.7); u64/u64 uniform 2^31
+ * 118.6 / 190.0 (CUB 196.6). The
+ * 32-bit slots of levels 2 and 3 keep n below 2^32. */
 #ifndef RDX_MSD_DEEP_MAX_N
 #define RDX_MSD_DEEP_MAX_N ((size_t)0xFFFFFFFFu)
 #endif
