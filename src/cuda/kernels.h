@@ -17,7 +17,6 @@
 #define RDX_FOR_EACH_KV(X) \
     X(1, 0) X(1, 4) X(1, 8) X(2, 0) X(2, 4) X(2, 8) X(4, 0) X(4, 4) X(4, 8) X(8, 0) X(8, 4) X(8, 8)
 
-/* Up-front histogram of one portion: counts[p * 256 + d] += keys with digit d in pass p. */
 /* The MSD route's level 2 looks back over each level-1 bucket with the pass kernel's
  * counts of at most 2^30 - 1 keys: where the keys make more than one portion, a top digit
  * holding more than a portion's keys (a skew its sample missed) sends the sort to the LSD
@@ -29,6 +28,7 @@ typedef struct rdx_msd_bucket_check {
     int top;                     /* the top pass */
 } rdx_msd_bucket_check;
 
+/* Up-front histogram of one portion: counts[p * 256 + d] += keys with digit d in pass p. */
 typedef struct rdx_hist_args {
     const void *keys;        /* the portion's first key */
     size_t count;            /* keys in the portion */

@@ -24,10 +24,11 @@
  *            block with a run of more than RDX_MSD_L3_RUN_MAX keys sorts its bucket by
  *            on-chip LSD passes.
  *   deep     the larger buckets: the segmented passes' first pass (seg_passes.h, launched
- *            by route_msd.cu) splits each by bits 40-47, A -> B; msd_deep_kernel sorts
- *            the sub-buckets (groups of small ones together) with level 3 into A, and the
- *            sub-buckets still above its capacity (a heavy key) are sorted over bits 0-39
- *            by the segmented passes, in place in A.
+ *            by route_msd.cu) splits each by bits 40-47, A -> B; msd_deep_groups_kernel
+ *            lists the groups of sub-buckets and msd_deep_kernel sorts them with level 3
+ *            into A, and the sub-buckets still above its capacity (a heavy key) are sorted
+ *            over bits 0-47 by the segmented passes (their constant deep digit costs
+ *            nothing), in place in A.
  *
  * Keys only (VB = 0): equal keys are indistinguishable, so level 3 need not be stable.
  * Pairs (VB = 4 or 8 bytes of value per key): levels 1 and 2 move the values with the keys

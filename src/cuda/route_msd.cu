@@ -34,7 +34,8 @@ size_t rdx_cuda_msd_max_n(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
  * n below 2^32 (32-bit slots), pairs up
  * to RDX_MSD_PAIRS_MAX_N (their level-3 capacity is smaller); 8-byte keys above those up
  * to RDX_MSD_DEEP_MAX_N, which the sample takes only where the deep level splits every
- * level-2 bucket. Level 1 runs a launch per portion of the pass kernel, as an LSD pass
+ * level-2 bucket or the keys have few 16-bit prefixes (every bucket long, the segmented
+ * passes skip the digits each shares). Level 1 runs a launch per portion of the pass kernel, as an LSD pass
  * does (2^30 keys and more); level 2's look-back counts are per level-1 bucket. Floats whose values lie
  * within a few orders of magnitude (normal, [0, 1)) put nearly all keys in a few top-digit
  * buckets (the sign and the exponent's high bits): the sample declines them. */
@@ -50,7 +51,8 @@ static const char *accepts(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
         return "a bit range or digit width of the caller's";
     if (p->n < (p->kb == 4 ? t->msd4_min_n : t->msd_min_n) || p->n <= RDX_SMALL_MAX_N)
         return "n below the context's MSD minimum";
-    if (p->n > (p->kb == 8 ? t->msd_deep_max_n : rdx_cuda_msd_max_n(p, t)) ||
+    const size_t most = rdx_cuda_msd_max_n(p, t);
+    if (p->n > (p->kb == 8 && t->msd_deep_max_n > most ? t->msd_deep_max_n : most) ||
         (unsigned long long)p->n >= 0x100000000ull)
         return "n above the MSD maximum";
     return NULL;
