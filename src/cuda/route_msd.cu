@@ -30,13 +30,13 @@ size_t rdx_cuda_msd_max_n(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
 
 /* 4- or 8-byte keys (integers or floats) alone, or with 4- or 8-byte values that move
  * with them: a pair's values, or indices (an argsort's, or those that gather values of
- * another size at the end: level 1 makes them); the whole key with 8-bit digits; one
- * n below 2^32 (32-bit slots), pairs up
- * to RDX_MSD_PAIRS_MAX_N (their level-3 capacity is smaller); 8-byte keys above those up
- * to RDX_MSD_DEEP_MAX_N, which the sample takes only where the deep level splits every
- * level-2 bucket or the keys have few 16-bit prefixes (every bucket long, the segmented
- * passes skip the digits each shares). Level 1 runs a launch per portion of the pass kernel, as an LSD pass
- * does (2^30 keys and more); level 2's look-back counts are per level-1 bucket. Floats whose values lie
+ * another size at the end: level 1 makes them); the whole key with 8-bit digits; n below
+ * 2^32 (32-bit slots); up to RDX_MSD_MAX_N keys, pairs up to RDX_MSD_PAIRS_MAX_N (their
+ * level-3 capacity is smaller), and 8-byte keys above those up to RDX_MSD_DEEP_MAX_N,
+ * which the sample takes only where the deep level splits every level-2 bucket or the
+ * keys have few 16-bit prefixes (every bucket long, the segmented passes skip the digits
+ * each shares). Level 1 runs a launch per portion of the pass kernel, as an LSD pass does
+ * (2^30 keys and more); level 2's look-back counts are per level-1 bucket. Floats whose values lie
  * within a few orders of magnitude (normal, [0, 1)) put nearly all keys in a few top-digit
  * buckets (the sign and the exponent's high bits): the sample declines them. */
 static const char *accepts(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
