@@ -82,6 +82,10 @@ enum {
                      leading bits, the few prefixes make every level-2 bucket long (each
                      level-1 bucket holds n / 8 keys), and the deep level must split them by
                      the 8 bits below the tags, 24 bits lower than with nothing dropped */
+    MSD_TAGGED29, /* one of 8 random 16-bit tags on bits 45-60 above 45 random bits (the top
+                     3 bits 0): both widths drop 3 leading bits, every level-2 bucket is
+                     long, and the deep level splits them below the drop (4-byte keys: 5
+                     bits above their lowest) */
     MSD_NFILL
 };
 static const char *const msd_fill_names[MSD_NFILL] = {
@@ -90,7 +94,7 @@ static const char *const msd_fill_names[MSD_NFILL] = {
     "narrow", "40 bits", "outliers", "top digit half used", "negative narrow", "normal",
     "signed +-2^62", "signed near 0", "under the base",
     "high, two small", "near the top, two 0", "a long sub-bucket", "24-bit tags", "one top digit 90%",
-    "tagged, 40 bits"};
+    "tagged, 40 bits", "tagged, 3 bits dropped"};
 
 /* A random-looking 64-bit value for each index (the splitmix64 finalizer). */
 static uint64_t msd_mix(uint64_t x)
@@ -139,6 +143,7 @@ static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
         case MSD_ONETOP: k[i] = rnd(s) % 10 ? (base & 0xFF00000000000000ull) | (r >> 8) : r; break;
         case MSD_TAG24: k[i] = (few[r % 8] & 0xFFFFFF0000000000ull) | (rnd(s) >> 24); break;
         case MSD_TAGGED40: k[i] = ((r % 8) << 37 | (few[r % 8] >> 51 << 24)) | (rnd(s) >> 40); break;
+        case MSD_TAGGED29: k[i] = (few[r % 8] >> 3 & ~(low48 >> 3)) | (rnd(s) & low48 >> 3); break;
         case MSD_UNDERBASE: k[i] = i == 32 || i == 33 ? 0ull - (1ull << 60) : (r >> 13) - (1ull << 50); break;
         case MSD_NORMAL: { /* Box-Muller, u1 in (0, 1] */
             const double u1 = ((double)(r >> 11) + 1.0) / 9007199254740992.0;
@@ -572,6 +577,7 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         msd_case(ctx, RDX_I64, n, 1, MSD_UNDERBASE, 0, MSD_MISSED_RANGE, &s);
         msd_case(ctx, RDX_U64, n, 0, MSD_TOPWRAP, 1, MSD_MISSED_RANGE, &s);
         msd_case(ctx, RDX_U64, n, 1, MSD_TAGGED40, 0, MSD_LONG, &s);
+        msd_case(ctx, RDX_I32, n, 1, MSD_TAGGED29, 0, MSD_LONG, &s);
         rdx_cuda_ctx_tuning(ctx)->portion_max_n = n / 4; /* level 1 in portions, and its fallback */
         msd_case(ctx, RDX_U64, n + 3, 0, MSD_UNIFORM, 1, 2, &s);
         msd_pairs_case(ctx, RDX_U32, n, 4, 1, MSD_UNIFORM, 0, 2, &s);
@@ -635,6 +641,10 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
     msd_case(ctx, RDX_I32, (size_t)1 << 20, 1, MSD_SUBBIG, 0, 2, &s);
     msd_case(ctx, RDX_U32, (size_t)1 << 20, 1, MSD_TAGGED, 0, MSD_LONG, &s);
     msd_case(ctx, RDX_I32, (size_t)1 << 20, 0, MSD_DUPS_BIG, 1, -9, &s);
+    if (max_log2 >= 21) {
+        msd_case(ctx, RDX_U64, (size_t)1 << 21, 0, MSD_TAGGED29, 0, MSD_LONG, &s);
+        msd_case(ctx, RDX_I32, (size_t)1 << 21, 1, MSD_TAGGED29, 1, MSD_LONG, &s);
+    }
     msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_DEEPLONG, 0, MSD_DEEP_LONG, &s);
     msd_case(ctx, RDX_F64, ((size_t)1 << 19) + 77, 1, MSD_DEEPLONG, 1, MSD_DEEP_LONG, &s);
     msd_case(ctx, RDX_I32, (size_t)1 << 20, 1, MSD_DEEPLONG, 0, MSD_DEEP_LONG, &s);
@@ -706,6 +716,7 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
     msd_pairs_case(ctx, RDX_U64, half_n, 8, 0, MSD_UNIFORM, 1, MSD_RAN, &s);
     msd_argsort_case(ctx, RDX_I64, half_n, RDX_U64, 1, MSD_UNIFORM, 0, MSD_RAN, &s);
     msd_case(ctx, RDX_U32, half_n, 0, MSD_UNIFORM, 0, -1, &s);
+    msd_case(ctx, RDX_U64, half_n, 1, MSD_LOWENT, 1, 0, &s); /* neither the deep nor the few-prefixes test */
     msd_case(ctx, RDX_U64, half_n, 0, MSD_TAGGED40, 0, MSD_LONG, &s);
     msd_pairs_case(ctx, RDX_I64, half_n + 3, 4, 1, MSD_TAGGED40, 1, MSD_LONG, &s);
     t->msd_deep_max_n = half_n - 1;
@@ -720,6 +731,7 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
     msd_case(ctx, RDX_U64, half_n, 0, MSD_UNIFORM, 0, MSD_RAN, &s);
     msd_case(ctx, RDX_I64, half_n + 77, 1, MSD_UNIFORM, 1, MSD_RAN, &s);
     msd_case(ctx, RDX_U32, half_n, 1, MSD_UNIFORM, 1, MSD_RAN, &s);
+    msd_case(ctx, RDX_I64, half_n, 1, MSD_SIGNED62, 0, MSD_RAN, &s); /* the base, with portions */
     msd_pairs_case(ctx, RDX_U64, half_n, 8, 1, MSD_UNIFORM, 0, MSD_RAN, &s);
     msd_pairs_case(ctx, RDX_U32, half_n + 5, 4, 0, MSD_DUPS, 1, MSD_RAN, &s);
     msd_argsort_case(ctx, RDX_U64, half_n, RDX_U64, 0, MSD_UNIFORM, 1, MSD_RAN, &s);
@@ -728,6 +740,10 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
     msd_case(ctx, RDX_U64, half_n, 1, MSD_ONETOP, 0, MSD_MISSED_RANGE, &s);
     msd_case(ctx, RDX_F64, half_n + 3, 0, MSD_ONETOP, 1, MSD_MISSED_RANGE, &s);
     msd_pairs_case(ctx, RDX_I64, half_n, 8, 0, MSD_ONETOP, 1, MSD_MISSED_RANGE, &s);
+    /* above the context's largest n (the deep level on every bucket) with portions */
+    t->msd_max_n = t->msd_pairs_max_n = half_n / 8;
+    msd_case(ctx, RDX_U64, half_n + 3, 1, MSD_UNIFORM, 0, MSD_RAN, &s);
+    msd_pairs_case(ctx, RDX_U64, half_n, 4, 0, MSD_UNIFORM, 1, MSD_RAN, &s);
     t->portion_max_n = 0;
     t->msd_max_n = RDX_MSD_MAX_N;
     t->msd_pairs_max_n = RDX_MSD_PAIRS_MAX_N;
