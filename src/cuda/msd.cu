@@ -813,7 +813,7 @@ __global__ void __launch_bounds__(MSD_DEEP_GROUPS_THREADS) msd_deep_groups_kerne
     if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON)
         return;
     const rdx_seg_passes_view &v = d.first;
-    const uint32_t longs = *v.long_count, x = threadIdx.x, lane = rdx_lane(), warp = x >> 5;
+    const uint32_t longs = *v.long_count, x = threadIdx.x;
     for (uint32_t li = blockIdx.x; li < longs; li += gridDim.x) {
         s_start[x] = v.bases[(size_t)li * 256u + x];
         if (x == 0u)
@@ -822,21 +822,12 @@ __global__ void __launch_bounds__(MSD_DEEP_GROUPS_THREADS) msd_deep_groups_kerne
         const uint32_t lo = s_start[x], m = s_start[x + 1u] - lo;
         const bool first = x == 0u || m > (uint32_t)HALF || lo - s_start[x - 1u] > (uint32_t)HALF ||
                            s_start[x - 1u] / HALF != lo / HALF;
-        const uint32_t ballot = __ballot_sync(RDX_FULL_WARP, first);
-        if (lane == 0u)
-            s_warp[warp] = (uint32_t)__popc(ballot);
-        __syncthreads();
-        uint32_t at = (uint32_t)__popc(ballot & ((1u << lane) - 1u)), groups = 0;
-#pragma unroll
-        for (uint32_t w = 0; w < WARPS; ++w) {
-            at += w < warp ? s_warp[w] : 0u;
-            groups += s_warp[w];
-        }
+        const uint32_t at = rdx_block_excl_scan<MSD_DEEP_GROUPS_THREADS>(first ? 1u : 0u, s_warp);
         if (first)
             s_first[at] = x;
-        if (x == 0u) {
-            s_first[groups] = 256u;
-            s_at = atomicAdd(&a.ctrl[RDX_MSD_GROUPS], groups);
+        if (x == MSD_DEEP_GROUPS_THREADS - 1u) { /* the last thread's scan holds the count */
+            s_first[at + first] = 256u;
+            s_at = atomicAdd(&a.ctrl[RDX_MSD_GROUPS], at + first);
         }
         __syncthreads();
         if (first)
