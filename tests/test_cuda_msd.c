@@ -86,6 +86,15 @@ enum {
                      3 bits 0): both widths drop 3 leading bits, every level-2 bucket is
                      long, and the deep level splits them below the drop (4-byte keys: 5
                      bits above their lowest) */
+    MSD_CAPNARROW, /* as MSD_CAP (256 level-2 buckets (b, 0)) shifted right by 5: both widths
+                      drop 5 bits, and 4-byte keys keep 11 bits below level 2, so that a
+                      bucket of 32 keys is counted over all of them (msd_l3_count_all) */
+    MSD_CAPNEG,    /* the same with the top bit set: negative signed and float keys, whose
+                      codec flips every bit */
+    MSD_CAPDUPS,   /* as MSD_CAPNARROW, but 8 values below level 2 in each bucket (4-byte
+                      keys; 8-byte keys 4 level-3 digits): 16 equal keys overflow level 3's
+                      counters and every bucket of more than 256 keys takes the on-chip LSD
+                      passes */
     MSD_NFILL
 };
 static const char *const msd_fill_names[MSD_NFILL] = {
@@ -94,7 +103,8 @@ static const char *const msd_fill_names[MSD_NFILL] = {
     "narrow", "40 bits", "outliers", "top digit half used", "negative narrow", "normal",
     "signed +-2^62", "signed near 0", "under the base",
     "high, two small", "near the top, two 0", "a long sub-bucket", "24-bit tags", "one top digit 90%",
-    "tagged, 40 bits", "tagged, 3 bits dropped"};
+    "tagged, 40 bits", "tagged, 3 bits dropped", "capacity, 5 bits dropped", "capacity, negative",
+    "capacity, 8 low values"};
 
 /* A random-looking 64-bit value for each index (the splitmix64 finalizer). */
 static uint64_t msd_mix(uint64_t x)
@@ -144,6 +154,9 @@ static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
         case MSD_TAG24: k[i] = (few[r % 8] & 0xFFFFFF0000000000ull) | (rnd(s) >> 24); break;
         case MSD_TAGGED40: k[i] = ((r % 8) << 37 | (few[r % 8] >> 51 << 24)) | (rnd(s) >> 40); break;
         case MSD_TAGGED29: k[i] = (few[r % 8] >> 3 & ~(low48 >> 3)) | (rnd(s) & low48 >> 3); break;
+        case MSD_CAPNARROW: k[i] = (((uint64_t)(i % 256) << 56) | (r & low48)) >> 5; break;
+        case MSD_CAPNEG: k[i] = ((((uint64_t)(i % 256) << 56) | (r & low48)) >> 5) | 1ull << 63; break;
+        case MSD_CAPDUPS: k[i] = (((uint64_t)(i % 256) << 56) | ((r % 8) << 37) | (rnd(s) & 0xFFFFFFFFull)) >> 5; break;
         case MSD_UNDERBASE: k[i] = i == 32 || i == 33 ? 0ull - (1ull << 60) : (r >> 13) - (1ull << 50); break;
         case MSD_NORMAL: { /* Box-Muller, u1 in (0, 1] */
             const double u1 = ((double)(r >> 11) + 1.0) / 9007199254740992.0;
@@ -268,8 +281,8 @@ static void msd_case(rdx_ctx *ctx, rdx_type type, size_t n, int desc, int fill, 
                   msd_fill_names[fill], n);
         }
     }
-    CHECK(fill != MSD_SUBBIG || route < 2 || slow > 0, "msd %s n=%zu: no level-3 block took the on-chip LSD passes",
-          msd_fill_names[fill], n);
+    CHECK((fill != MSD_SUBBIG && fill != MSD_CAPDUPS) || route < 2 || slow > 0,
+          "msd %s n=%zu: no level-3 block took the on-chip LSD passes", msd_fill_names[fill], n);
     CHECK(msd_as_expected(route, want), "msd %s %s n=%zu %s: route %d, expected %d", type_name(type),
           msd_fill_names[fill], n, desc ? "descending" : "ascending", route, want);
     char what[160];
@@ -578,6 +591,9 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         msd_case(ctx, RDX_U64, n, 0, MSD_TOPWRAP, 1, MSD_MISSED_RANGE, &s);
         msd_case(ctx, RDX_U64, n, 1, MSD_TAGGED40, 0, MSD_LONG, &s);
         msd_case(ctx, RDX_I32, n, 1, MSD_TAGGED29, 0, MSD_LONG, &s);
+        msd_case(ctx, RDX_U32, n, 0, MSD_CAPNARROW, 1, 2, &s);
+        msd_case(ctx, RDX_F32, n + 3, 1, MSD_CAPNEG, 0, 2, &s);
+        msd_case(ctx, RDX_I32, n, 0, MSD_CAPDUPS, 0, 2, &s);
         rdx_cuda_ctx_tuning(ctx)->portion_max_n = n / 4; /* level 1 in portions, and its fallback */
         msd_case(ctx, RDX_U64, n + 3, 0, MSD_UNIFORM, 1, 2, &s);
         msd_pairs_case(ctx, RDX_U32, n, 4, 1, MSD_UNIFORM, 0, 2, &s);
@@ -620,6 +636,10 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
                              &s);
                     msd_case(ctx, types[t], sizes[i], desc, MSD_TAG24, (int)((i + desc) & 1), MSD_DEEP_LONG, &s);
                 }
+                /* 256 level-2 buckets: counted over every low bit (4-byte keys), and with
+                 * 16 equal keys not (the on-chip LSD passes). */
+                for (int f = MSD_CAPNARROW; f <= MSD_CAPDUPS; f++)
+                    msd_case(ctx, types[t], sizes[i], desc, f, (int)((i + f + desc) & 1), 2, &s);
             }
     /* The capacity of a level-3 block: exactly full, and one key over (that bucket goes to
      * the segmented passes). */
@@ -630,6 +650,8 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         msd_case(ctx, RDX_I64, 256 * cap + 1, 1, MSD_CAP, 1, -9, &s);
         msd_case(ctx, RDX_U32, 256 * cap, 1, MSD_CAP, 0, 2, &s);
         msd_case(ctx, RDX_U32, 256 * cap + 1, 0, MSD_CAP, 1, MSD_LONG, &s);
+        msd_case(ctx, RDX_F32, 256 * cap, 1, MSD_CAP, 1, 2, &s);
+        msd_case(ctx, RDX_I32, 256 * cap - 5, 0, MSD_CAP, 0, 2, &s);
     }
     msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_GIANT, 0, MSD_LONG, &s);
     msd_case(ctx, RDX_I64, (size_t)1 << 20, 1, MSD_GIANT, 1, -9, &s);

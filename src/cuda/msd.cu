@@ -523,6 +523,28 @@ struct msd_l3_layout
     static constexpr size_t IDX = R::END;
     static constexpr size_t BYTES = VB ? IDX + (size_t)msd_shape<K, VB>::L3_CAP * 2 : R::END;
 };
+/* 4-byte keys alone, counted over every value below level 2 (msd_l3_count_all): the
+ * sorted bucket (OUT, as many words as level 3 holds keys), a 4-bit counter per value
+ * (CNT, 8 to a word, 2^16 values), each counter word's first slot (FIRST, 16 bits), and
+ * the block scan's words. */
+struct msd_count_layout {
+    static constexpr uint32_t MAX_BITS = 16; /* MSD_SECOND(uint32_t): nothing dropped */
+    static constexpr uint32_t WORDS = (1u << MAX_BITS) / 8u;
+    static constexpr size_t OUT = 0;
+    static constexpr size_t CNT = ((size_t)msd_shape<uint32_t, 0>::L3_CAP * 4 + 15) / 16 * 16;
+    static constexpr size_t FIRST = CNT + (size_t)WORDS * 4;
+    static constexpr size_t SCAN = FIRST + (size_t)WORDS * 2;
+    static constexpr size_t BYTES = SCAN + 32 * 4;
+};
+
+/* The shared memory of a level-3 block: the count path's too for 4-byte keys alone. */
+template <typename K, int VB> static constexpr size_t msd_l3_bytes()
+{
+    return sizeof(K) == 4 && VB == 0 && msd_count_layout::BYTES > msd_l3_layout<K, VB>::BYTES
+               ? msd_count_layout::BYTES
+               : msd_l3_layout<K, VB>::BYTES;
+}
+
 /* The fast path's digit counters (one per bin, then the end) live where the slow path's
  * per-warp counters and s_start go. */
 template <typename K, int VB> static constexpr bool msd_l3_counters_fit()
@@ -749,6 +771,99 @@ static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const 
     }
 }
 
+/* The sum of the eight 4-bit counters of x. */
+static __device__ __forceinline__ uint32_t msd_nibble_sum(uint32_t x)
+{
+    const uint32_t bytes = (x & 0x0f0f0f0fu) + ((x >> 4) & 0x0f0f0f0fu); /* each at most 30 */
+    return (bytes * 0x01010101u) >> 24;
+}
+
+/* Sorts a bucket of m 4-byte keys alone (m <= level 3's capacity, every key's code equal
+ * above its low `rem` bits: rem = 16 less the drop) from src into dst (src may be dst) by
+ * counting every value of those bits, where msd_l3_sort takes a digit of them and
+ * comparisons (about 128 instructions a key, ncu round 35):
+ *   1. each key adds 1 to its value's 4-bit counter (8 to a word); the counter's old
+ *      value is the key's place among the equal keys counted before it (keys alone: equal
+ *      keys are interchangeable, so that order does not matter);
+ *   2. a scan of the words gives each word's first slot;
+ *   3. a key's slot: its word's first, the counters of the smaller values in its word,
+ *      and its place; the keys go to shared memory there and out in order.
+ * 16 equal keys would overflow a counter: then nothing is written and false returned
+ * (the caller sorts the bucket by msd_l3_sort). Every key is read before the first
+ * barrier. */
+template <int THREADS, int ITEMS>
+static __device__ __forceinline__ bool msd_l3_count_all(const uint32_t *src, uint32_t *dst, uint32_t m, int rem,
+                                                        uint32_t flip, unsigned char *smem)
+{
+    typedef msd_count_layout L;
+    enum { PER = L::WORDS / THREADS }; /* counter words a thread scans, at most */
+    static_assert(PER % 4 == 0 && PER <= 16, "whole 16-byte loads, a few per thread");
+    uint32_t *s_out = (uint32_t *)(smem + L::OUT);
+    uint32_t *s_cnt = (uint32_t *)(smem + L::CNT);
+    uint16_t *s_first = (uint16_t *)(smem + L::FIRST);
+    uint32_t *s_scan = (uint32_t *)(smem + L::SCAN);
+    const uint32_t words = 1u << (rem - 3), vmask = (1u << rem) - 1u;
+    for (uint32_t j = threadIdx.x; j < words / 4u; j += THREADS)
+        ((uint4 *)s_cnt)[j] = make_uint4(0u, 0u, 0u, 0u);
+    /* the value below level 2 of each key, then from bit 16 its place among equal keys */
+    uint32_t item[ITEMS];
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i) {
+        const uint32_t pos = (uint32_t)i * THREADS + threadIdx.x;
+        item[i] = pos < m ? (src[pos] ^ flip) & vmask : 0u;
+    }
+    const uint32_t high = (src[0] ^ flip) & ~vmask; /* the bits every key shares */
+    __syncthreads();
+    bool full = false;
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i) {
+        if ((uint32_t)i * THREADS + threadIdx.x < m) {
+            const uint32_t v = item[i], sh = (v & 7u) * 4u;
+            const uint32_t place = (atomicAdd(&s_cnt[v >> 3], 1u << sh) >> sh) & 15u;
+            full |= place == 15u;
+            item[i] = v | (place << 16);
+        }
+    }
+    if (__syncthreads_or(full))
+        return false;
+
+    /* Each thread's run of PER words (those below `words`): their sums, two 16-bit sums to
+     * a register, then each word's first slot. */
+    const uint32_t w0 = threadIdx.x * PER;
+    uint32_t sums[PER / 2], total = 0;
+#pragma unroll
+    for (int q = 0; q < PER / 4; ++q) {
+        const uint4 c = w0 < words ? ((const uint4 *)s_cnt)[w0 / 4u + (uint32_t)q] : make_uint4(0u, 0u, 0u, 0u);
+        const uint32_t a = msd_nibble_sum(c.x), b = msd_nibble_sum(c.y), d = msd_nibble_sum(c.z), e = msd_nibble_sum(c.w);
+        sums[2 * q] = a | (b << 16);
+        sums[2 * q + 1] = d | (e << 16);
+        total += a + b + d + e;
+    }
+    uint32_t at = rdx_block_excl_scan<THREADS>(total, s_scan);
+    if (w0 < words) {
+#pragma unroll
+        for (int q = 0; q < PER / 2; ++q) {
+            const uint32_t lo = at, hi = at + (sums[q] & 0xffffu);
+            at = hi + (sums[q] >> 16);
+            ((uint32_t *)s_first)[w0 / 2u + (uint32_t)q] = lo | (hi << 16);
+        }
+    }
+    __syncthreads();
+
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i) {
+        if ((uint32_t)i * THREADS + threadIdx.x < m) {
+            const uint32_t v = item[i] & 0xffffu, w = v >> 3, sh = (v & 7u) * 4u;
+            const uint32_t below = msd_nibble_sum(s_cnt[w] & ((1u << sh) - 1u)); /* smaller values, this word */
+            s_out[s_first[w] + below + (item[i] >> 16)] = v;
+        }
+    }
+    __syncthreads();
+    for (uint32_t pos = threadIdx.x; pos < m; pos += THREADS)
+        dst[pos] = (high | s_out[pos]) ^ flip;
+    return true;
+}
+
 /* Level-2 bucket b in place in A, unless it is empty or above level 3's capacity (the
  * deep level's). */
 template <typename K, int VB>
@@ -761,6 +876,14 @@ static __device__ __forceinline__ void msd_l3_bucket(const rdx_msd_args &a, uint
         return;
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
     const uint32_t bins = 1u << a.l3_bits;
+    const int rem = shift + a.l3_bits; /* the bits below level 2 */
+    if (sizeof(K) == 4 && VB == 0 && m >= (1u << rem) >> RDX_MSD4_L3_COUNT_VALUES_LOG2) {
+        const uint32_t *src = (const uint32_t *)a.keys_a + begin;
+        if (msd_l3_count_all<msd_shape<K, VB>::L3_THREADS, msd_shape<K, VB>::L3_ITEMS>(
+                src, (uint32_t *)a.keys_a + begin, m, rem, (uint32_t)msd_flip(src[0], a.cls, a.desc), smem))
+            return;
+        __syncthreads(); /* 16 equal keys: the shared memory is msd_l3_sort's */
+    }
     msd_l3_sort<K, VB>(a, (const K *)a.keys_a + begin, (const V *)a.vals_a + begin, begin, m, shift, bins - 1u, 0u,
                        bins, smem);
 }
@@ -960,7 +1083,7 @@ template <typename K, int VB> static cudaError_t launch_sort(const rdx_msd_args 
     b.l3_bits = l3_bits(a->n, MSD_L3_MAX_BITS(K), MSD_L3_BIN_KEYS_LOG2(K));
     return cudaLaunchKernelEx(
         rdx_chain_config(&l, rdx_resident_grid(MSD_BUCKETS2, sms, l3_per_sm[k][v], RDX_MSD_L3_WAVES),
-                         msd_shape<K, VB>::L3_THREADS, msd_l3_layout<K, VB>::BYTES, s),
+                         msd_shape<K, VB>::L3_THREADS, msd_l3_bytes<K, VB>(), s),
         msd_block_kernel<K, VB>, b);
 }
 
@@ -1048,14 +1171,15 @@ template <typename K, int VB> static cudaError_t init_shape(void)
     const void *l2 = (const void *)msd_pass_kernel<K, VB>, *l3 = (const void *)msd_block_kernel<K, VB>;
     cudaError_t e = cudaFuncSetAttribute(l2, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)L2::BYTES);
     if (e == cudaSuccess)
-        e = cudaFuncSetAttribute(l3, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)L3::BYTES);
+        e = cudaFuncSetAttribute(l3, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)msd_l3_bytes<K, VB>());
     if (e == cudaSuccess)
         e = cudaFuncSetAttribute((const void *)msd_deep_kernel<K, VB>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                  (int)L3::BYTES);
     if (e == cudaSuccess)
         e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&l2_per_sm[k][v], l2, L2::THREADS, L2::BYTES);
     if (e == cudaSuccess)
-        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&l3_per_sm[k][v], l3, msd_shape<K, VB>::L3_THREADS, L3::BYTES);
+        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&l3_per_sm[k][v], l3, msd_shape<K, VB>::L3_THREADS,
+                                                          msd_l3_bytes<K, VB>());
     return e;
 }
 

@@ -538,6 +538,13 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #ifndef RDX_MSD4_L3_BIN_KEYS_LOG2
 #define RDX_MSD4_L3_BIN_KEYS_LOG2 1
 #endif
+/* 4-byte keys alone: a level-3 bucket of at least one key per 2^COUNT_VALUES_LOG2 of the
+ * values below level 2 (16 bits with nothing dropped: 1024 keys) is sorted by counting
+ * every value (msd.cu, msd_l3_count_all) instead of a digit and comparisons; that scan
+ * costs every value whatever the bucket holds. */
+#ifndef RDX_MSD4_L3_COUNT_VALUES_LOG2
+#define RDX_MSD4_L3_COUNT_VALUES_LOG2 6
+#endif
 /* Level 3's grid: this many times the blocks resident on the device, each taking every
  * grid-th level-2 bucket (enough blocks that uneven buckets even out; few enough that a
  * declined route's launch returns in a few microseconds: 65536 blocks took 65 us). */
