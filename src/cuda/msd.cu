@@ -459,7 +459,8 @@ static __device__ __forceinline__ void msd_l2_tile(const rdx_msd_args &a, uint32
     if (threadIdx.x < 256u)
         rdx_store_status(row + threadIdx.x, (tile == ft ? RDX_STATUS_PREFIX : RDX_STATUS_AGGREGATE) | total);
     rdx_offset_tile<L::THREADS>(total, bits, s_wcnt, s_start, s_scan);
-    rdx_rank_scatter<VB, K, V, L::ITEMS, L::THREADS>(key, val, count, shift, bits, s_wcnt, s_keys, s_vals);
+    rdx_rank_scatter<VB, K, V, L::ITEMS, L::THREADS>(key, val, count, shift, bits, s_wcnt, s_keys, s_vals, false,
+                                                     true);
 
     /* Look-back within the bucket: it ends at the bucket's first tile, which published a prefix. */
     if (threadIdx.x < 256u) {

@@ -305,15 +305,58 @@ static __device__ __forceinline__ void rdx_rank_scatter_impl(const K (&key)[ITEM
     }
 }
 
+/* Keys alone, in any order within a digit: each item takes the next slot of its digit in
+ * its warp's counters by an atomic with return, with no search for the lanes that share
+ * it. Lanes of one atomic that hit the same counter queue on it, so where a full warp
+ * holds one digit (sorted keys, a bucket of equal ones) its first lane takes 32 slots for
+ * all (one MATCH.ALL a step). */
+template <typename K, int ITEMS>
+static __device__ __forceinline__ void rdx_rank_scatter_any(const K (&key)[ITEMS], uint32_t count, int shift,
+                                                            int bits, uint32_t *s_wcnt, K *s_keys, bool full)
+{
+    const uint32_t lane = rdx_lane(), warp = threadIdx.x >> 5, mask = (1u << bits) - 1u;
+    uint32_t *wc = s_wcnt + warp * RDX_CUDA_MAX_BINS;
+    const uint32_t first = warp * 32u * ITEMS + lane;
+    if (full) {
+#pragma unroll
+        for (int i = 0; i < ITEMS; ++i) {
+            const uint32_t d = rdx_digit(key[i], shift, mask);
+            int same;
+            __match_all_sync(RDX_FULL_WARP, d, &same);
+            uint32_t slot;
+            if (same) { /* the same in every lane */
+                uint32_t base = 0;
+                if (lane == 0)
+                    base = atomicAdd(&wc[d], 32u);
+                slot = __shfl_sync(RDX_FULL_WARP, base, 0) + lane;
+            } else {
+                slot = atomicAdd(&wc[d], 1u);
+            }
+            s_keys[slot] = key[i];
+        }
+    } else {
+#pragma unroll
+        for (int i = 0; i < ITEMS; ++i)
+            if (first + (uint32_t)i * 32u < count)
+                s_keys[atomicAdd(&wc[rdx_digit(key[i], shift, mask)], 1u)] = key[i];
+    }
+}
+
 /* Writes each valid item (and its value when VB > 0) to its slot in the tile stably
  * sorted by digit: s_keys[slot], s_vals[slot]. Consumes the offsets in s_wcnt (they end
  * as the next free slot of each digit per warp). No barrier at the end. few: the digit
- * takes few values over the whole input (RDX_PASS_FEW). */
+ * takes few values over the whole input (RDX_PASS_FEW). unordered: keys alone (VB = 0)
+ * may leave in any order within a digit (a level of the MSD route: the levels below
+ * sort each bucket whole, and equal keys are indistinguishable). */
 template <int VB, typename K, typename V, int ITEMS, int THREADS>
 static __device__ __forceinline__ void rdx_rank_scatter(const K (&key)[ITEMS], const V (&val)[ITEMS], uint32_t count,
                                                         int shift, int bits, uint32_t *s_wcnt, K *s_keys, V *s_vals,
-                                                        bool few = false)
+                                                        bool few = false, bool unordered = false)
 {
+    if (VB == 0 && unordered && !few) {
+        rdx_rank_scatter_any<K, ITEMS>(key, count, shift, bits, s_wcnt, s_keys, count == (uint32_t)(ITEMS * THREADS));
+        return;
+    }
     /* Keys of 4 and 8 bytes alone: with values the pass kernel spilled, and with 2-byte
      * keys the other passes lost 10% at 2^22 (code placement, not the flag). Pairs too
      * were slower again in round 20 (H200, device call 2, rdx/CUB: u32/u32 few 2^22
