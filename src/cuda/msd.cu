@@ -22,7 +22,8 @@
  *            load it, count it by the next 8-12 bits in shared memory, put each run of
  *            equal digits (a few keys) in order by comparisons, write, in place in A. A
  *            block with a run of more than RDX_MSD_L3_RUN_MAX keys sorts its bucket by
- *            on-chip LSD passes.
+ *            on-chip LSD passes. 4-byte keys alone have at most 16 bits left: a bucket of
+ *            enough keys is counted over all of them instead (msd_l3_count_all).
  *   deep     the larger buckets: the segmented passes' first pass (seg_passes.h, launched
  *            by route_msd.cu) splits each by bits 40-47, A -> B; msd_deep_groups_kernel
  *            lists the groups of sub-buckets and msd_deep_kernel sorts them with level 3
@@ -30,7 +31,9 @@
  *            over bits 0-47 by the segmented passes (their constant deep digit costs
  *            nothing), in place in A.
  *
- * Keys only (VB = 0): equal keys are indistinguishable, so level 3 need not be stable.
+ * Keys only (VB = 0): equal keys are indistinguishable and every level sorts each bucket
+ * whole, so no level need be stable: levels 1 and 2 place a tile's keys of one digit in
+ * any order (rank.cuh, rdx_rank_scatter_any), level 3 in any order among equal keys.
  * Pairs (VB = 4 or 8 bytes of value per key): levels 1 and 2 move the values with the keys
  * (both are stable passes), level 2 with the pass kernel's 16-byte tile shape; level 3
  * keeps each key's value and its index within the bucket (its input order among equal
