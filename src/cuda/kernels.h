@@ -115,6 +115,9 @@ typedef struct rdx_pass_args {
     int narrow;                  /* every output slot is below 2^32 (32-bit offsets) */
     const uint32_t *msd_base;    /* the MSD route's level 1: ctrl + RDX_MSD_BASE, which its
                                     first pass subtracts from every image; else NULL */
+    int unordered;               /* a split of keys alone whose pieces are sorted whole
+                                    afterwards (the MSD route's levels): a tile's keys of one
+                                    digit may leave in any order (rank.cuh) */
     rdx_seg_tiles seg;           /* rdx_launch_seg_pass only */
 } rdx_pass_args;
 

@@ -109,6 +109,7 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     a.narrow = 1;
     a.iota = p->iota; /* an argsort's indices, made as level 1 reads the keys */
     a.msd_base = l->msd_ctrl + RDX_MSD_BASE; /* level 1 writes the images less the sample's base */
+    a.unordered = 1; /* (keys alone: levels 2 and 3 sort each bucket whole) */
     for (size_t k = 0; k < p->portions; ++k) {
         a.bases = l->bases + k * per_portion;
         a.bases_next = k + 1 < p->portions ? l->bases + (k + 1) * per_portion : NULL;
@@ -185,6 +186,7 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     q.radix_bits = 8;
     q.one_digit = l->msd_ctrl + RDX_MSD_SKIP_DEEP;
     q.bit_less = l->msd_ctrl + RDX_MSD_DROP; /* the deep digit lies below the second digit */
+    q.unordered = 1; /* (keys alone: each sub-bucket is sorted whole below) */
     void *segp = t + p->msd_segp;
     RDX_CUDA_TRY(rdx_seg_passes_enqueue(&q, segp, b->sms, s));
     rdx_msd_deep_args d;
@@ -204,6 +206,7 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     q.keys_scratch = b->argsort; /* an argsort's keys are scratch: the last pass writes indices only */
     q.wide_out = p->widen ? b->vals_a : NULL;
     q.leave_in_b = 0;
+    q.unordered = 0;
     q.off = d.off3;
     q.S = 2 * most_long(p);
     q.bins = d.bins3;

@@ -467,6 +467,7 @@ cudaError_t rdx_seg_passes_enqueue(const rdx_seg_passes_args *a, void *scratch, 
     pa.iota = a->vals_src == NULL;
     pa.keys_scratch = a->keys_scratch;
     pa.narrow = 1; /* widen 0: the fix-up widens (wide_out) */
+    pa.unordered = a->unordered && passes == 1;
     pa.seg.tiles = d.tiles;
     pa.seg.tile_count = d.ctl + RDX_SEGP_TILES;
     pa.seg.bases = d.bases;
