@@ -98,5 +98,10 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
 /* The buffers and codec of a pass launch (level 1 of the MSD route or an LSD pass); the
  * caller fills in the rest. vals_src NULL: the values start in vals_a (or as indices). */
 rdx_pass_args rdx_cuda_pass_buffers(const rdx_cuda_bufs *b, const rdx_cuda_lsd *l, const rdx_cuda_plan *p);
+/* Launch `launch` of pass `pass` (launch = pass * portions + k, k its portion): the
+ * portion's keys, its bases and the next portion's, its tile counter, and the status
+ * buffer it looks back in (status[parity % 2]; it clears the other). */
+void rdx_cuda_pass_portion(rdx_pass_args *a, const rdx_cuda_lsd *l, const rdx_cuda_plan *p, int pass, size_t k,
+                           size_t parity);
 
 #endif /* RDX_CUDA_ROUTE_H */

@@ -99,25 +99,17 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
      * zero: the scan clears level 1's where the route is not taken, the route the LSD
      * passes' where it is). */
     const int top = p->passes - 1;
-    const size_t per_portion = (size_t)p->passes * RDX_CUDA_MAX_BINS;
     rdx_pass_args a = rdx_cuda_pass_buffers(b, l, p);
     a.pass_info = l->msd_ctrl + RDX_MSD_INFO;
     a.zero_rows = p->status_words / RDX_CUDA_MAX_BINS;
-    a.pass = top;
     a.shift = p->begin_bit + top * p->radix_bits;
     a.bits = p->radix_bits;
     a.narrow = 1;
     a.iota = p->iota; /* an argsort's indices, made as level 1 reads the keys */
     a.msd_base = l->msd_ctrl + RDX_MSD_BASE; /* level 1 writes the images less the sample's base */
-    a.unordered = 1; /* (keys alone: levels 2 and 3 sort each bucket whole) */
+    a.unordered = p->vb == 0; /* keys alone: levels 2 and 3 sort each bucket whole */
     for (size_t k = 0; k < p->portions; ++k) {
-        a.bases = l->bases + k * per_portion;
-        a.bases_next = k + 1 < p->portions ? l->bases + (k + 1) * per_portion : NULL;
-        a.status = l->status[k % 2];
-        a.status_next = l->status[(k + 1) % 2];
-        a.tile_counter = l->counters + (size_t)top * p->portions + k;
-        a.portion_begin = k * p->portion;
-        a.portion_count = n - a.portion_begin < p->portion ? n - a.portion_begin : p->portion;
+        rdx_cuda_pass_portion(&a, l, p, top, k, k);
         RDX_CUDA_TRY(rdx_launch_pass(p->kb, p->vb, p->medium, &a, b->sms, s));
     }
 
@@ -186,7 +178,7 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     q.radix_bits = 8;
     q.one_digit = l->msd_ctrl + RDX_MSD_SKIP_DEEP;
     q.bit_less = l->msd_ctrl + RDX_MSD_DROP; /* the deep digit lies below the second digit */
-    q.unordered = 1; /* (keys alone: each sub-bucket is sorted whole below) */
+    q.unordered = p->vb == 0; /* keys alone: each sub-bucket is sorted whole below */
     void *segp = t + p->msd_segp;
     RDX_CUDA_TRY(rdx_seg_passes_enqueue(&q, segp, b->sms, s));
     rdx_msd_deep_args d;

@@ -72,6 +72,20 @@ rdx_pass_args rdx_cuda_pass_buffers(const rdx_cuda_bufs *b, const rdx_cuda_lsd *
     return a;
 }
 
+void rdx_cuda_pass_portion(rdx_pass_args *a, const rdx_cuda_lsd *l, const rdx_cuda_plan *p, int pass, size_t k,
+                           size_t parity)
+{
+    const size_t per_portion = (size_t)p->passes * RDX_CUDA_MAX_BINS;
+    a->pass = pass;
+    a->bases = l->bases + k * per_portion;
+    a->bases_next = k + 1 < p->portions ? l->bases + (k + 1) * per_portion : NULL;
+    a->status = l->status[parity % 2];
+    a->status_next = l->status[(parity + 1) % 2];
+    a->tile_counter = l->counters + (size_t)pass * p->portions + k;
+    a->portion_begin = k * p->portion;
+    a->portion_count = p->n - a->portion_begin < p->portion ? p->n - a->portion_begin : p->portion;
+}
+
 rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job *job, const rdx_cuda_bufs *b,
                                 cudaStream_t s)
 {
@@ -168,16 +182,9 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
         for (size_t k = 0; k < p->portions; ++k) {
             const size_t j = (size_t)pass * p->portions + k;
             rdx_pass_args a = rdx_cuda_pass_buffers(b, &l, p);
+            rdx_cuda_pass_portion(&a, &l, p, pass, k, j);
             a.pass_info = l.pass_info;
-            a.bases = l.bases + k * per_portion;
-            a.bases_next = k + 1 < p->portions ? l.bases + (k + 1) * per_portion : NULL;
-            a.status = l.status[j % 2];
-            a.status_next = l.status[(j + 1) % 2];
             a.zero_rows = p->max_tiles;
-            a.tile_counter = l.counters + j;
-            a.portion_begin = k * p->portion;
-            a.portion_count = n - a.portion_begin < p->portion ? n - a.portion_begin : p->portion;
-            a.pass = pass;
             a.shift = p->begin_bit + pass * p->radix_bits;
             a.bits = p->end_bit - a.shift < p->radix_bits ? p->end_bit - a.shift : p->radix_bits;
             a.iota = p->iota;

@@ -86,17 +86,40 @@ size_t rdx_seg_passes_scratch_bytes(int kb, int vb, size_t n, size_t S, size_t m
     return segp_plan(kb, vb, n, S, max_short, passes).total;
 }
 
+/* The buffers of layout L in the scratch. */
+static segp_dev segp_dev_at(const segp_layout *L, void *scratch)
+{
+    unsigned char *t = (unsigned char *)scratch;
+    segp_dev d;
+    d.ctl = (uint32_t *)(t + L->ctl);
+    d.act = (uint32_t *)(t + L->act);
+    d.info = (uint32_t *)(t + L->info);
+    d.active = (uint32_t *)(t + L->active);
+    d.counters = (uint32_t *)(t + L->counters);
+    d.bases = (uint32_t *)(t + L->bases);
+    d.status[0] = (uint32_t *)(t + L->status0);
+    d.status[1] = (uint32_t *)(t + L->status1);
+    d.first_tile = (uint32_t *)(t + L->first_tile);
+    d.tiles = (uint4 *)(t + L->tiles);
+    d.start = (size_t *)(t + L->start);
+    d.end = (size_t *)(t + L->end);
+    d.lmax = L->lmax;
+    d.tmax = L->tmax;
+    d.tile = L->tile;
+    return d;
+}
+
 rdx_seg_passes_view rdx_seg_passes_view_of(const rdx_seg_passes_args *a, const void *scratch)
 {
     const segp_layout L = segp_plan(a->kb, a->vb, a->n, a->S, a->max_short,
                                     passes_of(a->begin_bit, a->end_bit, a->radix_bits));
-    const unsigned char *t = (const unsigned char *)scratch;
+    const segp_dev d = segp_dev_at(&L, (void *)scratch);
     rdx_seg_passes_view v;
-    v.long_count = (const uint32_t *)(t + L.ctl) + RDX_SEGP_LONG;
-    v.start = (const size_t *)(t + L.start);
-    v.end = (const size_t *)(t + L.end);
-    v.bases = (const uint32_t *)(t + L.bases);
-    v.active = (const uint32_t *)(t + L.active);
+    v.long_count = d.ctl + RDX_SEGP_LONG;
+    v.start = d.start;
+    v.end = d.end;
+    v.bases = d.bases;
+    v.active = d.active;
     return v;
 }
 
@@ -403,25 +426,8 @@ cudaError_t rdx_seg_passes_enqueue(const rdx_seg_passes_args *a, void *scratch, 
         (uint64_t)a->n >= ((uint64_t)1 << 32))
         return a->n == 0 || a->S == 0 ? cudaSuccess : cudaErrorInvalidValue;
     const segp_layout L = segp_plan(a->kb, a->vb, a->n, a->S, a->max_short, passes);
-    unsigned char *t = (unsigned char *)scratch;
-    segp_dev d;
-    d.ctl = (uint32_t *)(t + L.ctl);
-    d.act = (uint32_t *)(t + L.act);
-    d.info = (uint32_t *)(t + L.info);
-    d.active = (uint32_t *)(t + L.active);
-    d.counters = (uint32_t *)(t + L.counters);
-    d.bases = (uint32_t *)(t + L.bases);
-    d.status[0] = (uint32_t *)(t + L.status0);
-    d.status[1] = (uint32_t *)(t + L.status1);
-    d.first_tile = (uint32_t *)(t + L.first_tile);
-    d.tiles = (uint4 *)(t + L.tiles);
-    d.start = (size_t *)(t + L.start);
-    d.end = (size_t *)(t + L.end);
-    d.lmax = L.lmax;
-    d.tmax = L.tmax;
-    d.tile = L.tile;
-
-    cudaError_t e = cudaMemsetAsync(t, 0, L.zero_end, s);
+    const segp_dev d = segp_dev_at(&L, scratch);
+    cudaError_t e = cudaMemsetAsync(scratch, 0, L.zero_end, s);
     if (e != cudaSuccess)
         return e;
     rdx_chain_launch l;
