@@ -181,6 +181,10 @@ static __device__ __forceinline__ size_t rdx_seg_hi(const size_t *off, size_t s,
 #define RDX_PASS_LAST 8u    /* last active pass: decode keys as they are stored */
 #define RDX_PASS_FEW 16u    /* the pass's digit takes at most RDX_RANK_FEW_DIGITS values:
                                the ranking finds equal digits with MATCH.ANY */
+#define RDX_PASS_CROWDED 32u /* one value of the pass's digit holds more than
+                               2^-RDX_RANK_ANY_CROWD_LOG2 of the keys (of a segment's, for
+                               the segmented passes): an unordered pass ranks stably, since
+                               its atomics would queue on that value's counter */
 #define RDX_PASS_DROP_SHIFT 24 /* bits 24-31: the MSD route's level 1 and its deep level's
                                   pass take their digit this many bits below the pass's
                                   shift (the keys' leading bits that do not vary;

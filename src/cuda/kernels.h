@@ -115,9 +115,12 @@ typedef struct rdx_pass_args {
     int narrow;                  /* every output slot is below 2^32 (32-bit offsets) */
     const uint32_t *msd_base;    /* the MSD route's level 1: ctrl + RDX_MSD_BASE, which its
                                     first pass subtracts from every image; else NULL */
-    int unordered;               /* a split of keys alone whose pieces are sorted whole
-                                    afterwards (the MSD route's levels): a tile's keys of one
-                                    digit may leave in any order (rank.cuh) */
+    int unordered;               /* keys alone, equal keys alike in every bit, and a pass whose
+                                    order within a digit nobody sees: the lowest digit's
+                                    (the stable passes above it decide the rest) or a split
+                                    whose pieces are sorted whole afterwards (the MSD route's
+                                    levels). A tile's keys of one digit may leave in any
+                                    order (rank.cuh) */
     rdx_seg_tiles seg;           /* rdx_launch_seg_pass only */
 } rdx_pass_args;
 

@@ -346,8 +346,9 @@ static __device__ __forceinline__ void rdx_rank_scatter_any(const K (&key)[ITEMS
  * sorted by digit: s_keys[slot], s_vals[slot]. Consumes the offsets in s_wcnt (they end
  * as the next free slot of each digit per warp). No barrier at the end. few: the digit
  * takes few values over the whole input (RDX_PASS_FEW). unordered: keys alone (VB = 0)
- * may leave in any order within a digit (a level of the MSD route: the levels below
- * sort each bucket whole, and equal keys are indistinguishable). */
+ * may leave in any order within a digit (the lowest digit's pass, or a level of the MSD
+ * route: the passes above or the levels below decide the rest, and equal keys are
+ * alike); the caller leaves it false where one digit is crowded (RDX_PASS_CROWDED). */
 template <int VB, typename K, typename V, int ITEMS, int THREADS>
 static __device__ __forceinline__ void rdx_rank_scatter(const K (&key)[ITEMS], const V (&val)[ITEMS], uint32_t count,
                                                         int shift, int bits, uint32_t *s_wcnt, K *s_keys, V *s_vals,

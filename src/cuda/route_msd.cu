@@ -107,7 +107,7 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     a.narrow = 1;
     a.iota = p->iota; /* an argsort's indices, made as level 1 reads the keys */
     a.msd_base = l->msd_ctrl + RDX_MSD_BASE; /* level 1 writes the images less the sample's base */
-    a.unordered = p->vb == 0; /* keys alone: levels 2 and 3 sort each bucket whole */
+    a.unordered = rdx_cuda_equal_keys_alike(p); /* levels 2 and 3 sort each bucket whole */
     for (size_t k = 0; k < p->portions; ++k) {
         rdx_cuda_pass_portion(&a, l, p, top, k, k);
         RDX_CUDA_TRY(rdx_launch_pass(p->kb, p->vb, p->medium, &a, b->sms, s));
@@ -178,7 +178,7 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     q.radix_bits = 8;
     q.one_digit = l->msd_ctrl + RDX_MSD_SKIP_DEEP;
     q.bit_less = l->msd_ctrl + RDX_MSD_DROP; /* the deep digit lies below the second digit */
-    q.unordered = p->vb == 0; /* keys alone: each sub-bucket is sorted whole below */
+    q.unordered = rdx_cuda_equal_keys_alike(p); /* each sub-bucket is sorted whole below */
     void *segp = t + p->msd_segp;
     RDX_CUDA_TRY(rdx_seg_passes_enqueue(&q, segp, b->sms, s));
     rdx_msd_deep_args d;
@@ -198,7 +198,7 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     q.keys_scratch = b->argsort; /* an argsort's keys are scratch: the last pass writes indices only */
     q.wide_out = p->widen ? b->vals_a : NULL;
     q.leave_in_b = 0;
-    q.unordered = 0;
+    q.unordered = rdx_cuda_equal_keys_alike(p); /* their lowest digit's pass */
     q.off = d.off3;
     q.S = 2 * most_long(p);
     q.bins = d.bins3;

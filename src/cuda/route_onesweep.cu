@@ -191,6 +191,7 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
             a.keys_scratch = b->argsort;
             a.widen = p->widen;
             a.narrow = (unsigned long long)n <= 0x100000000ull; /* 32-bit slot offsets */
+            a.unordered = pass == 0 && rdx_cuda_equal_keys_alike(p);
             RDX_CUDA_TRY(rdx_launch_pass(p->kb, p->vb, p->medium, &a, b->sms, s));
         }
     }

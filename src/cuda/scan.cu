@@ -15,7 +15,7 @@
 __global__ void __launch_bounds__(RDX_SCAN_THREADS) rdx_scan_kernel(const rdx_scan_args a)
 {
     rdx_chain_enter();
-    __shared__ uint32_t s_active[RDX_MAX_PASSES], s_few[RDX_MAX_PASSES];
+    __shared__ uint32_t s_active[RDX_MAX_PASSES], s_few[RDX_MAX_PASSES], s_crowded[RDX_MAX_PASSES];
     __shared__ unsigned long long s_total[RDX_HIST_MAX_CELLS];
     const uint32_t t = threadIdx.x;
     const size_t stride = (size_t)a.passes * RDX_CUDA_MAX_BINS; /* one portion's counts */
@@ -63,12 +63,14 @@ __global__ void __launch_bounds__(RDX_SCAN_THREADS) rdx_scan_kernel(const rdx_sc
         unsigned long long v[PER_LANE], sum = 0;
         bool one_bin = false; /* a digit holds every key: the pass moves nothing */
         uint32_t used = 0;    /* digits that occur */
+        bool crowded = false; /* a digit holds more than n >> RDX_RANK_ANY_CROWD_LOG2 keys */
 #pragma unroll
         for (int i = 0; i < PER_LANE; ++i) {
             const uint32_t d = lane * PER_LANE + i;
             v[i] = d < bins ? s_total[p * bins_max + d] : 0ull;
             one_bin |= d < bins && v[i] == (unsigned long long)a.n;
             used += v[i] != 0ull;
+            crowded |= v[i] > (unsigned long long)(a.n >> RDX_RANK_ANY_CROWD_LOG2);
             sum += v[i];
         }
         used = __reduce_add_sync(RDX_FULL_WARP, used);
@@ -81,9 +83,11 @@ __global__ void __launch_bounds__(RDX_SCAN_THREADS) rdx_scan_kernel(const rdx_sc
             slot += v[i];
         }
         one_bin = __any_sync(RDX_FULL_WARP, one_bin);
+        crowded = __any_sync(RDX_FULL_WARP, crowded);
         if (lane == 0) {
             s_active[p] = !one_bin;
             s_few[p] = used <= RDX_RANK_FEW_DIGITS;
+            s_crowded[p] = crowded;
         }
     }
     __syncthreads();
@@ -95,8 +99,8 @@ __global__ void __launch_bounds__(RDX_SCAN_THREADS) rdx_scan_kernel(const rdx_sc
         }
         rdx_plan_passes(s_active, a.passes, a.apart, a.pass_info, a.active);
         for (int p = 0; p < a.passes; ++p)
-            if (a.pass_info[p] && s_few[p])
-                a.pass_info[p] |= RDX_PASS_FEW;
+            if (a.pass_info[p])
+                a.pass_info[p] |= (s_few[p] ? RDX_PASS_FEW : 0u) | (s_crowded[p] ? RDX_PASS_CROWDED : 0u);
     }
 }
 

@@ -34,7 +34,8 @@ typedef struct segp_layout {
     size_t bases, status0, status1, first_tile, start, end, tiles, total;
 } segp_layout;
 
-/* The buffers of the kernels below, in the scratch. */
+/* The buffers of the kernels below, in the scratch. act[p]: bit 0, pass p runs; bit 1, a
+ * segment's digit is crowded there (RDX_PASS_CROWDED). */
 typedef struct segp_dev {
     uint32_t *ctl, *act, *info, *active, *counters, *bases, *status[2], *first_tile;
     uint4 *tiles;
@@ -272,12 +273,13 @@ static __device__ __forceinline__ void segp_scan_one(const rdx_seg_passes_args &
     const uint32_t len = (uint32_t)(d.end[li] - d.start[li]);
     uint32_t *row = d.bases + (li * (size_t)passes + (size_t)p) * RDX_CUDA_MAX_BINS;
     uint32_t v[PER_LANE], sum = 0;
-    bool one_digit = false;
+    bool one_digit = false, crowded = false; /* (RDX_PASS_CROWDED) */
 #pragma unroll
     for (int i = 0; i < PER_LANE; ++i) {
         const uint32_t dg = lane * PER_LANE + (uint32_t)i;
         v[i] = dg < bins ? row[dg] : 0u;
         one_digit |= dg < bins && v[i] == len;
+        crowded |= v[i] > len >> RDX_RANK_ANY_CROWD_LOG2;
         sum += v[i];
     }
     uint32_t slot = rdx_warp_incl_scan(sum, lane) - sum;
@@ -288,8 +290,9 @@ static __device__ __forceinline__ void segp_scan_one(const rdx_seg_passes_args &
             row[dg] = slot;
         slot += v[i];
     }
+    crowded = __any_sync(RDX_FULL_WARP, crowded);
     if (!__any_sync(RDX_FULL_WARP, one_digit) && lane == 0)
-        d.act[p] = 1u;
+        atomicOr(&d.act[p], crowded ? 3u : 1u); /* bit 1: crowded */
 }
 
 /* A warp per (long segment, pass): the counts become each digit's first slot from the
@@ -314,7 +317,7 @@ __global__ void segp_plan_kernel(const segp_dev d, int passes, int apart, const 
         const uint32_t less = bit_less ? *bit_less : 0u;
         for (int p = 0; p < passes; ++p)
             if (d.info[p])
-                d.info[p] |= less << RDX_PASS_DROP_SHIFT;
+                d.info[p] |= less << RDX_PASS_DROP_SHIFT | ((d.act[p] & 2u) ? RDX_PASS_CROWDED : 0u);
     }
 }
 
@@ -473,7 +476,6 @@ cudaError_t rdx_seg_passes_enqueue(const rdx_seg_passes_args *a, void *scratch, 
     pa.iota = a->vals_src == NULL;
     pa.keys_scratch = a->keys_scratch;
     pa.narrow = 1; /* widen 0: the fix-up widens (wide_out) */
-    pa.unordered = a->unordered && passes == 1;
     pa.seg.tiles = d.tiles;
     pa.seg.tile_count = d.ctl + RDX_SEGP_TILES;
     pa.seg.bases = d.bases;
@@ -491,6 +493,7 @@ cudaError_t rdx_seg_passes_enqueue(const rdx_seg_passes_args *a, void *scratch, 
         pa.status_next = d.status[(p + 1) % 2];
         pa.tile_counter = d.counters + p;
         pa.pass = p;
+        pa.unordered = a->unordered && p == 0;
         pa.shift = a->begin_bit + p * a->radix_bits;
         pa.bits = a->end_bit - pa.shift < a->radix_bits ? a->end_bit - pa.shift : a->radix_bits;
         if ((e = rdx_launch_seg_pass(a->kb, a->vb, &pa, max_tiles, sms, s)) != cudaSuccess)

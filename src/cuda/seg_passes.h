@@ -48,9 +48,11 @@ typedef struct rdx_seg_passes_args {
     size_t max_short;       /* segments of more keys than this are long */
     int cls, desc;          /* the key codec (key_codec.h) */
     int begin_bit, end_bit, radix_bits;
-    int unordered;          /* one pass that splits keys alone for a caller that sorts each
-                               piece whole (the MSD route's deep level): a tile's keys of
-                               one digit may leave in any order */
+    int unordered;          /* keys alone whose equal keys are alike in every bit, sorted over
+                               every bit that can differ in a segment, or split by one pass
+                               for a caller that sorts each piece whole (the MSD route's
+                               deep level): the first pass (the lowest digit) may leave a
+                               tile's keys of one digit in any order */
     const uint32_t *one_digit; /* a device word, or NULL: where it is nonzero, every key of a
                                   long segment counts as digit 0 in every pass, no key is
                                   read and no pass runs (the caller sorts the segments
