@@ -230,8 +230,12 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
         const int few_prefixes = top_digits > 1 && top_digits * second_digits <= RDX_MSD_FEW_PREFIXES;
         /* 8-byte keys also where the deep level would split the largest level-2 bucket
          * into sub-buckets of about the route's average at max_n (max_n / 65536 keys), if it
-         * split it RDX_MSD_DEEP_SPLIT ways. */
-        const int deep = sizeof(K) == 8 && (unsigned long long)n * most_pair * MSD_BUCKETS2 <=
+         * split it RDX_MSD_DEEP_SPLIT ways. The largest sampled count, less
+         * RDX_MSD_DEEP_SIGMAS of its noise, stands for the largest bucket: the largest of
+         * many noisy counts overstates it. */
+        const float noise = RDX_MSD_DEEP_SIGMAS * sqrtf((float)most_pair);
+        const uint32_t pair_bound = (float)most_pair > noise ? most_pair - (uint32_t)noise : 0u;
+        const int deep = sizeof(K) == 8 && (unsigned long long)n * pair_bound * MSD_BUCKETS2 <=
                                                (unsigned long long)max_n * sampled * RDX_MSD_DEEP_SPLIT;
         const int on = lead <= MSD_MAX_DROP(K) && (spread || few_prefixes || deep);
         /* Few values of the deep level's digit under the top two: its sub-buckets would be

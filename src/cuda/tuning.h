@@ -442,8 +442,16 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
  *   AND-ed words) would leave sub-buckets above level 3's capacity or long runs in them,
  *   which level 3 sorts slowly: declined (H200 round 32 call 2, taking every skew: u64
  *   zipf 2^26 14.8 ms, low entropy 11.7 ms against 3.3 and 3.5 for the LSD passes). */
+/*   The sample's largest level-2 count is taken less DEEP_SIGMAS times its square root
+ *   (a count's noise): the largest of 256 noisy counts overstates the largest bucket by
+ *   about 3 of them. Round 37 (H200): u64 "bucket" keys at 2^28 (one top digit holding
+ *   90%: 57.6 sampled keys a level-2 bucket of it, the largest about 80, the bound 80)
+ *   took the route in some runs (9.6 ms) and the LSD passes in others (13.3 ms). */
 #ifndef RDX_MSD_SKEW
 #define RDX_MSD_SKEW 8
+#endif
+#ifndef RDX_MSD_DEEP_SIGMAS
+#define RDX_MSD_DEEP_SIGMAS 2
 #endif
 #ifndef RDX_MSD_DEEP_SPLIT
 #define RDX_MSD_DEEP_SPLIT 256
