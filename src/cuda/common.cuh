@@ -182,13 +182,23 @@ static __device__ __forceinline__ size_t rdx_seg_hi(const size_t *off, size_t s,
 #define RDX_PASS_FEW 16u    /* the pass's digit takes at most RDX_RANK_FEW_DIGITS values:
                                the ranking finds equal digits with MATCH.ANY */
 #define RDX_PASS_CROWDED 32u /* one value of the pass's digit holds more than
-                               2^-RDX_RANK_ANY_CROWD_LOG2 of the keys (of a segment's, for
-                               the segmented passes): an unordered pass ranks stably, since
-                               its atomics would queue on that value's counter */
+                               2^-RDX_RANK_ANY_CROWD_LOG2 of the keys, where an unordered
+                               pass's atomics would queue on its counter (rank.cuh): the LSD
+                               passes' scan puts the value in bits RDX_PASS_HOT_SHIFT on; the
+                               segmented passes (crowded in some segment, each its own
+                               value) name none and rank stably */
+#define RDX_PASS_HOT_SHIFT 8
+#define RDX_RANK_NO_HOT 0xFFFFFFFFu
 #define RDX_PASS_DROP_SHIFT 24 /* bits 24-31: the MSD route's level 1 and its deep level's
                                   pass take their digit this many bits below the pass's
                                   shift (the keys' leading bits that do not vary;
                                   RDX_MSD_DROP) */
+
+/* The crowded digit value of an LSD pass's word, or RDX_RANK_NO_HOT. */
+static __device__ __forceinline__ uint32_t rdx_pass_hot(uint32_t info)
+{
+    return (info & RDX_PASS_CROWDED) ? (info >> RDX_PASS_HOT_SHIFT) & 0xFFu : RDX_RANK_NO_HOT;
+}
 
 /* The pass words from which passes are active (is_active[p] != 0), for one thread: the
  * scan kernel's, and the segmented passes'. In place the first active pass reads A and

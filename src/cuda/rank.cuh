@@ -309,21 +309,28 @@ static __device__ __forceinline__ void rdx_rank_scatter_impl(const K (&key)[ITEM
  * its warp's counters by an atomic with return, with no search for the lanes that share
  * it. Lanes of one atomic that hit the same counter queue on it, so where a full warp
  * holds one digit (sorted keys, a bucket of equal ones) its first lane takes 32 slots for
- * all (one MATCH.ALL a step). */
-template <typename K, int ITEMS>
-static __device__ __forceinline__ void rdx_rank_scatter_any(const K (&key)[ITEMS], uint32_t count, int shift,
-                                                            int bits, uint32_t *s_wcnt, K *s_keys, bool full)
+ * all (one MATCH.ALL a step), and where one digit value `hot` holds many of the keys (hot <
+ * 256: the pass's crowded digit, RDX_PASS_CROWDED) one ballot finds the lanes that hold it
+ * and the first of them takes their slots. */
+template <bool HOT, typename K, int ITEMS>
+static __device__ __forceinline__ void rdx_rank_scatter_any_full(const K (&key)[ITEMS], int shift, uint32_t mask,
+                                                                 uint32_t *wc, uint32_t hot, K *s_keys)
 {
-    const uint32_t lane = rdx_lane(), warp = threadIdx.x >> 5, mask = (1u << bits) - 1u;
-    uint32_t *wc = s_wcnt + warp * RDX_CUDA_MAX_BINS;
-    const uint32_t first = warp * 32u * ITEMS + lane;
-    if (full) {
+    const uint32_t lane = rdx_lane(), below_mask = (1u << lane) - 1u;
 #pragma unroll
-        for (int i = 0; i < ITEMS; ++i) {
-            const uint32_t d = rdx_digit(key[i], shift, mask);
+    for (int i = 0; i < ITEMS; ++i) {
+        const uint32_t d = rdx_digit(key[i], shift, mask);
+        uint32_t slot;
+        if (HOT) {
+            const uint32_t on = __ballot_sync(RDX_FULL_WARP, d == hot);
+            uint32_t base = 0;
+            if (on != 0u && lane == (uint32_t)__ffs(on) - 1u)
+                base = atomicAdd(&wc[hot], (uint32_t)__popc(on));
+            base = __shfl_sync(RDX_FULL_WARP, base, on ? __ffs(on) - 1 : 0);
+            slot = d == hot ? base + (uint32_t)__popc(on & below_mask) : atomicAdd(&wc[d], 1u);
+        } else {
             int same;
             __match_all_sync(RDX_FULL_WARP, d, &same);
-            uint32_t slot;
             if (same) { /* the same in every lane */
                 uint32_t base = 0;
                 if (lane == 0)
@@ -332,8 +339,23 @@ static __device__ __forceinline__ void rdx_rank_scatter_any(const K (&key)[ITEMS
             } else {
                 slot = atomicAdd(&wc[d], 1u);
             }
-            s_keys[slot] = key[i];
         }
+        s_keys[slot] = key[i];
+    }
+}
+
+template <typename K, int ITEMS>
+static __device__ __forceinline__ void rdx_rank_scatter_any(const K (&key)[ITEMS], uint32_t count, int shift,
+                                                            int bits, uint32_t *s_wcnt, K *s_keys, bool full,
+                                                            uint32_t hot)
+{
+    const uint32_t lane = rdx_lane(), warp = threadIdx.x >> 5, mask = (1u << bits) - 1u;
+    uint32_t *wc = s_wcnt + warp * RDX_CUDA_MAX_BINS;
+    const uint32_t first = warp * 32u * ITEMS + lane;
+    if (full && hot <= mask) {
+        rdx_rank_scatter_any_full<true>(key, shift, mask, wc, hot, s_keys);
+    } else if (full) {
+        rdx_rank_scatter_any_full<false>(key, shift, mask, wc, hot, s_keys);
     } else {
 #pragma unroll
         for (int i = 0; i < ITEMS; ++i)
@@ -348,14 +370,17 @@ static __device__ __forceinline__ void rdx_rank_scatter_any(const K (&key)[ITEMS
  * takes few values over the whole input (RDX_PASS_FEW). unordered: keys alone (VB = 0)
  * may leave in any order within a digit (the lowest digit's pass, or a level of the MSD
  * route: the passes above or the levels below decide the rest, and equal keys are
- * alike); the caller leaves it false where one digit is crowded (RDX_PASS_CROWDED). */
+ * alike); hot: then the digit value that holds many of the keys (RDX_PASS_CROWDED), or
+ * RDX_RANK_NO_HOT. */
 template <int VB, typename K, typename V, int ITEMS, int THREADS>
 static __device__ __forceinline__ void rdx_rank_scatter(const K (&key)[ITEMS], const V (&val)[ITEMS], uint32_t count,
                                                         int shift, int bits, uint32_t *s_wcnt, K *s_keys, V *s_vals,
-                                                        bool few = false, bool unordered = false)
+                                                        bool few = false, bool unordered = false,
+                                                        uint32_t hot = RDX_RANK_NO_HOT)
 {
     if (VB == 0 && unordered && !few) {
-        rdx_rank_scatter_any<K, ITEMS>(key, count, shift, bits, s_wcnt, s_keys, count == (uint32_t)(ITEMS * THREADS));
+        rdx_rank_scatter_any<K, ITEMS>(key, count, shift, bits, s_wcnt, s_keys, count == (uint32_t)(ITEMS * THREADS),
+                                       hot);
         return;
     }
     /* Keys of 4 and 8 bytes alone: with values the pass kernel spilled, and with 2-byte

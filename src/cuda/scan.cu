@@ -63,16 +63,31 @@ __global__ void __launch_bounds__(RDX_SCAN_THREADS) rdx_scan_kernel(const rdx_sc
         unsigned long long v[PER_LANE], sum = 0;
         bool one_bin = false; /* a digit holds every key: the pass moves nothing */
         uint32_t used = 0;    /* digits that occur */
-        bool crowded = false; /* a digit holds more than n >> RDX_RANK_ANY_CROWD_LOG2 keys */
+        unsigned long long most = 0; /* the largest digit's keys, and the digit */
+        uint32_t hot = 0;
 #pragma unroll
         for (int i = 0; i < PER_LANE; ++i) {
             const uint32_t d = lane * PER_LANE + i;
             v[i] = d < bins ? s_total[p * bins_max + d] : 0ull;
             one_bin |= d < bins && v[i] == (unsigned long long)a.n;
             used += v[i] != 0ull;
-            crowded |= v[i] > (unsigned long long)(a.n >> RDX_RANK_ANY_CROWD_LOG2);
+            if (v[i] > most) {
+                most = v[i];
+                hot = d;
+            }
             sum += v[i];
         }
+#pragma unroll
+        for (int o = 16; o > 0; o >>= 1) {
+            const unsigned long long m2 = __shfl_xor_sync(RDX_FULL_WARP, most, o);
+            const uint32_t h2 = __shfl_xor_sync(RDX_FULL_WARP, hot, o);
+            if (m2 > most || (m2 == most && h2 < hot)) {
+                most = m2;
+                hot = h2;
+            }
+        }
+        /* one digit holds more than n >> RDX_RANK_ANY_CROWD_LOG2 keys */
+        const bool crowded = most > (unsigned long long)(a.n >> RDX_RANK_ANY_CROWD_LOG2);
         used = __reduce_add_sync(RDX_FULL_WARP, used);
         unsigned long long slot = rdx_warp_incl_scan(sum, lane) - sum;
 #pragma unroll
@@ -83,11 +98,10 @@ __global__ void __launch_bounds__(RDX_SCAN_THREADS) rdx_scan_kernel(const rdx_sc
             slot += v[i];
         }
         one_bin = __any_sync(RDX_FULL_WARP, one_bin);
-        crowded = __any_sync(RDX_FULL_WARP, crowded);
         if (lane == 0) {
             s_active[p] = !one_bin;
             s_few[p] = used <= RDX_RANK_FEW_DIGITS;
-            s_crowded[p] = crowded;
+            s_crowded[p] = crowded ? RDX_PASS_CROWDED | hot << RDX_PASS_HOT_SHIFT : 0u;
         }
     }
     __syncthreads();
@@ -100,7 +114,7 @@ __global__ void __launch_bounds__(RDX_SCAN_THREADS) rdx_scan_kernel(const rdx_sc
         rdx_plan_passes(s_active, a.passes, a.apart, a.pass_info, a.active);
         for (int p = 0; p < a.passes; ++p)
             if (a.pass_info[p])
-                a.pass_info[p] |= (s_few[p] ? RDX_PASS_FEW : 0u) | (s_crowded[p] ? RDX_PASS_CROWDED : 0u);
+                a.pass_info[p] |= (s_few[p] ? RDX_PASS_FEW : 0u) | s_crowded[p];
     }
 }
 

@@ -176,12 +176,13 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #ifndef RDX_RANK_FEW_DIGITS
 #define RDX_RANK_FEW_DIGITS 16
 #endif
-/* A pass that may rank unordered (keys alone, rdx_pass_args.unordered) ranks stably where
- * one value of its digit holds more than 2^-CROWD_LOG2 of the keys (RDX_PASS_CROWDED, set
- * by the scan): lanes of one atomic that hit one counter queue on it. H200, round 37
- * call 1, the lowest digit's pass unordered without this test: low-entropy keys (its
- * digit 0 holds about 60%) lost 1-3% (u32 2^30 21.10 -> 21.37 ms), where uniform, zipf,
- * bucket and sorted keys gained 4-5%. */
+/* Where one value of a pass's digit holds more than 2^-CROWD_LOG2 of the keys
+ * (RDX_PASS_CROWDED, set by the scan), an unordered pass (keys alone,
+ * rdx_pass_args.unordered) gives that value's lanes their slots with one ballot and one
+ * atomic (the segmented passes rank stably): lanes of one atomic that hit one counter
+ * queue on it. H200, round 37 call 1, the lowest digit's pass unordered without this:
+ * low-entropy keys (digit 0 holds about 60%) lost 1-3% (u32 2^30 21.10 -> 21.37 ms),
+ * where uniform, zipf, bucket and sorted keys gained 4-5%. */
 #ifndef RDX_RANK_ANY_CROWD_LOG2
 #define RDX_RANK_ANY_CROWD_LOG2 3
 #endif
