@@ -302,8 +302,9 @@ static __device__ __forceinline__ void pass_tile(const rdx_pass_args &a, uint32_
         tile_look_back<SEG>(a, tile, chain, li, seg_start, total, bins, s_start, s_gofs);
         write_mode<true, VB, L>(a, info, key, val, s_keys, s_vals, s_gofs, count, shift, mask, first, out, vout);
     } else {
-        /* Rank, and reorder the tile by digit in shared memory while earlier tiles publish. */
-        /* A crowded digit: the segmented passes (each segment its own value) rank stably. */
+        /* Rank, and reorder the tile by digit in shared memory while earlier tiles publish.
+         * Where a digit is crowded the segmented passes (each segment its own value) rank
+         * stably. */
         const bool crowded = (info & RDX_PASS_CROWDED) != 0;
         rdx_rank_scatter<VB, K, V, L::ITEMS, L::THREADS>(key, val, count, shift, bits, s_wcnt, s_keys, s_vals,
                                                          (info & RDX_PASS_FEW) != 0, a.unordered && !(SEG && crowded),
