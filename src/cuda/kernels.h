@@ -124,6 +124,14 @@ typedef struct rdx_pass_args {
     rdx_seg_tiles seg;           /* rdx_launch_seg_pass only */
 } rdx_pass_args;
 
+/* Keys alone (keys_alone), sorted over every bit of their kb bytes and not in NumPy's order
+ * (where -0.0 equals +0.0): equal keys are alike in every bit, so the lowest digit's pass
+ * may rank unordered (rdx_pass_args.unordered, rdx_seg_passes_args.unordered). */
+static inline int rdx_equal_keys_alike(int keys_alone, int numpy_order, int begin_bit, int end_bit, int kb)
+{
+    return keys_alone && !numpy_order && begin_bit == 0 && end_bit == kb * 8;
+}
+
 /* One block sorts n <= RDX_SMALL_MAX_N keys on chip (small.cu); also the cluster path's. */
 typedef struct rdx_small_args {
     const void *keys_in;

@@ -117,7 +117,7 @@ void rdx_cuda_plan_job(const rdx_cuda_tuning *t, const rdx_job *job, int keys_de
 
 int rdx_cuda_equal_keys_alike(const rdx_cuda_plan *p)
 {
-    return p->vb == 0 && !p->numpy_order && p->begin_bit == 0 && p->end_bit == p->kb * 8;
+    return rdx_equal_keys_alike(p->vb == 0, p->numpy_order, p->begin_bit, p->end_bit, p->kb);
 }
 
 const char *rdx_cuda_plan_route_name(const rdx_cuda_plan *p)

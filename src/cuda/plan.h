@@ -71,10 +71,10 @@ typedef struct rdx_cuda_plan {
 void rdx_cuda_plan_job(const rdx_cuda_tuning *t, const rdx_job *job, int keys_dev, int vals_dev, int idx_dev,
                        rdx_cuda_plan *plan);
 
-/* Keys alone, sorted over every bit, equal keys alike in every bit (not NumPy's order,
- * where -0.0 equals +0.0): equal keys may leave a split in any order, so the pass on the
- * lowest digit (and a split whose pieces are sorted whole after it) may rank unordered
- * (rank.cuh, rdx_rank_scatter_any); the stable passes above it decide the rest. */
+/* rdx_equal_keys_alike (kernels.h) for the plan's job: equal keys may leave a split in
+ * any order, so the pass on the lowest digit (and a split whose pieces are sorted whole
+ * after it) may rank unordered (rank.cuh, rdx_rank_scatter_any); the stable passes above
+ * it decide the rest. */
 int rdx_cuda_equal_keys_alike(const rdx_cuda_plan *plan);
 
 /* The name of the plan's route for rdx_ctx_route, as planned (the MSD route's outcome is

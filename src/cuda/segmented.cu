@@ -340,9 +340,8 @@ static void passes_args(const rdx_seg_run *r, const rdx_seg_layout *L, unsigned 
         p->iota_rel = 1;
     }
     p->numpy = r->numpy;
-    /* Keys alone over every bit, equal keys alike: the lowest digit's pass unordered. */
-    p->unordered = r->kind == RDX_JOB_KEYS && !r->numpy && r->opts.begin_bit == 0 &&
-                   r->opts.end_bit == (int)r->kb * 8;
+    p->unordered = rdx_equal_keys_alike(r->kind == RDX_JOB_KEYS, r->numpy, r->opts.begin_bit, r->opts.end_bit,
+                                        (int)r->kb);
     p->inf = rdx_float_inf_bits(r->type);
     p->n = r->n;
     p->off = r->whole ? NULL : r->d_off;
