@@ -747,7 +747,7 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
     msd_case(ctx, RDX_F64, half_n + 3, 1, MSD_UNIFORM, 0, MSD_RAN, &s);
     msd_pairs_case(ctx, RDX_U64, half_n, 8, 0, MSD_UNIFORM, 1, MSD_RAN, &s);
     msd_argsort_case(ctx, RDX_I64, half_n, RDX_U64, 1, MSD_UNIFORM, 0, MSD_RAN, &s);
-    msd_case(ctx, RDX_U32, half_n, 0, MSD_UNIFORM, 0, -1, &s);
+    msd_case(ctx, RDX_U32, half_n, 0, MSD_UNIFORM, 0, 2, &s); /* level 3's wide shape (msd_wide_tests) */
     msd_case(ctx, RDX_U64, half_n, 1, MSD_LOWENT, 1, 0, &s); /* neither the deep nor the few-prefixes test */
     msd_case(ctx, RDX_U64, half_n, 0, MSD_TAGGED40, 0, MSD_LONG, &s);
     msd_pairs_case(ctx, RDX_I64, half_n + 3, 4, 1, MSD_TAGGED40, 1, MSD_LONG, &s);
@@ -797,12 +797,55 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
     CHECK(msd_routes[5] > 0, "msd: no sample missed the keys' range");
 }
 
+/* 4-byte keys alone above the context's msd_max_n: level 3 in its wide shape
+ * (RDX_MSD4_L3_WIDE_*), up to msd4_wide_max_n; lowered here so that it sorts small inputs:
+ * its comparisons (level-2 buckets of a few keys), its count of every low value (256
+ * buckets of n / 256), its on-chip LSD passes (16 and more equal keys), a bucket one key
+ * above its capacity (the segmented passes), the deep level, and its limit. Pairs and
+ * 8-byte keys keep their shapes. */
+static void msd_wide_tests(rdx_ctx *ctx, int max_log2)
+{
+    uint64_t s = seed ^ 0x5EED;
+    rdx_cuda_tuning *t = rdx_cuda_ctx_tuning(ctx);
+    const size_t cap = (size_t)RDX_MSD4_L3_WIDE_THREADS * RDX_MSD4_L3_WIDE_ITEMS, n = (size_t)1 << 17;
+    msd_threshold(ctx, 1);
+    t->msd_max_n = n / 2;
+    static const rdx_type types[3] = {RDX_U32, RDX_I32, RDX_F32};
+    for (int k = 0; k < 3; k++)
+        for (int desc = 0; desc < 2; desc++) {
+            const size_t m = max_log2 >= 20 ? (size_t)1 << 20 : n + 3 * (size_t)k;
+            msd_case(ctx, types[k], m, desc, MSD_UNIFORM, (k + desc) & 1, 2, &s);
+            for (int f = MSD_CAPNARROW; f <= MSD_CAPDUPS; f++)
+                msd_case(ctx, types[k], m, desc, f, (k + f + desc) & 1, 2, &s);
+            if (max_log2 < 20)
+                continue;
+            msd_case(ctx, types[k], n + 5, desc, MSD_SORTED, desc, 2, &s);
+            msd_case(ctx, types[k], m, desc, MSD_LOWENT, 0, 0, &s);
+            /* level-2 buckets of n / 16 and n / 8 keys, above the capacity */
+            msd_case(ctx, types[k], m, desc, MSD_FEW, 1, MSD_DEEP_LONG, &s);
+            msd_case(ctx, types[k], m, desc, MSD_TAG24, desc, MSD_DEEP_LONG, &s);
+        }
+    msd_pairs_case(ctx, RDX_U32, n, 4, 1, MSD_UNIFORM, 0, 2, &s); /* the narrow shape */
+    if (max_log2 >= 21) {
+        msd_case(ctx, RDX_U32, (size_t)1 << 21, 0, MSD_GIANT, 0, MSD_LONG, &s); /* 2^15 keys in one bucket */
+        msd_case(ctx, RDX_U32, 256 * cap, 1, MSD_CAP, 0, 2, &s);
+        msd_case(ctx, RDX_U32, 256 * cap + 1, 0, MSD_CAP, 1, MSD_LONG, &s);
+        msd_case(ctx, RDX_F32, 256 * cap - 7, 0, MSD_CAP, 1, 2, &s);
+    }
+    t->msd4_wide_max_n = n - 1; /* above its limit: not planned */
+    msd_case(ctx, RDX_U32, n, 0, MSD_UNIFORM, 0, -1, &s);
+    t->msd4_wide_max_n = RDX_MSD4_WIDE_MAX_N;
+    t->msd_max_n = RDX_MSD_MAX_N;
+    msd_threshold(ctx, 0);
+}
+
 int main(void)
 {
     seed = rdx_test_seed();
     rdx_ctx *ctx = rdx_test_cuda_context();
     into_begin();
     msd_tests(ctx, rdx_test_max_log2(21));
+    msd_wide_tests(ctx, rdx_test_max_log2(21));
     into_end();
     rdx_ctx_destroy(ctx);
     printf("test_cuda_msd: %s (%d failures), seed 0x%016" PRIx64 "\n", failures ? "FAILED" : "passed", failures,

@@ -268,14 +268,20 @@ cudaError_t rdx_launch_msd_decide(int kb, const void *keys, size_t n, size_t max
  * 8) and value bytes vb (0: keys only, 4, 8: each has its own tile shape). */
 size_t rdx_msd_l2_tile(int kb, int vb);
 size_t rdx_msd_l2_max_tiles(size_t n, int kb, int vb);
-/* Level 3's capacity (keys of one level-2 bucket) with key bytes kb and value bytes vb. */
-size_t rdx_msd_l3_cap(int kb, int vb);
+/* Whether level 3 takes its wide shape (RDX_MSD4_L3_WIDE_*): 4-byte keys alone above
+ * narrow_max_n (the context's msd_max_n), whose level-2 buckets average more keys than the
+ * narrow shape holds. */
+int rdx_msd_wide(int kb, int vb, size_t n, size_t narrow_max_n);
+/* Level 3's capacity (keys of one level-2 bucket) with key bytes kb and value bytes vb, in
+ * its wide shape where wide. */
+size_t rdx_msd_l3_cap(int kb, int vb, int wide);
 /* Enqueue level 2's histogram and scan (which turn the route on), and level 2 and level 3,
  * for key bytes kb (4, 8) and value bytes vb (0, 4, 8; the args' vals_a / vals_b set when
- * vb > 0); each kernel returns at once on the device unless it is its turn. Levels 2 and 3
- * loop over their tiles and buckets on grids sized for sms multiprocessors. */
-cudaError_t rdx_launch_msd_counts(int kb, int vb, const rdx_msd_args *a, cudaStream_t s);
-cudaError_t rdx_launch_msd_sort(int kb, int vb, const rdx_msd_args *a, int sms, cudaStream_t s);
+ * vb > 0), level 3 in its wide shape where wide (rdx_msd_wide); each kernel returns at once
+ * on the device unless it is its turn. Levels 2 and 3 loop over their tiles and buckets on
+ * grids sized for sms multiprocessors. */
+cudaError_t rdx_launch_msd_counts(int kb, int vb, int wide, const rdx_msd_args *a, cudaStream_t s);
+cudaError_t rdx_launch_msd_sort(int kb, int vb, int wide, const rdx_msd_args *a, int sms, cudaStream_t s);
 /* The level-2 buckets as the S = 65536 offsets (65537 words) of the segmented passes,
  * which take the buckets above level 3's capacity; all zero unless the route is on. */
 cudaError_t rdx_launch_msd_offsets(const rdx_msd_args *a, size_t *off, int sms, cudaStream_t s);
@@ -294,8 +300,8 @@ typedef struct rdx_msd_deep_args {
     uint32_t *bins3;             /* out: their list in seg_tile.h's bin layout (only the long
                                     bin; its header zeroed before) */
 } rdx_msd_deep_args;
-cudaError_t rdx_launch_msd_deep(int kb, int vb, const rdx_msd_args *a, const rdx_msd_deep_args *d, int sms,
-                                cudaStream_t s);
+cudaError_t rdx_launch_msd_deep(int kb, int vb, int wide, const rdx_msd_args *a, const rdx_msd_deep_args *d,
+                                int sms, cudaStream_t s);
 cudaError_t rdx_msd_init(void);
 
 /* Counting route (counting.cu): 1- and 2-byte keys alone, sorted over all their bits. */

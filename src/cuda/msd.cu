@@ -318,27 +318,33 @@ template <typename K> __global__ void __launch_bounds__(RDX_MSD_HIST_THREADS) ms
 #define MSD_SCAN_THREADS 1024
 
 /* Level 2's tile shape and level 3's capacity for keys K and value bytes VB (0: keys
- * only); 4-byte keys take the pass kernel's level-2 shape for their bytes (tuning.h). */
-template <typename K, int VB> struct msd_shape {
+ * only); 4-byte keys take the pass kernel's level-2 shape for their bytes (tuning.h). W:
+ * level 3's wide shape, 4-byte keys alone whose level-2 buckets average more than the
+ * narrow one holds (rdx_msd_wide). */
+template <typename K, int VB, int W = 0> struct msd_shape {
     static constexpr bool K4 = sizeof(K) == 4;
     static constexpr int L2_THREADS = K4 ? RDX_MSD4_L2_THREADS(VB) : VB ? RDX_MSD_L2_THREADS_PAIRS : RDX_MSD_L2_THREADS;
     static constexpr int L2_ITEMS = K4 ? RDX_MSD4_L2_ITEMS(VB) : VB ? RDX_MSD_L2_ITEMS_PAIRS : RDX_MSD_L2_ITEMS;
     static constexpr int L2_MIN_BLOCKS = K4   ? RDX_MSD4_L2_MIN_BLOCKS(VB)
                                          : VB ? RDX_MSD_L2_MIN_BLOCKS_PAIRS
                                               : RDX_MSD_L2_MIN_BLOCKS;
-    static constexpr int L3_THREADS = VB ? RDX_MSD_L3_THREADS_PAIRS : RDX_MSD_L3_THREADS;
-    static constexpr int L3_ITEMS = VB ? RDX_MSD_L3_ITEMS_PAIRS : RDX_MSD_L3_ITEMS;
-    static constexpr int L3_MIN_BLOCKS = VB ? RDX_MSD_L3_MIN_BLOCKS_PAIRS : RDX_MSD_L3_MIN_BLOCKS;
+    static constexpr int L3_THREADS = W ? RDX_MSD4_L3_WIDE_THREADS : VB ? RDX_MSD_L3_THREADS_PAIRS : RDX_MSD_L3_THREADS;
+    static constexpr int L3_ITEMS = W ? RDX_MSD4_L3_WIDE_ITEMS : VB ? RDX_MSD_L3_ITEMS_PAIRS : RDX_MSD_L3_ITEMS;
+    static constexpr int L3_MIN_BLOCKS = W    ? RDX_MSD4_L3_WIDE_MIN_BLOCKS
+                                        : VB ? RDX_MSD_L3_MIN_BLOCKS_PAIRS
+                                             : RDX_MSD_L3_MIN_BLOCKS;
     static constexpr int L3_CAP = L3_THREADS * L3_ITEMS;
+    static_assert(!W || (K4 && VB == 0), "the wide level 3 is 4-byte keys alone's");
 };
-static_assert(msd_shape<unsigned long long, 8>::L3_CAP <= 65535 && msd_shape<uint32_t, 8>::L3_CAP <= 65535,
+static_assert(msd_shape<unsigned long long, 8>::L3_CAP <= 65535 && msd_shape<uint32_t, 8>::L3_CAP <= 65535 &&
+                  msd_shape<uint32_t, 0, 1>::L3_CAP <= 65535,
               "level 3's key indices fit 16 bits");
 
-template <typename K, int VB>
+template <typename K, int VB, int W>
 __global__ void __launch_bounds__(MSD_SCAN_THREADS) msd_scan_kernel(const rdx_msd_args a)
 {
     rdx_chain_enter();
-    typedef msd_shape<K, VB> S;
+    typedef msd_shape<K, VB, W> S;
     __shared__ uint32_t s_tiles[MSD_BUCKETS1];
     if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_LEVEL1)
         return;
@@ -524,43 +530,44 @@ __global__ void __launch_bounds__(msd_shape<K, VB>::L2_THREADS, msd_shape<K, VB>
 
 /* Level 3's shared memory: rank.cuh's layout for the bucket (keys, values), then, with
  * values, each placed key's index within the bucket (16 bits). */
-template <typename K, int VB>
+template <typename K, int VB, int W>
 struct msd_l3_layout
-    : rdx_rank_layout<(int)sizeof(K), VB, msd_shape<K, VB>::L3_THREADS, msd_shape<K, VB>::L3_CAP> {
-    typedef rdx_rank_layout<(int)sizeof(K), VB, msd_shape<K, VB>::L3_THREADS, msd_shape<K, VB>::L3_CAP> R;
+    : rdx_rank_layout<(int)sizeof(K), VB, msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, VB, W>::L3_CAP> {
+    typedef rdx_rank_layout<(int)sizeof(K), VB, msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, VB, W>::L3_CAP> R;
     static constexpr size_t IDX = R::END;
-    static constexpr size_t BYTES = VB ? IDX + (size_t)msd_shape<K, VB>::L3_CAP * 2 : R::END;
+    static constexpr size_t BYTES = VB ? IDX + (size_t)msd_shape<K, VB, W>::L3_CAP * 2 : R::END;
 };
 /* 4-byte keys alone, counted over every value below level 2 (msd_l3_count_all): the
  * sorted bucket (OUT, as many words as level 3 holds keys), a 4-bit counter per value
  * (CNT, 8 to a word, 2^16 values), each counter word's first slot (FIRST, 16 bits), and
  * the block scan's words. */
-struct msd_count_layout {
+template <int W> struct msd_count_layout {
     static constexpr uint32_t MAX_BITS = 16; /* MSD_SECOND(uint32_t): nothing dropped */
     static constexpr uint32_t WORDS = (1u << MAX_BITS) / 8u;
     static constexpr size_t OUT = 0;
-    static constexpr size_t CNT = ((size_t)msd_shape<uint32_t, 0>::L3_CAP * 4 + 15) / 16 * 16;
+    static constexpr size_t CNT = ((size_t)msd_shape<uint32_t, 0, W>::L3_CAP * 4 + 15) / 16 * 16;
     static constexpr size_t FIRST = CNT + (size_t)WORDS * 4;
     static constexpr size_t SCAN = FIRST + (size_t)WORDS * 2;
     static constexpr size_t BYTES = SCAN + 32 * 4;
 };
 
 /* The shared memory of a level-3 block: the count path's too for 4-byte keys alone. */
-template <typename K, int VB> static constexpr size_t msd_l3_bytes()
+template <typename K, int VB, int W> static constexpr size_t msd_l3_bytes()
 {
-    return sizeof(K) == 4 && VB == 0 && msd_count_layout::BYTES > msd_l3_layout<K, VB>::BYTES
-               ? msd_count_layout::BYTES
-               : msd_l3_layout<K, VB>::BYTES;
+    return sizeof(K) == 4 && VB == 0 && msd_count_layout<W>::BYTES > msd_l3_layout<K, VB, W>::BYTES
+               ? msd_count_layout<W>::BYTES
+               : msd_l3_layout<K, VB, W>::BYTES;
 }
 
 /* The fast path's digit counters (one per bin, then the end) live where the slow path's
  * per-warp counters and s_start go. */
-template <typename K, int VB> static constexpr bool msd_l3_counters_fit()
+template <typename K, int VB, int W> static constexpr bool msd_l3_counters_fit()
 {
-    return (msd_l3_layout<K, VB>::SCAN - msd_l3_layout<K, VB>::WCNT) / 4 >= (1u << MSD_L3_MAX_BITS(K)) + 1u;
+    return (msd_l3_layout<K, VB, W>::SCAN - msd_l3_layout<K, VB, W>::WCNT) / 4 >= (1u << MSD_L3_MAX_BITS(K)) + 1u;
 }
-static_assert(msd_l3_counters_fit<unsigned long long, 0>() && msd_l3_counters_fit<unsigned long long, 8>() &&
-                  msd_l3_counters_fit<uint32_t, 0>() && msd_l3_counters_fit<uint32_t, 8>(),
+static_assert(msd_l3_counters_fit<unsigned long long, 0, 0>() && msd_l3_counters_fit<unsigned long long, 8, 0>() &&
+                  msd_l3_counters_fit<uint32_t, 0, 0>() && msd_l3_counters_fit<uint32_t, 8, 0>() &&
+                  msd_l3_counters_fit<uint32_t, 0, 1>(),
               "level 3's counters fit in the ranking's counter words");
 
 /* Sorts the m keys of src (decoded, the top two digits equal) into keys, and their values
@@ -568,14 +575,14 @@ static_assert(msd_l3_counters_fit<unsigned long long, 0>() && msd_l3_counters_fi
  * the top two digits, 8 at a time (the slow path, for buckets where many keys share the
  * level-3 digit); src may be keys. Keys warp-striped, as rank.cuh's stable ranking needs.
  * Every key and value is read before the first barrier, and written after the last. */
-template <typename K, int VB>
+template <typename K, int VB, int W>
 static __device__ __forceinline__ void msd_block_lsd_body(const K *src, const void *vsrc_p, K *keys, void *vals_p,
                                                           unsigned long long *wide, uint32_t m, int cls, int desc,
                                                           unsigned char *smem)
 {
-    typedef msd_l3_layout<K, VB> R;
+    typedef msd_l3_layout<K, VB, W> R;
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
-    enum { THREADS = msd_shape<K, VB>::L3_THREADS, ITEMS = msd_shape<K, VB>::L3_ITEMS };
+    enum { THREADS = msd_shape<K, VB, W>::L3_THREADS, ITEMS = msd_shape<K, VB, W>::L3_ITEMS };
     K *s_keys = (K *)(smem + R::KEYS);
     V *s_vals = (V *)(smem + R::VALS);
     V *vals = (V *)vals_p;
@@ -625,18 +632,18 @@ static __device__ __forceinline__ void msd_block_lsd_body(const K *src, const vo
 
 /* Out of line, so that the fast path keeps its registers; keys only with the signature
  * (and so the code) it had before values were added. */
-template <typename K>
+template <typename K, int W>
 static __device__ __noinline__ void msd_block_lsd(const K *src, K *keys, uint32_t m, int cls, int desc,
                                                   unsigned char *smem)
 {
-    msd_block_lsd_body<K, 0>(src, (const void *)0, keys, (void *)0, (unsigned long long *)0, m, cls, desc, smem);
+    msd_block_lsd_body<K, 0, W>(src, (const void *)0, keys, (void *)0, (unsigned long long *)0, m, cls, desc, smem);
 }
-template <typename K, int VB>
+template <typename K, int VB, int W>
 static __device__ __noinline__ void msd_block_lsd_pairs(const K *src, const void *vsrc, K *keys, void *vals,
                                                         unsigned long long *wide, uint32_t m, int cls, int desc,
                                                         unsigned char *smem)
 {
-    msd_block_lsd_body<K, VB>(src, vsrc, keys, vals, wide, m, cls, desc, smem);
+    msd_block_lsd_body<K, VB, W>(src, vsrc, keys, vals, wide, m, cls, desc, smem);
 }
 
 /* Sorts a bucket of m keys (the top two digits equal, and with the deep level's digit that
@@ -655,16 +662,16 @@ static __device__ __noinline__ void msd_block_lsd_pairs(const K *src, const void
  * The layout is row-striped so that short buckets keep every warp busy. Every key and value
  * is read before the first barrier (src may be the destination).
  * A run longer than RDX_MSD_L3_RUN_MAX keys sends the block to msd_block_lsd. */
-template <typename K, int VB>
+template <typename K, int VB, int W>
 static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const K *src, const void *vsrc_p,
                                                    size_t begin, uint32_t m, int shift, uint32_t mask, uint32_t sub,
                                                    uint32_t bins, unsigned char *smem)
 {
-    typedef msd_l3_layout<K, VB> R;
+    typedef msd_l3_layout<K, VB, W> R;
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
     enum {
-        THREADS = msd_shape<K, VB>::L3_THREADS,
-        ITEMS = msd_shape<K, VB>::L3_ITEMS,
+        THREADS = msd_shape<K, VB, W>::L3_THREADS,
+        ITEMS = msd_shape<K, VB, W>::L3_ITEMS,
         PER = ((1 << MSD_L3_MAX_BITS(K)) + THREADS - 1) / THREADS
     };
     K *s_keys = (K *)(smem + R::KEYS);
@@ -732,9 +739,9 @@ static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const 
         /* This block's loads are done (the barrier above), but the slow path reads the keys
          * and values again, warp-striped: nothing has been written yet. */
         if (VB)
-            msd_block_lsd_pairs<K, VB>(src, vsrc_p, keys, (void *)vals, wide, m, a.cls, a.desc, smem);
+            msd_block_lsd_pairs<K, VB, W>(src, vsrc_p, keys, (void *)vals, wide, m, a.cls, a.desc, smem);
         else
-            msd_block_lsd<K>(src, keys, m, a.cls, a.desc, smem);
+            msd_block_lsd<K, W>(src, keys, m, a.cls, a.desc, smem);
         return;
     }
 
@@ -799,11 +806,11 @@ static __device__ __forceinline__ uint32_t msd_nibble_sum(uint32_t x)
  * 16 equal keys would overflow a counter: then nothing is written and false returned
  * (the caller sorts the bucket by msd_l3_sort). Every key is read before the first
  * barrier. */
-template <int THREADS, int ITEMS>
+template <int THREADS, int ITEMS, int W>
 static __device__ __forceinline__ bool msd_l3_count_all(const uint32_t *src, uint32_t *dst, uint32_t m, int rem,
                                                         uint32_t flip, unsigned char *smem)
 {
-    typedef msd_count_layout L;
+    typedef msd_count_layout<W> L;
     enum { PER = L::WORDS / THREADS }; /* counter words a thread scans, at most */
     static_assert(PER % 4 == 0 && PER <= 16, "whole 16-byte loads, a few per thread");
     uint32_t *s_out = (uint32_t *)(smem + L::OUT);
@@ -874,32 +881,32 @@ static __device__ __forceinline__ bool msd_l3_count_all(const uint32_t *src, uin
 
 /* Level-2 bucket b in place in A, unless it is empty or above level 3's capacity (the
  * deep level's). */
-template <typename K, int VB>
+template <typename K, int VB, int W>
 static __device__ __forceinline__ void msd_l3_bucket(const rdx_msd_args &a, uint32_t b, int shift, unsigned char *smem)
 {
     const uint32_t begin = a.bases2[b];
     const uint32_t end = b + 1u < MSD_BUCKETS2 ? a.bases2[b + 1u] : (uint32_t)a.n;
     const uint32_t m = end - begin;
-    if (m == 0 || m > (uint32_t)msd_shape<K, VB>::L3_CAP)
+    if (m == 0 || m > (uint32_t)msd_shape<K, VB, W>::L3_CAP)
         return;
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
     const uint32_t bins = 1u << a.l3_bits;
     const int rem = shift + a.l3_bits; /* the bits below level 2 */
     if (sizeof(K) == 4 && VB == 0 && m >= (1u << rem) >> RDX_MSD4_L3_COUNT_VALUES_LOG2) {
         const uint32_t *src = (const uint32_t *)a.keys_a + begin;
-        if (msd_l3_count_all<msd_shape<K, VB>::L3_THREADS, msd_shape<K, VB>::L3_ITEMS>(
+        if (msd_l3_count_all<msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, VB, W>::L3_ITEMS, W>(
                 src, (uint32_t *)a.keys_a + begin, m, rem, (uint32_t)msd_flip(src[0], a.cls, a.desc), smem))
             return;
         __syncthreads(); /* 16 equal keys: the shared memory is msd_l3_sort's */
     }
-    msd_l3_sort<K, VB>(a, (const K *)a.keys_a + begin, (const V *)a.vals_a + begin, begin, m, shift, bins - 1u, 0u,
+    msd_l3_sort<K, VB, W>(a, (const K *)a.keys_a + begin, (const V *)a.vals_a + begin, begin, m, shift, bins - 1u, 0u,
                        bins, smem);
 }
 
 /* Level-2 buckets b, b + grid, ... per block (a grid of RDX_MSD_L3_WAVES times the
  * resident blocks: where the route is not on, a few thousand blocks return at once). */
-template <typename K, int VB>
-__global__ void __launch_bounds__(msd_shape<K, VB>::L3_THREADS, msd_shape<K, VB>::L3_MIN_BLOCKS)
+template <typename K, int VB, int W>
+__global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, VB, W>::L3_MIN_BLOCKS)
     msd_block_kernel(const rdx_msd_args a)
 {
     rdx_chain_enter();
@@ -908,7 +915,7 @@ __global__ void __launch_bounds__(msd_shape<K, VB>::L3_THREADS, msd_shape<K, VB>
         return;
     const int shift = MSD_SECOND(K) - (int)a.ctrl[RDX_MSD_DROP] - a.l3_bits; /* the level-3 digit */
     for (uint32_t b = blockIdx.x; b < MSD_BUCKETS2; b += gridDim.x) {
-        msd_l3_bucket<K, VB>(a, b, shift, smem);
+        msd_l3_bucket<K, VB, W>(a, b, shift, smem);
         __syncthreads(); /* the shared memory is the next bucket's */
     }
 }
@@ -932,12 +939,12 @@ static __device__ __forceinline__ int msd_ceil_log2(uint32_t x) { return x > 1u 
  * buckets holding most keys (f64 normal, 90% of the keys in one top digit) would leave most
  * blocks idle if a block took a long bucket. */
 #define MSD_DEEP_GROUPS_THREADS 256 /* a thread per sub-bucket */
-template <typename K, int VB>
+template <typename K, int VB, int W>
 __global__ void __launch_bounds__(MSD_DEEP_GROUPS_THREADS) msd_deep_groups_kernel(const rdx_msd_args a,
                                                                                  const rdx_msd_deep_args d)
 {
     rdx_chain_enter();
-    enum { HALF = msd_shape<K, VB>::L3_CAP / 2, WARPS = MSD_DEEP_GROUPS_THREADS / 32 };
+    enum { HALF = msd_shape<K, VB, W>::L3_CAP / 2, WARPS = MSD_DEEP_GROUPS_THREADS / 32 };
     __shared__ uint32_t s_start[257]; /* sub-bucket x starts at s_start[x] from the bucket's start */
     __shared__ uint32_t s_first[257]; /* the groups' first sub-buckets, then 256 */
     __shared__ uint32_t s_warp[WARPS], s_at;
@@ -975,13 +982,13 @@ __global__ void __launch_bounds__(MSD_DEEP_GROUPS_THREADS) msd_deep_groups_kerne
  * constant, so that pass costs it nothing). Where the sample skipped the deep level
  * (RDX_MSD_SKIP_DEEP), the first pass counted every key of a long bucket as digit 0: each
  * is one sub-bucket, in A, listed whole. */
-template <typename K, int VB>
-__global__ void __launch_bounds__(msd_shape<K, VB>::L3_THREADS, msd_shape<K, VB>::L3_MIN_BLOCKS)
+template <typename K, int VB, int W>
+__global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, VB, W>::L3_MIN_BLOCKS)
     msd_deep_kernel(const rdx_msd_args a, const rdx_msd_deep_args d)
 {
     rdx_chain_enter();
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
-    enum { CAP = msd_shape<K, VB>::L3_CAP, THREADS = msd_shape<K, VB>::L3_THREADS };
+    enum { CAP = msd_shape<K, VB, W>::L3_CAP, THREADS = msd_shape<K, VB, W>::L3_THREADS };
     extern __shared__ __align__(16) unsigned char smem[];
     if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON)
         return;
@@ -1022,7 +1029,7 @@ __global__ void __launch_bounds__(msd_shape<K, VB>::L3_THREADS, msd_shape<K, VB>
         const int need = msd_ceil_log2(((m - 1u) >> MSD_L3_BIN_KEYS_LOG2(K)) + 1u) - group;
         const int most = MSD_L3_MAX_BITS(K) - group < low8 ? MSD_L3_MAX_BITS(K) - group : low8;
         const int b = need < (e - dg == 1u) ? (int)(e - dg == 1u) : need < most ? need : most;
-        msd_l3_sort<K, VB>(a, src + begin, vsrc + begin, begin, m, low8 - b, (256u << b) - 1u, dg << b,
+        msd_l3_sort<K, VB, W>(a, src + begin, vsrc + begin, begin, m, low8 - b, (256u << b) - 1u, dg << b,
                            (e - dg) << b, smem);
         __syncthreads(); /* the shared memory is the next group's */
     }
@@ -1038,9 +1045,11 @@ typedef unsigned long long msd_k8;
                                                                       : f<uint32_t, 8>(__VA_ARGS__))       \
                : ((vb) == 0 ? f<msd_k8, 0>(__VA_ARGS__) : (vb) == 4 ? f<msd_k8, 4>(__VA_ARGS__)            \
                                                                     : f<msd_k8, 8>(__VA_ARGS__)))
+/* And with level 3's wide shape (4-byte keys alone) where wide. */
+#define MSD_DISPATCH_W(kb, vb, wide, f, ...) ((wide) ? f<uint32_t, 0, 1>(__VA_ARGS__) : MSD_DISPATCH(kb, vb, f, __VA_ARGS__))
 
 template <typename K, int VB> static size_t l2_tile(void) { return (size_t)msd_l2_layout<K, VB>::TILE; }
-template <typename K, int VB> static size_t l3_cap(void) { return (size_t)msd_shape<K, VB>::L3_CAP; }
+template <typename K, int VB, int W = 0> static size_t l3_cap(void) { return (size_t)msd_shape<K, VB, W>::L3_CAP; }
 
 size_t rdx_msd_l2_tile(int kb, int vb) { return MSD_DISPATCH(kb, vb, l2_tile); }
 
@@ -1051,16 +1060,18 @@ size_t rdx_msd_l2_max_tiles(size_t n, int kb, int vb)
     return (n + tile - 1) / tile + MSD_BUCKETS1;
 }
 
-size_t rdx_msd_l3_cap(int kb, int vb) { return MSD_DISPATCH(kb, vb, l3_cap); }
+size_t rdx_msd_l3_cap(int kb, int vb, int wide) { return MSD_DISPATCH_W(kb, vb, wide, l3_cap); }
 
-template <typename K, int VB> static cudaError_t launch_counts(const rdx_msd_args *a, cudaStream_t s)
+int rdx_msd_wide(int kb, int vb, size_t n, size_t narrow_max_n) { return kb == 4 && vb == 0 && n > narrow_max_n; }
+
+template <typename K, int VB, int W = 0> static cudaError_t launch_counts(const rdx_msd_args *a, cudaStream_t s)
 {
     const size_t hist_blocks = (a->n + RDX_MSD_HIST_RANGE - 1) / RDX_MSD_HIST_RANGE;
     rdx_chain_launch l;
     const cudaError_t e = cudaLaunchKernelEx(rdx_chain_config(&l, (unsigned)hist_blocks, RDX_MSD_HIST_THREADS, 0, s),
                                              msd_hist_kernel<K>, *a);
     return e != cudaSuccess ? e
-                            : cudaLaunchKernelEx(rdx_chain_config(&l, 1, MSD_SCAN_THREADS, 0, s), msd_scan_kernel<K, VB>, *a);
+                            : cudaLaunchKernelEx(rdx_chain_config(&l, 1, MSD_SCAN_THREADS, 0, s), msd_scan_kernel<K, VB, W>, *a);
 }
 
 /* Level 3's digit width for n keys: about log2 of the average level-2 bucket (n / 2^16)
@@ -1074,10 +1085,14 @@ static int l3_bits(size_t n, int max_bits, int bin_keys_log2)
 }
 
 /* Blocks of levels 2 and 3 resident per multiprocessor, for 4- and 8-byte keys and
- * VB = 0, 4, 8 (rdx_msd_init). */
-static int l2_per_sm[2][3], l3_per_sm[2][3];
+ * VB = 0, 4, 8, and of level 3's wide shape (rdx_msd_init). */
+static int l2_per_sm[2][3], l3_per_sm[2][3], l3_wide_per_sm;
+template <typename K, int VB, int W> static int *l3_resident(void)
+{
+    return W ? &l3_wide_per_sm : &l3_per_sm[sizeof(K) / 8][VB / 4];
+}
 
-template <typename K, int VB> static cudaError_t launch_sort(const rdx_msd_args *a, int sms, cudaStream_t s)
+template <typename K, int VB, int W = 0> static cudaError_t launch_sort(const rdx_msd_args *a, int sms, cudaStream_t s)
 {
     const int k = sizeof(K) / 8, v = VB / 4;
     rdx_chain_launch l;
@@ -1090,60 +1105,61 @@ template <typename K, int VB> static cudaError_t launch_sort(const rdx_msd_args 
     rdx_msd_args b = *a;
     b.l3_bits = l3_bits(a->n, MSD_L3_MAX_BITS(K), MSD_L3_BIN_KEYS_LOG2(K));
     return cudaLaunchKernelEx(
-        rdx_chain_config(&l, rdx_resident_grid(MSD_BUCKETS2, sms, l3_per_sm[k][v], RDX_MSD_L3_WAVES),
-                         msd_shape<K, VB>::L3_THREADS, msd_l3_bytes<K, VB>(), s),
-        msd_block_kernel<K, VB>, b);
+        rdx_chain_config(&l, rdx_resident_grid(MSD_BUCKETS2, sms, *l3_resident<K, VB, W>(), RDX_MSD_L3_WAVES),
+                         msd_shape<K, VB, W>::L3_THREADS, msd_l3_bytes<K, VB, W>(), s),
+        msd_block_kernel<K, VB, W>, b);
 }
 
-/* 4- or 8-byte keys, alone or with values of 4 or 8 bytes (which need vals_a and vals_b). */
-static int msd_args_ok(int kb, int vb, const rdx_msd_args *a)
+/* 4- or 8-byte keys, alone or with values of 4 or 8 bytes (which need vals_a and vals_b);
+ * level 3's wide shape for 4-byte keys alone. */
+static int msd_args_ok(int kb, int vb, int wide, const rdx_msd_args *a)
 {
-    if ((kb != 4 && kb != 8) || a->n == 0 || a->n > 0xffffffffull)
+    if ((kb != 4 && kb != 8) || a->n == 0 || a->n > 0xffffffffull || (wide && (kb != 4 || vb != 0)))
         return 0;
     if (vb == 0)
         return 1;
     return (vb == 4 || vb == 8) && a->vals_a && a->vals_b;
 }
 
-cudaError_t rdx_launch_msd_counts(int kb, int vb, const rdx_msd_args *a, cudaStream_t s)
+cudaError_t rdx_launch_msd_counts(int kb, int vb, int wide, const rdx_msd_args *a, cudaStream_t s)
 {
-    if (!msd_args_ok(kb, vb, a))
+    if (!msd_args_ok(kb, vb, wide, a))
         return cudaErrorInvalidValue;
-    return MSD_DISPATCH(kb, vb, launch_counts, a, s);
+    return MSD_DISPATCH_W(kb, vb, wide, launch_counts, a, s);
 }
 
-cudaError_t rdx_launch_msd_sort(int kb, int vb, const rdx_msd_args *a, int sms, cudaStream_t s)
+cudaError_t rdx_launch_msd_sort(int kb, int vb, int wide, const rdx_msd_args *a, int sms, cudaStream_t s)
 {
-    if (!msd_args_ok(kb, vb, a))
+    if (!msd_args_ok(kb, vb, wide, a))
         return cudaErrorInvalidValue;
-    return MSD_DISPATCH(kb, vb, launch_sort, a, sms, s);
+    return MSD_DISPATCH_W(kb, vb, wide, launch_sort, a, sms, s);
 }
 
-template <typename K, int VB>
+template <typename K, int VB, int W = 0>
 static cudaError_t launch_deep(const rdx_msd_args *a, const rdx_msd_deep_args *d, int sms, cudaStream_t s)
 {
-    const int k = sizeof(K) / 8, v = VB / 4;
     rdx_chain_launch l;
     /* the most long level-2 buckets, then the most groups: 256 a long bucket */
-    size_t longs = a->n / ((size_t)msd_shape<K, VB>::L3_CAP + 1);
+    size_t longs = a->n / ((size_t)msd_shape<K, VB, W>::L3_CAP + 1);
     longs = longs < MSD_BUCKETS2 ? longs : MSD_BUCKETS2;
     const unsigned list_grid = rdx_resident_grid(longs > 0 ? longs : 1, sms, RDX_COPY_BLOCKS_PER_SM, 1);
     cudaError_t e = cudaLaunchKernelEx(rdx_chain_config(&l, list_grid, MSD_DEEP_GROUPS_THREADS, 0, s),
-                                       msd_deep_groups_kernel<K, VB>, *a, *d);
+                                       msd_deep_groups_kernel<K, VB, W>, *a, *d);
     if (e != cudaSuccess)
         return e;
-    const unsigned grid = rdx_resident_grid(longs > 0 ? longs * 256 : 1, sms, l3_per_sm[k][v], RDX_MSD_L3_WAVES);
+    const unsigned grid =
+        rdx_resident_grid(longs > 0 ? longs * 256 : 1, sms, *l3_resident<K, VB, W>(), RDX_MSD_L3_WAVES);
     return cudaLaunchKernelEx(
-        rdx_chain_config(&l, grid, msd_shape<K, VB>::L3_THREADS, msd_l3_layout<K, VB>::BYTES, s),
-        msd_deep_kernel<K, VB>, *a, *d);
+        rdx_chain_config(&l, grid, msd_shape<K, VB, W>::L3_THREADS, msd_l3_layout<K, VB, W>::BYTES, s),
+        msd_deep_kernel<K, VB, W>, *a, *d);
 }
 
-cudaError_t rdx_launch_msd_deep(int kb, int vb, const rdx_msd_args *a, const rdx_msd_deep_args *d, int sms,
-                                cudaStream_t s)
+cudaError_t rdx_launch_msd_deep(int kb, int vb, int wide, const rdx_msd_args *a, const rdx_msd_deep_args *d,
+                                int sms, cudaStream_t s)
 {
-    if (!msd_args_ok(kb, vb, a) || d->low8 < 1)
+    if (!msd_args_ok(kb, vb, wide, a) || d->low8 < 1)
         return cudaErrorInvalidValue;
-    return MSD_DISPATCH(kb, vb, launch_deep, a, d, sms, s);
+    return MSD_DISPATCH_W(kb, vb, wide, launch_deep, a, d, sms, s);
 }
 
 template <typename K>
@@ -1171,23 +1187,23 @@ cudaError_t rdx_launch_msd_offsets(const rdx_msd_args *a, size_t *off, int sms, 
                               msd_offsets_kernel, (const uint32_t *)a->ctrl, (const uint32_t *)a->bases2, off, a->n);
 }
 
-template <typename K, int VB> static cudaError_t init_shape(void)
+template <typename K, int VB, int W = 0> static cudaError_t init_shape(void)
 {
     typedef msd_l2_layout<K, VB> L2;
-    typedef msd_l3_layout<K, VB> L3;
+    typedef msd_l3_layout<K, VB, W> L3;
     const int k = sizeof(K) / 8, v = VB / 4;
-    const void *l2 = (const void *)msd_pass_kernel<K, VB>, *l3 = (const void *)msd_block_kernel<K, VB>;
+    const void *l2 = (const void *)msd_pass_kernel<K, VB>, *l3 = (const void *)msd_block_kernel<K, VB, W>;
     cudaError_t e = cudaFuncSetAttribute(l2, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)L2::BYTES);
     if (e == cudaSuccess)
-        e = cudaFuncSetAttribute(l3, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)msd_l3_bytes<K, VB>());
+        e = cudaFuncSetAttribute(l3, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)msd_l3_bytes<K, VB, W>());
     if (e == cudaSuccess)
-        e = cudaFuncSetAttribute((const void *)msd_deep_kernel<K, VB>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+        e = cudaFuncSetAttribute((const void *)msd_deep_kernel<K, VB, W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                  (int)L3::BYTES);
     if (e == cudaSuccess)
         e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&l2_per_sm[k][v], l2, L2::THREADS, L2::BYTES);
     if (e == cudaSuccess)
-        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&l3_per_sm[k][v], l3, msd_shape<K, VB>::L3_THREADS,
-                                                          msd_l3_bytes<K, VB>());
+        e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(l3_resident<K, VB, W>(), l3, msd_shape<K, VB, W>::L3_THREADS,
+                                                          msd_l3_bytes<K, VB, W>());
     return e;
 }
 
@@ -1201,5 +1217,5 @@ cudaError_t rdx_msd_init(void)
     for (int kb = 4; kb <= 8 && e == cudaSuccess; kb += 4)
         for (int vb = 0; vb <= 8 && e == cudaSuccess; vb += 4)
             e = MSD_DISPATCH(kb, vb, init_shape);
-    return e;
+    return e == cudaSuccess ? init_shape<uint32_t, 0, 1>() : e;
 }

@@ -19,20 +19,22 @@ static int low_passes(const rdx_cuda_plan *p) { return low_bits(p) / 8; }
 
 /* The most buckets above level 3's capacity n keys can hold (level-2 buckets, or
  * sub-buckets of the deep level). */
-static size_t most_long(const rdx_cuda_plan *p) { return p->n / (rdx_msd_l3_cap(p->kb, p->vb) + 1); }
+static size_t l3_cap(const rdx_cuda_plan *p) { return rdx_msd_l3_cap(p->kb, p->vb, p->msd_wide); }
+static size_t most_long(const rdx_cuda_plan *p) { return p->n / (l3_cap(p) + 1); }
 
 /* The most keys the route takes for the plan's job where the keys use every value of the
  * top digit: the level-2 buckets' average (n / 65536) stays below level 3's capacity. */
 size_t rdx_cuda_msd_max_n(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
 {
-    return p->vb ? t->msd_pairs_max_n : t->msd_max_n;
+    return p->vb ? t->msd_pairs_max_n : p->msd_wide ? t->msd4_wide_max_n : t->msd_max_n;
 }
 
 /* 4- or 8-byte keys (integers or floats) alone, or with 4- or 8-byte values that move
  * with them: a pair's values, or indices (an argsort's, or those that gather values of
  * another size at the end: level 1 makes them); the whole key with 8-bit digits; n below
  * 2^32 (32-bit slots); up to RDX_MSD_MAX_N keys, pairs up to RDX_MSD_PAIRS_MAX_N (their
- * level-3 capacity is smaller), and 8-byte keys above those up to RDX_MSD_DEEP_MAX_N,
+ * level-3 capacity is smaller), 4-byte keys alone above RDX_MSD_MAX_N up to
+ * RDX_MSD4_WIDE_MAX_N with level 3 in its wide shape, and 8-byte keys above those up to RDX_MSD_DEEP_MAX_N,
  * which the sample takes only where the deep level splits every level-2 bucket or the
  * keys have few 16-bit prefixes (every bucket long, the segmented passes skip the digits
  * each shares). Level 1 runs a launch per portion of the pass kernel, as an LSD pass does
@@ -70,7 +72,7 @@ static void layout(rdx_cuda_plan *p, size_t *end)
 
 void rdx_cuda_msd_long_layout(rdx_cuda_plan *p, size_t *end)
 {
-    const size_t cap = rdx_msd_l3_cap(p->kb, p->vb), subs = most_long(p);
+    const size_t cap = l3_cap(p), subs = most_long(p);
     p->msd_off = rdx_cuda_take(end, (MSD_L2_BUCKETS + 1) * sizeof(size_t));
     p->msd_bins = rdx_cuda_take(end, rdx_seg_tile_scratch_bytes(MSD_L2_BUCKETS));
     p->msd_off3 = rdx_cuda_take(end, (2 * subs + 1) * sizeof(size_t));
@@ -133,9 +135,9 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     m.n = n;
     m.cls = p->cls;
     m.desc = p->desc;
-    RDX_CUDA_TRY(rdx_launch_msd_counts(p->kb, p->vb, &m, s));
+    RDX_CUDA_TRY(rdx_launch_msd_counts(p->kb, p->vb, p->msd_wide, &m, s));
     rdx_cuda_mark_write(ctx, b); /* levels 2 and 3 write A */
-    RDX_CUDA_TRY(rdx_launch_msd_sort(p->kb, p->vb, &m, b->sms, s));
+    RDX_CUDA_TRY(rdx_launch_msd_sort(p->kb, p->vb, p->msd_wide, &m, b->sms, s));
 
     /* The level-2 buckets above level 3's capacity (few distinct keys, a heavy key, skew
      * below the top digit), the deep level: the segmented passes' first pass on the 8
@@ -153,7 +155,7 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     g.n = n;
     g.off = off;
     g.S = MSD_L2_BUCKETS;
-    g.max_short = rdx_msd_l3_cap(p->kb, p->vb);
+    g.max_short = l3_cap(p);
     RDX_CUDA_TRY(rdx_seg_tile_bin(&g, bins, b->sms, s));
     rdx_seg_passes_args q;
     memset(&q, 0, sizeof q);
@@ -189,7 +191,7 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     d.off3 = (size_t *)(t + p->msd_off3);
     d.bins3 = (uint32_t *)(t + p->msd_bins3);
     RDX_CUDA_TRY(cudaMemsetAsync(d.bins3, 0, rdx_seg_tile_scratch_bytes(0), s));
-    RDX_CUDA_TRY(rdx_launch_msd_deep(p->kb, p->vb, &m, &d, b->sms, s));
+    RDX_CUDA_TRY(rdx_launch_msd_deep(p->kb, p->vb, p->msd_wide, &m, &d, b->sms, s));
 
     /* The sub-buckets still above level 3's capacity (a heavy key, or the long buckets
      * where the deep level was skipped): the segmented passes over all the bits below the

@@ -28,9 +28,9 @@ static __host__ __device__ __forceinline__ int seg_bin_of(size_t len, size_t max
         return b;
     }
     int b = 0; /* the block bins: RDX_SEG_BLOCK_MIN_N << b keys */
-    while ((size_t)RDX_SEG_BLOCK_MIN_N << b < len)
+    while (b < RDX_SEG_BLOCK_BINS - 1 && (size_t)RDX_SEG_BLOCK_MIN_N << b < len)
         ++b;
-    return 4 + b;
+    return 4 + b; /* max_short above the block bins' reach (the MSD route's level 3): the last */
 }
 
 /* The bin's segments: with offsets, the bin's part of the list (counts read on the

@@ -396,8 +396,9 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
  * many keys where the sample says that the deep level splits the largest level-2 bucket to
  * about the average at MAX_N (the deep test, RDX_MSD_DEEP_SPLIT below; the spread test
  * fails above MAX_N): every level-2 bucket is then long, and the deep level sorts it in
- * two more moves, four in all against the LSD passes' eight. 4-byte keys stop at MAX_N:
- * with the deep level their route is four moves, as their LSD passes are. H200 round 34
+ * two more moves, four in all against the LSD passes' eight. 4-byte keys do not take it:
+ * with the deep level their route is four moves, as their LSD passes are (alone, they go
+ * on to RDX_MSD4_WIDE_MAX_N with level 3's wide shape, below). H200 round 34
  * (call 3, ms, against the LSD passes of round 33's matrix): u64 uniform 2^30 39.6 / 53.2,
  * 2^31 76.9 / 106.7 (call 2, the sample declining it) (CUB 130.7); u64/u64 uniform 2^31
  * 118.6 / 190.0 (CUB 196.6). The
@@ -562,6 +563,28 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
  * costs every value whatever the bucket holds. */
 #ifndef RDX_MSD4_L3_COUNT_VALUES_LOG2
 #define RDX_MSD4_L3_COUNT_VALUES_LOG2 6
+#endif
+/* 4-byte keys alone above RDX_MSD_MAX_N (level-2 buckets of more than 5120 keys on
+ * average, about all the narrow shape above holds) take level 3's wide shape: one block of
+ * WIDE_THREADS x WIDE_ITEMS keys (18432) a multiprocessor, nearly all of them counted
+ * (msd_l3_count_all), where the LSD passes would move every key four times; the route
+ * then serves them up to WIDE_MAX_N (level-2 buckets of 17408 keys on average, uniform
+ * keys about 8 standard deviations below the capacity). H200 round 38 (device calls 3
+ * and 6, ms, LSD passes / the route with the wide shape, CUB): u32 uniform 2^29 9.86 /
+ * 8.62 (10.82), 2^30 19.65 / 15.53 (21.54); f32 uniform 2^30 19.64 / 15.52 (22.95); u32
+ * sorted 2^30 18.97 / 13.69; the same shape at 2^28 took 5.29 ms against the narrow
+ * one's 4.10. */
+#ifndef RDX_MSD4_L3_WIDE_THREADS
+#define RDX_MSD4_L3_WIDE_THREADS 1024
+#endif
+#ifndef RDX_MSD4_L3_WIDE_ITEMS
+#define RDX_MSD4_L3_WIDE_ITEMS 18
+#endif
+#ifndef RDX_MSD4_L3_WIDE_MIN_BLOCKS
+#define RDX_MSD4_L3_WIDE_MIN_BLOCKS 1
+#endif
+#ifndef RDX_MSD4_WIDE_MAX_N
+#define RDX_MSD4_WIDE_MAX_N (((size_t)1 << 30) + ((size_t)1 << 26))
 #endif
 /* Level 3's grid: this many times the blocks resident on the device, each taking every
  * grid-th level-2 bucket (enough blocks that uneven buckets even out; few enough that a

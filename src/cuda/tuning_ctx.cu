@@ -15,6 +15,7 @@ void rdx_cuda_tuning_defaults(rdx_cuda_tuning *t)
     t->msd_min_n = RDX_MSD_MIN_N;
     t->msd4_min_n = RDX_MSD4_MIN_N;
     t->msd_max_n = RDX_MSD_MAX_N;
+    t->msd4_wide_max_n = RDX_MSD4_WIDE_MAX_N;
     t->msd_pairs_max_n = RDX_MSD_PAIRS_MAX_N;
     t->msd_deep_max_n = RDX_MSD_DEEP_MAX_N;
     t->count_min_n = RDX_COUNT_MIN_N;
