@@ -811,8 +811,9 @@ static void msd_wide_tests(rdx_ctx *ctx, int max_log2)
     msd_threshold(ctx, 1);
     t->msd_max_n = n / 2;
     static const rdx_type types[3] = {RDX_U32, RDX_I32, RDX_F32};
-    for (int k = 0; k < 3; k++)
-        for (int desc = 0; desc < 2; desc++) {
+    const int few = max_log2 < 17; /* under compute-sanitizer: u32 ascending only */
+    for (int k = 0; k < (few ? 1 : 3); k++)
+        for (int desc = 0; desc < (few ? 1 : 2); desc++) {
             const size_t m = max_log2 >= 20 ? (size_t)1 << 20 : n + 3 * (size_t)k;
             msd_case(ctx, types[k], m, desc, MSD_UNIFORM, (k + desc) & 1, 2, &s);
             for (int f = MSD_CAPNARROW; f <= MSD_CAPDUPS; f++)
