@@ -1046,7 +1046,8 @@ typedef unsigned long long msd_k8;
                : ((vb) == 0 ? f<msd_k8, 0>(__VA_ARGS__) : (vb) == 4 ? f<msd_k8, 4>(__VA_ARGS__)            \
                                                                     : f<msd_k8, 8>(__VA_ARGS__)))
 /* And with level 3's wide shape (4-byte keys alone) where wide. */
-#define MSD_DISPATCH_W(kb, vb, wide, f, ...) ((wide) ? f<uint32_t, 0, 1>(__VA_ARGS__) : MSD_DISPATCH(kb, vb, f, __VA_ARGS__))
+#define MSD_DISPATCH_W(kb, vb, wide, f, ...) \
+    ((wide) ? f<uint32_t, 0, 1>(__VA_ARGS__) : MSD_DISPATCH(kb, vb, f, __VA_ARGS__))
 
 template <typename K, int VB> static size_t l2_tile(void) { return (size_t)msd_l2_layout<K, VB>::TILE; }
 template <typename K, int VB, int W = 0> static size_t l3_cap(void) { return (size_t)msd_shape<K, VB, W>::L3_CAP; }
@@ -1071,7 +1072,8 @@ template <typename K, int VB, int W = 0> static cudaError_t launch_counts(const 
     const cudaError_t e = cudaLaunchKernelEx(rdx_chain_config(&l, (unsigned)hist_blocks, RDX_MSD_HIST_THREADS, 0, s),
                                              msd_hist_kernel<K>, *a);
     return e != cudaSuccess ? e
-                            : cudaLaunchKernelEx(rdx_chain_config(&l, 1, MSD_SCAN_THREADS, 0, s), msd_scan_kernel<K, VB, W>, *a);
+                            : cudaLaunchKernelEx(rdx_chain_config(&l, 1, MSD_SCAN_THREADS, 0, s),
+                                                 msd_scan_kernel<K, VB, W>, *a);
 }
 
 /* Level 3's digit width for n keys: about log2 of the average level-2 bucket (n / 2^16)

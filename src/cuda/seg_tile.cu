@@ -27,10 +27,13 @@ static __host__ __device__ __forceinline__ int seg_bin_of(size_t len, size_t max
             ++b;
         return b;
     }
-    int b = 0; /* the block bins: RDX_SEG_BLOCK_MIN_N << b keys */
+    /* The block bins: RDX_SEG_BLOCK_MIN_N << b keys. A short segment longer than the last
+     * holds (max_short beyond the bins' reach: the MSD route's wide level 3, which only
+     * lists its buckets) goes to the last. */
+    int b = 0;
     while (b < RDX_SEG_BLOCK_BINS - 1 && (size_t)RDX_SEG_BLOCK_MIN_N << b < len)
         ++b;
-    return 4 + b; /* max_short above the block bins' reach (the MSD route's level 3): the last */
+    return 4 + b;
 }
 
 /* The bin's segments: with offsets, the bin's part of the list (counts read on the
