@@ -211,7 +211,7 @@ started=()
 want sanitizers || bins=()
 # start_sanitizer_runs ALONE: the runs listed in SAN_ALONE (1) or all the others (0).
 start_sanitizer_runs() {
-    local alone=$1 tool t words b base more_env name listed
+    local alone=$1 tool t words b base more_env name listed limit
     for tool in "${SAN_TOOLS[@]}"; do
         for t in ${bins[@]+"${bins[@]}"}; do
             read -ra words <<<"$t"            # the executable, then its arguments
@@ -221,11 +221,13 @@ start_sanitizer_runs() {
             ((listed == alone)) || continue
             read -ra more_env <<<"${SAN_TEST_ENV[$base]:-} ${SAN_RUN_ENV[$tool-$base]:-}"
             name="sanitizer-$tool-$base"
+            limit=${SAN_TIMEOUT[$tool]}
+            ((alone)) && limit=$SAN_ALONE_TIMEOUT
             if ((!built)); then skip_step "$name" "not built"
             elif [[ -z $SANITIZER ]]; then record "$name" FAIL 0 "compute-sanitizer not found"
             elif [[ ! -x $BUILD/$b ]]; then record "$name" FAIL 0 "$BUILD_DIR/$b missing (fix GPU_TESTS at the top)"
             else
-                start_bg "$name" "$( ((alone)) && echo "$SAN_ALONE_TIMEOUT" || echo "${SAN_TIMEOUT[$tool]}")" env "$SAN_SIZE_ENV=${SAN_LOG2N[$tool]}" "${SAN_EXTRA_ENV[@]}" \
+                start_bg "$name" "$limit" env "$SAN_SIZE_ENV=${SAN_LOG2N[$tool]}" "${SAN_EXTRA_ENV[@]}" \
                     ${more_env[@]+"${more_env[@]}"} "$SANITIZER" --tool "$tool" --error-exitcode 1 "$BUILD/$b" \
                     "${words[@]:1}"
                 started+=("$name")

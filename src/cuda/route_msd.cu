@@ -34,8 +34,8 @@ size_t rdx_cuda_msd_max_n(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
  * another size at the end: level 1 makes them); the whole key with 8-bit digits; n below
  * 2^32 (32-bit slots); up to RDX_MSD_MAX_N keys, pairs up to RDX_MSD_PAIRS_MAX_N (their
  * level-3 capacity is smaller), 4-byte keys alone above RDX_MSD_MAX_N up to
- * RDX_MSD4_WIDE_MAX_N with level 3 in its wide shape, and 8-byte keys above those up to RDX_MSD_DEEP_MAX_N,
- * which the sample takes only where the deep level splits every level-2 bucket or the
+ * RDX_MSD4_WIDE_MAX_N with level 3 in its wide shape, and 8-byte keys above those up to
+ * RDX_MSD_DEEP_MAX_N, which the sample takes only where the deep level splits every level-2 bucket or the
  * keys have few 16-bit prefixes (every bucket long, the segmented passes skip the digits
  * each shares). Level 1 runs a launch per portion of the pass kernel, as an LSD pass does
  * (2^30 keys and more); level 2's look-back counts are per level-1 bucket. Floats whose values lie
