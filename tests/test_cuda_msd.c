@@ -196,6 +196,7 @@ static void msd_threshold(rdx_ctx *ctx, int low)
  * recount). A case's expected outcome may also be MSD_RAN: 2, 3 or 5. */
 enum { MSD_LONG = 3, MSD_MISSED_RANGE = 4, MSD_DEEP_LONG = 5, MSD_RAN = -8 };
 static int msd_routes[7]; /* counted at outcome + 1 */
+static int counts_shape;   /* msd_case's 4-byte keys take level 3's counts-only shape */
 static unsigned msd_deep_skipped; /* the last outcome's: the sample skipped the deep level */
 
 static int msd_outcome(rdx_ctx *ctx, unsigned *slow)
@@ -281,8 +282,12 @@ static void msd_case(rdx_ctx *ctx, rdx_type type, size_t n, int desc, int fill, 
                   msd_fill_names[fill], n);
         }
     }
-    CHECK((fill != MSD_SUBBIG && fill != MSD_CAPDUPS) || route < 2 || slow > 0,
-          "msd %s n=%zu: no level-3 block took the on-chip LSD passes", msd_fill_names[fill], n);
+    if (counts_shape) /* it sorts every bucket from its counts, whatever its keys */
+        CHECK(slow == 0, "msd %s n=%zu: %u blocks of the counts-only level 3 took the on-chip LSD passes",
+              msd_fill_names[fill], n, slow);
+    else
+        CHECK((fill != MSD_SUBBIG && fill != MSD_CAPDUPS) || route < 2 || slow > 0,
+              "msd %s n=%zu: no level-3 block took the on-chip LSD passes", msd_fill_names[fill], n);
     CHECK(msd_as_expected(route, want), "msd %s %s n=%zu %s: route %d, expected %d", type_name(type),
           msd_fill_names[fill], n, desc ? "descending" : "ascending", route, want);
     char what[160];
@@ -797,25 +802,36 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
     CHECK(msd_routes[5] > 0, "msd: no sample missed the keys' range");
 }
 
-/* 4-byte keys alone above the context's msd_max_n: level 3 in its wide shape
- * (RDX_MSD4_L3_WIDE_*), up to msd4_wide_max_n; lowered here so that it sorts small inputs:
- * its comparisons (level-2 buckets of a few keys), its count of every low value (256
- * buckets of n / 256), its on-chip LSD passes (16 and more equal keys), a bucket one key
- * above its capacity (the segmented passes), the deep level, and its limit. Pairs and
- * 8-byte keys keep their shapes. */
-static void msd_wide_tests(rdx_ctx *ctx, int max_log2)
+/* 4-byte keys alone above the context's msd_max_n: level 3 in its wide shape (shape 1,
+ * RDX_MSD4_L3_WIDE_*) up to msd4_wide_max_n, and above that in its counts-only shape
+ * (shape 2, RDX_MSD4_L3_COUNTS_*) up to msd4_counts_max_n; lowered here so that they sort
+ * small inputs: level-2 buckets of a few keys (the wide shape's comparisons), 256 buckets
+ * of n / 256 (narrowed, with the drop; negative; with 16 and more equal keys, which send
+ * the wide shape to its on-chip LSD passes and never the counts-only one), a bucket
+ * exactly at the capacity and one key above it (the segmented passes), the deep level,
+ * and the shape's limit (past which the counts-only shape follows the wide one and nothing
+ * follows the counts-only one). Pairs and 8-byte keys keep their shapes. */
+static void msd_wide_tests(rdx_ctx *ctx, int max_log2, int shape)
 {
-    uint64_t s = seed ^ 0x5EED;
+    uint64_t s = seed ^ 0x5EED ^ (uint64_t)shape;
     rdx_cuda_tuning *t = rdx_cuda_ctx_tuning(ctx);
-    const size_t cap = (size_t)RDX_MSD4_L3_WIDE_THREADS * RDX_MSD4_L3_WIDE_ITEMS, n = (size_t)1 << 17;
+    const size_t cap = shape == 2 ? (size_t)RDX_MSD4_L3_COUNTS_THREADS * RDX_MSD4_L3_COUNTS_ITEMS
+                                  : (size_t)RDX_MSD4_L3_WIDE_THREADS * RDX_MSD4_L3_WIDE_ITEMS;
+    const size_t n = (size_t)1 << 17;
     msd_threshold(ctx, 1);
-    t->msd_max_n = n / 2;
+    t->msd_max_n = shape == 2 ? n / 4 : n / 2;
+    if (shape == 2)
+        t->msd4_wide_max_n = n / 2;
+    counts_shape = shape == 2;
     static const rdx_type types[3] = {RDX_U32, RDX_I32, RDX_F32};
-    const int few = max_log2 < 17; /* under compute-sanitizer: two sorts of u32 */
+    /* Under compute-sanitizer: two sorts of u32, and none of uniform keys in the
+     * counts-only shape (it clears 2^16 counters for each of 65536 level-2 buckets). */
+    const int few = max_log2 < 17;
     for (int k = 0; k < (few ? 1 : 3); k++)
         for (int desc = 0; desc < (few ? 1 : 2); desc++) {
             const size_t m = max_log2 >= 20 ? (size_t)1 << 20 : n + 3 * (size_t)k;
-            msd_case(ctx, types[k], m, desc, MSD_UNIFORM, (k + desc) & 1, 2, &s);
+            if (!few || shape == 1)
+                msd_case(ctx, types[k], m, desc, MSD_UNIFORM, (k + desc) & 1, 2, &s);
             for (int f = few ? MSD_CAPDUPS : MSD_CAPNARROW; f <= MSD_CAPDUPS; f++)
                 msd_case(ctx, types[k], m, desc, f, (k + f + desc) & 1, 2, &s);
             if (max_log2 < 20)
@@ -828,15 +844,20 @@ static void msd_wide_tests(rdx_ctx *ctx, int max_log2)
         }
     msd_pairs_case(ctx, RDX_U32, n, 4, 1, MSD_UNIFORM, 0, 2, &s); /* the narrow shape */
     if (max_log2 >= 21) {
-        msd_case(ctx, RDX_U32, (size_t)1 << 21, 0, MSD_GIANT, 0, MSD_LONG, &s); /* 2^15 keys in one bucket */
+        /* n / 64 keys in one bucket, above the capacity */
+        msd_case(ctx, RDX_U32, (size_t)1 << (shape == 2 ? 22 : 21), 0, MSD_GIANT, 0, MSD_LONG, &s);
         msd_case(ctx, RDX_U32, 256 * cap, 1, MSD_CAP, 0, 2, &s);
         msd_case(ctx, RDX_U32, 256 * cap + 1, 0, MSD_CAP, 1, MSD_LONG, &s);
         msd_case(ctx, RDX_F32, 256 * cap - 7, 0, MSD_CAP, 1, 2, &s);
     }
-    t->msd4_wide_max_n = n - 1; /* above its limit: not planned */
-    msd_case(ctx, RDX_U32, n, 0, MSD_UNIFORM, 0, -1, &s);
+    /* Above the shape's limit: the counts-only shape above the wide one's, nothing above its own. */
+    counts_shape = 1;
+    *(shape == 2 ? &t->msd4_counts_max_n : &t->msd4_wide_max_n) = n - 1;
+    msd_case(ctx, RDX_U32, n, 0, few ? MSD_CAPNARROW : MSD_UNIFORM, 0, shape == 2 ? -1 : 2, &s);
+    t->msd4_counts_max_n = RDX_MSD4_COUNTS_MAX_N;
     t->msd4_wide_max_n = RDX_MSD4_WIDE_MAX_N;
     t->msd_max_n = RDX_MSD_MAX_N;
+    counts_shape = 0;
     msd_threshold(ctx, 0);
 }
 
@@ -846,7 +867,8 @@ int main(void)
     rdx_ctx *ctx = rdx_test_cuda_context();
     into_begin();
     msd_tests(ctx, rdx_test_max_log2(21));
-    msd_wide_tests(ctx, rdx_test_max_log2(21));
+    msd_wide_tests(ctx, rdx_test_max_log2(21), 1);
+    msd_wide_tests(ctx, rdx_test_max_log2(21), 2);
     into_end();
     rdx_ctx_destroy(ctx);
     printf("test_cuda_msd: %s (%d failures), seed 0x%016" PRIx64 "\n", failures ? "FAILED" : "passed", failures,

@@ -319,8 +319,8 @@ template <typename K> __global__ void __launch_bounds__(RDX_MSD_HIST_THREADS) ms
 
 /* Level 2's tile shape and level 3's capacity for keys K and value bytes VB (0: keys
  * only); 4-byte keys take the pass kernel's level-2 shape for their bytes (tuning.h). W:
- * level 3's wide shape, 4-byte keys alone whose level-2 buckets average more than the
- * narrow one holds (rdx_msd_wide). */
+ * level 3's shape for 4-byte keys alone whose level-2 buckets average more than the
+ * narrow one holds (rdx_msd_wide): 1 the wide shape, 2 the counts-only shape above it. */
 template <typename K, int VB, int W = 0> struct msd_shape {
     static constexpr bool K4 = sizeof(K) == 4;
     static constexpr int L2_THREADS = K4 ? RDX_MSD4_L2_THREADS(VB) : VB ? RDX_MSD_L2_THREADS_PAIRS : RDX_MSD_L2_THREADS;
@@ -328,17 +328,23 @@ template <typename K, int VB, int W = 0> struct msd_shape {
     static constexpr int L2_MIN_BLOCKS = K4   ? RDX_MSD4_L2_MIN_BLOCKS(VB)
                                          : VB ? RDX_MSD_L2_MIN_BLOCKS_PAIRS
                                               : RDX_MSD_L2_MIN_BLOCKS;
-    static constexpr int L3_THREADS = W ? RDX_MSD4_L3_WIDE_THREADS : VB ? RDX_MSD_L3_THREADS_PAIRS : RDX_MSD_L3_THREADS;
-    static constexpr int L3_ITEMS = W ? RDX_MSD4_L3_WIDE_ITEMS : VB ? RDX_MSD_L3_ITEMS_PAIRS : RDX_MSD_L3_ITEMS;
-    static constexpr int L3_MIN_BLOCKS = W    ? RDX_MSD4_L3_WIDE_MIN_BLOCKS
-                                        : VB ? RDX_MSD_L3_MIN_BLOCKS_PAIRS
-                                             : RDX_MSD_L3_MIN_BLOCKS;
+    static constexpr int L3_THREADS = W == 2 ? RDX_MSD4_L3_COUNTS_THREADS
+                                      : W    ? RDX_MSD4_L3_WIDE_THREADS
+                                      : VB   ? RDX_MSD_L3_THREADS_PAIRS
+                                             : RDX_MSD_L3_THREADS;
+    static constexpr int L3_ITEMS = W == 2 ? RDX_MSD4_L3_COUNTS_ITEMS
+                                    : W    ? RDX_MSD4_L3_WIDE_ITEMS
+                                    : VB   ? RDX_MSD_L3_ITEMS_PAIRS
+                                           : RDX_MSD_L3_ITEMS;
+    static constexpr int L3_MIN_BLOCKS = W == 2 ? 1 : W ? RDX_MSD4_L3_WIDE_MIN_BLOCKS
+                                         : VB   ? RDX_MSD_L3_MIN_BLOCKS_PAIRS
+                                                : RDX_MSD_L3_MIN_BLOCKS;
     static constexpr int L3_CAP = L3_THREADS * L3_ITEMS;
-    static_assert(!W || (K4 && VB == 0), "the wide level 3 is 4-byte keys alone's");
+    static_assert(!W || (K4 && VB == 0), "the wide and counts-only level 3 are 4-byte keys alone's");
 };
 static_assert(msd_shape<unsigned long long, 8>::L3_CAP <= 65535 && msd_shape<uint32_t, 8>::L3_CAP <= 65535 &&
-                  msd_shape<uint32_t, 0, 1>::L3_CAP <= 65535,
-              "level 3's key indices fit 16 bits");
+                  msd_shape<uint32_t, 0, 1>::L3_CAP <= 65535 && msd_shape<uint32_t, 0, 2>::L3_CAP <= 65535,
+              "level 3's key indices and counts fit 16 bits");
 
 template <typename K, int VB, int W>
 __global__ void __launch_bounds__(MSD_SCAN_THREADS) msd_scan_kernel(const rdx_msd_args a)
@@ -551,12 +557,30 @@ template <int W> struct msd_count_layout {
     static constexpr size_t BYTES = SCAN + 32 * 4;
 };
 
-/* The shared memory of a level-3 block: the count path's too for 4-byte keys alone. */
+/* Level 3's counts-only shape (msd_l3_counts_only): a 16-bit count of every value below
+ * level 2 (CNT, two to a word, 2^16 values, in 16-byte chunks swizzled: msd_counts_word),
+ * the sorted bucket's values below level 2 (OUT, 16 bits, a multiple of 8 a thread: the
+ * capacity), each warp's greatest value (WMAX) and the block scan's words. */
+struct msd_counts_layout {
+    typedef msd_shape<uint32_t, 0, 2> S;
+    static_assert(S::L3_THREADS == 1024 && S::L3_ITEMS % 8 == 0, "64 values a thread; whole 16-byte rows of OUT");
+    static constexpr size_t CNT = 0;
+    static constexpr size_t OUT = CNT + ((size_t)1 << 16) * 2;
+    static constexpr size_t WMAX = OUT + (size_t)S::L3_CAP * 2;
+    static constexpr size_t SCAN = WMAX + 32 * 4;
+    static constexpr size_t BYTES = SCAN + 32 * 4;
+};
+
+/* The shared memory of a level-3 block (and of the deep level's, which sorts as level 3
+ * does): the count path's too for 4-byte keys alone. */
 template <typename K, int VB, int W> static constexpr size_t msd_l3_bytes()
 {
-    return sizeof(K) == 4 && VB == 0 && msd_count_layout<W>::BYTES > msd_l3_layout<K, VB, W>::BYTES
-               ? msd_count_layout<W>::BYTES
-               : msd_l3_layout<K, VB, W>::BYTES;
+    if constexpr (W == 2)
+        return msd_counts_layout::BYTES;
+    else
+        return sizeof(K) == 4 && VB == 0 && msd_count_layout<W>::BYTES > msd_l3_layout<K, VB, W>::BYTES
+                   ? msd_count_layout<W>::BYTES
+                   : msd_l3_layout<K, VB, W>::BYTES;
 }
 
 /* The fast path's digit counters (one per bin, then the end) live where the slow path's
@@ -879,6 +903,141 @@ static __device__ __forceinline__ bool msd_l3_count_all(const uint32_t *src, uin
     return true;
 }
 
+/* The greatest of x over the warp's lanes. */
+static __device__ __forceinline__ uint32_t msd_warp_max(uint32_t x)
+{
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1)
+        x = max(x, __shfl_xor_sync(0xffffffffu, x, o));
+    return x;
+}
+
+/* The word of msd_counts_layout's counters that holds value pair w (values 2w and 2w + 1):
+ * thread t scans the 16-byte chunks 8t to 8t + 7 (values 64t to 64t + 63), and chunk c
+ * lies at 8 (c / 8) + ((c ^ c / 8) % 8), so that the j-th chunks of 8 threads fall in
+ * different banks. */
+static __device__ __forceinline__ uint32_t msd_counts_word(uint32_t w)
+{
+    const uint32_t c = w >> 2;
+    return ((c & ~7u) | ((c ^ (c >> 3)) & 7u)) << 2 | (w & 3u);
+}
+
+/* The running maximum of the eight 16-bit values of x in order, from run (updated). */
+static __device__ __forceinline__ uint4 msd_run_max8(uint4 x, uint32_t &run)
+{
+    uint32_t w[4] = {x.x, x.y, x.z, x.w};
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+        const uint32_t lo = run = max(run, w[q] & 0xffffu);
+        run = max(run, w[q] >> 16);
+        w[q] = lo | run << 16;
+    }
+    return make_uint4(w[0], w[1], w[2], w[3]);
+}
+
+/* Level 3's counts-only shape: sorts a bucket of m 4-byte keys alone (m <= the shape's
+ * capacity, every key's code equal above its low `rem` bits) from src into dst (src may
+ * be dst) from the counts of those bits' values alone, which is all a bucket of keys alone
+ * holds; no key is kept, so a bucket can be twice the wide shape's:
+ *   1. each key adds 1 to its value's 16-bit counter (none can overflow: the capacity is
+ *      below 2^16);
+ *   2. a scan of the counters (64 values a thread) gives each value present its first
+ *      slot, where the value is written (the other slots were zeroed);
+ *   3. every slot's value is the greatest written at or before it: a running maximum over
+ *      each thread's rows of 8 slots, then over the block; then the slots go out in order
+ *      with the bits every key shares.
+ * Each step costs the same whatever the keys (a value repeated thousands of times costs
+ * one slot in step 2), and every key is read before the first write. */
+template <int THREADS>
+static __device__ __forceinline__ void msd_l3_counts_only(const uint32_t *src, uint32_t *dst, uint32_t m, int rem,
+                                                          uint32_t flip, unsigned char *smem)
+{
+    typedef msd_counts_layout L;
+    enum { BATCH = 16, ROWS = L::S::L3_ITEMS / 8 }; /* loads in flight; the most 16-byte rows of OUT a thread */
+    static_assert(ROWS % 2 == 1, "an odd number of rows: 8 threads' rows in different banks");
+    uint32_t *s_cnt = (uint32_t *)(smem + L::CNT);
+    uint16_t *s_out = (uint16_t *)(smem + L::OUT);
+    uint32_t *s_wmax = (uint32_t *)(smem + L::WMAX);
+    uint32_t *s_scan = (uint32_t *)(smem + L::SCAN);
+    const uint32_t t = threadIdx.x, lane = rdx_lane(), warp = t >> 5, vmask = (1u << rem) - 1u;
+    const uint32_t high = (src[0] ^ flip) & ~vmask; /* the bits every key shares */
+#pragma unroll
+    for (int j = 0; j < 8; ++j)
+        ((uint4 *)s_cnt)[(uint32_t)j * THREADS + t] = make_uint4(0u, 0u, 0u, 0u);
+    for (uint32_t j = t; j < (m + 1u) / 2u; j += THREADS)
+        ((uint32_t *)s_out)[j] = 0u;
+    __syncthreads();
+
+    for (uint32_t p0 = t; p0 < m; p0 += THREADS * BATCH) {
+        uint32_t k[BATCH];
+#pragma unroll
+        for (int i = 0; i < BATCH; ++i) {
+            const uint32_t pos = p0 + (uint32_t)i * THREADS;
+            k[i] = pos < m ? src[pos] : 0u;
+        }
+#pragma unroll
+        for (int i = 0; i < BATCH; ++i)
+            if (p0 + (uint32_t)i * THREADS < m) {
+                const uint32_t v = (k[i] ^ flip) & vmask;
+                atomicAdd(&s_cnt[msd_counts_word(v >> 1)], 1u << ((v & 1u) << 4));
+            }
+    }
+    __syncthreads();
+
+    const uint4 *my_cnt = (const uint4 *)s_cnt + t * 8u;
+    uint32_t sum = 0;
+#pragma unroll
+    for (int j = 0; j < 8; ++j) {
+        const uint4 c = my_cnt[(uint32_t)j ^ (t & 7u)];
+        sum += (c.x & 0xffffu) + (c.x >> 16) + (c.y & 0xffffu) + (c.y >> 16) + (c.z & 0xffffu) + (c.z >> 16) +
+               (c.w & 0xffffu) + (c.w >> 16);
+    }
+    uint32_t slot = rdx_block_excl_scan<THREADS>(sum, s_scan);
+#pragma unroll
+    for (int j = 0; j < 8; ++j) {
+        const uint4 c = my_cnt[(uint32_t)j ^ (t & 7u)];
+        const uint32_t cw[4] = {c.x, c.y, c.z, c.w};
+#pragma unroll
+        for (int q = 0; q < 4; ++q)
+            if (cw[q]) {
+                const uint32_t v = t * 64u + (uint32_t)(j * 8 + q * 2), lo = cw[q] & 0xffffu;
+                if (lo)
+                    s_out[slot] = (uint16_t)v;
+                slot += lo;
+                if (cw[q] >> 16)
+                    s_out[slot] = (uint16_t)(v + 1u);
+                slot += cw[q] >> 16;
+            }
+    }
+    __syncthreads();
+
+    /* Thread t's rows of 8 slots: an odd number of them (slots past m are never written
+     * out and lie after every slot that is). */
+    const uint32_t rows = ((m + THREADS * 8u - 1u) / (THREADS * 8u)) | 1u;
+    uint4 *my_out = (uint4 *)s_out + t * rows;
+    uint32_t top = 0;
+    for (uint32_t r = 0; r < rows; ++r)
+        msd_run_max8(my_out[r], top);
+    uint32_t incl = top; /* the block's running maximum of the threads' greatest values */
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+        const uint32_t y = __shfl_up_sync(0xffffffffu, incl, o);
+        if (lane >= (uint32_t)o)
+            incl = max(incl, y);
+    }
+    if (lane == 31)
+        s_wmax[warp] = incl;
+    __syncthreads();
+    uint32_t run = msd_warp_max(lane < warp ? s_wmax[lane] : 0u);
+    const uint32_t before = __shfl_up_sync(0xffffffffu, incl, 1);
+    run = lane ? max(run, before) : run;
+    for (uint32_t r = 0; r < rows; ++r)
+        my_out[r] = msd_run_max8(my_out[r], run);
+    __syncthreads();
+    for (uint32_t pos = t; pos < m; pos += THREADS)
+        dst[pos] = (high | s_out[pos]) ^ flip;
+}
+
 /* Level-2 bucket b in place in A, unless it is empty or above level 3's capacity (the
  * deep level's). */
 template <typename K, int VB, int W>
@@ -892,15 +1051,21 @@ static __device__ __forceinline__ void msd_l3_bucket(const rdx_msd_args &a, uint
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
     const uint32_t bins = 1u << a.l3_bits;
     const int rem = shift + a.l3_bits; /* the bits below level 2 */
-    if (sizeof(K) == 4 && VB == 0 && m >= (1u << rem) >> RDX_MSD4_L3_COUNT_VALUES_LOG2) {
+    if constexpr (W == 2) {
         const uint32_t *src = (const uint32_t *)a.keys_a + begin;
-        if (msd_l3_count_all<msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, VB, W>::L3_ITEMS, W>(
-                src, (uint32_t *)a.keys_a + begin, m, rem, (uint32_t)msd_flip(src[0], a.cls, a.desc), smem))
-            return;
-        __syncthreads(); /* 16 equal keys: the shared memory is msd_l3_sort's */
+        msd_l3_counts_only<msd_shape<K, VB, W>::L3_THREADS>(src, (uint32_t *)a.keys_a + begin, m, rem,
+                                                            (uint32_t)msd_flip(src[0], a.cls, a.desc), smem);
+    } else {
+        if (sizeof(K) == 4 && VB == 0 && m >= (1u << rem) >> RDX_MSD4_L3_COUNT_VALUES_LOG2) {
+            const uint32_t *src = (const uint32_t *)a.keys_a + begin;
+            if (msd_l3_count_all<msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, VB, W>::L3_ITEMS, W>(
+                    src, (uint32_t *)a.keys_a + begin, m, rem, (uint32_t)msd_flip(src[0], a.cls, a.desc), smem))
+                return;
+            __syncthreads(); /* 16 equal keys: the shared memory is msd_l3_sort's */
+        }
+        msd_l3_sort<K, VB, W>(a, (const K *)a.keys_a + begin, (const V *)a.vals_a + begin, begin, m, shift,
+                              bins - 1u, 0u, bins, smem);
     }
-    msd_l3_sort<K, VB, W>(a, (const K *)a.keys_a + begin, (const V *)a.vals_a + begin, begin, m, shift, bins - 1u, 0u,
-                       bins, smem);
 }
 
 /* Level-2 buckets b, b + grid, ... per block (a grid of RDX_MSD_L3_WAVES times the
@@ -1023,14 +1188,20 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
             }
             continue;
         }
-        /* About 2^MSD_L3_BIN_KEYS_LOG2 keys a bin: (e - dg) deep digits, each split by the
-         * b bits below the deep digit (at least 1 for a lone sub-bucket). */
-        const int group = msd_ceil_log2(e - dg);
-        const int need = msd_ceil_log2(((m - 1u) >> MSD_L3_BIN_KEYS_LOG2(K)) + 1u) - group;
-        const int most = MSD_L3_MAX_BITS(K) - group < low8 ? MSD_L3_MAX_BITS(K) - group : low8;
-        const int b = need < (e - dg == 1u) ? (int)(e - dg == 1u) : need < most ? need : most;
-        msd_l3_sort<K, VB, W>(a, src + begin, vsrc + begin, begin, m, low8 - b, (256u << b) - 1u, dg << b,
-                           (e - dg) << b, smem);
+        if constexpr (W == 2) { /* every value below the second digit counted */
+            const uint32_t *gsrc = (const uint32_t *)src + begin;
+            msd_l3_counts_only<THREADS>(gsrc, (uint32_t *)a.keys_a + begin, m, low8 + 8,
+                                        (uint32_t)msd_flip(gsrc[0], a.cls, a.desc), smem);
+        } else {
+            /* About 2^MSD_L3_BIN_KEYS_LOG2 keys a bin: (e - dg) deep digits, each split by
+             * the b bits below the deep digit (at least 1 for a lone sub-bucket). */
+            const int group = msd_ceil_log2(e - dg);
+            const int need = msd_ceil_log2(((m - 1u) >> MSD_L3_BIN_KEYS_LOG2(K)) + 1u) - group;
+            const int most = MSD_L3_MAX_BITS(K) - group < low8 ? MSD_L3_MAX_BITS(K) - group : low8;
+            const int b = need < (e - dg == 1u) ? (int)(e - dg == 1u) : need < most ? need : most;
+            msd_l3_sort<K, VB, W>(a, src + begin, vsrc + begin, begin, m, low8 - b, (256u << b) - 1u, dg << b,
+                                  (e - dg) << b, smem);
+        }
         __syncthreads(); /* the shared memory is the next group's */
     }
 }
@@ -1045,9 +1216,10 @@ typedef unsigned long long msd_k8;
                                                                       : f<uint32_t, 8>(__VA_ARGS__))       \
                : ((vb) == 0 ? f<msd_k8, 0>(__VA_ARGS__) : (vb) == 4 ? f<msd_k8, 4>(__VA_ARGS__)            \
                                                                     : f<msd_k8, 8>(__VA_ARGS__)))
-/* And with level 3's wide shape (4-byte keys alone) where wide. */
-#define MSD_DISPATCH_W(kb, vb, wide, f, ...) \
-    ((wide) ? f<uint32_t, 0, 1>(__VA_ARGS__) : MSD_DISPATCH(kb, vb, f, __VA_ARGS__))
+/* And with level 3's wide (1) or counts-only (2) shape (4-byte keys alone) by wide. */
+#define MSD_DISPATCH_W(kb, vb, wide, f, ...)                                       \
+    ((wide) == 2 ? f<uint32_t, 0, 2>(__VA_ARGS__) : (wide) ? f<uint32_t, 0, 1>(__VA_ARGS__) \
+                                                          : MSD_DISPATCH(kb, vb, f, __VA_ARGS__))
 
 template <typename K, int VB> static size_t l2_tile(void) { return (size_t)msd_l2_layout<K, VB>::TILE; }
 template <typename K, int VB, int W = 0> static size_t l3_cap(void) { return (size_t)msd_shape<K, VB, W>::L3_CAP; }
@@ -1063,7 +1235,10 @@ size_t rdx_msd_l2_max_tiles(size_t n, int kb, int vb)
 
 size_t rdx_msd_l3_cap(int kb, int vb, int wide) { return MSD_DISPATCH_W(kb, vb, wide, l3_cap); }
 
-int rdx_msd_wide(int kb, int vb, size_t n, size_t narrow_max_n) { return kb == 4 && vb == 0 && n > narrow_max_n; }
+int rdx_msd_wide(int kb, int vb, size_t n, size_t narrow_max_n, size_t wide_max_n)
+{
+    return kb != 4 || vb != 0 || n <= narrow_max_n ? 0 : n <= wide_max_n ? 1 : 2;
+}
 
 template <typename K, int VB, int W = 0> static cudaError_t launch_counts(const rdx_msd_args *a, cudaStream_t s)
 {
@@ -1088,10 +1263,10 @@ static int l3_bits(size_t n, int max_bits, int bin_keys_log2)
 
 /* Blocks of levels 2 and 3 resident per multiprocessor, for 4- and 8-byte keys and
  * VB = 0, 4, 8, and of level 3's wide shape (rdx_msd_init). */
-static int l2_per_sm[2][3], l3_per_sm[2][3], l3_wide_per_sm;
+static int l2_per_sm[2][3], l3_per_sm[2][3], l3_wide_per_sm[2];
 template <typename K, int VB, int W> static int *l3_resident(void)
 {
-    return W ? &l3_wide_per_sm : &l3_per_sm[sizeof(K) / 8][VB / 4];
+    return W ? &l3_wide_per_sm[W - 1] : &l3_per_sm[sizeof(K) / 8][VB / 4];
 }
 
 template <typename K, int VB, int W = 0> static cudaError_t launch_sort(const rdx_msd_args *a, int sms, cudaStream_t s)
@@ -1152,7 +1327,7 @@ static cudaError_t launch_deep(const rdx_msd_args *a, const rdx_msd_deep_args *d
     const unsigned grid =
         rdx_resident_grid(longs > 0 ? longs * 256 : 1, sms, *l3_resident<K, VB, W>(), RDX_MSD_L3_WAVES);
     return cudaLaunchKernelEx(
-        rdx_chain_config(&l, grid, msd_shape<K, VB, W>::L3_THREADS, msd_l3_layout<K, VB, W>::BYTES, s),
+        rdx_chain_config(&l, grid, msd_shape<K, VB, W>::L3_THREADS, msd_l3_bytes<K, VB, W>(), s),
         msd_deep_kernel<K, VB, W>, *a, *d);
 }
 
@@ -1192,7 +1367,6 @@ cudaError_t rdx_launch_msd_offsets(const rdx_msd_args *a, size_t *off, int sms, 
 template <typename K, int VB, int W = 0> static cudaError_t init_shape(void)
 {
     typedef msd_l2_layout<K, VB> L2;
-    typedef msd_l3_layout<K, VB, W> L3;
     const int k = sizeof(K) / 8, v = VB / 4;
     const void *l2 = (const void *)msd_pass_kernel<K, VB>, *l3 = (const void *)msd_block_kernel<K, VB, W>;
     cudaError_t e = cudaFuncSetAttribute(l2, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)L2::BYTES);
@@ -1200,7 +1374,7 @@ template <typename K, int VB, int W = 0> static cudaError_t init_shape(void)
         e = cudaFuncSetAttribute(l3, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)msd_l3_bytes<K, VB, W>());
     if (e == cudaSuccess)
         e = cudaFuncSetAttribute((const void *)msd_deep_kernel<K, VB, W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 (int)L3::BYTES);
+                                 (int)msd_l3_bytes<K, VB, W>());
     if (e == cudaSuccess)
         e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&l2_per_sm[k][v], l2, L2::THREADS, L2::BYTES);
     if (e == cudaSuccess)
@@ -1219,5 +1393,7 @@ cudaError_t rdx_msd_init(void)
     for (int kb = 4; kb <= 8 && e == cudaSuccess; kb += 4)
         for (int vb = 0; vb <= 8 && e == cudaSuccess; vb += 4)
             e = MSD_DISPATCH(kb, vb, init_shape);
-    return e == cudaSuccess ? init_shape<uint32_t, 0, 1>() : e;
+    if (e == cudaSuccess)
+        e = init_shape<uint32_t, 0, 1>();
+    return e == cudaSuccess ? init_shape<uint32_t, 0, 2>() : e;
 }

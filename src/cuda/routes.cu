@@ -8,7 +8,8 @@
  *             the runs (no scatter, no key scratch)                 route_count.cu
  *   msd       8- and 4-byte keys (4/8-byte values, indices) from
  *             the context's msd_min_n (msd4_min_n) on (4-byte keys
- *             alone above msd_max_n with level 3's wide shape); the
+ *             alone above msd_max_n with level 3's wide or
+ *             counts-only shape); the
  *             skew test may send them to the LSD passes             route_msd.cu
  *   cluster   n <= cluster_max_n and the device places the cluster  route_cluster.cu
  *   grid      n <= grid_max_n and the grid is co-resident           route_grid.cu

@@ -586,6 +586,25 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #ifndef RDX_MSD4_WIDE_MAX_N
 #define RDX_MSD4_WIDE_MAX_N (((size_t)1 << 30) + ((size_t)1 << 26))
 #endif
+/* 4-byte keys alone above RDX_MSD4_WIDE_MAX_N take level 3's counts-only shape: one block
+ * of COUNTS_THREADS (1024) threads a multiprocessor sorts a bucket of up to COUNTS_THREADS x
+ * COUNTS_ITEMS keys (40960) from the 16-bit counts of its values alone (msd.cu,
+ * msd_l3_counts_only: 208 KB of shared memory, no key kept); the route then serves them
+ * up to COUNTS_MAX_N (level-2 buckets of 36864 keys on average, uniform keys about 21
+ * standard deviations below the capacity; n stays below 2^32, the route's 32-bit slots).
+ * COUNTS_ITEMS: a multiple of 8 with an odd quotient (its rows of 8 slots). H200 round 39
+ * (device call 1, ms, LSD passes / the route with a first form of this shape, CUB): u32
+ * uniform 2^31 39.20 / 32.67 (43.03), f32 uniform 2^31 39.21 / 32.65 (46.41); the same
+ * form at 2^30 took 18.40 ms against the wide shape's 15.49. */
+#ifndef RDX_MSD4_L3_COUNTS_THREADS
+#define RDX_MSD4_L3_COUNTS_THREADS 1024
+#endif
+#ifndef RDX_MSD4_L3_COUNTS_ITEMS
+#define RDX_MSD4_L3_COUNTS_ITEMS 40
+#endif
+#ifndef RDX_MSD4_COUNTS_MAX_N
+#define RDX_MSD4_COUNTS_MAX_N (((size_t)1 << 31) + ((size_t)1 << 28))
+#endif
 /* Level 3's grid: this many times the blocks resident on the device, each taking every
  * grid-th level-2 bucket (enough blocks that uneven buckets even out; few enough that a
  * declined route's launch returns in a few microseconds: 65536 blocks took 65 us). */
