@@ -23,7 +23,9 @@
  *            equal digits (a few keys) in order by comparisons, write, in place in A. A
  *            block with a run of more than RDX_MSD_L3_RUN_MAX keys sorts its bucket by
  *            on-chip LSD passes. 4-byte keys alone have at most 16 bits left: a bucket of
- *            enough keys is counted over all of them instead (msd_l3_count_all).
+ *            enough keys is counted over all of them instead (msd_l3_count_all), and
+ *            above the wide shape's sizes sorted from those counts alone
+ *            (msd_l3_counts_only).
  *   deep     the larger buckets: the segmented passes' first pass (seg_passes.h, launched
  *            by route_msd.cu) splits each by bits 40-47, A -> B; msd_deep_groups_kernel
  *            lists the groups of sub-buckets and msd_deep_kernel sorts them with level 3
