@@ -338,7 +338,8 @@ template <typename K, int VB, int W = 0> struct msd_shape {
                                     : W    ? RDX_MSD4_L3_WIDE_ITEMS
                                     : VB   ? RDX_MSD_L3_ITEMS_PAIRS
                                            : RDX_MSD_L3_ITEMS;
-    static constexpr int L3_MIN_BLOCKS = W == 2 ? 1 : W ? RDX_MSD4_L3_WIDE_MIN_BLOCKS
+    static constexpr int L3_MIN_BLOCKS = W == 2 ? 1 /* its 208 KB of shared memory */
+                                         : W    ? RDX_MSD4_L3_WIDE_MIN_BLOCKS
                                          : VB   ? RDX_MSD_L3_MIN_BLOCKS_PAIRS
                                                 : RDX_MSD_L3_MIN_BLOCKS;
     static constexpr int L3_CAP = L3_THREADS * L3_ITEMS;
@@ -955,7 +956,7 @@ static __device__ __forceinline__ void msd_l3_counts_only(const uint32_t *src, u
                                                           uint32_t flip, unsigned char *smem)
 {
     typedef msd_counts_layout L;
-    enum { BATCH = 16, ROWS = L::S::L3_ITEMS / 8 }; /* loads in flight; the most 16-byte rows of OUT a thread */
+    enum { BATCH = RDX_MSD4_L3_COUNTS_BATCH, ROWS = L::S::L3_ITEMS / 8 }; /* the most 16-byte rows of OUT a thread */
     static_assert(ROWS % 2 == 1, "an odd number of rows: 8 threads' rows in different banks");
     uint32_t *s_cnt = (uint32_t *)(smem + L::CNT);
     uint16_t *s_out = (uint16_t *)(smem + L::OUT);

@@ -602,6 +602,12 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #ifndef RDX_MSD4_L3_COUNTS_ITEMS
 #define RDX_MSD4_L3_COUNTS_ITEMS 40
 #endif
+/* Keys a thread of the counts-only shape loads before it counts them (loads in flight).
+ * Loading the next bucket's first batch while a bucket is sorted gained nothing (H200 round
+ * 39 call 6). */
+#ifndef RDX_MSD4_L3_COUNTS_BATCH
+#define RDX_MSD4_L3_COUNTS_BATCH 16
+#endif
 #ifndef RDX_MSD4_COUNTS_MAX_N
 #define RDX_MSD4_COUNTS_MAX_N (((size_t)1 << 31) + ((size_t)1 << 28))
 #endif
