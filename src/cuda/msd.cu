@@ -906,15 +906,6 @@ static __device__ __forceinline__ bool msd_l3_count_all(const uint32_t *src, uin
     return true;
 }
 
-/* The greatest of x over the warp's lanes. */
-static __device__ __forceinline__ uint32_t msd_warp_max(uint32_t x)
-{
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1)
-        x = max(x, __shfl_xor_sync(0xffffffffu, x, o));
-    return x;
-}
-
 /* The word of msd_counts_layout's counters that holds value pair w (values 2w and 2w + 1):
  * thread t scans the 16-byte chunks 8t to 8t + 7 (values 64t to 64t + 63), and chunk c
  * lies at 8 (c / 8) + ((c ^ c / 8) % 8), so that the j-th chunks of 8 threads fall in
@@ -1024,15 +1015,15 @@ static __device__ __forceinline__ void msd_l3_counts_only(const uint32_t *src, u
     uint32_t incl = top; /* the block's running maximum of the threads' greatest values */
 #pragma unroll
     for (int o = 1; o < 32; o <<= 1) {
-        const uint32_t y = __shfl_up_sync(0xffffffffu, incl, o);
+        const uint32_t y = __shfl_up_sync(RDX_FULL_WARP, incl, o);
         if (lane >= (uint32_t)o)
             incl = max(incl, y);
     }
     if (lane == 31)
         s_wmax[warp] = incl;
     __syncthreads();
-    uint32_t run = msd_warp_max(lane < warp ? s_wmax[lane] : 0u);
-    const uint32_t before = __shfl_up_sync(0xffffffffu, incl, 1);
+    uint32_t run = __reduce_max_sync(RDX_FULL_WARP, lane < warp ? s_wmax[lane] : 0u);
+    const uint32_t before = __shfl_up_sync(RDX_FULL_WARP, incl, 1);
     run = lane ? max(run, before) : run;
     for (uint32_t r = 0; r < rows; ++r)
         my_out[r] = msd_run_max8(my_out[r], run);

@@ -39,12 +39,13 @@ size_t rdx_cuda_msd_max_n(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
  * level-3 capacity is smaller), 4-byte keys alone above RDX_MSD_MAX_N up to
  * RDX_MSD4_WIDE_MAX_N with level 3 in its wide shape and above that up to
  * RDX_MSD4_COUNTS_MAX_N in its counts-only shape, and 8-byte keys above those up to
- * RDX_MSD_DEEP_MAX_N, which the sample takes only where the deep level splits every level-2 bucket or the
- * keys have few 16-bit prefixes (every bucket long, the segmented passes skip the digits
- * each shares). Level 1 runs a launch per portion of the pass kernel, as an LSD pass does
- * (2^30 keys and more); level 2's look-back counts are per level-1 bucket. Floats whose values lie
- * within a few orders of magnitude (normal, [0, 1)) put nearly all keys in a few top-digit
- * buckets (the sign and the exponent's high bits): the sample declines them. */
+ * RDX_MSD_DEEP_MAX_N, which the sample takes only where the deep level splits every
+ * level-2 bucket or the keys have few 16-bit prefixes (every bucket long, the segmented
+ * passes skip the digits each shares). Level 1 runs a launch per portion of the pass
+ * kernel, as an LSD pass does (2^30 keys and more); level 2's look-back counts are per
+ * level-1 bucket. Floats whose values lie within a few orders of magnitude (normal,
+ * [0, 1)) put nearly all keys in a few top-digit buckets (the sign and the exponent's
+ * high bits): the sample declines them. */
 static const char *accepts(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
 {
     if (p->kb != 4 && p->kb != 8)

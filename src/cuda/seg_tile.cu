@@ -28,8 +28,8 @@ static __host__ __device__ __forceinline__ int seg_bin_of(size_t len, size_t max
         return b;
     }
     /* The block bins: RDX_SEG_BLOCK_MIN_N << b keys. A short segment longer than the last
-     * holds (max_short beyond the bins' reach: the MSD route's wide level 3, which only
-     * lists its buckets) goes to the last. */
+     * holds (max_short beyond the bins' reach: the MSD route's wide and counts-only level
+     * 3, which only list its buckets) goes to the last. */
     int b = 0;
     while (b < RDX_SEG_BLOCK_BINS - 1 && (size_t)RDX_SEG_BLOCK_MIN_N << b < len)
         ++b;
