@@ -243,7 +243,8 @@ typedef struct rdx_msd_args {
     size_t n;
     int cls, desc;
     int l3_bits;                 /* level 3's digit: the l3_bits bits below the second
-                                    digit; set by rdx_launch_msd_sort from n */
+                                    digit; set by rdx_launch_msd_sort from n (the wide
+                                    shape of pairs takes each bucket's own) */
     int passes;                  /* here, not after pass_info: the struct stays within 128
                                     bytes with the two value pointers (one byte more changed
                                     the keys-only kernels' register allocation) */
@@ -268,10 +269,11 @@ cudaError_t rdx_launch_msd_decide(int kb, const void *keys, size_t n, size_t max
  * 8) and value bytes vb (0: keys only, 4, 8: each has its own tile shape). */
 size_t rdx_msd_l2_tile(int kb, int vb);
 size_t rdx_msd_l2_max_tiles(size_t n, int kb, int vb);
-/* Level 3's shape for 4-byte keys alone above narrow_max_n (the context's msd_max_n),
- * whose level-2 buckets average more keys than the narrow shape holds: 1, the wide shape
- * (RDX_MSD4_L3_WIDE_*), up to wide_max_n (msd4_wide_max_n), 2, the counts-only shape
- * (RDX_MSD4_L3_COUNTS_*), above it; 0, the narrow shape, for other keys and n. */
+/* Level 3's shape for 4-byte keys, alone or with 4-byte values, above narrow_max_n (the
+ * context's msd_max_n, or msd_pairs_max_n for pairs), whose level-2 buckets average more
+ * keys than the narrow shape holds: 1, the wide shape (RDX_MSD4_L3_WIDE_*), up to
+ * wide_max_n (msd4_wide_max_n; pairs have no other), 2, the counts-only shape
+ * (RDX_MSD4_L3_COUNTS_*, keys alone), above it; 0, the narrow shape, for other keys and n. */
 int rdx_msd_wide(int kb, int vb, size_t n, size_t narrow_max_n, size_t wide_max_n);
 /* Level 3's capacity (keys of one level-2 bucket) with key bytes kb and value bytes vb, in
  * the shape wide names (rdx_msd_wide). */

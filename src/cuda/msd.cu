@@ -53,7 +53,8 @@
  * the segmented passes by the MSD_SECOND bits below. */
 #define MSD_TOP(K) ((int)sizeof(K) * 8 - 8)
 #define MSD_SECOND(K) ((int)sizeof(K) * 8 - 16)
-/* The widest level-3 digit, and log2 of the keys per bin it aims at (tuning.h). */
+/* The widest level-3 digit of the narrow shapes, and log2 of the keys per bin it aims at
+ * (tuning.h); the wide shape of pairs takes a wider one (msd_shape::L3_MAX_BITS). */
 #define MSD_L3_MAX_BITS(K) (sizeof(K) == 4 ? RDX_MSD4_L3_MAX_BITS : RDX_MSD_L3_MAX_BITS)
 #define MSD_L3_BIN_KEYS_LOG2(K) (sizeof(K) == 4 ? RDX_MSD4_L3_BIN_KEYS_LOG2 : 0)
 
@@ -321,8 +322,9 @@ template <typename K> __global__ void __launch_bounds__(RDX_MSD_HIST_THREADS) ms
 
 /* Level 2's tile shape and level 3's capacity for keys K and value bytes VB (0: keys
  * only); 4-byte keys take the pass kernel's level-2 shape for their bytes (tuning.h). W:
- * level 3's shape for 4-byte keys alone whose level-2 buckets average more than the
- * narrow one holds (rdx_msd_wide): 1 the wide shape, 2 the counts-only shape above it. */
+ * level 3's shape for 4-byte keys, alone or with 4-byte values, whose level-2 buckets
+ * average more than the narrow one holds (rdx_msd_wide): 1 the wide shape, 2 the
+ * counts-only shape above it (keys alone). */
 template <typename K, int VB, int W = 0> struct msd_shape {
     static constexpr bool K4 = sizeof(K) == 4;
     static constexpr int L2_THREADS = K4 ? RDX_MSD4_L2_THREADS(VB) : VB ? RDX_MSD_L2_THREADS_PAIRS : RDX_MSD_L2_THREADS;
@@ -343,10 +345,15 @@ template <typename K, int VB, int W = 0> struct msd_shape {
                                          : VB   ? RDX_MSD_L3_MIN_BLOCKS_PAIRS
                                                 : RDX_MSD_L3_MIN_BLOCKS;
     static constexpr int L3_CAP = L3_THREADS * L3_ITEMS;
-    static_assert(!W || (K4 && VB == 0), "the wide and counts-only level 3 are 4-byte keys alone's");
+    /* The widest level-3 digit: pairs in the wide shape compare each key with the others
+     * of its bin, so they keep about two keys a bin in buckets of 16384 */
+    static constexpr int L3_MAX_BITS = W && VB ? RDX_MSD4_L3_WIDE_MAX_BITS_PAIRS : MSD_L3_MAX_BITS(K);
+    static_assert(!W || (K4 && (VB == 0 || (VB == 4 && W == 1))),
+                  "the wide level 3 is 4-byte keys' alone or with 4-byte values, the counts-only one keys alone's");
 };
 static_assert(msd_shape<unsigned long long, 8>::L3_CAP <= 65535 && msd_shape<uint32_t, 8>::L3_CAP <= 65535 &&
-                  msd_shape<uint32_t, 0, 1>::L3_CAP <= 65535 && msd_shape<uint32_t, 0, 2>::L3_CAP <= 65535,
+                  msd_shape<uint32_t, 0, 1>::L3_CAP <= 65535 && msd_shape<uint32_t, 4, 1>::L3_CAP <= 65535 &&
+                  msd_shape<uint32_t, 0, 2>::L3_CAP <= 65535,
               "level 3's key indices and counts fit 16 bits");
 
 template <typename K, int VB, int W>
@@ -586,15 +593,19 @@ template <typename K, int VB, int W> static constexpr size_t msd_l3_bytes()
                    : msd_l3_layout<K, VB, W>::BYTES;
 }
 
+static_assert(msd_l3_bytes<uint32_t, 4, 1>() <= 227u * 1024u && msd_l3_bytes<uint32_t, 0, 2>() <= 227u * 1024u,
+              "the wide shapes fit a Hopper block's shared memory");
+
 /* The fast path's digit counters (one per bin, then the end) live where the slow path's
  * per-warp counters and s_start go. */
 template <typename K, int VB, int W> static constexpr bool msd_l3_counters_fit()
 {
-    return (msd_l3_layout<K, VB, W>::SCAN - msd_l3_layout<K, VB, W>::WCNT) / 4 >= (1u << MSD_L3_MAX_BITS(K)) + 1u;
+    return (msd_l3_layout<K, VB, W>::SCAN - msd_l3_layout<K, VB, W>::WCNT) / 4 >=
+           (1u << msd_shape<K, VB, W>::L3_MAX_BITS) + 1u;
 }
 static_assert(msd_l3_counters_fit<unsigned long long, 0, 0>() && msd_l3_counters_fit<unsigned long long, 8, 0>() &&
                   msd_l3_counters_fit<uint32_t, 0, 0>() && msd_l3_counters_fit<uint32_t, 8, 0>() &&
-                  msd_l3_counters_fit<uint32_t, 0, 1>(),
+                  msd_l3_counters_fit<uint32_t, 0, 1>() && msd_l3_counters_fit<uint32_t, 4, 1>(),
               "level 3's counters fit in the ranking's counter words");
 
 /* Sorts the m keys of src (decoded, the top two digits equal) into keys, and their values
@@ -699,7 +710,7 @@ static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const 
     enum {
         THREADS = msd_shape<K, VB, W>::L3_THREADS,
         ITEMS = msd_shape<K, VB, W>::L3_ITEMS,
-        PER = ((1 << MSD_L3_MAX_BITS(K)) + THREADS - 1) / THREADS
+        PER = ((1 << msd_shape<K, VB, W>::L3_MAX_BITS) + THREADS - 1) / THREADS
     };
     K *s_keys = (K *)(smem + R::KEYS);
     V *s_vals = (V *)(smem + R::VALS);
@@ -1032,10 +1043,14 @@ static __device__ __forceinline__ void msd_l3_counts_only(const uint32_t *src, u
         dst[pos] = (high | s_out[pos]) ^ flip;
 }
 
+/* ceil(log2(x)) for x >= 1 */
+static __device__ __forceinline__ int msd_ceil_log2(uint32_t x) { return x > 1u ? 32 - __clz((int)(x - 1u)) : 0; }
+
 /* Level-2 bucket b in place in A, unless it is empty or above level 3's capacity (the
- * deep level's). */
+ * deep level's); `below` bits lie below level 2 (16 less the drop for 4-byte keys). */
 template <typename K, int VB, int W>
-static __device__ __forceinline__ void msd_l3_bucket(const rdx_msd_args &a, uint32_t b, int shift, unsigned char *smem)
+static __device__ __forceinline__ void msd_l3_bucket(const rdx_msd_args &a, uint32_t b, int below,
+                                                     unsigned char *smem)
 {
     const uint32_t begin = a.bases2[b];
     const uint32_t end = b + 1u < MSD_BUCKETS2 ? a.bases2[b + 1u] : (uint32_t)a.n;
@@ -1043,8 +1058,19 @@ static __device__ __forceinline__ void msd_l3_bucket(const rdx_msd_args &a, uint
     if (m == 0 || m > (uint32_t)msd_shape<K, VB, W>::L3_CAP)
         return;
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
-    const uint32_t bins = 1u << a.l3_bits;
-    const int rem = shift + a.l3_bits; /* the bits below level 2 */
+    /* The level-3 digit: the route's for its n (a.l3_bits), or in the wide shape of pairs
+     * the bucket's own, about 2^MSD_L3_BIN_KEYS_LOG2 keys a bin (buckets of 4096 to 18432
+     * keys share that shape); never more bits than lie below level 2 (MSD_MAX_DROP keeps
+     * the narrow shapes' digits within them, not the wider one of pairs). */
+    int bits = a.l3_bits;
+    if constexpr (W == 1 && VB != 0) {
+        bits = msd_ceil_log2(((m - 1u) >> MSD_L3_BIN_KEYS_LOG2(K)) + 1u);
+        bits = bits < 8 ? 8 : bits > msd_shape<K, VB, W>::L3_MAX_BITS ? msd_shape<K, VB, W>::L3_MAX_BITS : bits;
+    }
+    bits = bits < below ? bits : below;
+    const int shift = below - bits;
+    const uint32_t bins = 1u << bits;
+    const int rem = shift + bits; /* the bits below level 2 */
     if constexpr (W == 2) {
         const uint32_t *src = (const uint32_t *)a.keys_a + begin;
         msd_l3_counts_only<msd_shape<K, VB, W>::L3_THREADS>(src, (uint32_t *)a.keys_a + begin, m, rem,
@@ -1072,17 +1098,14 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
     extern __shared__ __align__(16) unsigned char smem[];
     if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON)
         return;
-    const int shift = MSD_SECOND(K) - (int)a.ctrl[RDX_MSD_DROP] - a.l3_bits; /* the level-3 digit */
+    const int below = MSD_SECOND(K) - (int)a.ctrl[RDX_MSD_DROP];
     for (uint32_t b = blockIdx.x; b < MSD_BUCKETS2; b += gridDim.x) {
-        msd_l3_bucket<K, VB, W>(a, b, shift, smem);
+        msd_l3_bucket<K, VB, W>(a, b, below, smem);
         __syncthreads(); /* the shared memory is the next bucket's */
     }
 }
 
 /* ---- the deep level: the long level-2 buckets one digit further ---- */
-
-/* ceil(log2(x)) for x >= 1 */
-static __device__ __forceinline__ int msd_ceil_log2(uint32_t x) { return x > 1u ? 32 - __clz((int)(x - 1u)) : 0; }
 
 /* The deep level's groups of sub-buckets. The segmented passes' first pass (route_msd.cu)
  * partitioned each long level-2 bucket by the deep digit, the 8 bits below the second
@@ -1191,7 +1214,7 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
              * the b bits below the deep digit (at least 1 for a lone sub-bucket). */
             const int group = msd_ceil_log2(e - dg);
             const int need = msd_ceil_log2(((m - 1u) >> MSD_L3_BIN_KEYS_LOG2(K)) + 1u) - group;
-            const int most = MSD_L3_MAX_BITS(K) - group < low8 ? MSD_L3_MAX_BITS(K) - group : low8;
+            const int wid = msd_shape<K, VB, W>::L3_MAX_BITS, most = wid - group < low8 ? wid - group : low8;
             const int b = need < (e - dg == 1u) ? (int)(e - dg == 1u) : need < most ? need : most;
             msd_l3_sort<K, VB, W>(a, src + begin, vsrc + begin, begin, m, low8 - b, (256u << b) - 1u, dg << b,
                                   (e - dg) << b, smem);
@@ -1210,10 +1233,12 @@ typedef unsigned long long msd_k8;
                                                                       : f<uint32_t, 8>(__VA_ARGS__))       \
                : ((vb) == 0 ? f<msd_k8, 0>(__VA_ARGS__) : (vb) == 4 ? f<msd_k8, 4>(__VA_ARGS__)            \
                                                                     : f<msd_k8, 8>(__VA_ARGS__)))
-/* And with level 3's wide (1) or counts-only (2) shape (4-byte keys alone) by wide. */
-#define MSD_DISPATCH_W(kb, vb, wide, f, ...)                                       \
-    ((wide) == 2 ? f<uint32_t, 0, 2>(__VA_ARGS__) : (wide) ? f<uint32_t, 0, 1>(__VA_ARGS__) \
-                                                          : MSD_DISPATCH(kb, vb, f, __VA_ARGS__))
+/* And with level 3's wide (1: 4-byte keys alone or with 4-byte values) or counts-only (2:
+ * keys alone) shape by wide. */
+#define MSD_DISPATCH_W(kb, vb, wide, f, ...)                                                        \
+    ((wide) == 2 ? f<uint32_t, 0, 2>(__VA_ARGS__)                                                   \
+     : (wide)    ? ((vb) ? f<uint32_t, 4, 1>(__VA_ARGS__) : f<uint32_t, 0, 1>(__VA_ARGS__))         \
+                 : MSD_DISPATCH(kb, vb, f, __VA_ARGS__))
 
 template <typename K, int VB> static size_t l2_tile(void) { return (size_t)msd_l2_layout<K, VB>::TILE; }
 template <typename K, int VB, int W = 0> static size_t l3_cap(void) { return (size_t)msd_shape<K, VB, W>::L3_CAP; }
@@ -1231,7 +1256,9 @@ size_t rdx_msd_l3_cap(int kb, int vb, int wide) { return MSD_DISPATCH_W(kb, vb, 
 
 int rdx_msd_wide(int kb, int vb, size_t n, size_t narrow_max_n, size_t wide_max_n)
 {
-    return kb != 4 || vb != 0 || n <= narrow_max_n ? 0 : n <= wide_max_n ? 1 : 2;
+    if (kb != 4 || (vb != 0 && vb != 4) || n <= narrow_max_n)
+        return 0;
+    return n <= wide_max_n || vb ? 1 : 2; /* pairs have no counts-only shape */
 }
 
 template <typename K, int VB, int W = 0> static cudaError_t launch_counts(const rdx_msd_args *a, cudaStream_t s)
@@ -1256,11 +1283,12 @@ static int l3_bits(size_t n, int max_bits, int bin_keys_log2)
 }
 
 /* Blocks of levels 2 and 3 resident per multiprocessor, for 4- and 8-byte keys and
- * VB = 0, 4, 8, and of level 3's wide shape (rdx_msd_init). */
-static int l2_per_sm[2][3], l3_per_sm[2][3], l3_wide_per_sm[2];
+ * VB = 0, 4, 8, and of level 3's wide shapes: keys alone's wide and counts-only, pairs'
+ * wide (rdx_msd_init). */
+static int l2_per_sm[2][3], l3_per_sm[2][3], l3_wide_per_sm[3];
 template <typename K, int VB, int W> static int *l3_resident(void)
 {
-    return W ? &l3_wide_per_sm[W - 1] : &l3_per_sm[sizeof(K) / 8][VB / 4];
+    return W ? &l3_wide_per_sm[VB ? 2 : W - 1] : &l3_per_sm[sizeof(K) / 8][VB / 4];
 }
 
 template <typename K, int VB, int W = 0> static cudaError_t launch_sort(const rdx_msd_args *a, int sms, cudaStream_t s)
@@ -1274,7 +1302,7 @@ template <typename K, int VB, int W = 0> static cudaError_t launch_sort(const rd
     if (e != cudaSuccess)
         return e;
     rdx_msd_args b = *a;
-    b.l3_bits = l3_bits(a->n, MSD_L3_MAX_BITS(K), MSD_L3_BIN_KEYS_LOG2(K));
+    b.l3_bits = l3_bits(a->n, msd_shape<K, VB, W>::L3_MAX_BITS, MSD_L3_BIN_KEYS_LOG2(K));
     return cudaLaunchKernelEx(
         rdx_chain_config(&l, rdx_resident_grid(MSD_BUCKETS2, sms, *l3_resident<K, VB, W>(), RDX_MSD_L3_WAVES),
                          msd_shape<K, VB, W>::L3_THREADS, msd_l3_bytes<K, VB, W>(), s),
@@ -1282,10 +1310,12 @@ template <typename K, int VB, int W = 0> static cudaError_t launch_sort(const rd
 }
 
 /* 4- or 8-byte keys, alone or with values of 4 or 8 bytes (which need vals_a and vals_b);
- * level 3's wide shape for 4-byte keys alone. */
+ * level 3's wide shape for 4-byte keys alone or with 4-byte values, its counts-only shape
+ * for 4-byte keys alone. */
 static int msd_args_ok(int kb, int vb, int wide, const rdx_msd_args *a)
 {
-    if ((kb != 4 && kb != 8) || a->n == 0 || a->n > 0xffffffffull || (wide && (kb != 4 || vb != 0)))
+    if ((kb != 4 && kb != 8) || a->n == 0 || a->n > 0xffffffffull ||
+        (wide && (kb != 4 || (vb != 0 && (vb != 4 || wide != 1)))))
         return 0;
     if (vb == 0)
         return 1;
@@ -1389,5 +1419,7 @@ cudaError_t rdx_msd_init(void)
             e = MSD_DISPATCH(kb, vb, init_shape);
     if (e == cudaSuccess)
         e = init_shape<uint32_t, 0, 1>();
+    if (e == cudaSuccess)
+        e = init_shape<uint32_t, 4, 1>();
     return e == cudaSuccess ? init_shape<uint32_t, 0, 2>() : e;
 }

@@ -59,7 +59,7 @@ static void plan_shared(const rdx_cuda_tuning *t, const rdx_job *job, int keys_d
             p->vb = 4;
     }
 
-    p->msd_wide = rdx_msd_wide(p->kb, p->vb, n, t->msd_max_n, t->msd4_wide_max_n);
+    p->msd_wide = rdx_msd_wide(p->kb, p->vb, n, p->vb ? t->msd_pairs_max_n : t->msd_max_n, t->msd4_wide_max_n);
     p->medium = n <= t->medium_max_n ? RDX_OS_MEDIUM : n <= t->mid_max_n ? RDX_OS_MID : RDX_OS_LARGE;
     p->tile = rdx_os_tile(p->kb, p->vb, p->medium);
     size_t portion_max = RDX_STATUS_COUNT_MASK;

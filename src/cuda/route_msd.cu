@@ -26,9 +26,9 @@ static size_t most_long(const rdx_cuda_plan *p) { return p->n / (l3_cap(p) + 1);
  * top digit: the level-2 buckets' average (n / 65536) stays below level 3's capacity. */
 size_t rdx_cuda_msd_max_n(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
 {
-    return p->vb ? t->msd_pairs_max_n
-           : p->msd_wide == 2 ? t->msd4_counts_max_n
+    return p->msd_wide == 2 ? t->msd4_counts_max_n
            : p->msd_wide      ? t->msd4_wide_max_n
+           : p->vb            ? t->msd_pairs_max_n
                               : t->msd_max_n;
 }
 
@@ -36,8 +36,8 @@ size_t rdx_cuda_msd_max_n(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
  * with them: a pair's values, or indices (an argsort's, or those that gather values of
  * another size at the end: level 1 makes them); the whole key with 8-bit digits; n below
  * 2^32 (32-bit slots); up to RDX_MSD_MAX_N keys, pairs up to RDX_MSD_PAIRS_MAX_N (their
- * level-3 capacity is smaller), 4-byte keys alone above RDX_MSD_MAX_N up to
- * RDX_MSD4_WIDE_MAX_N with level 3 in its wide shape and above that up to
+ * level-3 capacity is smaller), 4-byte keys above those (alone or with 4-byte values) up to
+ * RDX_MSD4_WIDE_MAX_N with level 3 in its wide shape, keys alone above that up to
  * RDX_MSD4_COUNTS_MAX_N in its counts-only shape, and 8-byte keys above those up to
  * RDX_MSD_DEEP_MAX_N, which the sample takes only where the deep level splits every
  * level-2 bucket or the keys have few 16-bit prefixes (every bucket long, the segmented

@@ -637,6 +637,15 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #ifndef RDX_MSD_PAIRS_MAX_N
 #define RDX_MSD_PAIRS_MAX_N ((size_t)1 << 28)
 #endif
+/* 4-byte keys with 4-byte values (pairs, argsorts, values gathered by index) above
+ * PAIRS_MAX_N take level 3's wide shape (RDX_MSD4_L3_WIDE_THREADS x WIDE_ITEMS pairs, keys,
+ * values and 16-bit indices: 213 KB of shared memory) up to RDX_MSD4_WIDE_MAX_N, as keys
+ * alone do, where the LSD passes would move every pair four times. Its digit is wider than
+ * the narrow shapes' (up to WIDE_MAX_BITS_PAIRS bits, about two keys a bin at 2^30: each
+ * key is compared with the others of its bin); the block's counters (8192 words) hold 13. */
+#ifndef RDX_MSD4_L3_WIDE_MAX_BITS_PAIRS
+#define RDX_MSD4_L3_WIDE_MAX_BITS_PAIRS 13
+#endif
 
 /* ---- segmented sorts of short segments (seg_tile.cu, issue 14) ----
  * Segments are binned by length; each bin has one kernel that sorts a whole segment on
