@@ -890,7 +890,11 @@ static void msd_wide_pairs_tests(rdx_ctx *ctx, int max_log2)
                     msd_pairs_case(ctx, types[k], n + 3 * (size_t)k, 4, desc, fills[f], (int)((k + f + desc) & 1), 2,
                                    &s);
         msd_pairs_case(ctx, RDX_U32, n, 4, 0, MSD_LOWENT, 1, 0, &s);
-        msd_pairs_case(ctx, RDX_I32, n, 4, 1, MSD_FEW, 0, MSD_DEEP_LONG, &s);
+        /* 16 distinct keys: level-2 buckets of n / 16 pairs, within the capacity at 2^17 (runs of
+         * equal keys: the on-chip LSD passes), above it at 2^20 (the deep level) */
+        msd_pairs_case(ctx, RDX_I32, n, 4, 1, MSD_FEW, 0, 2, &s);
+        if (max_log2 >= 20)
+            msd_pairs_case(ctx, RDX_U32, (size_t)1 << 20, 4, 0, MSD_FEW, 1, MSD_DEEP_LONG, &s);
         msd_pairs_case(ctx, RDX_U32, n + 1, 12, 1, MSD_UNIFORM, 1, 2, &s);
         msd_pairs_case(ctx, RDX_F32, n, 12, 0, MSD_DUPS_BIG, 0, -9, &s);
         msd_pairs_case(ctx, RDX_U32, n, 8, 0, MSD_UNIFORM, 0, -1, &s); /* 8-byte values: no wide shape */

@@ -1066,8 +1066,8 @@ static __device__ __forceinline__ void msd_l3_bucket(const rdx_msd_args &a, uint
     if constexpr (W == 1 && VB != 0) {
         bits = msd_ceil_log2(((m - 1u) >> MSD_L3_BIN_KEYS_LOG2(K)) + 1u);
         bits = bits < 8 ? 8 : bits > msd_shape<K, VB, W>::L3_MAX_BITS ? msd_shape<K, VB, W>::L3_MAX_BITS : bits;
+        bits = bits < below ? bits : below;
     }
-    bits = bits < below ? bits : below;
     const int shift = below - bits;
     const uint32_t bins = 1u << bits;
     const int rem = shift + bits; /* the bits below level 2 */
@@ -1088,8 +1088,20 @@ static __device__ __forceinline__ void msd_l3_bucket(const rdx_msd_args &a, uint
     }
 }
 
+/* Asks the L2 cache for bytes at p (rounded out to 16-byte chunks, within the pages that
+ * hold p's bytes), without waiting. */
+static __device__ __forceinline__ void msd_prefetch_l2(const void *p, size_t bytes)
+{
+    const size_t lo = (size_t)p & ~(size_t)15, hi = ((size_t)p + bytes + 15) & ~(size_t)15;
+    if (hi > lo)
+        asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(lo), "r"((uint32_t)(hi - lo)) : "memory");
+}
+
 /* Level-2 buckets b, b + grid, ... per block (a grid of RDX_MSD_L3_WAVES times the
- * resident blocks: where the route is not on, a few thousand blocks return at once). */
+ * resident blocks: where the route is not on, a few thousand blocks return at once). The
+ * wide shapes run one block a multiprocessor, which waits for each bucket's keys with
+ * nothing else to do: with RDX_MSD_L3_PREFETCH its first thread asks the L2 cache for the
+ * block's next bucket (whose bounds it read a bucket earlier) as a bucket begins. */
 template <typename K, int VB, int W>
 __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, VB, W>::L3_MIN_BLOCKS)
     msd_block_kernel(const rdx_msd_args a)
@@ -1098,8 +1110,25 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
     extern __shared__ __align__(16) unsigned char smem[];
     if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON)
         return;
+    typedef typename rdx_uint<(VB ? VB : 4)>::t V;
     const int below = MSD_SECOND(K) - (int)a.ctrl[RDX_MSD_DROP];
-    for (uint32_t b = blockIdx.x; b < MSD_BUCKETS2; b += gridDim.x) {
+    constexpr bool prefetch = W != 0 && RDX_MSD_L3_PREFETCH;
+    const bool first = threadIdx.x == 0;
+    const uint32_t step = gridDim.x;
+    uint32_t next_lo = 0, next_hi = 0; /* the next bucket's bounds (the first thread's) */
+    if (prefetch && first && blockIdx.x + step < MSD_BUCKETS2) {
+        next_lo = a.bases2[blockIdx.x + step];
+        next_hi = blockIdx.x + step + 1u < MSD_BUCKETS2 ? a.bases2[blockIdx.x + step + 1u] : (uint32_t)a.n;
+    }
+    for (uint32_t b = blockIdx.x; b < MSD_BUCKETS2; b += step) {
+        if (prefetch && first && next_hi > next_lo) {
+            msd_prefetch_l2((const K *)a.keys_a + next_lo, (size_t)(next_hi - next_lo) * sizeof(K));
+            if (VB)
+                msd_prefetch_l2((const V *)a.vals_a + next_lo, (size_t)(next_hi - next_lo) * sizeof(V));
+            const uint32_t after = b + 2u * step;
+            next_lo = after < MSD_BUCKETS2 ? a.bases2[after] : 0u;
+            next_hi = after + 1u < MSD_BUCKETS2 ? a.bases2[after + 1u] : after < MSD_BUCKETS2 ? (uint32_t)a.n : 0u;
+        }
         msd_l3_bucket<K, VB, W>(a, b, below, smem);
         __syncthreads(); /* the shared memory is the next bucket's */
     }

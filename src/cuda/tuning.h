@@ -611,6 +611,11 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #ifndef RDX_MSD4_COUNTS_MAX_N
 #define RDX_MSD4_COUNTS_MAX_N (((size_t)1 << 31) + ((size_t)1 << 28))
 #endif
+/* 1: level 3's wide shapes (one block a multiprocessor) ask the L2 cache for a block's
+ * next bucket as it starts a bucket (msd.cu, msd_block_kernel); 0: they do not. */
+#ifndef RDX_MSD_L3_PREFETCH
+#define RDX_MSD_L3_PREFETCH 1
+#endif
 /* Level 3's grid: this many times the blocks resident on the device, each taking every
  * grid-th level-2 bucket (enough blocks that uneven buckets even out; few enough that a
  * declined route's launch returns in a few microseconds: 65536 blocks took 65 us). */
