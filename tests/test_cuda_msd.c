@@ -862,25 +862,32 @@ static void msd_wide_tests(rdx_ctx *ctx, int max_log2, int shape)
 }
 
 /* 4-byte keys with 4-byte values (pairs, argsorts, 12-byte values gathered by index)
- * above the context's msd_pairs_max_n: level 3 in its wide shape (RDX_MSD4_L3_WIDE_*, a
- * digit of each bucket's own width) up to msd4_wide_max_n; msd_pairs_max_n lowered here so
- * that it sorts small inputs. Every result is the stable sort's (the values are the
- * input's indices): level-2 buckets of a few keys, equal keys (comparisons by index, and
- * runs long enough for the on-chip LSD passes), 256 buckets of n / 256 narrowed by 5 bits
- * (the sample's drop: at 2^22 a bucket of 16384 keys would want a 13-bit digit, 11 bits
- * lie below level 2), few distinct keys (the deep level), exactly the capacity and one
- * key above it; 8-byte values and n above msd4_wide_max_n are not planned. */
-static void msd_wide_pairs_tests(rdx_ctx *ctx, int max_log2)
+ * above the context's msd_pairs_max_n: level 3 in its mid shape (shape RDX_MSD_L3_MID,
+ * RDX_MSD4_L3_MID_*_PAIRS) up to msd4_pairs_mid_max_n and in its wide one (RDX_MSD_L3_WIDE,
+ * RDX_MSD4_L3_WIDE_*) above it up to msd4_wide_max_n, each with a digit of each bucket's
+ * own width; the limits lowered here so that they sort small inputs. Every result is the
+ * stable sort's (the values are the input's indices): level-2 buckets of a few keys, equal
+ * keys (comparisons by index, and runs long enough for the on-chip LSD passes), 256
+ * buckets of n / 256 narrowed by 5 bits (the sample's drop: in buckets of about the
+ * capacity the shape's digit would be wider than the 11 bits below level 2), few distinct
+ * keys (the deep level), exactly the capacity and one key above it, and the shape's limit
+ * (the wide shape follows the mid one, nothing the wide one); 8-byte values are not
+ * planned above msd_pairs_max_n. */
+static void msd_wide_pairs_tests(rdx_ctx *ctx, int max_log2, int shape)
 {
-    uint64_t s = seed ^ 0x5EED4;
+    uint64_t s = seed ^ 0x5EED4 ^ (uint64_t)shape;
     rdx_cuda_tuning *t = rdx_cuda_ctx_tuning(ctx);
-    const size_t cap = (size_t)RDX_MSD4_L3_WIDE_THREADS * RDX_MSD4_L3_WIDE_ITEMS;
+    const int mid = shape == RDX_MSD_L3_MID;
+    const size_t cap = mid ? (size_t)RDX_MSD4_L3_MID_THREADS_PAIRS * RDX_MSD4_L3_MID_ITEMS_PAIRS
+                           : (size_t)RDX_MSD4_L3_WIDE_THREADS * RDX_MSD4_L3_WIDE_ITEMS;
     const size_t n = (size_t)1 << 17;
     msd_threshold(ctx, 1);
     t->msd_pairs_max_n = n / 2;
+    if (!mid)
+        t->msd4_pairs_mid_max_n = n / 2;
     static const rdx_type types[3] = {RDX_U32, RDX_I32, RDX_F32};
     if (max_log2 < 17) { /* under compute-sanitizer: two sorts */
-        msd_pairs_case(ctx, RDX_U32, n, 4, 0, MSD_UNIFORM, 0, 2, &s);
+        msd_pairs_case(ctx, RDX_U32, n, 4, mid, MSD_UNIFORM, 0, 2, &s);
         msd_argsort_case(ctx, RDX_I32, n + 3, RDX_U32, 1, MSD_CAPDUPS, 1, 2, &s);
     } else {
         static const int fills[] = {MSD_UNIFORM, MSD_DUPS, MSD_CAPNARROW, MSD_CAPNEG, MSD_CAPDUPS, MSD_SORTED};
@@ -897,13 +904,13 @@ static void msd_wide_pairs_tests(rdx_ctx *ctx, int max_log2)
             msd_pairs_case(ctx, RDX_U32, (size_t)1 << 20, 4, 0, MSD_FEW, 1, MSD_DEEP_LONG, &s);
         msd_pairs_case(ctx, RDX_U32, n + 1, 12, 1, MSD_UNIFORM, 1, 2, &s);
         msd_pairs_case(ctx, RDX_F32, n, 12, 0, MSD_DUPS_BIG, 0, -9, &s);
-        msd_pairs_case(ctx, RDX_U32, n, 8, 0, MSD_UNIFORM, 0, -1, &s); /* 8-byte values: no wide shape */
+        msd_pairs_case(ctx, RDX_U32, n, 8, 0, MSD_UNIFORM, 0, -1, &s); /* 8-byte values: no mid or wide shape */
         msd_argsort_case(ctx, RDX_U32, n, RDX_U32, 0, MSD_UNIFORM, 1, 2, &s);
         msd_argsort_case(ctx, RDX_F32, n + 7, RDX_U32, 1, MSD_DUPS, 0, 2, &s);
         msd_argsort_case(ctx, RDX_I32, n, RDX_U32, 0, MSD_CAPDUPS, 0, 2, &s);
     }
     if (max_log2 >= 21) {
-        const size_t big = (size_t)1 << 22; /* 256 level-2 buckets of 16384 keys */
+        const size_t big = (size_t)1 << (mid ? 21 : 22); /* 256 level-2 buckets of 8192 or 16384 keys */
         msd_pairs_case(ctx, RDX_U32, big, 4, 0, MSD_CAPNARROW, 0, 2, &s);
         msd_pairs_case(ctx, RDX_I32, big, 4, 1, MSD_CAPNEG, 1, 2, &s);
         msd_argsort_case(ctx, RDX_U32, big + 77, RDX_U64, 0, MSD_UNIFORM, 0, 2, &s); /* 64-bit indices widened */
@@ -912,10 +919,11 @@ static void msd_wide_pairs_tests(rdx_ctx *ctx, int max_log2)
         msd_pairs_case(ctx, RDX_U32, 256 * cap + 1, 4, 0, MSD_CAP, 1, MSD_LONG, &s);
         msd_pairs_case(ctx, RDX_F32, (size_t)1 << 21, 4, 0, MSD_GIANT, 0, MSD_LONG, &s);
     }
-    /* Above the shape's limit: not planned. */
-    t->msd4_wide_max_n = n - 1;
-    msd_pairs_case(ctx, RDX_U32, n, 4, 0, MSD_UNIFORM, 1, -1, &s);
+    /* Above the shape's limit: the wide shape above the mid one's, nothing above its own. */
+    *(mid ? &t->msd4_pairs_mid_max_n : &t->msd4_wide_max_n) = n - 1;
+    msd_pairs_case(ctx, RDX_U32, n, 4, 0, MSD_UNIFORM, 1, mid ? 2 : -1, &s);
     t->msd4_wide_max_n = RDX_MSD4_WIDE_MAX_N;
+    t->msd4_pairs_mid_max_n = RDX_MSD4_PAIRS_MID_MAX_N;
     t->msd_pairs_max_n = RDX_MSD_PAIRS_MAX_N;
     msd_threshold(ctx, 0);
 }
@@ -928,7 +936,8 @@ int main(void)
     msd_tests(ctx, rdx_test_max_log2(21));
     msd_wide_tests(ctx, rdx_test_max_log2(21), 1);
     msd_wide_tests(ctx, rdx_test_max_log2(21), 2);
-    msd_wide_pairs_tests(ctx, rdx_test_max_log2(21));
+    msd_wide_pairs_tests(ctx, rdx_test_max_log2(21), RDX_MSD_L3_MID);
+    msd_wide_pairs_tests(ctx, rdx_test_max_log2(21), RDX_MSD_L3_WIDE);
     into_end();
     rdx_ctx_destroy(ctx);
     printf("test_cuda_msd: %s (%d failures), seed 0x%016" PRIx64 "\n", failures ? "FAILED" : "passed", failures,

@@ -269,22 +269,16 @@ cudaError_t rdx_launch_msd_decide(int kb, const void *keys, size_t n, size_t max
  * 8) and value bytes vb (0: keys only, 4, 8: each has its own tile shape). */
 size_t rdx_msd_l2_tile(int kb, int vb);
 size_t rdx_msd_l2_max_tiles(size_t n, int kb, int vb);
-/* Level 3's shape for 4-byte keys, alone or with 4-byte values, above narrow_max_n (the
- * context's msd_max_n, or msd_pairs_max_n for pairs), whose level-2 buckets average more
- * keys than the narrow shape holds: 1, the wide shape (RDX_MSD4_L3_WIDE_*), up to
- * wide_max_n (msd4_wide_max_n; pairs have no other), 2, the counts-only shape
- * (RDX_MSD4_L3_COUNTS_*, keys alone), above it; 0, the narrow shape, for other keys and n. */
-int rdx_msd_wide(int kb, int vb, size_t n, size_t narrow_max_n, size_t wide_max_n);
 /* Level 3's capacity (keys of one level-2 bucket) with key bytes kb and value bytes vb, in
- * the shape wide names (rdx_msd_wide). */
-size_t rdx_msd_l3_cap(int kb, int vb, int wide);
+ * the given shape. */
+size_t rdx_msd_l3_cap(int kb, int vb, int shape);
 /* Enqueue level 2's histogram and scan (which turn the route on), and level 2 and level 3,
  * for key bytes kb (4, 8) and value bytes vb (0, 4, 8; the args' vals_a / vals_b set when
- * vb > 0), level 3 in the shape wide names (rdx_msd_wide); each kernel returns at once
- * on the device unless it is its turn. Levels 2 and 3 loop over their tiles and buckets on
- * grids sized for sms multiprocessors. */
-cudaError_t rdx_launch_msd_counts(int kb, int vb, int wide, const rdx_msd_args *a, cudaStream_t s);
-cudaError_t rdx_launch_msd_sort(int kb, int vb, int wide, const rdx_msd_args *a, int sms, cudaStream_t s);
+ * vb > 0), level 3 in the given shape; each kernel returns at once on the device unless it
+ * is its turn. Levels 2 and 3 loop over their tiles and buckets on grids sized for sms
+ * multiprocessors. */
+cudaError_t rdx_launch_msd_counts(int kb, int vb, int shape, const rdx_msd_args *a, cudaStream_t s);
+cudaError_t rdx_launch_msd_sort(int kb, int vb, int shape, const rdx_msd_args *a, int sms, cudaStream_t s);
 /* The level-2 buckets as the S = 65536 offsets (65537 words) of the segmented passes,
  * which take the buckets above level 3's capacity; all zero unless the route is on. */
 cudaError_t rdx_launch_msd_offsets(const rdx_msd_args *a, size_t *off, int sms, cudaStream_t s);
@@ -303,7 +297,7 @@ typedef struct rdx_msd_deep_args {
     uint32_t *bins3;             /* out: their list in seg_tile.h's bin layout (only the long
                                     bin; its header zeroed before) */
 } rdx_msd_deep_args;
-cudaError_t rdx_launch_msd_deep(int kb, int vb, int wide, const rdx_msd_args *a, const rdx_msd_deep_args *d,
+cudaError_t rdx_launch_msd_deep(int kb, int vb, int shape, const rdx_msd_args *a, const rdx_msd_deep_args *d,
                                 int sms, cudaStream_t s);
 cudaError_t rdx_msd_init(void);
 

@@ -322,9 +322,8 @@ template <typename K> __global__ void __launch_bounds__(RDX_MSD_HIST_THREADS) ms
 
 /* Level 2's tile shape and level 3's capacity for keys K and value bytes VB (0: keys
  * only); 4-byte keys take the pass kernel's level-2 shape for their bytes (tuning.h). W:
- * level 3's shape for 4-byte keys, alone or with 4-byte values, whose level-2 buckets
- * average more than the narrow one holds (rdx_msd_wide): 1 the wide shape, 2 the
- * counts-only shape above it (keys alone). */
+ * level 3's shape (kernels.h, RDX_MSD_L3_*: 0 narrow, 1 wide, 2 counts-only for 4-byte
+ * keys alone, 3 mid for 4-byte keys with 4-byte values). */
 template <typename K, int VB, int W = 0> struct msd_shape {
     static constexpr bool K4 = sizeof(K) == 4;
     static constexpr int L2_THREADS = K4 ? RDX_MSD4_L2_THREADS(VB) : VB ? RDX_MSD_L2_THREADS_PAIRS : RDX_MSD_L2_THREADS;
@@ -333,26 +332,33 @@ template <typename K, int VB, int W = 0> struct msd_shape {
                                          : VB ? RDX_MSD_L2_MIN_BLOCKS_PAIRS
                                               : RDX_MSD_L2_MIN_BLOCKS;
     static constexpr int L3_THREADS = W == 2 ? RDX_MSD4_L3_COUNTS_THREADS
+                                      : W == 3 ? RDX_MSD4_L3_MID_THREADS_PAIRS
                                       : W    ? RDX_MSD4_L3_WIDE_THREADS
                                       : VB   ? RDX_MSD_L3_THREADS_PAIRS
                                              : RDX_MSD_L3_THREADS;
     static constexpr int L3_ITEMS = W == 2 ? RDX_MSD4_L3_COUNTS_ITEMS
+                                    : W == 3 ? RDX_MSD4_L3_MID_ITEMS_PAIRS
                                     : W    ? RDX_MSD4_L3_WIDE_ITEMS
                                     : VB   ? RDX_MSD_L3_ITEMS_PAIRS
                                            : RDX_MSD_L3_ITEMS;
     static constexpr int L3_MIN_BLOCKS = W == 2 ? 1 /* its 208 KB of shared memory */
+                                         : W == 3 ? RDX_MSD4_L3_MID_MIN_BLOCKS_PAIRS
                                          : W    ? RDX_MSD4_L3_WIDE_MIN_BLOCKS
                                          : VB   ? RDX_MSD_L3_MIN_BLOCKS_PAIRS
                                                 : RDX_MSD_L3_MIN_BLOCKS;
     static constexpr int L3_CAP = L3_THREADS * L3_ITEMS;
-    /* The widest level-3 digit: pairs in the wide shape compare each key with the others
-     * of its bin, so they keep about two keys a bin in buckets of 16384 */
-    static constexpr int L3_MAX_BITS = W && VB ? RDX_MSD4_L3_WIDE_MAX_BITS_PAIRS : MSD_L3_MAX_BITS(K);
-    static_assert(!W || (K4 && (VB == 0 || (VB == 4 && W == 1))),
-                  "the wide level 3 is 4-byte keys' alone or with 4-byte values, the counts-only one keys alone's");
+    /* The widest level-3 digit: pairs in the mid and wide shapes compare each key with
+     * the others of its bin, so they keep about two keys a bin in their larger buckets */
+    static constexpr int L3_MAX_BITS = W == 3   ? RDX_MSD4_L3_MID_MAX_BITS_PAIRS
+                                       : W && VB ? RDX_MSD4_L3_WIDE_MAX_BITS_PAIRS
+                                                 : MSD_L3_MAX_BITS(K);
+    static_assert(!W || (K4 && (VB == 0 ? W <= 2 : VB == 4 && (W == 1 || W == 3))),
+                  "the wide level 3 is 4-byte keys' alone or with 4-byte values, the counts-only one keys "
+                  "alone's, the mid one pairs'");
 };
 static_assert(msd_shape<unsigned long long, 8>::L3_CAP <= 65535 && msd_shape<uint32_t, 8>::L3_CAP <= 65535 &&
                   msd_shape<uint32_t, 0, 1>::L3_CAP <= 65535 && msd_shape<uint32_t, 4, 1>::L3_CAP <= 65535 &&
+                  msd_shape<uint32_t, 4, 3>::L3_CAP <= 65535 &&
                   msd_shape<uint32_t, 0, 2>::L3_CAP <= 65535,
               "level 3's key indices and counts fit 16 bits");
 
@@ -587,14 +593,17 @@ template <typename K, int VB, int W> static constexpr size_t msd_l3_bytes()
 {
     if constexpr (W == 2)
         return msd_counts_layout::BYTES;
+    else if constexpr (sizeof(K) == 4 && VB == 0)
+        return msd_count_layout<W>::BYTES > msd_l3_layout<K, VB, W>::BYTES ? msd_count_layout<W>::BYTES
+                                                                           : msd_l3_layout<K, VB, W>::BYTES;
     else
-        return sizeof(K) == 4 && VB == 0 && msd_count_layout<W>::BYTES > msd_l3_layout<K, VB, W>::BYTES
-                   ? msd_count_layout<W>::BYTES
-                   : msd_l3_layout<K, VB, W>::BYTES;
+        return msd_l3_layout<K, VB, W>::BYTES;
 }
 
 static_assert(msd_l3_bytes<uint32_t, 4, 1>() <= 227u * 1024u && msd_l3_bytes<uint32_t, 0, 2>() <= 227u * 1024u,
               "the wide shapes fit a Hopper block's shared memory");
+static_assert(RDX_MSD4_L3_MID_MIN_BLOCKS_PAIRS * (msd_l3_bytes<uint32_t, 4, 3>() + 1024u) <= 228u * 1024u,
+              "the mid shape's blocks share a Hopper multiprocessor (1 KB reserved a block)");
 
 /* The fast path's digit counters (one per bin, then the end) live where the slow path's
  * per-warp counters and s_start go. */
@@ -605,7 +614,8 @@ template <typename K, int VB, int W> static constexpr bool msd_l3_counters_fit()
 }
 static_assert(msd_l3_counters_fit<unsigned long long, 0, 0>() && msd_l3_counters_fit<unsigned long long, 8, 0>() &&
                   msd_l3_counters_fit<uint32_t, 0, 0>() && msd_l3_counters_fit<uint32_t, 8, 0>() &&
-                  msd_l3_counters_fit<uint32_t, 0, 1>() && msd_l3_counters_fit<uint32_t, 4, 1>(),
+                  msd_l3_counters_fit<uint32_t, 0, 1>() && msd_l3_counters_fit<uint32_t, 4, 1>() &&
+                  msd_l3_counters_fit<uint32_t, 4, 3>(),
               "level 3's counters fit in the ranking's counter words");
 
 /* Sorts the m keys of src (decoded, the top two digits equal) into keys, and their values
@@ -776,7 +786,7 @@ static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const 
             atomicAdd(&a.ctrl[RDX_MSD_SLOW], 1u);
         /* This block's loads are done (the barrier above), but the slow path reads the keys
          * and values again, warp-striped: nothing has been written yet. */
-        if (VB)
+        if constexpr (VB != 0)
             msd_block_lsd_pairs<K, VB, W>(src, vsrc_p, keys, (void *)vals, wide, m, a.cls, a.desc, smem);
         else
             msd_block_lsd<K, W>(src, keys, m, a.cls, a.desc, smem);
@@ -1058,12 +1068,12 @@ static __device__ __forceinline__ void msd_l3_bucket(const rdx_msd_args &a, uint
     if (m == 0 || m > (uint32_t)msd_shape<K, VB, W>::L3_CAP)
         return;
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
-    /* The level-3 digit: the route's for its n (a.l3_bits), or in the wide shape of pairs
-     * the bucket's own, about 2^MSD_L3_BIN_KEYS_LOG2 keys a bin (buckets of 4096 to 18432
-     * keys share that shape); never more bits than lie below level 2 (MSD_MAX_DROP keeps
-     * the narrow shapes' digits within them, not the wider one of pairs). */
+    /* The level-3 digit: the route's for its n (a.l3_bits), or in the mid and wide shapes
+     * of pairs the bucket's own, about 2^MSD_L3_BIN_KEYS_LOG2 keys a bin (a shape serves
+     * buckets of several sizes); never more bits than lie below level 2 (MSD_MAX_DROP keeps
+     * the narrow shapes' digits within them, not the wider ones of pairs). */
     int bits = a.l3_bits;
-    if constexpr (W == 1 && VB != 0) {
+    if constexpr (W != 0 && VB != 0) {
         bits = msd_ceil_log2(((m - 1u) >> MSD_L3_BIN_KEYS_LOG2(K)) + 1u);
         bits = bits < 8 ? 8 : bits > msd_shape<K, VB, W>::L3_MAX_BITS ? msd_shape<K, VB, W>::L3_MAX_BITS : bits;
         bits = bits < below ? bits : below;
@@ -1076,12 +1086,14 @@ static __device__ __forceinline__ void msd_l3_bucket(const rdx_msd_args &a, uint
         msd_l3_counts_only<msd_shape<K, VB, W>::L3_THREADS>(src, (uint32_t *)a.keys_a + begin, m, rem,
                                                             (uint32_t)msd_flip(src[0], a.cls, a.desc), smem);
     } else {
-        if (sizeof(K) == 4 && VB == 0 && m >= (1u << rem) >> RDX_MSD4_L3_COUNT_VALUES_LOG2) {
-            const uint32_t *src = (const uint32_t *)a.keys_a + begin;
-            if (msd_l3_count_all<msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, VB, W>::L3_ITEMS, W>(
-                    src, (uint32_t *)a.keys_a + begin, m, rem, (uint32_t)msd_flip(src[0], a.cls, a.desc), smem))
-                return;
-            __syncthreads(); /* 16 equal keys: the shared memory is msd_l3_sort's */
+        if constexpr (sizeof(K) == 4 && VB == 0) {
+            if (m >= (1u << rem) >> RDX_MSD4_L3_COUNT_VALUES_LOG2) {
+                const uint32_t *src = (const uint32_t *)a.keys_a + begin;
+                if (msd_l3_count_all<msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, VB, W>::L3_ITEMS, W>(
+                        src, (uint32_t *)a.keys_a + begin, m, rem, (uint32_t)msd_flip(src[0], a.cls, a.desc), smem))
+                    return;
+                __syncthreads(); /* 16 equal keys: the shared memory is msd_l3_sort's */
+            }
         }
         msd_l3_sort<K, VB, W>(a, (const K *)a.keys_a + begin, (const V *)a.vals_a + begin, begin, m, shift,
                               bins - 1u, 0u, bins, smem);
@@ -1099,7 +1111,7 @@ static __device__ __forceinline__ void msd_prefetch_l2(const void *p, size_t byt
 
 /* Level-2 buckets b, b + grid, ... per block (a grid of RDX_MSD_L3_WAVES times the
  * resident blocks: where the route is not on, a few thousand blocks return at once). The
- * wide shapes run one block a multiprocessor, which waits for each bucket's keys with
+ * wide shape runs one block a multiprocessor, which waits for each bucket's keys with
  * nothing else to do: with RDX_MSD_L3_PREFETCH its first thread asks the L2 cache for the
  * block's next bucket (whose bounds it read a bucket earlier) as a bucket begins. */
 template <typename K, int VB, int W>
@@ -1112,7 +1124,7 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
         return;
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
     const int below = MSD_SECOND(K) - (int)a.ctrl[RDX_MSD_DROP];
-    constexpr bool prefetch = W != 0 && RDX_MSD_L3_PREFETCH;
+    constexpr bool prefetch = W == 1 && RDX_MSD_L3_PREFETCH;
     const bool first = threadIdx.x == 0;
     const uint32_t step = gridDim.x;
     uint32_t next_lo = 0, next_hi = 0; /* the next bucket's bounds (the first thread's) */
@@ -1262,12 +1274,12 @@ typedef unsigned long long msd_k8;
                                                                       : f<uint32_t, 8>(__VA_ARGS__))       \
                : ((vb) == 0 ? f<msd_k8, 0>(__VA_ARGS__) : (vb) == 4 ? f<msd_k8, 4>(__VA_ARGS__)            \
                                                                     : f<msd_k8, 8>(__VA_ARGS__)))
-/* And with level 3's wide (1: 4-byte keys alone or with 4-byte values) or counts-only (2:
- * keys alone) shape by wide. */
-#define MSD_DISPATCH_W(kb, vb, wide, f, ...)                                                        \
-    ((wide) == 2 ? f<uint32_t, 0, 2>(__VA_ARGS__)                                                   \
-     : (wide)    ? ((vb) ? f<uint32_t, 4, 1>(__VA_ARGS__) : f<uint32_t, 0, 1>(__VA_ARGS__))         \
-                 : MSD_DISPATCH(kb, vb, f, __VA_ARGS__))
+/* And with level 3's shape (RDX_MSD_L3_*; msd_args_ok checks it against kb and vb). */
+#define MSD_DISPATCH_W(kb, vb, shape, f, ...)                                                       \
+    ((shape) == RDX_MSD_L3_COUNTS ? f<uint32_t, 0, 2>(__VA_ARGS__)                                  \
+     : (shape) == RDX_MSD_L3_MID  ? f<uint32_t, 4, 3>(__VA_ARGS__)                                  \
+     : (shape) == RDX_MSD_L3_WIDE ? ((vb) ? f<uint32_t, 4, 1>(__VA_ARGS__) : f<uint32_t, 0, 1>(__VA_ARGS__)) \
+                                  : MSD_DISPATCH(kb, vb, f, __VA_ARGS__))
 
 template <typename K, int VB> static size_t l2_tile(void) { return (size_t)msd_l2_layout<K, VB>::TILE; }
 template <typename K, int VB, int W = 0> static size_t l3_cap(void) { return (size_t)msd_shape<K, VB, W>::L3_CAP; }
@@ -1281,14 +1293,7 @@ size_t rdx_msd_l2_max_tiles(size_t n, int kb, int vb)
     return (n + tile - 1) / tile + MSD_BUCKETS1;
 }
 
-size_t rdx_msd_l3_cap(int kb, int vb, int wide) { return MSD_DISPATCH_W(kb, vb, wide, l3_cap); }
-
-int rdx_msd_wide(int kb, int vb, size_t n, size_t narrow_max_n, size_t wide_max_n)
-{
-    if (kb != 4 || (vb != 0 && vb != 4) || n <= narrow_max_n)
-        return 0;
-    return n <= wide_max_n || vb ? 1 : 2; /* pairs have no counts-only shape */
-}
+size_t rdx_msd_l3_cap(int kb, int vb, int shape) { return MSD_DISPATCH_W(kb, vb, shape, l3_cap); }
 
 template <typename K, int VB, int W = 0> static cudaError_t launch_counts(const rdx_msd_args *a, cudaStream_t s)
 {
@@ -1312,12 +1317,12 @@ static int l3_bits(size_t n, int max_bits, int bin_keys_log2)
 }
 
 /* Blocks of levels 2 and 3 resident per multiprocessor, for 4- and 8-byte keys and
- * VB = 0, 4, 8, and of level 3's wide shapes: keys alone's wide and counts-only, pairs'
- * wide (rdx_msd_init). */
-static int l2_per_sm[2][3], l3_per_sm[2][3], l3_wide_per_sm[3];
+ * VB = 0, 4, 8, and of level 3's other shapes: keys alone's wide and counts-only, pairs'
+ * mid and wide (rdx_msd_init). */
+static int l2_per_sm[2][3], l3_per_sm[2][3], l3_other_per_sm[4];
 template <typename K, int VB, int W> static int *l3_resident(void)
 {
-    return W ? &l3_wide_per_sm[VB ? 2 : W - 1] : &l3_per_sm[sizeof(K) / 8][VB / 4];
+    return W ? &l3_other_per_sm[VB ? (W == 3 ? 3 : 2) : W - 1] : &l3_per_sm[sizeof(K) / 8][VB / 4];
 }
 
 template <typename K, int VB, int W = 0> static cudaError_t launch_sort(const rdx_msd_args *a, int sms, cudaStream_t s)
@@ -1340,29 +1345,31 @@ template <typename K, int VB, int W = 0> static cudaError_t launch_sort(const rd
 
 /* 4- or 8-byte keys, alone or with values of 4 or 8 bytes (which need vals_a and vals_b);
  * level 3's wide shape for 4-byte keys alone or with 4-byte values, its counts-only shape
- * for 4-byte keys alone. */
-static int msd_args_ok(int kb, int vb, int wide, const rdx_msd_args *a)
+ * for 4-byte keys alone, its mid shape for 4-byte keys with 4-byte values. */
+static int msd_args_ok(int kb, int vb, int shape, const rdx_msd_args *a)
 {
-    if ((kb != 4 && kb != 8) || a->n == 0 || a->n > 0xffffffffull ||
-        (wide && (kb != 4 || (vb != 0 && (vb != 4 || wide != 1)))))
+    const int shape_ok = shape == RDX_MSD_L3_NARROW ||
+                         (kb == 4 && (vb == 0 ? shape == RDX_MSD_L3_WIDE || shape == RDX_MSD_L3_COUNTS
+                                              : vb == 4 && (shape == RDX_MSD_L3_WIDE || shape == RDX_MSD_L3_MID)));
+    if ((kb != 4 && kb != 8) || a->n == 0 || a->n > 0xffffffffull || !shape_ok)
         return 0;
     if (vb == 0)
         return 1;
     return (vb == 4 || vb == 8) && a->vals_a && a->vals_b;
 }
 
-cudaError_t rdx_launch_msd_counts(int kb, int vb, int wide, const rdx_msd_args *a, cudaStream_t s)
+cudaError_t rdx_launch_msd_counts(int kb, int vb, int shape, const rdx_msd_args *a, cudaStream_t s)
 {
-    if (!msd_args_ok(kb, vb, wide, a))
+    if (!msd_args_ok(kb, vb, shape, a))
         return cudaErrorInvalidValue;
-    return MSD_DISPATCH_W(kb, vb, wide, launch_counts, a, s);
+    return MSD_DISPATCH_W(kb, vb, shape, launch_counts, a, s);
 }
 
-cudaError_t rdx_launch_msd_sort(int kb, int vb, int wide, const rdx_msd_args *a, int sms, cudaStream_t s)
+cudaError_t rdx_launch_msd_sort(int kb, int vb, int shape, const rdx_msd_args *a, int sms, cudaStream_t s)
 {
-    if (!msd_args_ok(kb, vb, wide, a))
+    if (!msd_args_ok(kb, vb, shape, a))
         return cudaErrorInvalidValue;
-    return MSD_DISPATCH_W(kb, vb, wide, launch_sort, a, sms, s);
+    return MSD_DISPATCH_W(kb, vb, shape, launch_sort, a, sms, s);
 }
 
 template <typename K, int VB, int W = 0>
@@ -1384,12 +1391,12 @@ static cudaError_t launch_deep(const rdx_msd_args *a, const rdx_msd_deep_args *d
         msd_deep_kernel<K, VB, W>, *a, *d);
 }
 
-cudaError_t rdx_launch_msd_deep(int kb, int vb, int wide, const rdx_msd_args *a, const rdx_msd_deep_args *d,
+cudaError_t rdx_launch_msd_deep(int kb, int vb, int shape, const rdx_msd_args *a, const rdx_msd_deep_args *d,
                                 int sms, cudaStream_t s)
 {
-    if (!msd_args_ok(kb, vb, wide, a) || d->low8 < 1)
+    if (!msd_args_ok(kb, vb, shape, a) || d->low8 < 1)
         return cudaErrorInvalidValue;
-    return MSD_DISPATCH_W(kb, vb, wide, launch_deep, a, d, sms, s);
+    return MSD_DISPATCH_W(kb, vb, shape, launch_deep, a, d, sms, s);
 }
 
 template <typename K>
@@ -1450,5 +1457,7 @@ cudaError_t rdx_msd_init(void)
         e = init_shape<uint32_t, 0, 1>();
     if (e == cudaSuccess)
         e = init_shape<uint32_t, 4, 1>();
+    if (e == cudaSuccess)
+        e = init_shape<uint32_t, 4, 3>();
     return e == cudaSuccess ? init_shape<uint32_t, 0, 2>() : e;
 }

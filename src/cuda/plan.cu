@@ -15,6 +15,18 @@ size_t rdx_cuda_take(size_t *end, size_t bytes)
     return at;
 }
 
+/* The MSD route's level-3 shape (kernels.h, RDX_MSD_L3_*) for keys of kb bytes with
+ * values of vb (0: none) and n keys: the larger the level-2 buckets (n / 65536 keys on
+ * average), the more a block holds. */
+static int msd_l3_shape(const rdx_cuda_tuning *t, int kb, int vb, size_t n)
+{
+    if (kb != 4 || (vb != 0 && vb != 4))
+        return RDX_MSD_L3_NARROW;
+    if (vb == 0)
+        return n <= t->msd_max_n ? RDX_MSD_L3_NARROW : n <= t->msd4_wide_max_n ? RDX_MSD_L3_WIDE : RDX_MSD_L3_COUNTS;
+    return n <= t->msd_pairs_max_n ? RDX_MSD_L3_NARROW : n <= t->msd4_pairs_mid_max_n ? RDX_MSD_L3_MID : RDX_MSD_L3_WIDE;
+}
+
 /* Sizes, digits, the moved values, and the pass kernel's tiles and portions: what every
  * route may look at. */
 static void plan_shared(const rdx_cuda_tuning *t, const rdx_job *job, int keys_dev, int vals_dev, int idx_dev,
@@ -59,7 +71,7 @@ static void plan_shared(const rdx_cuda_tuning *t, const rdx_job *job, int keys_d
             p->vb = 4;
     }
 
-    p->msd_wide = rdx_msd_wide(p->kb, p->vb, n, p->vb ? t->msd_pairs_max_n : t->msd_max_n, t->msd4_wide_max_n);
+    p->msd_l3 = msd_l3_shape(t, p->kb, p->vb, n);
     p->medium = n <= t->medium_max_n ? RDX_OS_MEDIUM : n <= t->mid_max_n ? RDX_OS_MID : RDX_OS_LARGE;
     p->tile = rdx_os_tile(p->kb, p->vb, p->medium);
     size_t portion_max = RDX_STATUS_COUNT_MASK;

@@ -19,17 +19,19 @@ static int low_passes(const rdx_cuda_plan *p) { return low_bits(p) / 8; }
 
 /* The most buckets above level 3's capacity n keys can hold (level-2 buckets, or
  * sub-buckets of the deep level). */
-static size_t l3_cap(const rdx_cuda_plan *p) { return rdx_msd_l3_cap(p->kb, p->vb, p->msd_wide); }
+static size_t l3_cap(const rdx_cuda_plan *p) { return rdx_msd_l3_cap(p->kb, p->vb, p->msd_l3); }
 static size_t most_long(const rdx_cuda_plan *p) { return p->n / (l3_cap(p) + 1); }
 
 /* The most keys the route takes for the plan's job where the keys use every value of the
  * top digit: the level-2 buckets' average (n / 65536) stays below level 3's capacity. */
 size_t rdx_cuda_msd_max_n(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
 {
-    return p->msd_wide == 2 ? t->msd4_counts_max_n
-           : p->msd_wide      ? t->msd4_wide_max_n
-           : p->vb            ? t->msd_pairs_max_n
-                              : t->msd_max_n;
+    switch (p->msd_l3) {
+    case RDX_MSD_L3_COUNTS: return t->msd4_counts_max_n;
+    case RDX_MSD_L3_WIDE: return t->msd4_wide_max_n;
+    case RDX_MSD_L3_MID: return t->msd4_pairs_mid_max_n;
+    default: return p->vb ? t->msd_pairs_max_n : t->msd_max_n;
+    }
 }
 
 /* 4- or 8-byte keys (integers or floats) alone, or with 4- or 8-byte values that move
@@ -37,8 +39,8 @@ size_t rdx_cuda_msd_max_n(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
  * another size at the end: level 1 makes them); the whole key with 8-bit digits; n below
  * 2^32 (32-bit slots); up to RDX_MSD_MAX_N keys, pairs up to RDX_MSD_PAIRS_MAX_N (their
  * level-3 capacity is smaller), 4-byte keys above those (alone or with 4-byte values) up to
- * RDX_MSD4_WIDE_MAX_N with level 3 in its wide shape, keys alone above that up to
- * RDX_MSD4_COUNTS_MAX_N in its counts-only shape, and 8-byte keys above those up to
+ * RDX_MSD4_WIDE_MAX_N with level 3 in a wider shape (plan.cu, msd_l3_shape), keys alone
+ * above that up to RDX_MSD4_COUNTS_MAX_N in its counts-only shape, and 8-byte keys above those up to
  * RDX_MSD_DEEP_MAX_N, which the sample takes only where the deep level splits every
  * level-2 bucket or the keys have few 16-bit prefixes (every bucket long, the segmented
  * passes skip the digits each shares). Level 1 runs a launch per portion of the pass
@@ -140,9 +142,9 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     m.n = n;
     m.cls = p->cls;
     m.desc = p->desc;
-    RDX_CUDA_TRY(rdx_launch_msd_counts(p->kb, p->vb, p->msd_wide, &m, s));
+    RDX_CUDA_TRY(rdx_launch_msd_counts(p->kb, p->vb, p->msd_l3, &m, s));
     rdx_cuda_mark_write(ctx, b); /* levels 2 and 3 write A */
-    RDX_CUDA_TRY(rdx_launch_msd_sort(p->kb, p->vb, p->msd_wide, &m, b->sms, s));
+    RDX_CUDA_TRY(rdx_launch_msd_sort(p->kb, p->vb, p->msd_l3, &m, b->sms, s));
 
     /* The level-2 buckets above level 3's capacity (few distinct keys, a heavy key, skew
      * below the top digit), the deep level: the segmented passes' first pass on the 8
@@ -196,7 +198,7 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     d.off3 = (size_t *)(t + p->msd_off3);
     d.bins3 = (uint32_t *)(t + p->msd_bins3);
     RDX_CUDA_TRY(cudaMemsetAsync(d.bins3, 0, rdx_seg_tile_scratch_bytes(0), s));
-    RDX_CUDA_TRY(rdx_launch_msd_deep(p->kb, p->vb, p->msd_wide, &m, &d, b->sms, s));
+    RDX_CUDA_TRY(rdx_launch_msd_deep(p->kb, p->vb, p->msd_l3, &m, &d, b->sms, s));
 
     /* The sub-buckets still above level 3's capacity (a heavy key, or the long buckets
      * where the deep level was skipped): the segmented passes over all the bits below the

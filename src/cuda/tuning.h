@@ -642,14 +642,45 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #ifndef RDX_MSD_PAIRS_MAX_N
 #define RDX_MSD_PAIRS_MAX_N ((size_t)1 << 28)
 #endif
+/* Level 3's shapes (msd.cu, msd_shape), which plan.cu chooses by the keys' and values'
+ * bytes and n (the level-2 buckets average n / 65536 keys): NARROW, several blocks a
+ * multiprocessor, for every job up to the context's msd_max_n (keys) or msd_pairs_max_n
+ * (pairs); above those, 4-byte keys alone take WIDE (one block of RDX_MSD4_L3_WIDE_* keys
+ * a multiprocessor) up to msd4_wide_max_n and COUNTS (RDX_MSD4_L3_COUNTS_*, no key kept)
+ * above it; 4-byte keys with 4-byte values take MID (two blocks of RDX_MSD4_L3_MID_*_PAIRS
+ * pairs) up to msd4_pairs_mid_max_n and WIDE above it. */
+enum { RDX_MSD_L3_NARROW = 0, RDX_MSD_L3_WIDE = 1, RDX_MSD_L3_COUNTS = 2, RDX_MSD_L3_MID = 3 };
 /* 4-byte keys with 4-byte values (pairs, argsorts, values gathered by index) above
- * PAIRS_MAX_N take level 3's wide shape (RDX_MSD4_L3_WIDE_THREADS x WIDE_ITEMS pairs, keys,
+ * PAIRS_MID_MAX_N (below) take level 3's wide shape (RDX_MSD4_L3_WIDE_THREADS x WIDE_ITEMS pairs, keys,
  * values and 16-bit indices: 213 KB of shared memory) up to RDX_MSD4_WIDE_MAX_N, as keys
  * alone do, where the LSD passes would move every pair four times. Its digit is wider than
  * the narrow shapes' (up to WIDE_MAX_BITS_PAIRS bits, about two keys a bin at 2^30: each
  * key is compared with the others of its bin); the block's counters (8192 words) hold 13. */
 #ifndef RDX_MSD4_L3_WIDE_MAX_BITS_PAIRS
 #define RDX_MSD4_L3_WIDE_MAX_BITS_PAIRS 13
+#endif
+/* Between PAIRS_MAX_N and PAIRS_MID_MAX_N they take level 3's mid shape: two blocks of
+ * MID_THREADS_PAIRS x MID_ITEMS_PAIRS pairs (107 KB each) a multiprocessor, a digit of up to
+ * MID_MAX_BITS_PAIRS bits (the counters hold 12). The wide shape's one block a
+ * multiprocessor sorted buckets of 5120 pairs at two thirds of the narrow shape's speed a
+ * key (H200 round 40, ncu: level 3 of u32/u32 uniform 5 x 2^26 4.49 ms, at 2^28 in the
+ * narrow shape 2.43): each block waits for its bucket's loads and barriers alone. Up to
+ * PAIRS_MID_MAX_N (level-2 buckets of 8704 pairs on average) uniform keys stay about 5
+ * standard deviations below the capacity (9216). */
+#ifndef RDX_MSD4_L3_MID_THREADS_PAIRS
+#define RDX_MSD4_L3_MID_THREADS_PAIRS 512
+#endif
+#ifndef RDX_MSD4_L3_MID_ITEMS_PAIRS
+#define RDX_MSD4_L3_MID_ITEMS_PAIRS 18
+#endif
+#ifndef RDX_MSD4_L3_MID_MIN_BLOCKS_PAIRS
+#define RDX_MSD4_L3_MID_MIN_BLOCKS_PAIRS 2
+#endif
+#ifndef RDX_MSD4_L3_MID_MAX_BITS_PAIRS
+#define RDX_MSD4_L3_MID_MAX_BITS_PAIRS 12
+#endif
+#ifndef RDX_MSD4_PAIRS_MID_MAX_N
+#define RDX_MSD4_PAIRS_MID_MAX_N (((size_t)1 << 29) + ((size_t)1 << 25))
 #endif
 
 /* ---- segmented sorts of short segments (seg_tile.cu, issue 14) ----

@@ -34,9 +34,11 @@ typedef struct rdx_cuda_tuning {
     size_t msd4_min_n;          /* and from this many 4-byte keys (RDX_MSD4_MIN_N), */
     size_t msd_max_n;           /* up to this many keys alone (RDX_MSD_MAX_N); 4-byte keys
                                    alone above it take level 3's wide shape */
-    size_t msd4_wide_max_n;     /* up to this many (RDX_MSD4_WIDE_MAX_N; 4-byte pairs too,
-                                   above msd_pairs_max_n), its counts-only shape above it
-                                   (keys alone) */
+    size_t msd4_wide_max_n;     /* up to this many (RDX_MSD4_WIDE_MAX_N; 4-byte pairs too),
+                                   its counts-only shape above it (keys alone) */
+    size_t msd4_pairs_mid_max_n; /* 4-byte pairs above msd_pairs_max_n take level 3's mid
+                                    shape up to this many (RDX_MSD4_PAIRS_MID_MAX_N), its
+                                    wide shape above it */
     size_t msd4_counts_max_n;   /* up to this many (RDX_MSD4_COUNTS_MAX_N) */
     size_t msd_pairs_max_n;     /* or pairs (RDX_MSD_PAIRS_MAX_N); the device scales both
                                    by the share of top-digit values the keys use */
