@@ -25,7 +25,10 @@
  *            on-chip LSD passes. 4-byte keys alone have at most 16 bits left: a bucket of
  *            enough keys is counted over all of them instead (msd_l3_count_all), and
  *            above the wide shape's sizes sorted from those counts alone
- *            (msd_l3_counts_only).
+ *            (msd_l3_counts_only). Its shape (the template's W, tuning.h RDX_MSD_L3_*)
+ *            grows with the buckets: narrow for every job, then for 4-byte keys the
+ *            wide and counts-only ones (alone) or the mid and wide ones (with 4-byte
+ *            values, a digit of each bucket's own width).
  *   deep     the larger buckets: the segmented passes' first pass (seg_passes.h, launched
  *            by route_msd.cu) splits each by bits 40-47, A -> B; msd_deep_groups_kernel
  *            lists the groups of sub-buckets and msd_deep_kernel sorts them with level 3
