@@ -57,7 +57,7 @@
 #define MSD_TOP(K) ((int)sizeof(K) * 8 - 8)
 #define MSD_SECOND(K) ((int)sizeof(K) * 8 - 16)
 /* The widest level-3 digit of the narrow shapes, and log2 of the keys per bin it aims at
- * (tuning.h); the wide shape of pairs takes a wider one (msd_shape::L3_MAX_BITS). */
+ * (tuning.h); the mid and wide shapes of pairs take wider ones (msd_shape::L3_MAX_BITS). */
 #define MSD_L3_MAX_BITS(K) (sizeof(K) == 4 ? RDX_MSD4_L3_MAX_BITS : RDX_MSD_L3_MAX_BITS)
 #define MSD_L3_BIN_KEYS_LOG2(K) (sizeof(K) == 4 ? RDX_MSD4_L3_BIN_KEYS_LOG2 : 0)
 
@@ -325,7 +325,7 @@ template <typename K> __global__ void __launch_bounds__(RDX_MSD_HIST_THREADS) ms
 
 /* Level 2's tile shape and level 3's capacity for keys K and value bytes VB (0: keys
  * only); 4-byte keys take the pass kernel's level-2 shape for their bytes (tuning.h). W:
- * level 3's shape (kernels.h, RDX_MSD_L3_*: 0 narrow, 1 wide, 2 counts-only for 4-byte
+ * level 3's shape (tuning.h, RDX_MSD_L3_*: 0 narrow, 1 wide, 2 counts-only for 4-byte
  * keys alone, 3 mid for 4-byte keys with 4-byte values). */
 template <typename K, int VB, int W = 0> struct msd_shape {
     static constexpr bool K4 = sizeof(K) == 4;
@@ -1059,6 +1059,12 @@ static __device__ __forceinline__ void msd_l3_counts_only(const uint32_t *src, u
 /* ceil(log2(x)) for x >= 1 */
 static __device__ __forceinline__ int msd_ceil_log2(uint32_t x) { return x > 1u ? 32 - __clz((int)(x - 1u)) : 0; }
 
+/* Where level-2 bucket b (< MSD_BUCKETS2) ends in A. */
+static __device__ __forceinline__ uint32_t msd_bucket_end(const rdx_msd_args &a, uint32_t b)
+{
+    return b + 1u < MSD_BUCKETS2 ? a.bases2[b + 1u] : (uint32_t)a.n;
+}
+
 /* Level-2 bucket b in place in A, unless it is empty or above level 3's capacity (the
  * deep level's); `below` bits lie below level 2 (16 less the drop for 4-byte keys). */
 template <typename K, int VB, int W>
@@ -1066,7 +1072,7 @@ static __device__ __forceinline__ void msd_l3_bucket(const rdx_msd_args &a, uint
                                                      unsigned char *smem)
 {
     const uint32_t begin = a.bases2[b];
-    const uint32_t end = b + 1u < MSD_BUCKETS2 ? a.bases2[b + 1u] : (uint32_t)a.n;
+    const uint32_t end = msd_bucket_end(a, b);
     const uint32_t m = end - begin;
     if (m == 0 || m > (uint32_t)msd_shape<K, VB, W>::L3_CAP)
         return;
@@ -1133,7 +1139,7 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
     uint32_t next_lo = 0, next_hi = 0; /* the next bucket's bounds (the first thread's) */
     if (prefetch && first && blockIdx.x + step < MSD_BUCKETS2) {
         next_lo = a.bases2[blockIdx.x + step];
-        next_hi = blockIdx.x + step + 1u < MSD_BUCKETS2 ? a.bases2[blockIdx.x + step + 1u] : (uint32_t)a.n;
+        next_hi = msd_bucket_end(a, blockIdx.x + step);
     }
     for (uint32_t b = blockIdx.x; b < MSD_BUCKETS2; b += step) {
         if (prefetch && first && next_hi > next_lo) {
@@ -1142,7 +1148,7 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
                 msd_prefetch_l2((const V *)a.vals_a + next_lo, (size_t)(next_hi - next_lo) * sizeof(V));
             const uint32_t after = b + 2u * step;
             next_lo = after < MSD_BUCKETS2 ? a.bases2[after] : 0u;
-            next_hi = after + 1u < MSD_BUCKETS2 ? a.bases2[after + 1u] : after < MSD_BUCKETS2 ? (uint32_t)a.n : 0u;
+            next_hi = after < MSD_BUCKETS2 ? msd_bucket_end(a, after) : 0u;
         }
         msd_l3_bucket<K, VB, W>(a, b, below, smem);
         __syncthreads(); /* the shared memory is the next bucket's */

@@ -15,7 +15,7 @@ size_t rdx_cuda_take(size_t *end, size_t bytes)
     return at;
 }
 
-/* The MSD route's level-3 shape (kernels.h, RDX_MSD_L3_*) for keys of kb bytes with
+/* The MSD route's level-3 shape (tuning.h, RDX_MSD_L3_*) for keys of kb bytes with
  * values of vb (0: none) and n keys: the larger the level-2 buckets (n / 65536 keys on
  * average), the more a block holds. */
 static int msd_l3_shape(const rdx_cuda_tuning *t, int kb, int vb, size_t n)

@@ -39,7 +39,7 @@ typedef struct rdx_cuda_plan {
     int grid_shape;        /* grid route: its tile shape (tuning.h) */
     size_t grid_blocks;    /* grid route: its blocks */
     int msd;               /* the MSD route: whether it runs is decided on the device */
-    int msd_l3;            /* its level 3's shape (kernels.h, RDX_MSD_L3_*) */
+    int msd_l3;            /* its level 3's shape (tuning.h, RDX_MSD_L3_*) */
     int keys_dev, vals_dev, idx_dev; /* the caller's arrays are device memory */
 
     /* Byte offsets in temporary storage (RDX_NO_SLOT where absent). */
