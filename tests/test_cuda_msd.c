@@ -6,7 +6,8 @@
  * buckets above level 3's capacity to the segmented passes, exactly full and one key over
  * that capacity. The outcome of each sort is read back from the device
  * (rdx_cuda_ctx_msd_state), counted and, where the input decides it, checked, as is
- * rdx_ctx_route's name for it.
+ * rdx_ctx_route's name for it. A sort captured in a CUDA graph is replayed on inputs the
+ * route takes and declines.
  *
  * Exits 77 where no GPU is usable. RDX_TEST_SEED replays a run; RDX_TEST_MAX_LOG2_N below
  * 17 (gpu-check.sh, under compute-sanitizer) runs one sort of each outcome. */
@@ -930,6 +931,63 @@ static void msd_wide_pairs_tests(rdx_ctx *ctx, int max_log2, int shape)
     msd_threshold(ctx, 0);
 }
 
+/* The route enqueued on a stream being captured (both routes, each kernel reading the
+ * device's decision), the graph replayed on keys the route takes and on keys it
+ * declines. */
+static void msd_graph_test(int max_log2)
+{
+    uint64_t s = seed ^ 0x64A9;
+    rdx_ctx *ctx = rdx_test_cuda_context();
+    msd_threshold(ctx, 1);
+    const size_t n = ((size_t)1 << (max_log2 < 17 ? 17 : 18)) + 3;
+    uint64_t *orig = host_or_die(n * 8), *got = host_or_die(n * 8);
+    size_t *perm = host_or_die(n * sizeof *perm);
+    unsigned char *in = alloc_at(AT_DEVICE, n * 4), *out = alloc_at(AT_DEVICE, n * 4);
+    size_t tb = 0;
+    CHECK(rdx_cuda_sort_keys_temp_size(ctx, n, RDX_U32, NULL, &tb) == RDX_OK, "msd graph: temp size: %s",
+          rdx_ctx_error(ctx));
+    void *t = alloc_at(AT_DEVICE, tb);
+    cudaStream_t gs;
+    cuda_or_die(cudaStreamCreateWithFlags(&gs, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    cuda_or_die(cudaStreamBeginCapture(gs, cudaStreamCaptureModeGlobal), "begin capture");
+    const rdx_status c = rdx_cuda_sort_keys_into_async(ctx, in, out, n, RDX_U32, NULL, t, tb, gs);
+    cuda_or_die(cudaStreamEndCapture(gs, &graph), "end capture");
+    CHECK(c == RDX_OK, "msd graph: enqueue during capture failed: %s", rdx_ctx_error(ctx));
+    cuda_or_die(cudaGraphInstantiate(&exec, graph, 0), "cudaGraphInstantiate");
+    static const int fills[] = {MSD_UNIFORM, MSD_LOWENT, MSD_FEW, MSD_UNIFORM};
+    for (int r = 0; r < (max_log2 < 17 ? 2 : 4); r++) { /* under compute-sanitizer: taken, declined */
+        msd_fill(orig, n, fills[r], &s);
+        msd_narrow(orig, n, 4);
+        dev_upload(in, orig, n * 4);
+        cuda_or_die(cudaMemset(out, 0xA5, n * 4), "cudaMemset");
+        cuda_or_die(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+        cuda_or_die(cudaGraphLaunch(exec, gs), "cudaGraphLaunch");
+        cuda_or_die(cudaStreamSynchronize(gs), "graph replay");
+        unsigned slow = 0;
+        const int route = msd_outcome(ctx, &slow);
+        CHECK(rdx_ref_argsort(orig, n, RDX_U32, NULL, perm) == 0, "msd: the reference ran out of memory");
+        dev_download(got, out, n * 4);
+        const size_t bad = first_unlike((const unsigned char *)got, (const unsigned char *)orig, perm, n, 4);
+        CHECK(bad == n, "msd graph, replay %d (%s, route %d): first wrong key at %zu of %zu", r,
+              msd_fill_names[fills[r]], route, bad, n);
+        CHECK(fills[r] != MSD_UNIFORM || msd_as_expected(route, MSD_RAN), "msd graph, replay %d: route %d", r, route);
+        CHECK(fills[r] != MSD_LOWENT || route == 0, "msd graph, replay %d (low entropy): route %d, expected 0", r,
+              route);
+    }
+    cuda_or_die(cudaGraphExecDestroy(exec), "cudaGraphExecDestroy");
+    cuda_or_die(cudaGraphDestroy(graph), "cudaGraphDestroy");
+    cuda_or_die(cudaStreamDestroy(gs), "cudaStreamDestroy");
+    free_at(AT_DEVICE, t);
+    free_at(AT_DEVICE, out);
+    free_at(AT_DEVICE, in);
+    free(orig);
+    free(got);
+    free(perm);
+    rdx_ctx_destroy(ctx);
+}
+
 int main(void)
 {
     seed = rdx_test_seed();
@@ -940,6 +998,7 @@ int main(void)
     msd_wide_tests(ctx, rdx_test_max_log2(21), 2);
     msd_wide_pairs_tests(ctx, rdx_test_max_log2(21), RDX_MSD_L3_MID);
     msd_wide_pairs_tests(ctx, rdx_test_max_log2(21), RDX_MSD_L3_WIDE);
+    msd_graph_test(rdx_test_max_log2(21));
     into_end();
     rdx_ctx_destroy(ctx);
     printf("test_cuda_msd: %s (%d failures), seed 0x%016" PRIx64 "\n", failures ? "FAILED" : "passed", failures,
