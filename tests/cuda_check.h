@@ -27,6 +27,24 @@ static inline void cuda_or_die(cudaError_t e, const char *what)
     }
 }
 
+/* A stream of its own, which does not wait for the legacy stream, capturing into a graph
+ * (cudaStreamEndCapture ends it; the caller destroys the stream). */
+static inline cudaStream_t capture_begin(void)
+{
+    cudaStream_t gs;
+    cuda_or_die(cudaStreamCreateWithFlags(&gs, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+    cuda_or_die(cudaStreamBeginCapture(gs, cudaStreamCaptureModeGlobal), "begin capture");
+    return gs;
+}
+
+/* Destroys what capture_begin and the capture made. */
+static inline void capture_release(cudaStream_t gs, cudaGraph_t graph, cudaGraphExec_t exec)
+{
+    cuda_or_die(cudaGraphExecDestroy(exec), "cudaGraphExecDestroy");
+    cuda_or_die(cudaGraphDestroy(graph), "cudaGraphDestroy");
+    cuda_or_die(cudaStreamDestroy(gs), "cudaStreamDestroy");
+}
+
 /* The suite's own context takes the tuning given (a copy of a context's, changed). */
 static inline void use_tuning(rdx_ctx *ctx, const void *tuning)
 {

@@ -947,11 +947,9 @@ static void msd_graph_test(int max_log2)
     CHECK(rdx_cuda_sort_keys_temp_size(ctx, n, RDX_U32, NULL, &tb) == RDX_OK, "msd graph: temp size: %s",
           rdx_ctx_error(ctx));
     void *t = alloc_at(AT_DEVICE, tb);
-    cudaStream_t gs;
-    cuda_or_die(cudaStreamCreateWithFlags(&gs, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
     cudaGraph_t graph;
     cudaGraphExec_t exec;
-    cuda_or_die(cudaStreamBeginCapture(gs, cudaStreamCaptureModeGlobal), "begin capture");
+    cudaStream_t gs = capture_begin();
     const rdx_status c = rdx_cuda_sort_keys_into_async(ctx, in, out, n, RDX_U32, NULL, t, tb, gs);
     cuda_or_die(cudaStreamEndCapture(gs, &graph), "end capture");
     CHECK(c == RDX_OK, "msd graph: enqueue during capture failed: %s", rdx_ctx_error(ctx));
@@ -976,9 +974,7 @@ static void msd_graph_test(int max_log2)
         CHECK(fills[r] != MSD_LOWENT || route == 0, "msd graph, replay %d (low entropy): route %d, expected 0", r,
               route);
     }
-    cuda_or_die(cudaGraphExecDestroy(exec), "cudaGraphExecDestroy");
-    cuda_or_die(cudaGraphDestroy(graph), "cudaGraphDestroy");
-    cuda_or_die(cudaStreamDestroy(gs), "cudaStreamDestroy");
+    capture_release(gs, graph, exec);
     free_at(AT_DEVICE, t);
     free_at(AT_DEVICE, out);
     free_at(AT_DEVICE, in);

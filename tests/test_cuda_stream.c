@@ -265,12 +265,9 @@ static void into_graph(rdx_ctx *ctx, size_t limit)
           rdx_ctx_error(ctx));
     tb1 = (tb1 + 255) / 256 * 256;
     unsigned char *t = temp_for(tb1 + tb2);
-    /* Captured on a stream of its own that does not wait for the legacy stream. */
-    cudaStream_t gs;
-    cuda_or_die(cudaStreamCreateWithFlags(&gs, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
     cudaGraph_t graph;
     cudaGraphExec_t exec;
-    cuda_or_die(cudaStreamBeginCapture(gs, cudaStreamCaptureModeGlobal), "begin capture");
+    cudaStream_t gs = capture_begin();
     const rdx_status c1 = rdx_cuda_sort_keys_into_async(ctx, dk, dko, n, RDX_U32, NULL, t, tb1, gs);
     const rdx_status c2 =
         rdx_cuda_sort_pairs_into_async(ctx, dkp, dkpo, dv, dvo, 4, np, RDX_F64, &desc, t + tb1, tb2, gs);
@@ -310,9 +307,7 @@ static void into_graph(rdx_ctx *ctx, size_t limit)
         dev_download(got, dv, np * 4);
         CHECK(memcmp(got, v, np * 4) == 0, "into graph, replay %d: the input values changed", round);
     }
-    cuda_or_die(cudaGraphExecDestroy(exec), "cudaGraphExecDestroy");
-    cuda_or_die(cudaGraphDestroy(graph), "cudaGraphDestroy");
-    cuda_or_die(cudaStreamDestroy(gs), "cudaStreamDestroy");
+    capture_release(gs, graph, exec);
     free_at(AT_DEVICE, dk);
     free_at(AT_DEVICE, dko);
     free_at(AT_DEVICE, dkp);
