@@ -191,11 +191,16 @@ static void msd_threshold(rdx_ctx *ctx, int low)
 }
 
 /* A sort's outcome: rdx_cuda_ctx_msd_state (-1 not planned, 0 declined, 1 inconsistent,
- * 2 ran), 3 where the route ran and its deep level split level-2 buckets above level 3's
- * capacity, 5 where sub-buckets of those were still above it (the segmented passes), 4
- * where the histogram found the sample's range missed (state 3: the LSD passes on a
- * recount). A case's expected outcome may also be MSD_RAN: 2, 3 or 5. */
-enum { MSD_LONG = 3, MSD_MISSED_RANGE = 4, MSD_DEEP_LONG = 5, MSD_RAN = -8 };
+ * 2 ran), 3 where the route ran with level-2 buckets above level 3's capacity (8-byte
+ * keys: the deep level split them; 4-byte keys, which have no deep level: the segmented
+ * passes sorted them), 5 where sub-buckets of the deep level were still above it (the
+ * segmented passes), 4 where the histogram found the sample's range missed (state 3: the
+ * LSD passes on a recount). A case's expected outcome may also be MSD_RAN: 2, 3 or 5;
+ * msd_segp gives 3 or 5 by the key's width. */
+enum { MSD_LONG = 3, MSD_MISSED_RANGE = 4, MSD_SEGP = 5, MSD_RAN = -8 };
+/* The outcome where keys went to the segmented passes: after the deep level (8-byte keys),
+ * or as long level-2 buckets (4-byte keys). */
+static int msd_segp(size_t kb) { return kb == 8 ? MSD_SEGP : MSD_LONG; }
 static int msd_routes[7]; /* counted at outcome + 1 */
 static int counts_shape;   /* msd_case's 4-byte keys take level 3's counts-only shape */
 static unsigned msd_deep_skipped; /* the last outcome's: the sample skipped the deep level */
@@ -205,7 +210,7 @@ static int msd_outcome(rdx_ctx *ctx, unsigned *slow)
     unsigned long_buckets = 0, deep_long = 0;
     const int state = rdx_cuda_ctx_msd_state(ctx, slow, &long_buckets, &deep_long, &msd_deep_skipped);
     const int route = state == 3                      ? MSD_MISSED_RANGE
-                      : state == 2 && deep_long > 0    ? MSD_DEEP_LONG
+                      : state == 2 && deep_long > 0    ? MSD_SEGP
                       : state == 2 && long_buckets > 0 ? MSD_LONG
                                                        : state;
     if (route >= -1 && route <= 5)
@@ -213,12 +218,17 @@ static int msd_outcome(rdx_ctx *ctx, unsigned *slow)
     return route;
 }
 
-/* Where the route ran, the sample must skip the deep level for keys with few values of
- * its top three digits (few distinct keys, 24-bit tags), and keep it for keys with many
- * (random bits, the long sub-bucket's input); other inputs may go either way. */
-static void check_deep_skip(int route, int fill, const char *what)
+/* Where the route ran on 8-byte keys, the sample must skip the deep level for keys with
+ * few values of its top three digits (few distinct keys, 24-bit tags), and keep it for
+ * keys with many (random bits, the long sub-bucket's input); other inputs may go either
+ * way. 4-byte keys have no deep level: the sample never marks it skipped. */
+static void check_deep_skip(int route, int fill, size_t kb, const char *what)
 {
-    if (route != 2 && route != MSD_LONG && route != MSD_DEEP_LONG)
+    if (kb == 4) {
+        CHECK(msd_deep_skipped == 0, "%s: the sample skipped the deep level of 4-byte keys", what);
+        return;
+    }
+    if (route != 2 && route != MSD_LONG && route != MSD_SEGP)
         return;
     if (fill == MSD_FEW || fill == MSD_TAG24)
         CHECK(msd_deep_skipped == 1, "%s: the sample kept the deep level (few values of the top 24 bits)", what);
@@ -230,7 +240,7 @@ static void check_deep_skip(int route, int fill, const char *what)
 static int msd_as_expected(int route, int want)
 {
     return want == -9 || route == want ||
-           (want == MSD_RAN && (route == 2 || route == MSD_LONG || route == MSD_DEEP_LONG));
+           (want == MSD_RAN && (route == 2 || route == MSD_LONG || route == MSD_SEGP));
 }
 
 /* rdx_ctx_route after a successful sort whose outcome is route: the device's outcome
@@ -244,7 +254,7 @@ static void check_route_name(rdx_ctx *ctx, int route, int into, const char *what
         return;
     }
     const char *want = into                              ? "msd (decided on the device)"
-                       : route == 2 || route == MSD_LONG || route == MSD_DEEP_LONG ? "msd"
+                       : route == 2 || route == MSD_LONG || route == MSD_SEGP ? "msd"
                        : route == 0                      ? "onesweep (msd declined: skew)"
                        : route == MSD_MISSED_RANGE       ? "onesweep (msd declined: range)"
                                                          : "msd (inconsistent state)";
@@ -294,7 +304,7 @@ static void msd_case(rdx_ctx *ctx, rdx_type type, size_t n, int desc, int fill, 
     char what[160];
     snprintf(what, sizeof what, "msd %s %s n=%zu %s%s", type_name(type), msd_fill_names[fill], n,
              desc ? "descending" : "ascending", into ? " into" : "");
-    check_deep_skip(route, fill, what);
+    check_deep_skip(route, fill, kb, what);
     if (into)
         free_at(AT_DEVICE, out);
     free_at(AT_DEVICE, in);
@@ -362,7 +372,7 @@ static void msd_pairs_case(rdx_ctx *ctx, rdx_type type, size_t n, size_t vs, int
     CHECK((fill != MSD_SUBBIG && fill != MSD_CAPDUPS) || route < 2 || slow > 0,
           "%s: no level-3 block took the on-chip LSD passes", desc_text);
     CHECK(msd_as_expected(route, want), "%s: route %d, expected %d", desc_text, route, want);
-    check_deep_skip(route, fill, desc_text);
+    check_deep_skip(route, fill, kb, desc_text);
     if (into) {
         free_at(AT_DEVICE, kout);
         free_at(AT_DEVICE, vout);
@@ -417,7 +427,7 @@ static void msd_argsort_case(rdx_ctx *ctx, rdx_type type, size_t n, rdx_type ind
         CHECK(memcmp(got, orig, n * kb) == 0, "%s: the keys changed", what);
     }
     CHECK(msd_as_expected(route, want), "%s: route %d, expected %d", what, route, want);
-    check_deep_skip(route, fill, what);
+    check_deep_skip(route, fill, kb, what);
     free_at(AT_DEVICE, keys);
     free_at(AT_DEVICE, dev_idx);
     free(orig);
@@ -434,7 +444,7 @@ static void msd_argsort_tests(rdx_ctx *ctx, int max_log2)
     const size_t big = ((size_t)1 << 20) + 77; /* above the grid route: 64-bit indices widen */
     msd_argsort_case(ctx, RDX_U32, (size_t)1 << 17, RDX_U32, 0, MSD_UNIFORM, 0, 2, &s);
     msd_argsort_case(ctx, RDX_I64, ((size_t)1 << 17) + 3, RDX_U64, 1, MSD_DUPS, 1, 2, &s);
-    msd_argsort_case(ctx, RDX_I32, (size_t)1 << 18, RDX_U32, 1, MSD_FEW, 0, MSD_DEEP_LONG, &s);
+    msd_argsort_case(ctx, RDX_I32, (size_t)1 << 18, RDX_U32, 1, MSD_FEW, 0, MSD_LONG, &s);
     msd_argsort_case(ctx, RDX_U64, (size_t)1 << 18, RDX_U32, 0, MSD_LOWENT, 1, MSD_RAN, &s);
     msd_argsort_case(ctx, RDX_U32, (size_t)1 << 18, RDX_U32, 0, MSD_LOWENT, 1, 0, &s);
     msd_argsort_case(ctx, RDX_U32, (size_t)1 << 18, RDX_U64, 1, MSD_OUTLIER, 0, MSD_MISSED_RANGE, &s);
@@ -447,9 +457,9 @@ static void msd_argsort_tests(rdx_ctx *ctx, int max_log2)
         msd_argsort_case(ctx, RDX_U64, big, RDX_U64, 0, MSD_OUTLIER, 1, MSD_MISSED_RANGE, &s);
         msd_argsort_case(ctx, RDX_U32, big, RDX_U32, 1, MSD_DUPS_BIG, 0, -9, &s);
         msd_argsort_case(ctx, RDX_F32, big, RDX_U64, 0, MSD_UNIFORM, 1, 2, &s);
-        msd_argsort_case(ctx, RDX_F64, big, RDX_U64, 1, MSD_FEW, 0, MSD_DEEP_LONG, &s);
-        msd_argsort_case(ctx, RDX_U64, big, RDX_U64, 1, MSD_DEEPLONG, 1, MSD_DEEP_LONG, &s);
-        msd_argsort_case(ctx, RDX_I32, big, RDX_U64, 0, MSD_TAG24, 0, MSD_DEEP_LONG, &s);
+        msd_argsort_case(ctx, RDX_F64, big, RDX_U64, 1, MSD_FEW, 0, MSD_SEGP, &s);
+        msd_argsort_case(ctx, RDX_U64, big, RDX_U64, 1, MSD_DEEPLONG, 1, MSD_SEGP, &s);
+        msd_argsort_case(ctx, RDX_I32, big, RDX_U64, 0, MSD_TAG24, 0, MSD_LONG, &s);
         msd_argsort_case(ctx, RDX_F64, big, RDX_U32, 0, MSD_NORMAL, 1, MSD_RAN, &s);
         msd_argsort_case(ctx, RDX_F32, big, RDX_U32, 1, MSD_SUBBIG, 0, 2, &s);
     }
@@ -460,12 +470,12 @@ static void msd_argsort_tests(rdx_ctx *ctx, int max_log2)
     t->grid_max_n = (size_t)1 << 16;
     msd_argsort_case(ctx, RDX_U32, (size_t)1 << 17, RDX_U64, 0, MSD_UNIFORM, 1, 2, &s);
     msd_argsort_case(ctx, RDX_I64, ((size_t)1 << 17) + 3, RDX_U64, 1, MSD_UNIFORM, 0, 2, &s);
-    msd_argsort_case(ctx, RDX_U64, (size_t)1 << 17, RDX_U64, 0, MSD_FEW, 0, MSD_DEEP_LONG, &s);
-    msd_argsort_case(ctx, RDX_I64, (size_t)1 << 17, RDX_U64, 1, MSD_TAG24, 1, MSD_DEEP_LONG, &s);
+    msd_argsort_case(ctx, RDX_U64, (size_t)1 << 17, RDX_U64, 0, MSD_FEW, 0, MSD_SEGP, &s);
+    msd_argsort_case(ctx, RDX_I64, (size_t)1 << 17, RDX_U64, 1, MSD_TAG24, 1, MSD_SEGP, &s);
     msd_argsort_case(ctx, RDX_F64, (size_t)1 << 17, RDX_U64, 1, MSD_NEGNARROW, 1, 2, &s);
     t->grid_max_n = grid_max_n;
     msd_pairs_case(ctx, RDX_U32, (size_t)1 << 18, 12, 0, MSD_UNIFORM, 0, 2, &s);
-    msd_pairs_case(ctx, RDX_I64, (size_t)1 << 18, 12, 1, MSD_FEW, 1, MSD_DEEP_LONG, &s);
+    msd_pairs_case(ctx, RDX_I64, (size_t)1 << 18, 12, 1, MSD_FEW, 1, MSD_SEGP, &s);
 }
 
 /* Pairs through the route: the 8- and 4-byte integer types, 8-byte values (and 4-byte
@@ -489,7 +499,7 @@ static void msd_pairs_tests(rdx_ctx *ctx, int max_log2)
                     const int fill = fills[f];
                     const int wide = rdx_type_size(types[t]) == 8;
                     const int want = fill == MSD_UNIFORM || fill == MSD_SORTED || fill == MSD_DUPS ? 2
-                                     : fill == MSD_FEW                                          ? MSD_DEEP_LONG
+                                     : fill == MSD_FEW                                          ? msd_segp(rdx_type_size(types[t]))
                                      : fill == MSD_LOWENT                                       ? (wide ? MSD_RAN : 0)
                                                                                                 : -9;
                     /* 4-byte keys alternate 4- and 8-byte values */
@@ -500,12 +510,12 @@ static void msd_pairs_tests(rdx_ctx *ctx, int max_log2)
     msd_pairs_case(ctx, RDX_U64, (size_t)1 << 17, 4, 0, MSD_UNIFORM, 0, 2, &s);
     msd_pairs_case(ctx, RDX_U64, (size_t)1 << 18, 4, 1, MSD_DUPS, 1, 2, &s);
     msd_pairs_case(ctx, RDX_I64, (size_t)1 << 18, 4, 0, MSD_DUPS_BIG, 0, -9, &s);
-    msd_pairs_case(ctx, RDX_I64, ((size_t)1 << 17) + 3, 4, 1, MSD_FEW, 1, MSD_DEEP_LONG, &s);
-    msd_pairs_case(ctx, RDX_U64, (size_t)1 << 20, 8, 1, MSD_DEEPLONG, 0, MSD_DEEP_LONG, &s);
-    msd_pairs_case(ctx, RDX_I64, ((size_t)1 << 19) + 77, 4, 0, MSD_DEEPLONG, 1, MSD_DEEP_LONG, &s);
-    msd_pairs_case(ctx, RDX_U64, (size_t)1 << 20, 8, 0, MSD_TAG24, 1, MSD_DEEP_LONG, &s);
-    msd_pairs_case(ctx, RDX_U32, (size_t)1 << 20, 4, 1, MSD_DEEPLONG, 0, MSD_DEEP_LONG, &s);
-    msd_pairs_case(ctx, RDX_I32, ((size_t)1 << 19) + 77, 8, 0, MSD_TAG24, 1, MSD_DEEP_LONG, &s);
+    msd_pairs_case(ctx, RDX_I64, ((size_t)1 << 17) + 3, 4, 1, MSD_FEW, 1, MSD_SEGP, &s);
+    msd_pairs_case(ctx, RDX_U64, (size_t)1 << 20, 8, 1, MSD_DEEPLONG, 0, MSD_SEGP, &s);
+    msd_pairs_case(ctx, RDX_I64, ((size_t)1 << 19) + 77, 4, 0, MSD_DEEPLONG, 1, MSD_SEGP, &s);
+    msd_pairs_case(ctx, RDX_U64, (size_t)1 << 20, 8, 0, MSD_TAG24, 1, MSD_SEGP, &s);
+    msd_pairs_case(ctx, RDX_U32, (size_t)1 << 20, 4, 1, MSD_DEEPLONG, 0, MSD_LONG, &s);
+    msd_pairs_case(ctx, RDX_I32, ((size_t)1 << 19) + 77, 8, 0, MSD_TAG24, 1, MSD_LONG, &s);
     msd_pairs_case(ctx, RDX_U64, (size_t)1 << 20, 8, 0, MSD_SUBBIG, 0, 2, &s);
     msd_pairs_case(ctx, RDX_I64, (size_t)1 << 20, 8, 1, MSD_SUBBIG, 1, 2, &s);
     msd_pairs_case(ctx, RDX_U64, (size_t)1 << 20, 4, 1, MSD_SUBBIG, 0, 2, &s);
@@ -539,7 +549,7 @@ static void msd_pairs_tests(rdx_ctx *ctx, int max_log2)
     msd_pairs_case(ctx, RDX_F32, (size_t)1 << 20, 4, 1, MSD_NEGNARROW, 1, 2, &s);
     msd_pairs_case(ctx, RDX_F64, (size_t)1 << 20, 4, 0, MSD_NORMAL, 1, MSD_RAN, &s);
     msd_pairs_case(ctx, RDX_F32, (size_t)1 << 20, 8, 1, MSD_NORMAL, 0, 0, &s);
-    msd_pairs_case(ctx, RDX_F64, (size_t)1 << 20, 8, 1, MSD_DEEPLONG, 1, MSD_DEEP_LONG, &s);
+    msd_pairs_case(ctx, RDX_F64, (size_t)1 << 20, 8, 1, MSD_DEEPLONG, 1, MSD_SEGP, &s);
     /* 256 level-2 buckets of 4-byte keys with values, with bits dropped, negative, and
      * with 16 equal keys (the on-chip LSD passes); argsorts into 64-bit indices (written
      * widened). */
@@ -572,8 +582,8 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         msd_case(ctx, RDX_U64, n, 0, MSD_SUBBIG, 0, 2, &s);
         msd_case(ctx, RDX_U64, n, 0, MSD_TOPEQ, 0, 2, &s);
         msd_case(ctx, RDX_U32, n, 1, MSD_LOWENT, 0, 0, &s);
-        msd_case(ctx, RDX_U64, ((size_t)1 << 19) + 77, 1, MSD_DEEPLONG, 0, MSD_DEEP_LONG, &s);
-        msd_case(ctx, RDX_I32, n, 0, MSD_TAG24, 1, MSD_DEEP_LONG, &s);
+        msd_case(ctx, RDX_U64, ((size_t)1 << 19) + 77, 1, MSD_DEEPLONG, 0, MSD_SEGP, &s);
+        msd_case(ctx, RDX_I32, n, 0, MSD_TAG24, 1, MSD_LONG, &s);
         msd_case(ctx, RDX_I64, n, 0, MSD_BITS40, 1, 2, &s);
         msd_case(ctx, RDX_U64, n, 1, MSD_OUTLIER, 0, MSD_MISSED_RANGE, &s);
         msd_case(ctx, RDX_U32, n, 1, MSD_NARROW, 1, 2, &s);
@@ -585,19 +595,19 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         msd_case(ctx, RDX_F64, n, 1, MSD_UNIFORM, 0, 2, &s);
         msd_case(ctx, RDX_F32, n, 0, MSD_SUBBIG, 1, 2, &s);
         msd_case(ctx, RDX_F64, n, 0, MSD_NEGNARROW, 1, 2, &s);
-        msd_pairs_case(ctx, RDX_F32, n, 4, 1, MSD_FEW, 0, MSD_DEEP_LONG, &s);
-        msd_pairs_case(ctx, RDX_F64, ((size_t)1 << 19) + 77, 8, 0, MSD_DEEPLONG, 1, MSD_DEEP_LONG, &s);
+        msd_pairs_case(ctx, RDX_F32, n, 4, 1, MSD_FEW, 0, MSD_LONG, &s);
+        msd_pairs_case(ctx, RDX_F64, ((size_t)1 << 19) + 77, 8, 0, MSD_DEEPLONG, 1, MSD_SEGP, &s);
         msd_pairs_case(ctx, RDX_U64, n, 8, 0, MSD_UNIFORM, 0, 2, &s);
-        msd_pairs_case(ctx, RDX_I64, n, 8, 1, MSD_FEW, 0, MSD_DEEP_LONG, &s);
+        msd_pairs_case(ctx, RDX_I64, n, 8, 1, MSD_FEW, 0, MSD_SEGP, &s);
         msd_pairs_case(ctx, RDX_I64, n + 3, 8, 1, MSD_DUPS, 1, 2, &s);
         msd_pairs_case(ctx, RDX_U32, n, 4, 0, MSD_DUPS, 1, 2, &s);
-        msd_pairs_case(ctx, RDX_I32, n + 3, 8, 1, MSD_FEW, 0, MSD_DEEP_LONG, &s);
-        msd_pairs_case(ctx, RDX_I64, n + 3, 4, 0, MSD_TAG24, 1, MSD_DEEP_LONG, &s);
+        msd_pairs_case(ctx, RDX_I32, n + 3, 8, 1, MSD_FEW, 0, MSD_LONG, &s);
+        msd_pairs_case(ctx, RDX_I64, n + 3, 4, 0, MSD_TAG24, 1, MSD_SEGP, &s);
         msd_pairs_case(ctx, RDX_U64, n, 8, 0, MSD_OUTLIER, 1, MSD_MISSED_RANGE, &s);
         msd_argsort_case(ctx, RDX_U32, n, RDX_U32, 1, MSD_UNIFORM, 1, 2, &s);
         msd_argsort_case(ctx, RDX_U64, (size_t)1 << 20, RDX_U32, 0, MSD_GIANT, 0, MSD_LONG, &s);
         msd_argsort_case(ctx, RDX_U32, ((size_t)1 << 20) + 77, RDX_U64, 0, MSD_UNIFORM, 0, 2, &s);
-        msd_argsort_case(ctx, RDX_U64, ((size_t)1 << 20) + 77, RDX_U64, 1, MSD_FEW, 1, MSD_DEEP_LONG, &s);
+        msd_argsort_case(ctx, RDX_U64, ((size_t)1 << 20) + 77, RDX_U64, 1, MSD_FEW, 1, MSD_SEGP, &s);
         msd_argsort_case(ctx, RDX_F64, n, RDX_U32, 0, MSD_DUPS, 0, 2, &s);
         msd_case(ctx, RDX_I64, n, 0, MSD_NEARZERO, 1, 2, &s);
         msd_pairs_case(ctx, RDX_I32, n, 4, 1, MSD_SIGNED62, 0, -9, &s);
@@ -617,7 +627,7 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         rdx_cuda_ctx_tuning(ctx)->portion_max_n = 0;
         msd_threshold(ctx, 0);
         CHECK(msd_routes[3] > 0, "msd: the route never ran");
-        CHECK(msd_routes[4] > 0, "msd: no level-2 bucket went to the deep level alone");
+        CHECK(msd_routes[4] > 0, "msd: no level-2 bucket above level 3's capacity (the deep level, or 4-byte keys' segmented passes)");
         CHECK(msd_routes[5] > 0, "msd: no sample missed the keys' range");
         CHECK(msd_routes[6] > 0, "msd: no sub-bucket of the deep level went to the segmented passes");
         return;
@@ -637,7 +647,7 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
                              f == MSD_TOPEQ    ? (wide ? 2 : 0)
                              : f == MSD_LOWENT ? (wide ? MSD_RAN : 0)
                              : f == MSD_SORTED ? 2
-                                               : MSD_DEEP_LONG, &s);
+                                               : msd_segp(rdx_type_size(types[t])), &s);
                 /* Leading bits that do not vary: dropped (both widths, both signs), too
                  * many for 4-byte keys (declined), and missed by the sample (the recount);
                  * normal doubles' bits, declined. */
@@ -650,7 +660,7 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
                     msd_case(ctx, types[t], sizes[i], desc, MSD_NEGNARROW, (int)((i + desc) & 1), 2, &s);
                     msd_case(ctx, types[t], sizes[i], desc, MSD_NORMAL, (int)((i + desc + 1) & 1), wide ? MSD_RAN : 0,
                              &s);
-                    msd_case(ctx, types[t], sizes[i], desc, MSD_TAG24, (int)((i + desc) & 1), MSD_DEEP_LONG, &s);
+                    msd_case(ctx, types[t], sizes[i], desc, MSD_TAG24, (int)((i + desc) & 1), msd_segp(rdx_type_size(types[t])), &s);
                 }
                 /* 256 level-2 buckets: counted over every low bit (4-byte keys), and with
                  * 16 equal keys not (the on-chip LSD passes). */
@@ -683,10 +693,10 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         msd_case(ctx, RDX_U64, (size_t)1 << 21, 0, MSD_TAGGED29, 0, MSD_LONG, &s);
         msd_case(ctx, RDX_I32, (size_t)1 << 21, 1, MSD_TAGGED29, 1, MSD_LONG, &s);
     }
-    msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_DEEPLONG, 0, MSD_DEEP_LONG, &s);
-    msd_case(ctx, RDX_F64, ((size_t)1 << 19) + 77, 1, MSD_DEEPLONG, 1, MSD_DEEP_LONG, &s);
-    msd_case(ctx, RDX_I32, (size_t)1 << 20, 1, MSD_DEEPLONG, 0, MSD_DEEP_LONG, &s);
-    msd_case(ctx, RDX_F32, ((size_t)1 << 19) + 77, 0, MSD_DEEPLONG, 1, MSD_DEEP_LONG, &s);
+    msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_DEEPLONG, 0, MSD_SEGP, &s);
+    msd_case(ctx, RDX_F64, ((size_t)1 << 19) + 77, 1, MSD_DEEPLONG, 1, MSD_SEGP, &s);
+    msd_case(ctx, RDX_I32, (size_t)1 << 20, 1, MSD_DEEPLONG, 0, MSD_LONG, &s);
+    msd_case(ctx, RDX_F32, ((size_t)1 << 19) + 77, 0, MSD_DEEPLONG, 1, MSD_LONG, &s);
     msd_pairs_tests(ctx, max_log2);
     msd_argsort_tests(ctx, max_log2);
     /* A top digit half used shrinks the route's largest n by that share: declined where the
@@ -794,11 +804,11 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
              &s);
     msd_case(ctx, RDX_U32, (size_t)1 << 20, 0, MSD_UNIFORM, 0, (size_t)RDX_MSD4_MIN_N <= ((size_t)1 << 20) ? 2 : -1,
              &s);
-    printf("msd: outcomes: none planned %d, declined (skew) %d, ran %d, ran with the deep level %d, with "
+    printf("msd: outcomes: none planned %d, declined (skew) %d, ran %d, ran with long level-2 buckets %d, with "
            "sub-buckets for the segmented passes %d, range missed by the sample %d, inconsistent %d\n",
            msd_routes[0], msd_routes[1], msd_routes[3], msd_routes[4], msd_routes[6], msd_routes[5], msd_routes[2]);
     CHECK(msd_routes[3] > 0, "msd: the route never ran without long buckets");
-    CHECK(msd_routes[4] > 0, "msd: no level-2 bucket went to the deep level alone");
+    CHECK(msd_routes[4] > 0, "msd: no level-2 bucket above level 3's capacity (the deep level, or 4-byte keys' segmented passes)");
     CHECK(msd_routes[6] > 0, "msd: no sub-bucket of the deep level went to the segmented passes");
     CHECK(msd_routes[5] > 0, "msd: no sample missed the keys' range");
 }
@@ -840,8 +850,8 @@ static void msd_wide_tests(rdx_ctx *ctx, int max_log2, int shape)
             msd_case(ctx, types[k], n + 5, desc, MSD_SORTED, desc, 2, &s);
             msd_case(ctx, types[k], m, desc, MSD_LOWENT, 0, 0, &s);
             /* level-2 buckets of n / 16 and n / 8 keys, above the capacity */
-            msd_case(ctx, types[k], m, desc, MSD_FEW, 1, MSD_DEEP_LONG, &s);
-            msd_case(ctx, types[k], m, desc, MSD_TAG24, desc, MSD_DEEP_LONG, &s);
+            msd_case(ctx, types[k], m, desc, MSD_FEW, 1, msd_segp(rdx_type_size(types[k])), &s);
+            msd_case(ctx, types[k], m, desc, MSD_TAG24, desc, msd_segp(rdx_type_size(types[k])), &s);
         }
     msd_pairs_case(ctx, RDX_U32, n, 4, 1, MSD_UNIFORM, 0, 2, &s); /* the narrow shape */
     if (max_log2 >= 21) {
@@ -904,7 +914,7 @@ static void msd_wide_pairs_tests(rdx_ctx *ctx, int max_log2, int shape)
          * equal keys: the on-chip LSD passes), above it at 2^20 (the deep level) */
         msd_pairs_case(ctx, RDX_I32, n, 4, 1, MSD_FEW, 0, 2, &s);
         if (max_log2 >= 20)
-            msd_pairs_case(ctx, RDX_U32, (size_t)1 << 20, 4, 0, MSD_FEW, 1, MSD_DEEP_LONG, &s);
+            msd_pairs_case(ctx, RDX_U32, (size_t)1 << 20, 4, 0, MSD_FEW, 1, MSD_LONG, &s);
         msd_pairs_case(ctx, RDX_U32, n + 1, 12, 1, MSD_UNIFORM, 1, 2, &s);
         msd_pairs_case(ctx, RDX_F32, n, 12, 0, MSD_DUPS_BIG, 0, -9, &s);
         msd_pairs_case(ctx, RDX_U32, n, 8, 0, MSD_UNIFORM, 0, -1, &s); /* 8-byte values: no mid or wide shape */

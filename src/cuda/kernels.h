@@ -207,7 +207,8 @@ typedef struct rdx_fixup_args {
                                  that vary over all the keys (rdx_msd_range_missed) */
 #define RDX_MSD_DEEP_LONG 20  /* sub-buckets of the deep level above level 3's capacity
                                  (msd_deep_kernel): the segmented passes sort them */
-#define RDX_MSD_SKIP_DEEP 21  /* 1 where the sample saw few values of the bits the deep level
+#define RDX_MSD_SKIP_DEEP 21  /* 1 where the sample of 8-byte keys (4-byte keys have no deep
+                                 level) saw few values of the bits the deep level
                                  splits by (msd_decide_kernel): its pass takes every long
                                  level-2 bucket as one sub-bucket without reading a key, and
                                  the segmented passes sort those over all their low bits */

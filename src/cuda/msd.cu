@@ -201,19 +201,41 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
     const int lead = use_base ? lead_based : vary_raw ? __clzll(vary_raw) - (64 - w) : w; /* w: every key equal */
     const int drop = lead <= MSD_MAX_DROP(K) ? lead : 0;
     const int second = MSD_SECOND(K) - drop;
+    /* One shared atomic a sampled key (its 16-bit prefix; the deep level's map too for
+     * 8-byte keys): the top digits' counts and the second digits seen follow from the
+     * prefixes' counts (a sample of skewed keys made a count per digit a hot spot). */
 #pragma unroll
     for (int j = 0; j < PER_WARP; ++j)
         if (have[j]) {
             const K k = key[j] - base;
             const uint32_t pre = (uint32_t)(k >> second) & 0xFFFFu;
-            atomicAdd(&s_top[pre >> 8], 1u);
-            atomicAdd(&s_second[pre & 255u], 1u);
             atomicAdd(&s_pairs[pre >> 1], 1u << ((pre & 1u) << 4));
-            const uint32_t bit = msd_deep_bit((uint32_t)(k >> (second - 8)) & 0xFFFFFFu);
-            atomicOr(&s_deep[bit >> 5], 1u << (bit & 31u));
+            if (sizeof(K) == 8) {
+                const uint32_t bit = msd_deep_bit((uint32_t)(k >> (second - 8)) & 0xFFFFFFu);
+                atomicOr(&s_deep[bit >> 5], 1u << (bit & 31u));
+            }
         }
     __syncthreads();
-    if (t < RDX_MSD_DEEP_MAP_BITS / 32)
+    /* Word j holds prefixes 2j and 2j + 1: top digit j >> 7, second digits 2 (j & 127) and
+     * one more. Thread t reads words t + 1024 i: one top digit a warp each time (four warps
+     * share it), the same two second digits every time. */
+    static_assert(MSD_DECIDE_THREADS % 128 == 0 && MSD_PAIR_WORDS % MSD_DECIDE_THREADS == 0, "whole rows a step");
+    uint32_t most_pair = 0, seconds_seen = 0; /* the largest sampled level-2 bucket; bit h: second digit 2 (t & 127) + h */
+    for (uint32_t j = t; j < MSD_PAIR_WORDS; j += MSD_DECIDE_THREADS) {
+        const uint32_t w = s_pairs[j], lo = w & 0xFFFFu, hi = w >> 16;
+        most_pair = max(most_pair, max(lo, hi));
+        seconds_seen |= (lo != 0u ? 1u : 0u) | (hi != 0u ? 2u : 0u);
+        const uint32_t row = __reduce_add_sync(RDX_FULL_WARP, lo + hi);
+        if (lane == 0 && row != 0u)
+            atomicAdd(&s_top[j >> 7], row);
+    }
+    if (seconds_seen & 1u)
+        s_second[2u * (t & 127u)] = 1u;
+    if (seconds_seen & 2u)
+        s_second[2u * (t & 127u) + 1u] = 1u;
+    atomicMax(&s_sum[3], most_pair);
+    __syncthreads();
+    if (sizeof(K) == 8 && t < RDX_MSD_DEEP_MAP_BITS / 32)
         atomicAdd(&s_sum[4], (uint32_t)__popc(s_deep[t]));
     if (t < 256) {
         const uint32_t c = s_top[t];
@@ -221,12 +243,6 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
         atomicAdd(&s_sum[1], c != 0u);
         atomicAdd(&s_sum[2], s_second[t] != 0u);
     }
-    uint32_t most_pair = 0; /* the largest sampled level-2 bucket */
-    for (uint32_t j = t; j < MSD_PAIR_WORDS; j += MSD_DECIDE_THREADS) {
-        const uint32_t w = s_pairs[j];
-        most_pair = max(most_pair, max(w & 0xFFFFu, w >> 16));
-    }
-    atomicMax(&s_sum[3], most_pair);
     __syncthreads();
     if (t == 0) {
         const size_t sampled = n < chunks * 32 ? n : chunks * 32; /* the chunks lie within n */
@@ -245,8 +261,8 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
                                                (unsigned long long)max_n * sampled * RDX_MSD_DEEP_SPLIT;
         const int on = lead <= MSD_MAX_DROP(K) && (spread || few_prefixes || deep);
         /* Few values of the deep level's digit under the top two: its sub-buckets would be
-         * as long as its buckets (tuning.h). */
-        const int skip_deep = s_sum[4] <= RDX_MSD_FEW_DEEP;
+         * as long as its buckets (tuning.h). 8-byte keys only: 4-byte keys have no deep level. */
+        const int skip_deep = sizeof(K) == 8 && s_sum[4] <= RDX_MSD_FEW_DEEP;
         ctrl[RDX_MSD_STATE] = on ? RDX_MSD_LEVEL1 : RDX_MSD_OFF;
         ctrl[RDX_MSD_DROP] = on ? (uint32_t)drop : 0u;
         ctrl[RDX_MSD_SKIP_DEEP] = on && skip_deep ? 1u : 0u;

@@ -10,12 +10,17 @@
 #include "seg_tile.h"
 
 /* The level-2 buckets, and the bits below them (all but the top two digits, of keys with
- * nothing dropped): the deep level takes the top 8 of them in the buckets above level 3's
- * capacity, and the segmented passes all of them in the sub-buckets still above it (the
- * deep digit, constant in a sub-bucket where the deep level ran, costs them nothing). */
+ * nothing dropped): for 8-byte keys the deep level takes the top 8 of them in the buckets
+ * above level 3's capacity, and the segmented passes all of them in the sub-buckets still
+ * above it (the deep digit, constant in a sub-bucket where the deep level ran, costs them
+ * nothing). 4-byte keys have no deep level: the segmented passes take their long level-2
+ * buckets whole. Their 16 low bits are two passes either way (a deep pass and the deep
+ * kernel, or two segmented passes), and the deep level's 12 launches, enqueued whatever
+ * the keys, cost every 4-byte sort the route plans about 35 us (H200). */
 #define MSD_L2_BUCKETS ((size_t)RDX_MSD_BUCKETS2)
 static int low_bits(const rdx_cuda_plan *p) { return p->kb * 8 - 16; }
 static int low_passes(const rdx_cuda_plan *p) { return low_bits(p) / 8; }
+static int has_deep(const rdx_cuda_plan *p) { return p->kb == 8; }
 
 /* The most buckets above level 3's capacity n keys can hold (level-2 buckets, or
  * sub-buckets of the deep level). */
@@ -82,6 +87,11 @@ void rdx_cuda_msd_long_layout(rdx_cuda_plan *p, size_t *end)
     const size_t cap = l3_cap(p), subs = most_long(p);
     p->msd_off = rdx_cuda_take(end, (MSD_L2_BUCKETS + 1) * sizeof(size_t));
     p->msd_bins = rdx_cuda_take(end, rdx_seg_tile_scratch_bytes(MSD_L2_BUCKETS));
+    if (!has_deep(p)) {
+        p->msd_segp =
+            rdx_cuda_take(end, rdx_seg_passes_scratch_bytes(p->kb, p->vb, p->n, MSD_L2_BUCKETS, cap, low_passes(p)));
+        return;
+    }
     p->msd_off3 = rdx_cuda_take(end, (2 * subs + 1) * sizeof(size_t));
     p->msd_bins3 = rdx_cuda_take(end, rdx_seg_tile_scratch_bytes(subs));
     const size_t longs = subs < MSD_L2_BUCKETS ? subs : MSD_L2_BUCKETS; /* long level-2 buckets */
@@ -147,13 +157,7 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     RDX_CUDA_TRY(rdx_launch_msd_sort(p->kb, p->vb, p->msd_l3, &m, b->sms, s));
 
     /* The level-2 buckets above level 3's capacity (few distinct keys, a heavy key, skew
-     * below the top digit), the deep level: the segmented passes' first pass on the 8
-     * bits below the top two digits partitions each, in place in A with B (free after
-     * level 2) as the other buffer, leaving them in B where it runs; the deep kernel sorts
-     * the sub-buckets within level 3's capacity into A, and lists the others. Level 2
-     * wrote the keys decoded. Where the sample saw few values of that digit
-     * (RDX_MSD_SKIP_DEEP), the pass reads nothing and every long bucket is one
-     * sub-bucket, listed whole. */
+     * below the top digit), as offsets and a list of the long ones. */
     size_t *off = (size_t *)(t + p->msd_off);
     uint32_t *bins = (uint32_t *)(t + p->msd_bins);
     RDX_CUDA_TRY(rdx_launch_msd_offsets(&m, off, b->sms, s));
@@ -174,7 +178,6 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     q.vals_src = vals_a;
     q.vals_a = vals_a;
     q.vals_b = l->vals_b;
-    q.leave_in_b = 1;
     q.n = n;
     q.off = off;
     q.S = MSD_L2_BUCKETS;
@@ -182,39 +185,52 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     q.max_short = g.max_short;
     q.cls = p->cls;
     q.desc = p->desc;
-    q.begin_bit = low_bits(p) - 8;
-    q.end_bit = low_bits(p);
-    q.radix_bits = 8;
-    q.one_digit = l->msd_ctrl + RDX_MSD_SKIP_DEEP;
-    q.bit_less = l->msd_ctrl + RDX_MSD_DROP; /* the deep digit lies below the second digit */
-    q.unordered = rdx_cuda_equal_keys_alike(p); /* each sub-bucket is sorted whole below */
     void *segp = t + p->msd_segp;
-    RDX_CUDA_TRY(rdx_seg_passes_enqueue(&q, segp, b->sms, s));
-    rdx_msd_deep_args d;
-    memset(&d, 0, sizeof d);
-    d.first = rdx_seg_passes_view_of(&q, segp);
-    d.low8 = q.begin_bit;
-    d.groups = (uint32_t *)(t + p->msd_groups);
-    d.off3 = (size_t *)(t + p->msd_off3);
-    d.bins3 = (uint32_t *)(t + p->msd_bins3);
-    RDX_CUDA_TRY(cudaMemsetAsync(d.bins3, 0, rdx_seg_tile_scratch_bytes(0), s));
-    RDX_CUDA_TRY(rdx_launch_msd_deep(p->kb, p->vb, p->msd_l3, &m, &d, b->sms, s));
+    if (has_deep(p)) {
+        /* The deep level: the segmented passes' first pass on the 8 bits below the top two
+         * digits partitions each long bucket, in place in A with B (free after level 2) as
+         * the other buffer, leaving them in B where it runs; the deep kernel sorts the
+         * sub-buckets within level 3's capacity into A, and lists the others. Level 2 wrote
+         * the keys decoded. Where the sample saw few values of that digit
+         * (RDX_MSD_SKIP_DEEP), the pass reads nothing and every long bucket is one
+         * sub-bucket, listed whole. */
+        q.leave_in_b = 1;
+        q.begin_bit = low_bits(p) - 8;
+        q.end_bit = low_bits(p);
+        q.radix_bits = 8;
+        q.one_digit = l->msd_ctrl + RDX_MSD_SKIP_DEEP;
+        q.bit_less = l->msd_ctrl + RDX_MSD_DROP; /* the deep digit lies below the second digit */
+        q.unordered = rdx_cuda_equal_keys_alike(p); /* each sub-bucket is sorted whole below */
+        RDX_CUDA_TRY(rdx_seg_passes_enqueue(&q, segp, b->sms, s));
+        rdx_msd_deep_args d;
+        memset(&d, 0, sizeof d);
+        d.first = rdx_seg_passes_view_of(&q, segp);
+        d.low8 = q.begin_bit;
+        d.groups = (uint32_t *)(t + p->msd_groups);
+        d.off3 = (size_t *)(t + p->msd_off3);
+        d.bins3 = (uint32_t *)(t + p->msd_bins3);
+        RDX_CUDA_TRY(cudaMemsetAsync(d.bins3, 0, rdx_seg_tile_scratch_bytes(0), s));
+        RDX_CUDA_TRY(rdx_launch_msd_deep(p->kb, p->vb, p->msd_l3, &m, &d, b->sms, s));
+        /* The segmented passes below take the sub-buckets still above level 3's capacity
+         * (a heavy key, or the long buckets where the deep level was skipped); their
+         * offsets are pairs, segment 2i of off3 being sub-bucket i (the odd ones are never
+         * listed). */
+        q.off = d.off3;
+        q.S = 2 * most_long(p);
+        q.bins = d.bins3;
+        q.one_digit = NULL;
+    }
 
-    /* The sub-buckets still above level 3's capacity (a heavy key, or the long buckets
-     * where the deep level was skipped): the segmented passes over all the bits below the
-     * top two digits, in place in A; their offsets are pairs, segment 2i of off3 being
-     * sub-bucket i (the odd ones are never listed). */
+    /* The segmented passes over all the bits below the top two digits, in place in A: the
+     * long level-2 buckets (4-byte keys), or the deep level's long sub-buckets. */
     q.keys_scratch = b->argsort; /* an argsort's keys are scratch: the last pass writes indices only */
     q.wide_out = p->widen ? b->vals_a : NULL;
     q.leave_in_b = 0;
     q.unordered = rdx_cuda_equal_keys_alike(p); /* their lowest digit's pass */
-    q.off = d.off3;
-    q.S = 2 * most_long(p);
-    q.bins = d.bins3;
-    q.one_digit = NULL;
     q.bit_less = NULL; /* bits 0 to low_bits: the dropped ones, constant, cost nothing */
     q.begin_bit = 0;
     q.end_bit = low_bits(p);
+    q.radix_bits = 8;
     RDX_CUDA_TRY(rdx_seg_passes_enqueue(&q, segp, b->sms, s));
     return RDX_OK;
 }

@@ -35,10 +35,11 @@ int rdx_cuda_cluster_max_blocks(size_t key_bytes, size_t value_bytes);
  * *slow_blocks (if not NULL): level-3 blocks that sorted their bucket by on-chip LSD
  * passes (a sub-bucket above 64 keys). *long_buckets (if not NULL): level-2 buckets above
  * level 3's capacity (RDX_MSD_L3_CAP or RDX_MSD_L3_CAP_PAIRS), which the deep level
- * split. *deep_long (if not NULL): the deep level's sub-buckets still above it, which the
+ * split (8-byte keys) or the segmented passes sorted (4-byte keys, which have no deep
+ * level). *deep_long (if not NULL): the deep level's sub-buckets still above it, which the
  * segmented passes sorted. *deep_skipped (if not NULL): 1 where the sample skipped the
- * deep level (few values of its digit: the long buckets went whole to the segmented
- * passes), else 0. */
+ * deep level (8-byte keys with few values of its digit: the long buckets went whole to
+ * the segmented passes), else 0. */
 int rdx_cuda_ctx_msd_state(rdx_ctx *ctx, unsigned *slow_blocks, unsigned *long_buckets, unsigned *deep_long,
                            unsigned *deep_skipped);
 
