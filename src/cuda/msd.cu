@@ -1171,7 +1171,7 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
     }
 }
 
-/* ---- the deep level: the long level-2 buckets one digit further ---- */
+/* ---- the deep level (8-byte keys): the long level-2 buckets one digit further ---- */
 
 /* The deep level's groups of sub-buckets. The segmented passes' first pass (route_msd.cu)
  * partitioned each long level-2 bucket by the deep digit, the 8 bits below the second
@@ -1234,6 +1234,7 @@ template <typename K, int VB, int W>
 __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, VB, W>::L3_MIN_BLOCKS)
     msd_deep_kernel(const rdx_msd_args a, const rdx_msd_deep_args d)
 {
+    static_assert(sizeof(K) == 8 && W == 0, "the deep level is 8-byte keys' (level 3's narrow shape)");
     rdx_chain_enter();
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
     enum { CAP = msd_shape<K, VB, W>::L3_CAP, THREADS = msd_shape<K, VB, W>::L3_THREADS };
@@ -1271,20 +1272,14 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
             }
             continue;
         }
-        if constexpr (W == 2) { /* every value below the second digit counted */
-            const uint32_t *gsrc = (const uint32_t *)src + begin;
-            msd_l3_counts_only<THREADS>(gsrc, (uint32_t *)a.keys_a + begin, m, low8 + 8,
-                                        (uint32_t)msd_flip(gsrc[0], a.cls, a.desc), smem);
-        } else {
-            /* About 2^MSD_L3_BIN_KEYS_LOG2 keys a bin: (e - dg) deep digits, each split by
-             * the b bits below the deep digit (at least 1 for a lone sub-bucket). */
-            const int group = msd_ceil_log2(e - dg);
-            const int need = msd_ceil_log2(((m - 1u) >> MSD_L3_BIN_KEYS_LOG2(K)) + 1u) - group;
-            const int wid = msd_shape<K, VB, W>::L3_MAX_BITS, most = wid - group < low8 ? wid - group : low8;
-            const int b = need < (e - dg == 1u) ? (int)(e - dg == 1u) : need < most ? need : most;
-            msd_l3_sort<K, VB, W>(a, src + begin, vsrc + begin, begin, m, low8 - b, (256u << b) - 1u, dg << b,
-                                  (e - dg) << b, smem);
-        }
+        /* About 2^MSD_L3_BIN_KEYS_LOG2 keys a bin: (e - dg) deep digits, each split by the b
+         * bits below the deep digit (at least 1 for a lone sub-bucket). */
+        const int group = msd_ceil_log2(e - dg);
+        const int need = msd_ceil_log2(((m - 1u) >> MSD_L3_BIN_KEYS_LOG2(K)) + 1u) - group;
+        const int wid = msd_shape<K, VB, W>::L3_MAX_BITS, most = wid - group < low8 ? wid - group : low8;
+        const int b = need < (e - dg == 1u) ? (int)(e - dg == 1u) : need < most ? need : most;
+        msd_l3_sort<K, VB, W>(a, src + begin, vsrc + begin, begin, m, low8 - b, (256u << b) - 1u, dg << b,
+                              (e - dg) << b, smem);
         __syncthreads(); /* the shared memory is the next group's */
     }
 }
@@ -1397,9 +1392,11 @@ cudaError_t rdx_launch_msd_sort(int kb, int vb, int shape, const rdx_msd_args *a
     return MSD_DISPATCH_W(kb, vb, shape, launch_sort, a, sms, s);
 }
 
-template <typename K, int VB, int W = 0>
+/* 8-byte keys only (4-byte keys have no deep level: route_msd.cu). */
+template <typename K, int VB>
 static cudaError_t launch_deep(const rdx_msd_args *a, const rdx_msd_deep_args *d, int sms, cudaStream_t s)
 {
+    enum { W = 0 };
     rdx_chain_launch l;
     /* the most long level-2 buckets, then the most groups: 256 a long bucket */
     size_t longs = a->n / ((size_t)msd_shape<K, VB, W>::L3_CAP + 1);
@@ -1419,9 +1416,11 @@ static cudaError_t launch_deep(const rdx_msd_args *a, const rdx_msd_deep_args *d
 cudaError_t rdx_launch_msd_deep(int kb, int vb, int shape, const rdx_msd_args *a, const rdx_msd_deep_args *d,
                                 int sms, cudaStream_t s)
 {
-    if (!msd_args_ok(kb, vb, shape, a) || d->low8 < 1)
+    if (kb != 8 || !msd_args_ok(kb, vb, shape, a) || d->low8 < 1)
         return cudaErrorInvalidValue;
-    return MSD_DISPATCH_W(kb, vb, shape, launch_deep, a, d, sms, s);
+    return vb == 0 ? launch_deep<msd_k8, 0>(a, d, sms, s)
+           : vb == 4 ? launch_deep<msd_k8, 4>(a, d, sms, s)
+                     : launch_deep<msd_k8, 8>(a, d, sms, s);
 }
 
 template <typename K>
@@ -1457,9 +1456,10 @@ template <typename K, int VB, int W = 0> static cudaError_t init_shape(void)
     cudaError_t e = cudaFuncSetAttribute(l2, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)L2::BYTES);
     if (e == cudaSuccess)
         e = cudaFuncSetAttribute(l3, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)msd_l3_bytes<K, VB, W>());
-    if (e == cudaSuccess)
-        e = cudaFuncSetAttribute((const void *)msd_deep_kernel<K, VB, W>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 (int)msd_l3_bytes<K, VB, W>());
+    if constexpr (sizeof(K) == 8)
+        if (e == cudaSuccess)
+            e = cudaFuncSetAttribute((const void *)msd_deep_kernel<K, VB, W>,
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize, (int)msd_l3_bytes<K, VB, W>());
     if (e == cudaSuccess)
         e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&l2_per_sm[k][v], l2, L2::THREADS, L2::BYTES);
     if (e == cudaSuccess)
