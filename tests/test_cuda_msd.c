@@ -71,10 +71,11 @@ enum {
                      no base; it drops the 9 leading bits, and the histogram finds 0 */
     MSD_DEEPLONG, /* 1/64 of the keys share their top 24 bits, the others random: the deep
                      level's pass runs, and that sub-bucket (above level 3's capacity from
-                     2^19 keys) goes from B to the segmented passes */
+                     2^19 keys) goes from B to the segmented passes (4-byte keys, which have
+                     no deep level: the long level-2 bucket goes to them whole) */
     MSD_TAG24,    /* one of 8 random 24-bit tags on top of random bits: the sample sees 8
-                     values of the top three digits and skips the deep level, and every long
-                     bucket goes whole to the segmented passes from A */
+                     values of the top three digits and skips the deep level (8-byte keys),
+                     and every long bucket goes whole to the segmented passes from A */
     MSD_ONETOP,   /* 90% of the keys share their top 8 bits, the others random: the top
                      digit is skewed, the 16-bit prefixes are not (8-byte keys: the deep
                      level's test takes them where n is small enough beside max_n) */
@@ -85,8 +86,8 @@ enum {
                      the 8 bits below the tags, 24 bits lower than with nothing dropped */
     MSD_TAGGED29, /* one of 8 random 16-bit tags on bits 45-60 above 45 random bits (the top
                      3 bits 0): both widths drop 3 leading bits, every level-2 bucket is
-                     long, and the deep level splits them below the drop (4-byte keys: 5
-                     bits above their lowest) */
+                     long, and the deep level splits them below the drop (8-byte keys; the
+                     segmented passes sort 4-byte keys' below the second digit) */
     MSD_CAPNARROW, /* as MSD_CAP (256 level-2 buckets (b, 0)) shifted right by 5: both widths
                       drop 5 bits, and 4-byte keys keep 11 bits below level 2, so that a
                       bucket of 32 keys is counted over all of them (msd_l3_count_all) */
