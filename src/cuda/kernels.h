@@ -298,8 +298,8 @@ typedef struct rdx_msd_deep_args {
     uint32_t *bins3;             /* out: their list in seg_tile.h's bin layout (only the long
                                     bin; its header zeroed before) */
 } rdx_msd_deep_args;
-cudaError_t rdx_launch_msd_deep(int kb, int vb, int shape, const rdx_msd_args *a, const rdx_msd_deep_args *d,
-                                int sms, cudaStream_t s);
+cudaError_t rdx_launch_msd_deep(int kb, int vb, const rdx_msd_args *a, const rdx_msd_deep_args *d, int sms,
+                                cudaStream_t s); /* 8-byte keys (level 3's narrow shape) */
 cudaError_t rdx_msd_init(void);
 
 /* Counting route (counting.cu): 1- and 2-byte keys alone, sorted over all their bits. */

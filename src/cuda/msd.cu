@@ -1413,10 +1413,10 @@ static cudaError_t launch_deep(const rdx_msd_args *a, const rdx_msd_deep_args *d
         msd_deep_kernel<K, VB, W>, *a, *d);
 }
 
-cudaError_t rdx_launch_msd_deep(int kb, int vb, int shape, const rdx_msd_args *a, const rdx_msd_deep_args *d,
-                                int sms, cudaStream_t s)
+cudaError_t rdx_launch_msd_deep(int kb, int vb, const rdx_msd_args *a, const rdx_msd_deep_args *d, int sms,
+                                cudaStream_t s)
 {
-    if (kb != 8 || !msd_args_ok(kb, vb, shape, a) || d->low8 < 1)
+    if (kb != 8 || !msd_args_ok(kb, vb, RDX_MSD_L3_NARROW, a) || d->low8 < 1)
         return cudaErrorInvalidValue;
     return vb == 0 ? launch_deep<msd_k8, 0>(a, d, sms, s)
            : vb == 4 ? launch_deep<msd_k8, 4>(a, d, sms, s)

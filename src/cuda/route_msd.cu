@@ -85,7 +85,7 @@ static void layout(rdx_cuda_plan *p, size_t *end)
 
 void rdx_cuda_msd_long_layout(rdx_cuda_plan *p, size_t *end)
 {
-    const size_t cap = l3_cap(p), subs = most_long(p);
+    const size_t cap = l3_cap(p);
     p->msd_off = rdx_cuda_take(end, (MSD_L2_BUCKETS + 1) * sizeof(size_t));
     p->msd_bins = rdx_cuda_take(end, rdx_seg_tile_scratch_bytes(MSD_L2_BUCKETS));
     if (!has_deep(p)) {
@@ -93,6 +93,7 @@ void rdx_cuda_msd_long_layout(rdx_cuda_plan *p, size_t *end)
             rdx_cuda_take(end, rdx_seg_passes_scratch_bytes(p->kb, p->vb, p->n, MSD_L2_BUCKETS, cap, low_passes(p)));
         return;
     }
+    const size_t subs = most_long(p); /* the deep level's sub-buckets above level 3's capacity */
     p->msd_off3 = rdx_cuda_take(end, (2 * subs + 1) * sizeof(size_t));
     p->msd_bins3 = rdx_cuda_take(end, rdx_seg_tile_scratch_bytes(subs));
     const size_t longs = subs < MSD_L2_BUCKETS ? subs : MSD_L2_BUCKETS; /* long level-2 buckets */
@@ -211,7 +212,7 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
         d.off3 = (size_t *)(t + p->msd_off3);
         d.bins3 = (uint32_t *)(t + p->msd_bins3);
         RDX_CUDA_TRY(cudaMemsetAsync(d.bins3, 0, rdx_seg_tile_scratch_bytes(0), s));
-        RDX_CUDA_TRY(rdx_launch_msd_deep(p->kb, p->vb, p->msd_l3, &m, &d, b->sms, s));
+        RDX_CUDA_TRY(rdx_launch_msd_deep(p->kb, p->vb, &m, &d, b->sms, s));
         /* The segmented passes below take the sub-buckets still above level 3's capacity
          * (a heavy key, or the long buckets where the deep level was skipped); their
          * offsets are pairs, segment 2i of off3 being sub-bucket i (the odd ones are never
