@@ -569,14 +569,14 @@ __global__ void __launch_bounds__(msd_shape<K, VB>::L2_THREADS, msd_shape<K, VB>
 
 /* ---- level 3: one block per level-2 bucket ---- */
 
-/* Level 3's shared memory: rank.cuh's layout for the bucket (keys, values), then, with
- * values, each placed key's index within the bucket (16 bits). */
+/* Level 3's shared memory: rank.cuh's layout for the bucket (keys, values; the fast path
+ * keeps each key's rank word where the keys go). */
 template <typename K, int VB, int W>
 struct msd_l3_layout
     : rdx_rank_layout<(int)sizeof(K), VB, msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, VB, W>::L3_CAP> {
     typedef rdx_rank_layout<(int)sizeof(K), VB, msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, VB, W>::L3_CAP> R;
-    static constexpr size_t IDX = R::END;
-    static constexpr size_t BYTES = VB ? IDX + (size_t)msd_shape<K, VB, W>::L3_CAP * 2 : R::END;
+    static constexpr size_t BYTES = R::END;
+    static_assert(msd_shape<K, VB, W>::L3_CAP <= 65536, "a tie-break (index or slot) fits the rank word's 16 bits");
 };
 /* 4-byte keys alone, counted over every value below level 2 (msd_l3_count_all): the
  * sorted bucket (OUT, as many words as level 3 holds keys), a 4-bit counter per value
@@ -743,7 +743,6 @@ static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const 
     };
     K *s_keys = (K *)(smem + R::KEYS);
     V *s_vals = (V *)(smem + R::VALS);
-    uint16_t *s_idx = (uint16_t *)(smem + R::IDX);
     uint32_t *s_cnt = (uint32_t *)(smem + R::WCNT);
     uint32_t *s_scan = (uint32_t *)(smem + R::SCAN);
 
@@ -762,20 +761,25 @@ static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const 
         }
         return;
     }
-    const K flip = msd_flip(src[0], a.cls, a.desc); /* the bucket's codec */
-    for (uint32_t j = threadIdx.x; j < bins; j += THREADS)
-        s_cnt[j] = 0u;
-    __syncthreads();
-
+    /* The loads are issued before the counters are cleared, so that their latency and the
+     * codec's (src[0]) overlap the clearing and its barrier. */
     K key[ITEMS];
     V val[ITEMS]; /* keys only: unused */
 #pragma unroll
     for (int i = 0; i < ITEMS; ++i) {
         const uint32_t pos = (uint32_t)i * THREADS + threadIdx.x;
-        key[i] = pos < m ? src[pos] ^ flip : (K)0;
+        key[i] = pos < m ? src[pos] : (K)0;
         if (VB)
             val[i] = pos < m ? vsrc[pos] : (V)0;
     }
+    const K flip = msd_flip(src[0], a.cls, a.desc); /* the bucket's codec */
+    for (uint32_t j = threadIdx.x; j < bins; j += THREADS)
+        s_cnt[j] = 0u;
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i)
+        key[i] ^= flip;
+    __syncthreads();
+
 #pragma unroll
     for (int i = 0; i < ITEMS; ++i)
         if ((uint32_t)i * THREADS + threadIdx.x < m)
@@ -812,43 +816,46 @@ static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const 
         return;
     }
 
-    /* Placing a key bumps its digit's start: afterwards s_cnt[d] is where digit d ends. */
+    /* Placing a key bumps its digit's start: afterwards s_cnt[d] is where digit d ends.
+     * What goes to the slot is the key's rank word: the key shifted up by 16 bits (the top
+     * 16 bits, which every key of the bucket shares, fall out), its tie-break below: the
+     * index within the bucket (pairs: its input order among equal keys), or the slot
+     * (keys alone). Every rank word of a bucket differs from the others, and they order as
+     * the keys and their ties do. */
 #pragma unroll
     for (int i = 0; i < ITEMS; ++i) {
         const uint32_t pos = (uint32_t)i * THREADS + threadIdx.x;
         if (pos < m) {
             const uint32_t slot = atomicAdd(&s_cnt[rdx_digit(key[i], shift, mask) - sub], 1u);
-            s_keys[slot] = key[i];
-            if (VB) {
+            s_keys[slot] = key[i] << 16 | (K)(VB ? pos : slot);
+            if (VB)
                 s_vals[slot] = val[i];
-                s_idx[slot] = (uint16_t)pos;
-            }
         }
     }
+    const K high = key[0] & ~(~(K)0 >> 16); /* the bits every key of the bucket shares */
     __syncthreads();
 
     for (uint32_t pos = threadIdx.x; pos < m; pos += THREADS) {
-        const K k = s_keys[pos];
+        const K me = s_keys[pos], k = high | me >> 16;
         const uint32_t d = rdx_digit(k, shift, mask) - sub;
         const uint32_t st = d ? s_cnt[d - 1u] : 0u, en = s_cnt[d];
+        /* The key's place in its run is how many rank words of the run are smaller. Two a
+         * step, the second only where it is in the run (else its own, which counts
+         * nothing): a warp steps as often as its longest run needs; the compiler's unrolled
+         * loop with a remainder first took twice the instructions (ncu, H200, round 43:
+         * u32/u32 2^28). */
         uint32_t r = st;
+#pragma unroll 1
+        for (uint32_t j = st; j < en; j += 2u) {
+            const K o0 = s_keys[j], o1 = j + 1u < en ? s_keys[j + 1u] : me;
+            r += (uint32_t)(o0 < me) + (uint32_t)(o1 < me);
+        }
+        keys[r] = k ^ flip;
         if (VB) {
-            const uint32_t me = s_idx[pos];
-            for (uint32_t j = st; j < en; ++j) {
-                const K o = s_keys[j];
-                r += (o < k) | ((o == k) & ((uint32_t)s_idx[j] < me));
-            }
-            keys[r] = k ^ flip;
             if (wide)
                 wide[r] = s_vals[pos];
             else
                 vals[r] = s_vals[pos];
-        } else {
-            for (uint32_t j = st; j < en; ++j) {
-                const K o = s_keys[j];
-                r += (o < k) | ((o == k) & (j < pos));
-            }
-            keys[r] = k ^ flip;
         }
     }
 }
@@ -1135,10 +1142,13 @@ static __device__ __forceinline__ void msd_prefetch_l2(const void *p, size_t byt
 }
 
 /* Level-2 buckets b, b + grid, ... per block (a grid of RDX_MSD_L3_WAVES times the
- * resident blocks: where the route is not on, a few thousand blocks return at once). The
- * wide shape runs one block a multiprocessor, which waits for each bucket's keys with
- * nothing else to do: with RDX_MSD_L3_PREFETCH its first thread asks the L2 cache for the
- * block's next bucket (whose bounds it read a bucket earlier) as a bucket begins. */
+ * resident blocks: where the route is not on, a few thousand blocks return at once). A
+ * block waits for each bucket's bounds and then its keys: with RDX_MSD_L3_PREFETCH its
+ * first thread asks the L2 cache for the block's next bucket (whose bounds it read a
+ * bucket earlier, and where level 3 sorts it) as a bucket begins, in the wide shape (one
+ * block a multiprocessor, nothing else to do while it waits) and, where the buckets are
+ * small enough that the L2 cache holds the next ones beside the current ones, in the
+ * narrow shape of pairs and 8-byte keys (tuning.h). */
 template <typename K, int VB, int W>
 __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, VB, W>::L3_MIN_BLOCKS)
     msd_block_kernel(const rdx_msd_args a)
@@ -1149,22 +1159,30 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
         return;
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
     const int below = MSD_SECOND(K) - (int)a.ctrl[RDX_MSD_DROP];
-    constexpr bool prefetch = W == 1 && RDX_MSD_L3_PREFETCH;
-    const bool first = threadIdx.x == 0;
+    /* The narrow shape of pairs (4-byte keys alone are counted; 8-byte keys alone, at 40
+     * registers, spilled in the sort's loops with the prefetch's state and lost 2-5% at
+     * 2^26), where the buckets are small enough. */
+    constexpr bool may_prefetch = RDX_MSD_L3_PREFETCH && (W == 1 || (W == 0 && VB != 0));
+    const bool prefetch =
+        may_prefetch && (W == 1 || a.n / MSD_BUCKETS2 * (sizeof(K) + VB) <= RDX_MSD_L3_PREFETCH_BYTES);
+    __shared__ uint32_t s_next[2]; /* the next bucket's bounds, the first thread's (in no register across the sort) */
     const uint32_t step = gridDim.x;
-    uint32_t next_lo = 0, next_hi = 0; /* the next bucket's bounds (the first thread's) */
-    if (prefetch && first && blockIdx.x + step < MSD_BUCKETS2) {
-        next_lo = a.bases2[blockIdx.x + step];
-        next_hi = msd_bucket_end(a, blockIdx.x + step);
+    if (prefetch && threadIdx.x == 0) {
+        const uint32_t next = blockIdx.x + step;
+        s_next[0] = next < MSD_BUCKETS2 ? a.bases2[next] : 0u;
+        s_next[1] = next < MSD_BUCKETS2 ? msd_bucket_end(a, next) : 0u;
     }
     for (uint32_t b = blockIdx.x; b < MSD_BUCKETS2; b += step) {
-        if (prefetch && first && next_hi > next_lo) {
-            msd_prefetch_l2((const K *)a.keys_a + next_lo, (size_t)(next_hi - next_lo) * sizeof(K));
-            if (VB)
-                msd_prefetch_l2((const V *)a.vals_a + next_lo, (size_t)(next_hi - next_lo) * sizeof(V));
+        if (prefetch && threadIdx.x == 0) {
+            const uint32_t lo = s_next[0], hi = s_next[1];
+            if (hi > lo && hi - lo <= (uint32_t)msd_shape<K, VB, W>::L3_CAP) {
+                msd_prefetch_l2((const K *)a.keys_a + lo, (size_t)(hi - lo) * sizeof(K));
+                if (VB)
+                    msd_prefetch_l2((const V *)a.vals_a + lo, (size_t)(hi - lo) * sizeof(V));
+            }
             const uint32_t after = b + 2u * step;
-            next_lo = after < MSD_BUCKETS2 ? a.bases2[after] : 0u;
-            next_hi = after < MSD_BUCKETS2 ? msd_bucket_end(a, after) : 0u;
+            s_next[0] = after < MSD_BUCKETS2 ? a.bases2[after] : 0u;
+            s_next[1] = after < MSD_BUCKETS2 ? msd_bucket_end(a, after) : 0u;
         }
         msd_l3_bucket<K, VB, W>(a, b, below, smem);
         __syncthreads(); /* the shared memory is the next bucket's */
