@@ -41,10 +41,10 @@
  * any order (rank.cuh, rdx_rank_scatter_any), level 3 in any order among equal keys.
  * Pairs (VB = 4 or 8 bytes of value per key): levels 1 and 2 move the values with the keys
  * (both are stable passes), level 2 with the pass kernel's 16-byte tile shape; level 3
- * keeps each key's value and its index within the bucket (its input order among equal
- * keys, levels 1 and 2 being stable) in shared memory next to it, and breaks ties among
- * equal keys by that index, so the sort is stable; its on-chip LSD passes move the values
- * too. Level 3 reads all of its bucket's values before it writes any (in place).
+ * keeps each key's value in shared memory and its index within the bucket (its input
+ * order among equal keys, levels 1 and 2 being stable) in the key's rank word, so that
+ * ties among equal keys follow that index and the sort is stable; its on-chip LSD passes
+ * move the values too. Level 3 reads all of its bucket's values before it writes any (in place).
  * Every kernel reads the state word first and returns at once unless it is its turn, so
  * the whole route is enqueued unconditionally (CUDA-graph safe, no host read). */
 #include "common.cuh"
@@ -719,13 +719,16 @@ static __device__ __noinline__ void msd_block_lsd_pairs(const K *src, const void
  * (m <= level 3's capacity), by one block:
  *   1. count the keys by the level-3 digit (((key >> shift) & mask) - sub: bins of them,
  *      about as many as the bucket has keys) with shared-memory atomics;
- *   2. scan the counts, place every key at the next free slot of its digit (another
- *      atomic), with VB > 0 its value and its index within the bucket next to it;
+ *   2. scan the counts, place every key's rank word at the next free slot of its digit
+ *      (another atomic), with VB > 0 its value there too: the key shifted up 16 bits (the
+ *      top 16, which every key of a level-2 bucket shares, fall out) and below them the
+ *      key's tie-break, its slot (keys only) or its index within the bucket (pairs);
  *   3. each key's final place within its run of equal digits (a few keys) is the number
- *      of keys of the run below it, ties broken by position (keys only) or by the index
- *      within the bucket (pairs): write it, decoded, and its value.
+ *      of rank words of the run below its own: write the key, decoded, and its value.
  * Keys only, the order within a digit after step 2 does not matter (equal keys are
  * indistinguishable); with values the index makes the result stable whatever that order.
+ * One compare of rank words replaced a key compare, a tie test and a second shared load
+ * (H200, round 43: docs/performance.md, "Round 43").
  * The layout is row-striped so that short buckets keep every warp busy. Every key and value
  * is read before the first barrier (src may be the destination).
  * A run longer than RDX_MSD_L3_RUN_MAX keys sends the block to msd_block_lsd. */

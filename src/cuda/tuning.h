@@ -633,10 +633,11 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #ifndef RDX_MSD_L3_WAVES
 #define RDX_MSD_L3_WAVES 8
 #endif
-/* Level 3 with values: a block holds its bucket's keys, values and each key's index
- * within the bucket (16 bits, for stability) in shared memory, CAP x (8 + VB + 2) bytes
- * plus the ranking's counters (17.5 KB). 512 x 10 (5120 keys, 107 KB with 8-byte values)
- * lets 2 blocks share a 228 KB SM; 512 x 12 (6144, 125 KB) would allow only one. With
+/* Level 3 with values: a block holds its bucket's keys (each as a rank word with its index
+ * within the bucket, for stability: msd.cu) and values in shared memory, CAP x (8 + VB)
+ * bytes plus the ranking's counters (17.5 KB); until round 43 the index took 2 bytes more
+ * a key. 512 x 10 (5120 keys, 107 KB with 8-byte values then) lets 2 blocks share a
+ * 228 KB SM; 512 x 12 (6144, 125 KB then) would allow only one. With
  * uniform keys the buckets average n / 65536 keys: at 2^28 4096 (the largest of 65536
  * about 4400), so pairs take the route up to PAIRS_MAX_N = 2^28; above that uniform
  * keys would come close to the capacity and fall back. Not swept (see above). */
