@@ -1092,7 +1092,9 @@ static __device__ __forceinline__ uint32_t msd_bucket_end(const rdx_msd_args &a,
 }
 
 /* Level-2 bucket b's bounds (both 0 past the last bucket) into bounds[0..1] in shared
- * memory, copied without waiting (cp.async; cp.async.wait_all before they are read). */
+ * memory, copied without waiting (cp.async; cp.async.wait_all before they are read). Past
+ * the last bucket nothing is copied, so no copy is in flight when a block leaves its loop
+ * (its last bucket b has b + 2 * grid beyond the last). */
 static __device__ __forceinline__ void msd_bounds_async(const rdx_msd_args &a, uint32_t b, uint32_t *bounds)
 {
     const uint32_t to = (uint32_t)__cvta_generic_to_shared(bounds);
@@ -1168,7 +1170,7 @@ static __device__ __forceinline__ void msd_prefetch_l2(const void *p, size_t byt
  * bucket earlier, and where level 3 sorts it) as a bucket begins, in the wide shape (one
  * block a multiprocessor, nothing else to do while it waits) and, where the buckets are
  * small enough that the L2 cache holds the next ones beside the current ones, in the
- * narrow shape of pairs and 8-byte keys (tuning.h). */
+ * narrow shape of pairs (tuning.h). */
 template <typename K, int VB, int W>
 __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, VB, W>::L3_MIN_BLOCKS)
     msd_block_kernel(const rdx_msd_args a)

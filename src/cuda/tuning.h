@@ -613,14 +613,15 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #endif
 /* 1: level 3 asks the L2 cache for a block's next bucket (where it fits level 3) as it
  * starts a bucket (msd.cu, msd_block_kernel): the wide shapes (one block a multiprocessor)
- * always, the narrow shape of 8-byte keys and of pairs where the level-2 buckets average
- * at most PREFETCH_BYTES of keys and values; 0: never. H200, round 43 (stream-ordered ms,
- * without / with the narrow shape's prefetch): u32/u32 uniform 2^28 6.20 / 6.06 (32 KB
- * a bucket), argsort/u64 2^28 6.22 / 6.08 (48 KB), u64 uniform 2^28 6.37 / 6.28, u64/u64
- * uniform 2^26 3.06 / 2.96 (16 KB) but 2^28 10.60 / 10.73 and sorted 8.86 / 9.15 (64 KB:
- * the prefetched buckets and the current ones outgrow the L2 cache); 4-byte keys alone
- * (counted) lost 1% at 2^28, and buckets above level 3's capacity, fetched and then left
- * to the deep level, cost u64 2^30 1.5%. */
+ * always, the narrow shape of pairs where the level-2 buckets average at most
+ * PREFETCH_BYTES of keys and values; 0: never. H200, round 43, device call 4 (the prefetch
+ * in every narrow shape; stream-ordered ms, without / with it): u32/u32 uniform 2^28
+ * 6.20 / 6.06 (32 KB a bucket), argsort/u64 2^28 6.22 / 6.08 (48 KB), u64/u64 uniform
+ * 2^26 3.06 / 2.96 (16 KB) but 2^28 10.60 / 10.73 and sorted 8.86 / 9.15 (64 KB: the
+ * prefetched buckets and the current ones outgrow the L2 cache); 4-byte keys alone
+ * (counted) lost 1% at 2^28; buckets above level 3's capacity, fetched and then left to
+ * the deep level, cost u64 2^30 1.5%; 8-byte keys alone (40 registers) spilled the
+ * prefetch's state in their sort and lost 2-5% at 2^26 (call 5). */
 #ifndef RDX_MSD_L3_PREFETCH
 #define RDX_MSD_L3_PREFETCH 1
 #endif
