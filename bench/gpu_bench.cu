@@ -28,7 +28,7 @@
 #include "gpu_bench.h"
 #include "gpu_bench_data.h"
 #include "gpu_bench_peers.h"
-#include "cuda/test_hooks.h"
+#include "gpu_bench_tune.h"
 
 /* Bytes for the bandwidth ceiling: 1 GiB, copied device to device (read + write). */
 #define GB_COPY_BYTES ((size_t)1 << 30)
@@ -59,7 +59,7 @@ typedef struct gb_job {
     void *atemp;                          /* rdxsort's, for the stream-ordered entry points */
     size_t atemp_bytes;
     rdx_ctx *ctx;
-    int no_cluster;                       /* rdx_gpu_bench_opts.no_cluster */
+    const char *tune;                     /* rdx_gpu_bench_opts.tune */
     char msg[256];                        /* the last error, for the row's note */
 } gb_job;
 
@@ -272,7 +272,7 @@ static int gb_new_ctx(gb_job *j)
     if (j->ctx) rdx_ctx_destroy(j->ctx);
     j->ctx = NULL;
     if ((s = rdx_ctx_create(&j->ctx, RDX_BACKEND_CUDA)) == RDX_OK) {
-        if (j->no_cluster) rdx_cuda_ctx_tuning(j->ctx)->cluster_max_n = 0;
+        rdx_gpu_bench_tune_apply(j->ctx, j->tune);
         return 0;
     }
     snprintf(j->msg, sizeof j->msg, "rdx_ctx_create(CUDA): %s", rdx_status_string(s));
@@ -307,7 +307,7 @@ static void gb_measure(gb_env *e, gb_row *row)
     memset(&j, 0, sizeof j);
     j.c = row->c;
     j.n = row->n;
-    j.no_cluster = e->o->no_cluster;
+    j.tune = e->o->tune;
     j.kbytes = j.n * rdx_type_size(j.c.key);
     j.vbytes = j.n * j.c.value_bytes;
     row->rdx_ms = row->async_ms = row->cub_ms = row->thrust_ms = -1;

@@ -42,7 +42,7 @@ typedef struct rdx_gpu_bench_opts {
     int repeat;                 /* timed runs per measurement; the median is reported */
     int warmup;                 /* untimed runs before them */
     uint64_t seed;
-    int no_cluster;             /* rdxsort's contexts with the cluster route off */
+    const char *tune;           /* rdxsort's contexts' route limits (gpu_bench_tune.h), or NULL */
 } rdx_gpu_bench_opts;
 
 /* The defaults: u32, u64, f32 keys, u32/u32 and u64/u64 pairs; n = 2^16, 2^20, 2^24, 2^26,

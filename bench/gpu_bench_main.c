@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gpu_bench.h"
+#include "gpu_bench_tune.h"
 #include "gpu_matrix.h"
 #include "gpu_seg.h"
 
@@ -68,11 +69,16 @@ static void usage(FILE *f)
         "                 -t LIST   keys u32 f32 u64, pairs u32/u32 f32/u32 u64/u64 (default all)\n"
         "                 --shapes LIST  RxC (counts or 2^k), powerlaw, huge+tiny\n"
         "                 --repeat R, --warmup W, --seed S, --csv FILE\n"
-        "  --no-cluster   rdxsort without its one-cluster path (sm_90+, n <= 2^16): the\n"
-        "                 one-launch grid path serves those sizes, for an A/B comparison\n"
-        "  -h, --help     this text\n", GB_LOG2_LIMIT, RDX_GM_REPEAT, RDX_GM_WARMUP, RDX_GM_BIG_REPEAT,
+        "  -h, --help     this text\n"
+        "  --tune LIST    rdxsort's route limits, NAME=COUNT or NAME=2^K, comma-separated\n"
+        "                 (every mode but --segmented; src/cuda/tuning_ctx.h says what each\n"
+        "                 is): an experiment with where a route starts or ends, no rebuild;\n"
+        "                 e.g. cluster_max_n=0 (no one-cluster path: the grid path serves\n"
+        "                 those sizes), msd4_min_n=2^25. Names:\n", GB_LOG2_LIMIT, RDX_GM_REPEAT, RDX_GM_WARMUP, RDX_GM_BIG_REPEAT,
         RDX_GM_BIG_WARMUP, RDX_GM_BIG_LOG2, RDX_GM_RATIO_FROM_LOG2, RDX_GM_MAX_LOG2, RDX_GS_REPEAT,
         RDX_GS_WARMUP);
+    fputs("                   ", f);
+    rdx_gpu_bench_tune_names(f);
 }
 
 static int bad(const char *what, const char *arg)
@@ -190,7 +196,8 @@ static int add_matrix_dist(const char *tok, void *arg)
 
 /* rdx-gpu-bench --matrix[=quick]: the lists parsed with the matrix's names. */
 static int run_matrix(int quick, char *types, char *sizes, char *dists, long repeat, long warmup,
-                      int have_seed, unsigned long long seed, long max_log2, const char *csv_path)
+                      int have_seed, unsigned long long seed, long max_log2, const char *tune,
+                      const char *csv_path)
 {
     rdx_gpu_matrix_opts o;
     FILE *csv = NULL;
@@ -212,6 +219,7 @@ static int run_matrix(int quick, char *types, char *sizes, char *dists, long rep
     if (warmup >= 0) o.warmup = o.big_warmup = (int)warmup;
     if (max_log2 > 0) o.max_log2 = (int)max_log2;
     if (have_seed) o.seed = seed;
+    o.tune = tune;
     if (o.repeat < 10)
         fprintf(stderr, "rdx-gpu-bench: note: a median of %d runs (the benchmark's rule is >= 10)\n", o.repeat);
     if (csv_path && !(csv = fopen(csv_path, "w"))) {
@@ -272,7 +280,8 @@ int main(int argc, char **argv)
     char *types = NULL, *sizes = NULL, *dists = NULL, *shapes = NULL;
     long repeat = -1, warmup = -1, max_log2 = 0;
     unsigned long long seed = 0;
-    int quick = 0, have_seed = 0, matrix = 0, segmented = 0, no_cluster = 0, i, rc;
+    int quick = 0, have_seed = 0, matrix = 0, segmented = 0, i, rc;
+    const char *tune = NULL;
     FILE *csv = NULL;
 
     for (i = 1; i < argc; i++) {
@@ -284,17 +293,21 @@ int main(int argc, char **argv)
         else if (strcmp(a, "--matrix=quick") == 0) matrix = 2;
         else if (strcmp(a, "--segmented") == 0 || strcmp(a, "--segmented=full") == 0) segmented = 1;
         else if (strcmp(a, "--segmented=quick") == 0) segmented = 2;
-        else if (strcmp(a, "--no-cluster") == 0) no_cluster = 1;
         else if (!has_arg && (strcmp(a, "-t") == 0 || strcmp(a, "-n") == 0 || strcmp(a, "--dist") == 0 ||
                               strcmp(a, "--repeat") == 0 || strcmp(a, "--warmup") == 0 ||
                               strcmp(a, "--seed") == 0 || strcmp(a, "--csv") == 0 ||
-                              strcmp(a, "--max-log2") == 0 || strcmp(a, "--shapes") == 0))
+                              strcmp(a, "--max-log2") == 0 || strcmp(a, "--shapes") == 0 ||
+                              strcmp(a, "--tune") == 0))
             return bad("missing value for", a);
         else if (strcmp(a, "-t") == 0) types = argv[++i];
         else if (strcmp(a, "-n") == 0) sizes = argv[++i];
         else if (strcmp(a, "--dist") == 0) dists = argv[++i];
         else if (strcmp(a, "--csv") == 0) csv_path = argv[++i];
         else if (strcmp(a, "--shapes") == 0) shapes = argv[++i];
+        else if (strcmp(a, "--tune") == 0) {
+            tune = argv[++i];
+            if (rdx_gpu_bench_tune_check(tune, stderr)) return 2;
+        }
         else if (strcmp(a, "--repeat") == 0 || strcmp(a, "--warmup") == 0) {
             char *end;
             long v = strtol(argv[++i], &end, 10);
@@ -315,14 +328,14 @@ int main(int argc, char **argv)
 
     if (matrix && segmented) return bad("choose one of", "--matrix, --segmented");
     if (segmented) {
-        if (sizes || dists || max_log2 || quick || no_cluster)
-            fprintf(stderr, "rdx-gpu-bench: note: -n, --dist, --max-log2, --quick and --no-cluster do not "
+        if (sizes || dists || max_log2 || quick || tune)
+            fprintf(stderr, "rdx-gpu-bench: note: -n, --dist, --max-log2, --quick and --tune do not "
                             "apply to --segmented (ignored)\n");
         return run_segmented(segmented == 2, types, shapes, repeat, warmup, have_seed, seed, csv_path);
     }
     if (shapes) return bad("--shapes needs", "--segmented");
     if (matrix)
-        return run_matrix(matrix == 2, types, sizes, dists, repeat, warmup, have_seed, seed, max_log2, csv_path);
+        return run_matrix(matrix == 2, types, sizes, dists, repeat, warmup, have_seed, seed, max_log2, tune, csv_path);
     rdx_gpu_bench_defaults(&o, quick);
     given = o;
     if (types) {
@@ -346,7 +359,7 @@ int main(int argc, char **argv)
     if (repeat > 0) o.repeat = (int)repeat;
     if (warmup >= 0) o.warmup = (int)warmup;
     if (have_seed) o.seed = seed;
-    o.no_cluster = no_cluster;
+    o.tune = tune;
     if (o.repeat < 10)
         fprintf(stderr, "rdx-gpu-bench: note: a median of %d runs (the benchmark's rule is >= 10)\n", o.repeat);
 

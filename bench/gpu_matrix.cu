@@ -29,6 +29,7 @@
 #include "gpu_bench_peers.h"
 #include "gpu_matrix.h"
 #include "gpu_matrix_gen.h"
+#include "gpu_bench_tune.h"
 
 typedef struct gm_row {
     rdx_gm_case c;
@@ -340,6 +341,7 @@ static void gm_measure(gm_env *e, gm_row *row)
 
     /* rdxsort: a fresh context per row, its temporary storage in CUB's place. */
     if (gm_rdx(&j, rdx_ctx_create(&j.ctx, RDX_BACKEND_CUDA), "rdx_ctx_create") ||
+        (rdx_gpu_bench_tune_apply(j.ctx, e->o->tune), 0) ||
         gm_rdx(&j, gm_rdx_temp(j.ctx, &j.c, j.n, &j.temp_bytes), "rdxsort temp size") ||
         gm_alloc(&j, &j.temp, j.temp_bytes))
         goto fail;
@@ -520,6 +522,7 @@ static int gm_start(gm_env *e)
         cudaMalloc(&e->counters, sizeof(rdx_gb_verdict)) != cudaSuccess ||
         cudaMalloc(&e->flush, e->flush_bytes) != cudaSuccess || rdx_ctx_create(&e->query, RDX_BACKEND_CUDA) != RDX_OK)
         return -1;
+    rdx_gpu_bench_tune_apply(e->query, e->o->tune);
     return 0;
 }
 

@@ -58,6 +58,7 @@ typedef struct rdx_gpu_matrix_opts {
     int repeat, warmup;           /* below 2^big_log2 */
     int big_log2, big_repeat, big_warmup;
     uint64_t seed;
+    const char *tune;             /* rdxsort's route limits (gpu_bench_tune.h), or NULL */
 } rdx_gpu_matrix_opts;
 
 /* Every case and distribution; quick: n = RDX_GM_QUICK_LOG2 only. */
