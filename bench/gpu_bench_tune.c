@@ -48,7 +48,8 @@ static int tune_item(const char *s, size_t len, size_t *value)
     return -1;
 }
 
-/* Calls set(field, value) for each item of spec; -1 at the first bad one (said on err). */
+/* Checks each item of spec, and with t sets its limit there; -1 at the first bad one (said
+ * on err). */
 static int tune_each(const char *spec, FILE *err, rdx_cuda_tuning *t)
 {
     const char *s = spec;
