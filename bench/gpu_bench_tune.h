@@ -16,7 +16,7 @@ extern "C" {
 int rdx_gpu_bench_tune_check(const char *spec, FILE *err);
 /* Sets the limits of spec (checked) in ctx, a CUDA context; nothing for a NULL spec. */
 void rdx_gpu_bench_tune_apply(rdx_ctx *ctx, const char *spec);
-/* Lists the names, one a line, on out. */
+/* Lists the names on out, four a line. */
 void rdx_gpu_bench_tune_names(FILE *out);
 
 #ifdef __cplusplus

@@ -340,9 +340,10 @@ static void gm_measure(gm_env *e, gm_row *row)
     gm_free(&j.temp);
 
     /* rdxsort: a fresh context per row, its temporary storage in CUB's place. */
-    if (gm_rdx(&j, rdx_ctx_create(&j.ctx, RDX_BACKEND_CUDA), "rdx_ctx_create") ||
-        (rdx_gpu_bench_tune_apply(j.ctx, e->o->tune), 0) ||
-        gm_rdx(&j, gm_rdx_temp(j.ctx, &j.c, j.n, &j.temp_bytes), "rdxsort temp size") ||
+    if (gm_rdx(&j, rdx_ctx_create(&j.ctx, RDX_BACKEND_CUDA), "rdx_ctx_create"))
+        goto fail;
+    rdx_gpu_bench_tune_apply(j.ctx, e->o->tune); /* the same limits as e->query's */
+    if (gm_rdx(&j, gm_rdx_temp(j.ctx, &j.c, j.n, &j.temp_bytes), "rdxsort temp size") ||
         gm_alloc(&j, &j.temp, j.temp_bytes))
         goto fail;
     if (gm_time(e, &j, warmup, row->repeat, gm_restore, gm_run_rdx, gm_check_rdx, &row->rdx_ms)) goto fail;
