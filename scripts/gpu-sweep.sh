@@ -8,6 +8,7 @@
 #   e.g. scripts/gpu-sweep.sh /tmp/sw 'base=' 'i20=-DRDX_OS_ITEMS_4=20 -DRDX_OS_MIN_BLOCKS_4=2'
 # env:   SWEEP_BENCH   rdx-gpu-bench options, matrix mode (default below; every variant gets
 #                      the same seed, so the same inputs)
+#        SWEEP_SEED    that seed (default: a random one)
 #        SWEEP_NCU=1   also profile the first variant's pass kernel with ncu (stall reasons)
 # The table: one row per (case, distribution, n), each variant's rdx ms and rdx/CUB, CUB's
 # median over the variants' runs. Route limits need no rebuild: rdx-gpu-bench --tune.
