@@ -41,12 +41,18 @@ def parse_log2(text):
     return [int(v) for v in text.split(",") if v.strip()]
 
 
+INT_BITS = None  # --int-bits: signed integers uniform in [-2^B, 2^B) instead of the full range
+
+
 def host_keys(rng, dtype, n):
-    """Uniform keys: the full range for integers, normal(0, 1e6) for floats (no NaN)."""
+    """Uniform keys: the full range for integers (or [-2^B, 2^B) with --int-bits B, as
+    issue 11's int64 row in +-2^62), normal(0, 1e6) for floats (no NaN)."""
     dtype = np.dtype(dtype)
     if dtype.kind == "f":
         return (rng.standard_normal(n) * 1e6).astype(dtype)
     info = np.iinfo(dtype)
+    if INT_BITS is not None and dtype.kind == "i" and INT_BITS < 8 * dtype.itemsize - 1:
+        return rng.integers(-(1 << INT_BITS), 1 << INT_BITS, n, dtype=dtype)
     return rng.integers(info.min, info.max, n, dtype=dtype, endpoint=True)
 
 
@@ -308,7 +314,11 @@ def main():
     ap.add_argument("--rows", action="store_true",
                     help="sort the rows of matrices (issue 14's shapes) instead of 1-D arrays; "
                          "dtypes default to int32,float32")
+    ap.add_argument("--int-bits", type=int, default=None,
+                    help="signed integer keys uniform in [-2^B, 2^B) instead of the whole range")
     args = ap.parse_args()
+    global INT_BITS
+    INT_BITS = args.int_bits
     if args.rows and "--dtypes" not in sys.argv:
         args.dtypes = ["int32", "float32"]
     for d in args.dtypes:
