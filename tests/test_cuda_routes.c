@@ -2,13 +2,15 @@
  * small, cluster, grid and onesweep (medium and large tile shapes, several portions), each
  * sort checked against the reference and rdx_ctx_route checked to name the forced route;
  * the counting route from a lowered limit (and the jobs it declines); the onesweep route in
- * portions of a few tiles on more sizes and kinds; the cluster route
+ * portions of a few tiles on more sizes and kinds; the onesweep route on keys already in
+ * order, and on keys with one pair out of order; the cluster route
  * against the grid route byte for byte. (test_cuda_msd forces the MSD route.)
  *
  * Exits 77 where no GPU is usable. RDX_TEST_SEED replays a run; RDX_TEST_MAX_LOG2_N bounds
  * the sizes (default 20); RDX_TEST_REQUIRE_CLUSTER=1 fails the run where the cluster route
  * is off on the device (it is on sm_90 and later when the device can place the cluster). */
 #include "cuda_check.h"
+#include "cuda_into.h"
 #include "reference.h"
 
 #define KEEP ((size_t)-1) /* a limit left as tuning.h has it */
@@ -198,6 +200,136 @@ static void one_digit_tiles(rdx_ctx *ctx, int max_log2)
     reset_tuning(ctx);
 }
 
+/* Random keys put in the sort's order (the reference's stable order under the job's
+ * options); then, where swap_at < n - 1, the first pair of neighbours from swap_at on (or
+ * the last before it) whose compared bits differ is swapped, so that exactly one pair is
+ * out of order. */
+static void keys_in_order(unsigned char *keys, size_t n, rdx_type type, const rdx_opts *o, size_t swap_at,
+                          uint64_t *s)
+{
+    const size_t kb = rdx_type_size(type);
+    unsigned char *raw = host_or_die(n * kb);
+    size_t *perm = host_or_die(n * sizeof *perm);
+    for (size_t i = 0; i < n * kb; i++)
+        raw[i] = (unsigned char)rnd(s);
+    CHECK(rdx_ref_argsort(raw, n, type, o, perm) == 0, "in order: the reference ran out of memory");
+    for (size_t i = 0; i < n; i++)
+        memcpy(keys + i * kb, raw + perm[i] * kb, kb);
+    const int end = o->end_bit ? o->end_bit : (int)(8 * kb);
+#define SORT_KEY(i) rdx_ref_sort_key_flags(keys + (i) * kb, type, o->flags, o->begin_bit, end)
+    size_t at = n;
+    for (size_t i = swap_at; i + 1 < n && at == n; i++)
+        if (SORT_KEY(i) != SORT_KEY(i + 1))
+            at = i;
+    for (size_t i = swap_at < n - 1 ? swap_at : n - 1; i-- > 0 && at == n;)
+        if (SORT_KEY(i) != SORT_KEY(i + 1))
+            at = i;
+#undef SORT_KEY
+    if (swap_at < n - 1 && at < n) {
+        memcpy(raw, keys + at * kb, kb);
+        memmove(keys + at * kb, keys + (at + 1) * kb, kb);
+        memcpy(keys + (at + 1) * kb, raw, kb);
+    }
+    free(raw);
+    free(perm);
+}
+
+/* The onesweep route on keys already in the sort's order, which the histogram's order
+ * check finds (no pass then runs), and on the same keys with one pair swapped (at the start,
+ * at the end, at the edges of 16-byte vectors and of portions, at random), which must be
+ * sorted as any: large and medium tile shapes and portions; keys, pairs and argsort, in
+ * place and out of place (the stream-ordered calls), descending, a bit range, keys off a
+ * 16-byte boundary; each checked against the reference. */
+static void in_order(rdx_ctx *ctx, int max_log2)
+{
+    uint64_t s = seed ^ 0x5555;
+    const size_t tile = LARGEST_TILE, portion = 4 * tile;
+    const forced_route shapes[3] = {{"onesweep", 0, 0, 0, 0, 0, KEEP},                  /* large shape */
+                                    {"onesweep", 0, 0, 0, (size_t)1 << 40, KEEP, KEEP}, /* medium shape */
+                                    {"onesweep", 0, 0, 0, 0, 0, portion}};              /* portions */
+    static const struct {
+        rdx_type type;
+        rdx_ref_kind kind;
+        size_t vs;
+        rdx_type index_type;
+        rdx_opts o;
+        int apart; /* out of place: the stream-ordered call */
+    } jobs[] = {
+        {RDX_U32, RDX_REF_KEYS, 0, 0, {0, 0, 0, 0}, 0},
+        {RDX_U32, RDX_REF_KEYS, 0, 0, {0, 0, 0, 0}, 1},
+        {RDX_F64, RDX_REF_PAIRS, 8, 0, {RDX_DESCENDING, 0, 0, 0}, 0},
+        {RDX_U64, RDX_REF_PAIRS, 4, 0, {0, 5, 50, 0}, 1},
+        {RDX_I16, RDX_REF_ARGSORT, 0, RDX_U64, {0, 0, 0, 0}, 0},
+        {RDX_F32, RDX_REF_ARGSORT, 0, RDX_U32, {RDX_DESCENDING, 0, 0, 0}, 1},
+        {RDX_U8, RDX_REF_KEYS, 0, 0, {RDX_DESCENDING, 0, 0, 0}, 0},
+    };
+    size_t n = 40 * tile + 123;
+    if (n > ((size_t)1 << max_log2) + 7) /* under the sanitizers: still past the small route */
+        n = ((size_t)1 << max_log2) + 7 > RDX_SMALL_MAX_N ? ((size_t)1 << max_log2) + 7 : RDX_SMALL_MAX_N + 1;
+    const size_t swaps[] = {(size_t)-1, 0, n - 2, 15, 16, portion - 1, 2 * portion - 1, 0 /* random */};
+    into_begin();
+    int cases = 0;
+    for (int sh = 0; sh < 3; sh++) {
+        force(ctx, &shapes[sh]);
+        rdx_cuda_ctx_tuning(ctx)->count_min_n = rdx_cuda_ctx_tuning(ctx)->count16_min_n = (size_t)-1; /* u8 */
+        for (size_t j = 0; j < sizeof jobs / sizeof jobs[0]; j++)
+            for (size_t w = 0; w < sizeof swaps / sizeof swaps[0]; w++, cases++) {
+                const size_t kb = rdx_type_size(jobs[j].type);
+                const size_t ab = jobs[j].kind == RDX_REF_ARGSORT ? rdx_type_size(jobs[j].index_type) : jobs[j].vs;
+                const size_t swap_at = w + 1 == sizeof swaps / sizeof swaps[0] ? rnd(&s) % (n - 1) : swaps[w];
+                const size_t off = cases % 2 ? kb : 0; /* keys off a 16-byte boundary: the histogram's head */
+                unsigned char *k0 = host_or_die(n * kb), *a0 = host_or_die(n * ab + 1);
+                unsigned char *k1 = host_or_die(n * kb), *a1 = host_or_die(n * ab + 1);
+                keys_in_order(k0, n, jobs[j].type, &jobs[j].o, swap_at, &s);
+                for (size_t i = 0; i < n * ab; i++)
+                    a0[i] = (unsigned char)rnd(&s);
+                unsigned char *dk = alloc_at(AT_DEVICE, n * kb + 16), *da = alloc_at(AT_DEVICE, n * ab + 1);
+                unsigned char *dk_out = alloc_at(AT_DEVICE, n * kb + 1), *da_out = alloc_at(AT_DEVICE, n * ab + 1);
+                dev_upload(dk + off, k0, n * kb);
+                dev_upload(da, a0, n * ab);
+                const rdx_opts *o = &jobs[j].o;
+                const int apart = jobs[j].apart;
+                rdx_status st;
+                if (jobs[j].kind == RDX_REF_ARGSORT)
+                    st = apart ? async_argsort(ctx, dk + off, n, jobs[j].type, da, jobs[j].index_type, o)
+                               : rdx_argsort(ctx, dk + off, n, jobs[j].type, da, jobs[j].index_type, o);
+                else if (jobs[j].kind == RDX_REF_PAIRS)
+                    st = apart ? into_pairs(ctx, dk + off, dk_out, da, da_out, ab, n, jobs[j].type, o)
+                               : rdx_sort_pairs(ctx, dk + off, da, ab, n, jobs[j].type, o);
+                else
+                    st = apart ? into_keys(ctx, dk + off, dk_out, n, jobs[j].type, o)
+                               : rdx_sort_keys(ctx, dk + off, n, jobs[j].type, o);
+                char what[160];
+                snprintf(what, sizeof what, "in order, shape %d, %s, kind %d, value/index bytes %zu, flags %u, bits "
+                         "[%d, %d), %s, pair swapped at %lld, key offset %zu", sh, type_name(jobs[j].type),
+                         (int)jobs[j].kind, ab, o->flags, o->begin_bit, o->end_bit, apart ? "apart" : "in place",
+                         swap_at == (size_t)-1 ? -1LL : (long long)swap_at, off);
+                CHECK(st == RDX_OK, "%s: %s", what, rdx_ctx_error(ctx));
+                if (st == RDX_OK) {
+                    const int moved = apart && jobs[j].kind != RDX_REF_ARGSORT;
+                    dev_download(k1, moved ? dk_out : dk + off, n * kb);
+                    dev_download(a1, moved ? da_out : da, n * ab);
+                    const rdx_ref_call rc = {jobs[j].kind, jobs[j].type, n, jobs[j].vs, jobs[j].index_type, 0, NULL,
+                                             0, *o};
+                    CHECK(rdx_ref_check(&rc, k0, a0, a0, k1, a1, a1), "%s: n = %zu: differs from the reference", what,
+                          n);
+                    CHECK_ROUTE(ctx, "onesweep", what);
+                }
+                free_at(AT_DEVICE, dk);
+                free_at(AT_DEVICE, da);
+                free_at(AT_DEVICE, dk_out);
+                free_at(AT_DEVICE, da_out);
+                free(k0);
+                free(a0);
+                free(k1);
+                free(a1);
+            }
+    }
+    into_end();
+    reset_tuning(ctx);
+    printf("in order: %d cases\n", cases);
+}
+
 /* Sorts the same random data (n keys of `type`; values of vs bytes, or u32/u64 indices for
  * argsort) once on the cluster route and once with it off (the grid route serves those
  * sizes), on device arrays, and compares the bytes. */
@@ -374,6 +506,7 @@ int main(void)
     counting_route(ctx, max_log2);
     portions(ctx, max_log2);
     one_digit_tiles(ctx, max_log2);
+    in_order(ctx, max_log2);
     cluster_vs_grid(ctx, max_log2);
     rdx_ctx_destroy(ctx);
     printf("test_cuda_routes: %s (%d failures), seed 0x%016" PRIx64 "\n", failures ? "FAILED" : "passed", failures,

@@ -232,6 +232,8 @@ static __device__ __forceinline__ void rdx_plan_passes(const uint32_t *is_active
 
 static __device__ __forceinline__ uint32_t rdx_lane(void) { return threadIdx.x & 31u; }
 
+#define RDX_FULL_WARP 0xffffffffu /* every lane of a warp, for the *_sync intrinsics */
+
 /* The bits in which keys differ, gathered a key at a time in vary[2]: vary[0] ORs the codes and
  * vary[1] their complements, so vary[0] & vary[1] has a bit set where two keys differ (the
  * MSD route's sample and histogram). */

@@ -36,6 +36,67 @@ static __device__ __forceinline__ void rdx_hist_count_code(uint32_t *h, K k, con
     }
 }
 
+/* The up-front histogram's order check (rdx_hist_args.unsorted): whether two neighbouring
+ * keys are out of the sort's order, compared by bits [begin_bit, end_bit) of their codes.
+ * A warp stops checking at its first pair out of order, so that keys in no order pay one
+ * round of it; keys in order pay it throughout, and then skip every pass. */
+template <typename K> struct rdx_hist_order {
+    const K *keys;   /* the first vector's first key */
+    size_t limit;    /* keys readable from there, the next portion's first key included */
+    int shift;       /* begin_bit */
+    K mask;          /* the compared bits, shifted down */
+    bool checking;   /* warp-uniform: no pair out of order found in the warp yet */
+    uint32_t *found; /* shared: set to 1 where a pair is out of order */
+};
+
+template <typename K>
+static __device__ __forceinline__ K rdx_order_bits(K code, const rdx_hist_order<K> &o)
+{
+    return (K)(code >> o.shift) & o.mask;
+}
+
+/* The order check over one round of this thread's vectors (as rdx_hist_count_round reads
+ * them), entered by the whole warp: lane i takes vector base + i, so that the next vector's
+ * first key is the next lane's. The histogram runs these rounds before it counts, while the
+ * warp checks, so that the counting rounds hold none of the check's registers. */
+template <typename K, int UNROLL>
+static __device__ __forceinline__ void rdx_hist_order_round(const uint4 *vec, size_t base, size_t stride, size_t nvec,
+                                                            const rdx_hist_digits &g, rdx_hist_order<K> *order)
+{
+    enum { VEC = 16 / sizeof(K) };
+    union { uint4 raw[UNROLL]; K k[UNROLL * VEC]; } u;
+    int loaded = 0; /* vectors of this round that exist (a prefix) */
+#pragma unroll
+    for (int r = 0; r < UNROLL; ++r) {
+        const bool ok = base + r * stride < nvec;
+        u.raw[r] = ok ? vec[base + r * stride] : make_uint4(0u, 0u, 0u, 0u);
+        loaded += ok;
+    }
+    bool bad = false;
+    const bool last_lane = rdx_lane() == 31u;
+#pragma unroll
+    for (int r = 0; r < UNROLL; ++r) {
+        const size_t v = base + r * stride; /* loaded where r < loaded */
+        K prev = rdx_order_bits(rdx_hist_code(u.k[r * VEC], g), *order);
+        const K next_lanes = __shfl_down_sync(RDX_FULL_WARP, prev, 1); /* vector v + 1's first */
+        if (r < loaded) {
+#pragma unroll
+            for (int j = 1; j < VEC; ++j) {
+                const K cur = rdx_order_bits(rdx_hist_code(u.k[r * VEC + j], g), *order);
+                bad |= prev > cur;
+                prev = cur;
+            }
+            if (v + 1 < nvec && !last_lane)
+                bad |= prev > next_lanes;
+            else if ((v + 1) * VEC < order->limit) /* the next warp's, or past the vectors */
+                bad |= prev > rdx_order_bits(rdx_hist_code(order->keys[(v + 1) * VEC], g), *order);
+        }
+    }
+    if (bad)
+        *order->found = 1u;
+    order->checking = !__any_sync(RDX_FULL_WARP, bad);
+}
+
 /* One round of this thread: the vectors vec[base + r * stride] for r < UNROLL that lie
  * below nvec, loaded first (all in flight), then counted pass by pass. Equal digits in a
  * warp (sorted or low-entropy keys) cost little: the hardware merges same-address

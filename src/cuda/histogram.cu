@@ -3,7 +3,8 @@
  * first output slot of every digit, and a pass whose counts sit in one bin is skipped.
  *
  * Each block counts into shared memory and adds its bins to global memory once. Keys are
- * read 16 bytes per load, several loads in flight per thread. */
+ * read 16 bytes per load, several loads in flight per thread. A launch that counts every
+ * pass also checks whether the keys are already in order (hist.cuh, rdx_hist_order). */
 #include "common.cuh"
 #include "hist.cuh"
 #include "kernels.h"
@@ -20,12 +21,21 @@ static __device__ __forceinline__ void hist_count_key(uint32_t *h, K key, const 
     rdx_or_vary(range, c);
 }
 
+/* Whether keys[j] and keys[j + 1] are out of the sort's order (the order check). */
+template <typename K>
+static __device__ __forceinline__ bool out_of_order(const K *keys, size_t j, const rdx_hist_digits &g,
+                                                    const rdx_hist_order<K> &o)
+{
+    return rdx_order_bits(rdx_hist_code(keys[j], g), o) > rdx_order_bits(rdx_hist_code(keys[j + 1], g), o);
+}
+
 template <int KB>
 __global__ void __launch_bounds__(RDX_HIST_THREADS, RDX_HIST_MIN_BLOCKS(KB)) rdx_histogram_kernel(const rdx_hist_args a)
 {
     typedef typename rdx_uint<KB>::t K;
     enum { VEC = 16 / KB, UNROLL = RDX_HIST_KEYS / VEC > 0 ? RDX_HIST_KEYS / VEC : 1 };
     __shared__ uint32_t s_hist[RDX_HIST_MAX_CELLS];
+    __shared__ uint32_t s_unsorted; /* the order check found a pair out of order */
     rdx_chain_enter();
     /* Where the MSD route is armed, level 1 needs the counts of its top digit only (the 8
      * bits below the leading bits its sample found constant), and the bits that vary over
@@ -44,6 +54,8 @@ __global__ void __launch_bounds__(RDX_HIST_THREADS, RDX_HIST_MIN_BLOCKS(KB)) rdx
     uint32_t *const counts = a.counts + (size_t)skip * RDX_CUDA_MAX_BINS;
     for (uint32_t j = threadIdx.x; j < cells; j += RDX_HIST_THREADS)
         s_hist[j] = 0u;
+    if (threadIdx.x == 0)
+        s_unsorted = 0u;
     /* The first pass launch expects zeroed look-back words. */
     if (a.zero) {
         const size_t stride = (size_t)gridDim.x * RDX_HIST_THREADS;
@@ -61,18 +73,36 @@ __global__ void __launch_bounds__(RDX_HIST_THREADS, RDX_HIST_MIN_BLOCKS(KB)) rdx
     const size_t nvec = (a.count - head) / VEC;
     const size_t tail = head + nvec * VEC;
     K range[2] = {(K)0, (K)0}; /* top_only: OR of the codes, and of their complements */
+    /* The order check: pairs (j, j + 1) for j + 1 below `limit` (the next portion's first key
+     * included). */
+    const size_t limit = a.count + (a.next_key ? 1u : 0u);
+    const int compared = g.end_bit - g.begin_bit;
+    rdx_hist_order<K> order = {keys + head, limit - head, g.begin_bit,
+                               compared >= 8 * KB ? (K)~(K)0 : (K)(((K)1 << compared) - 1u),
+                               a.unsorted != nullptr && !top_only, &s_unsorted};
     if (blockIdx.x == 0) { /* head and tail keys that miss the 16-byte loads */
         const K msd_base = top_only ? (K)rdx_u64_of(a.msd_ctrl + RDX_MSD_BASE) : (K)0; /* the route's codes are less it */
-        for (size_t j = threadIdx.x; j < head; j += RDX_HIST_THREADS)
+        for (size_t j = threadIdx.x; j < head; j += RDX_HIST_THREADS) {
             hist_count_key(s_hist, keys[j], g, range, msd_base);
-        for (size_t j = tail + threadIdx.x; j < a.count; j += RDX_HIST_THREADS)
+            if (order.checking && j + 1 < limit && out_of_order(keys, j, g, order))
+                s_unsorted = 1u;
+        }
+        for (size_t j = tail + threadIdx.x; j < a.count; j += RDX_HIST_THREADS) {
             hist_count_key(s_hist, keys[j], g, range, msd_base);
+            if (order.checking && j + 1 < limit && out_of_order(keys, j, g, order))
+                s_unsorted = 1u;
+        }
     }
 
     /* UNROLL 16-byte loads in flight per thread, then count them pass by pass. */
     const uint4 *vec = (const uint4 *)(keys + head);
     const size_t stride = (size_t)gridDim.x * RDX_HIST_THREADS;
     const size_t first = (size_t)blockIdx.x * RDX_HIST_THREADS + threadIdx.x;
+    if (order.checking) { /* first, while the warp finds the keys in order */
+        const size_t lane = rdx_lane();
+        for (size_t base = first; order.checking && base - lane < nvec; base += stride * RDX_HIST_ORDER_VECS)
+            rdx_hist_order_round<K, RDX_HIST_ORDER_VECS>(vec, base, stride, nvec, g, &order);
+    }
     if (top_only) { /* (the base is loaded where it is used: held over the whole kernel it
                        spills at the 4-byte keys' 40-register cap) */
         const K msd_base = (K)rdx_u64_of(a.msd_ctrl + RDX_MSD_BASE);
@@ -88,6 +118,8 @@ __global__ void __launch_bounds__(RDX_HIST_THREADS, RDX_HIST_MIN_BLOCKS(KB)) rdx
     }
     __syncwarp();
     __syncthreads();
+    if (threadIdx.x == 0 && s_unsorted)
+        atomicOr(a.unsorted, 1u); /* (set only where a.unsorted is) */
 
     for (uint32_t j = threadIdx.x; j < cells; j += RDX_HIST_THREADS) {
         const uint32_t c = s_hist[j];

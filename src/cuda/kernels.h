@@ -46,6 +46,12 @@ typedef struct rdx_hist_args {
                                     (rdx_msd_falls_back: RDX_MSD_MISSED); else it returns at
                                     once */
     rdx_msd_bucket_check top;    /* with recount, what rdx_msd_falls_back reads */
+    uint32_t *unsorted;          /* NULL, or a word (zeroed before the sort) that a launch
+                                    counting every pass sets where two neighbouring keys are
+                                    out of the sort's order (by bits [begin_bit, end_bit) of
+                                    their codes): input already in order skips every pass */
+    int next_key;                /* with unsorted: the key after the portion (the next
+                                    portion's first) may be read, for the pair across */
 } rdx_hist_args;
 
 /* Turns the histograms into digit offsets and decides, on the device, which passes run. */
@@ -66,6 +72,10 @@ typedef struct rdx_scan_args {
                                     counts are the recount's (after every portion's) and the
                                     route is turned off (RDX_MSD_MISSED) */
     rdx_msd_bucket_check top;    /* what rdx_msd_falls_back reads */
+    const uint32_t *unsorted;    /* NULL, or the histogram's order check (rdx_hist_args): where
+                                    it is 0 and the launches that counted every pass checked
+                                    every key (the MSD route declined, or falling back), no
+                                    pass runs and the fix-up leaves the input as it is */
 } rdx_scan_args;
 
 /* One launch of the pass kernel: one pass over one portion. */

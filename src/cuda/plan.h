@@ -44,6 +44,8 @@ typedef struct rdx_cuda_plan {
 
     /* Byte offsets in temporary storage (RDX_NO_SLOT where absent). */
     size_t counts, bases, pass_info, active, counters, ctrl_end; /* control block */
+    size_t unsorted;       /* in the control block: the histogram's order check (kernels.h,
+                              rdx_hist_args.unsorted) */
     size_t status, status_words; /* two look-back buffers of status_words each */
     size_t msd_ctrl, msd_counts2; /* MSD route: control words and level-2 counts (in the
                                      control block, zeroed), */

@@ -11,8 +11,6 @@
 
 #include "common.cuh"
 
-#define RDX_FULL_WARP 0xffffffffu
-
 /* The lanes that agree with this lane on bit `bit` of d: the ballot of that bit, inverted
  * where this lane's bit is clear. Four instructions; the plain C form compiled to seven. */
 static __device__ __forceinline__ uint32_t rdx_agree(uint32_t d, uint32_t bit)

@@ -81,7 +81,7 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
 
 /* The LSD passes' buffers, for the MSD levels between their scan and their passes. */
 typedef struct rdx_cuda_lsd {
-    uint32_t *counts, *pass_info, *active, *counters, *msd_ctrl;
+    uint32_t *counts, *pass_info, *active, *counters, *msd_ctrl, *unsorted;
     unsigned long long *bases;
     uint32_t *status[2];
     void *keys_b, *vals_b;

@@ -19,6 +19,7 @@ void rdx_cuda_lsd_layout(rdx_cuda_plan *p, size_t *end, int msd)
     p->bases = rdx_cuda_take(end, cells * 8);
     p->pass_info = rdx_cuda_take(end, (size_t)p->passes * 4);
     p->active = rdx_cuda_take(end, 4);
+    p->unsorted = rdx_cuda_take(end, 4);
     p->counters = rdx_cuda_take(end, (size_t)p->passes * p->portions * 4);
     if (msd) {
         p->msd_ctrl = rdx_cuda_take(end, RDX_MSD_CTRL_WORDS * 4);
@@ -98,6 +99,7 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
     l.bases = (unsigned long long *)(t + p->bases);
     l.pass_info = (uint32_t *)(t + p->pass_info);
     l.active = (uint32_t *)(t + p->active);
+    l.unsorted = (uint32_t *)(t + p->unsorted);
     l.counters = (uint32_t *)(t + p->counters);
     l.status[0] = (uint32_t *)(t + p->status);
     l.status[1] = (uint32_t *)(t + p->status) + p->status_words;
@@ -148,6 +150,8 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
             h.msd_ctrl = l.msd_ctrl;
             h.recount = recount;
             h.top = top;
+            h.unsorted = l.unsorted;
+            h.next_key = k + 1 < p->portions;
             RDX_CUDA_TRY(rdx_launch_histogram(p->kb, &h, b->sms, s));
         }
 
@@ -166,6 +170,7 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
     sc.apart = apart;
     sc.msd_ctrl = l.msd_ctrl;
     sc.top = top;
+    sc.unsorted = l.unsorted;
     RDX_CUDA_TRY(rdx_launch_scan(&sc, s));
 
     if (msd_levels) {

@@ -3,7 +3,8 @@
  * later portion's slots follow the earlier portions': the pass kernel's last tile of a
  * portion writes them, since after the first pass the keys of a portion are not the ones
  * the histogram saw there.) It also decides on the device which passes run and
- * which buffer each reads, so the host never waits for the counts (CUDA-graph safe). */
+ * which buffer each reads, so the host never waits for the counts (CUDA-graph safe): none
+ * where the histogram found the keys already in order. */
 #include "common.cuh"
 #include "hist.cuh"
 #include "kernels.h"
@@ -25,6 +26,10 @@ __global__ void __launch_bounds__(RDX_SCAN_THREADS) rdx_scan_kernel(const rdx_sc
     const bool missed = a.msd_ctrl && a.msd_ctrl[RDX_MSD_STATE] == RDX_MSD_LEVEL1 &&
                         rdx_msd_falls_back(a.msd_ctrl, a.end_bit, a.top);
     const uint32_t *counts = missed ? a.counts + stride * a.portions : a.counts;
+    /* The histogram checked the keys' order where it counted every pass: the route not
+     * armed, or falling back (its recount). */
+    const bool in_order = a.unsorted && (!a.msd_ctrl || a.msd_ctrl[RDX_MSD_STATE] == RDX_MSD_OFF || missed) &&
+                          *a.unsorted == 0u;
 
     /* All passes' totals first: a thread's cells are summed in registers, a portion at a
      * time, so that its loads of one portion are all in flight at once (a loop over the
@@ -99,7 +104,7 @@ __global__ void __launch_bounds__(RDX_SCAN_THREADS) rdx_scan_kernel(const rdx_sc
         }
         one_bin = __any_sync(RDX_FULL_WARP, one_bin);
         if (lane == 0) {
-            s_active[p] = !one_bin;
+            s_active[p] = !one_bin && !in_order;
             s_few[p] = used <= RDX_RANK_FEW_DIGITS;
             s_crowded[p] = crowded ? RDX_PASS_CROWDED | hot << RDX_PASS_HOT_SHIFT : 0u;
         }

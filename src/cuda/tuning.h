@@ -367,6 +367,11 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #ifndef RDX_HIST_BYTES_MIN_ROUNDS
 #define RDX_HIST_BYTES_MIN_ROUNDS 8
 #endif
+/* 16-byte vectors a thread loads per round of the histogram's order check (hist.cuh,
+ * rdx_hist_order_round), which runs before the counting while a warp finds its keys in
+ * order. At 2 the kernel spills at its register caps (ptxas, sm_90: 4- and 8-byte keys),
+ * at 1 it does not. */
+#define RDX_HIST_ORDER_VECS 1
 
 /* ---- MSD hybrid for 8- and 4-byte keys (msd.cu; docs/cuda-notes.md "The MSD
  * hybrid") ----
