@@ -272,6 +272,7 @@ static void in_order(rdx_ctx *ctx, int max_log2)
     for (int sh = 0; sh < 3; sh++) {
         force(ctx, &shapes[sh]);
         rdx_cuda_ctx_tuning(ctx)->count_min_n = rdx_cuda_ctx_tuning(ctx)->count16_min_n = (size_t)-1; /* u8 */
+        rdx_cuda_ctx_tuning(ctx)->order_min_n = 0; /* the check at every size */
         for (size_t j = 0; j < sizeof jobs / sizeof jobs[0]; j++)
             for (size_t w = 0; w < sizeof swaps / sizeof swaps[0]; w++, cases++) {
                 const size_t kb = rdx_type_size(jobs[j].type);

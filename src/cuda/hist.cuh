@@ -66,14 +66,19 @@ static __device__ __forceinline__ void rdx_hist_order_round(const uint4 *vec, si
     enum { VEC = 16 / sizeof(K) };
     union { uint4 raw[UNROLL]; K k[UNROLL * VEC]; } u;
     int loaded = 0; /* vectors of this round that exist (a prefix) */
+    const bool last_lane = rdx_lane() == 31u;
+    K after[UNROLL]; /* the key after vector r where the next lane does not hold it */
 #pragma unroll
     for (int r = 0; r < UNROLL; ++r) {
-        const bool ok = base + r * stride < nvec;
-        u.raw[r] = ok ? vec[base + r * stride] : make_uint4(0u, 0u, 0u, 0u);
+        const size_t v = base + r * stride;
+        const bool ok = v < nvec;
+        u.raw[r] = ok ? vec[v] : make_uint4(0u, 0u, 0u, 0u);
         loaded += ok;
+        /* loaded beside the vectors, not after them: one wait for both */
+        after[r] = ok && (last_lane || v + 1 >= nvec) && (v + 1) * VEC < order->limit ? order->keys[(v + 1) * VEC]
+                                                                                      : (K)0;
     }
     bool bad = false;
-    const bool last_lane = rdx_lane() == 31u;
 #pragma unroll
     for (int r = 0; r < UNROLL; ++r) {
         const size_t v = base + r * stride; /* loaded where r < loaded */
@@ -89,7 +94,7 @@ static __device__ __forceinline__ void rdx_hist_order_round(const uint4 *vec, si
             if (v + 1 < nvec && !last_lane)
                 bad |= prev > next_lanes;
             else if ((v + 1) * VEC < order->limit) /* the next warp's, or past the vectors */
-                bad |= prev > rdx_order_bits(rdx_hist_code(order->keys[(v + 1) * VEC], g), *order);
+                bad |= prev > rdx_order_bits(rdx_hist_code(after[r], g), *order);
         }
     }
     if (bad)

@@ -98,7 +98,10 @@ __global__ void __launch_bounds__(RDX_HIST_THREADS, RDX_HIST_MIN_BLOCKS(KB)) rdx
     const uint4 *vec = (const uint4 *)(keys + head);
     const size_t stride = (size_t)gridDim.x * RDX_HIST_THREADS;
     const size_t first = (size_t)blockIdx.x * RDX_HIST_THREADS + threadIdx.x;
-    if (order.checking) { /* first, while the warp finds the keys in order */
+    /* The order check first, while the warp finds the keys in order. (After the counting,
+     * with each warp's find stored to global memory, it cost u32 uniform keys at 2^22 7%
+     * against 2% here: H100, round 45.) */
+    if (order.checking) {
         const size_t lane = rdx_lane();
         for (size_t base = first; order.checking && base - lane < nvec; base += stride * RDX_HIST_ORDER_VECS)
             rdx_hist_order_round<K, RDX_HIST_ORDER_VECS>(vec, base, stride, nvec, g, &order);
@@ -119,7 +122,8 @@ __global__ void __launch_bounds__(RDX_HIST_THREADS, RDX_HIST_MIN_BLOCKS(KB)) rdx
     __syncwarp();
     __syncthreads();
     if (threadIdx.x == 0 && s_unsorted)
-        atomicOr(a.unsorted, 1u); /* (set only where a.unsorted is) */
+        *a.unsorted = 1u; /* (set only where a.unsorted is; a store, not an atomic: every
+                             block that writes writes the same) */
 
     for (uint32_t j = threadIdx.x; j < cells; j += RDX_HIST_THREADS) {
         const uint32_t c = s_hist[j];

@@ -99,7 +99,9 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
     l.bases = (unsigned long long *)(t + p->bases);
     l.pass_info = (uint32_t *)(t + p->pass_info);
     l.active = (uint32_t *)(t + p->active);
-    l.unsorted = (uint32_t *)(t + p->unsorted);
+    /* the histogram checks whether the keys are in order already (where it counts every
+     * pass), and the scan turns every pass off where they are */
+    l.unsorted = n >= ctx->cuda->tuning.order_min_n ? (uint32_t *)(t + p->unsorted) : NULL;
     l.counters = (uint32_t *)(t + p->counters);
     l.status[0] = (uint32_t *)(t + p->status);
     l.status[1] = (uint32_t *)(t + p->status) + p->status_words;

@@ -22,6 +22,7 @@ void rdx_cuda_tuning_defaults(rdx_cuda_tuning *t)
     t->msd_deep_max_n = RDX_MSD_DEEP_MAX_N;
     t->count_min_n = RDX_COUNT_MIN_N;
     t->count16_min_n = RDX_COUNT16_MIN_N;
+    t->order_min_n = RDX_HIST_ORDER_MIN_N;
     t->lowmem_bytes = 0;
     t->scratch_cap = 0;
     t->outcore_chunk_bytes = 0;

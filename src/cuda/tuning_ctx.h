@@ -48,6 +48,9 @@ typedef struct rdx_cuda_tuning {
     size_t count_min_n;         /* the counting route serves from this many 1-byte keys
                                    on (RDX_COUNT_MIN_N), */
     size_t count16_min_n;       /* and from this many 2-byte keys (RDX_COUNT16_MIN_N) */
+    size_t order_min_n;         /* the LSD passes' up-front histogram checks whether the
+                                   keys are already in order from this many keys on
+                                   (RDX_HIST_ORDER_MIN_N) */
     size_t lowmem_bytes;        /* the low-memory route's temporary bytes; 0: 1/8 of the
                                    arrays plus RDX_LM_SLACK_BYTES (tests set it small to
                                    reach the partition with small inputs) */
