@@ -370,9 +370,9 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 /* The histogram's order check (hist.cuh, rdx_hist_order) runs from this many keys on:
  * keys already in the sort's order then skip every LSD pass. It costs keys in no order a
  * few us, whatever n. H100, round 45 (the same build with the check on and off, u32, i32,
- * u64, u32/u32 and argsort/u32; uniform, zipf, reverse; time on / off): 2^22 1.004-1.044
- * (2% on average), 2^23 0.975-1.021, 2^24 0.991-1.015, 2^25 0.996-1.007; sorted keys took
- * 0.15-0.36 of the time at 2^22-2^24. */
+ * u64, u32/u32 and argsort/u32; uniform, zipf, reverse; time on / off, mean and range):
+ * 2^22 1.017 (0.973-1.040), 2^23 1.002 (0.975-1.021), 2^24 1.000 (0.991-1.015), 2^25 0.999
+ * (0.960-1.007); sorted keys took 0.15-0.36 of the time at 2^22-2^24. */
 #ifndef RDX_HIST_ORDER_MIN_N
 #define RDX_HIST_ORDER_MIN_N ((size_t)1 << 23)
 #endif
