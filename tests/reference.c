@@ -141,3 +141,38 @@ int rdx_ref_check(const rdx_ref_call *c, const void *keys0, const void *values0,
     free(perm);
     return ok;
 }
+
+int rdx_ref_put_in_order(void *keys, size_t n, rdx_type type, const rdx_opts *opts, size_t swap_at)
+{
+    const size_t kb = rdx_type_bytes((int)type);
+    const unsigned flags = opts ? opts->flags : 0u;
+    const int begin = opts ? opts->begin_bit : 0;
+    const int end = opts && opts->end_bit ? opts->end_bit : (int)(8 * kb);
+    unsigned char *k = (unsigned char *)keys, *copy = (unsigned char *)malloc(n * kb + 1);
+    size_t *perm = (size_t *)malloc((n ? n : 1) * sizeof *perm);
+    if (!copy || !perm || rdx_ref_argsort(keys, n, type, opts, perm) != 0) {
+        free(copy);
+        free(perm);
+        return -1;
+    }
+    memcpy(copy, keys, n * kb);
+    for (size_t i = 0; i < n; i++)
+        memcpy(k + i * kb, copy + perm[i] * kb, kb);
+#define SORT_KEY(i) rdx_ref_sort_key_flags(k + (i) * kb, type, flags, begin, end)
+    size_t at = n;
+    for (size_t i = swap_at; i + 1 < n && at == n; i++)
+        if (SORT_KEY(i) != SORT_KEY(i + 1))
+            at = i;
+    for (size_t i = swap_at < n ? swap_at : n; i-- > 0 && at == n;)
+        if (i + 1 < n && SORT_KEY(i) != SORT_KEY(i + 1))
+            at = i;
+#undef SORT_KEY
+    if (n >= 2 && swap_at < n - 1 && at < n) {
+        memcpy(copy, k + at * kb, kb);
+        memmove(k + at * kb, k + (at + 1) * kb, kb);
+        memcpy(k + (at + 1) * kb, copy, kb);
+    }
+    free(copy);
+    free(perm);
+    return 0;
+}

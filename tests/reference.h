@@ -19,6 +19,12 @@ uint64_t rdx_ref_sort_key_flags(const void *key, rdx_type type, unsigned flags, 
  * of rdx.h (RDX_NUMPY_ORDER included) (opts may be NULL). Returns 0, or -1 if memory ran out. */
 int rdx_ref_argsort(const void *keys, size_t n, rdx_type type, const rdx_opts *opts, size_t *perm);
 
+/* Puts keys (n of `type`, any bytes) in the stable sort's order under opts; then, where
+ * swap_at < n - 1, swaps the first pair of neighbours from swap_at on (or else the last one
+ * before it) whose compared bits differ, so that exactly one pair is out of order (none
+ * where every key compares equal). Returns 0, or -1 if memory ran out. */
+int rdx_ref_put_in_order(void *keys, size_t n, rdx_type type, const rdx_opts *opts, size_t swap_at);
+
 /* A call whose result rdx_ref_check judges. */
 typedef enum rdx_ref_kind { RDX_REF_KEYS, RDX_REF_PAIRS, RDX_REF_ARGSORT } rdx_ref_kind;
 

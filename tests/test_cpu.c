@@ -1,5 +1,6 @@
 /* The CPU backend: the shared suite on host memory, then what only the CPU backend has:
- * thread counts, one context reused over many calls of growing and shrinking size,
+ * thread counts, keys already in order (and with one pair out of order), one context
+ * reused over many calls of growing and shrinking size,
  * arrays that are not aligned to their element size, and (with RDX_TEST_HUGE=1, as it
  * needs about 9 GB and a minute) more than 2^32 keys.
  *
@@ -19,24 +20,21 @@
 
 static const rdx_opts ASC = {0, 0, 0, 0}, DESC = {RDX_DESCENDING, 0, 0, 0};
 
-/* Sorts n random keys of `type` (keys, pairs with value_size, or argsort when vs == 0 and
- * argsort is set) from offset `skew` bytes into their buffers, with ctx and opts, and
- * compares with the reference. */
-static void sort_and_compare(rdx_ctx *ctx, rdx_type type, size_t n, size_t vs, int argsort,
-                             rdx_opts opts, size_t skew, uint64_t *s, const char *what)
+/* Sorts the n keys of `type` at orig (keys, pairs with value_size and random values, or
+ * argsort when vs == 0 and argsort is set) from offset `skew` bytes into their buffers,
+ * with ctx and opts, and compares with the reference. */
+static void sort_and_check(rdx_ctx *ctx, rdx_type type, const unsigned char *orig, size_t n, size_t vs,
+                           int argsort, rdx_opts opts, size_t skew, uint64_t *s, const char *what)
 {
     const size_t kb = rdx_type_size(type);
     unsigned char *kbuf = malloc(n * kb + skew + 1), *vbuf = malloc(n * (vs ? vs : 8) + skew + 1);
-    unsigned char *orig = malloc(n * kb + 1), *ovals = malloc(n * (vs ? vs : 8) + 1);
+    unsigned char *ovals = malloc(n * (vs ? vs : 8) + 1);
     size_t *perm = malloc((n ? n : 1) * sizeof *perm);
-    if (!kbuf || !vbuf || !orig || !ovals || !perm) {
+    if (!kbuf || !vbuf || !ovals || !perm) {
         CHECK(0, "%s: the test could not allocate memory", what);
         goto done;
     }
     unsigned char *keys = kbuf + skew, *vals = vbuf + skew;
-    /* Few distinct top bits, so that equal keys are common and stability matters. */
-    for (size_t i = 0; i < n * kb; i++)
-        orig[i] = (unsigned char)(i % kb == kb - 1 ? rnd(s) % 3 : rnd(s));
     for (size_t i = 0; i < n * (vs ? vs : 8); i++)
         ovals[i] = (unsigned char)rnd(s);
     memcpy(keys, orig, n * kb);
@@ -67,9 +65,25 @@ static void sort_and_compare(rdx_ctx *ctx, rdx_type type, size_t n, size_t vs, i
 done:
     free(kbuf);
     free(vbuf);
-    free(orig);
     free(ovals);
     free(perm);
+}
+
+/* sort_and_check on n random keys with few distinct top bits, so that equal keys are
+ * common and stability matters. */
+static void sort_and_compare(rdx_ctx *ctx, rdx_type type, size_t n, size_t vs, int argsort,
+                             rdx_opts opts, size_t skew, uint64_t *s, const char *what)
+{
+    const size_t kb = rdx_type_size(type);
+    unsigned char *orig = malloc(n * kb + 1);
+    if (!orig) {
+        CHECK(0, "%s: the test could not allocate memory", what);
+        return;
+    }
+    for (size_t i = 0; i < n * kb; i++)
+        orig[i] = (unsigned char)(i % kb == kb - 1 ? rnd(s) % 3 : rnd(s));
+    sort_and_check(ctx, type, orig, n, vs, argsort, opts, skew, s, what);
+    free(orig);
 }
 
 /* 1, 2 and 3 threads (3 is more than this machine's cores: shares of unequal progress). */
@@ -92,6 +106,61 @@ static void thread_counts(void)
         sort_and_compare(ctx, RDX_I16, n, 0, 1, ASC, 0, &s, what);
         sort_and_compare(ctx, RDX_BF16, n, 5, 0, ASC, 0, &s, what);
     }
+    omp_set_num_threads(saved);
+    rdx_ctx_destroy(ctx);
+}
+
+/* Keys already in the sort's order, which the backend finds before its passes (then none
+ * runs), and the same keys with one pair of neighbours swapped (first, last, across the
+ * threads' shares, at random), which must be sorted as any: 1, 2 and 3 threads; keys,
+ * pairs moved and gathered, argsort, descending, a bit range, keys off their alignment. */
+static void in_order_inputs(void)
+{
+    uint64_t s = seed ^ 0x2222;
+    rdx_ctx *ctx;
+    if (rdx_ctx_create(&ctx, RDX_BACKEND_CPU) != RDX_OK) {
+        CHECK(0, "cannot create a CPU context");
+        return;
+    }
+    static const struct {
+        rdx_type type;
+        size_t vs;
+        int argsort;
+        rdx_opts o;
+    } jobs[] = {
+        {RDX_U32, 0, 0, {0, 0, 0, 0}},  {RDX_F64, 4, 0, {RDX_DESCENDING, 0, 0, 0}},
+        {RDX_I16, 0, 1, {0, 0, 0, 0}},  {RDX_BF16, 5, 0, {0, 0, 0, 0}},
+        {RDX_U64, 8, 0, {0, 3, 40, 0}}, {RDX_U8, 0, 0, {RDX_DESCENDING, 0, 0, 0}},
+    };
+    const int saved = omp_get_max_threads();
+    const size_t n = 3 * (size_t)RDX_CPU_MIN_KEYS_PER_THREAD + 12345;
+    unsigned char *keys = malloc(n * 8);
+    int cases = 0;
+    for (int nt = 1; nt <= 3 && keys; nt++) {
+        omp_set_num_threads(nt);
+        /* no swap, the first pair, the last, a random one, then the pairs across shares */
+        size_t swaps[3 + 3] = {(size_t)-1, 0, n - 2, rnd(&s) % (n - 1)}, nswaps = 4;
+        for (int t = 1; t < nt; t++) /* thread t's share starts here (cpu.h, rdx_cpu_chunk) */
+            swaps[nswaps++] = (size_t)t * (n / (size_t)nt) + ((size_t)t < n % (size_t)nt ? (size_t)t : n % (size_t)nt) - 1;
+        for (size_t j = 0; j < sizeof jobs / sizeof jobs[0]; j++)
+            for (size_t w = 0; w < nswaps; w++, cases++) {
+                const size_t kb = rdx_type_size(jobs[j].type);
+                for (size_t i = 0; i < n * kb; i++)
+                    keys[i] = (unsigned char)rnd(&s);
+                if (rdx_ref_put_in_order(keys, n, jobs[j].type, &jobs[j].o, swaps[w]) != 0) {
+                    CHECK(0, "in order: the reference ran out of memory");
+                    continue;
+                }
+                char what[96];
+                snprintf(what, sizeof what, "in order, %d thread(s), job %zu, pair swapped at %lld", nt, j,
+                         swaps[w] == (size_t)-1 ? -1LL : (long long)swaps[w]);
+                sort_and_check(ctx, jobs[j].type, keys, n, jobs[j].vs, jobs[j].argsort, jobs[j].o, cases % 2 ? 1 : 0,
+                               &s, what);
+            }
+    }
+    CHECK(keys != NULL, "in order: the test could not allocate memory");
+    printf("in order: %d cases\n", cases);
+    free(keys);
     omp_set_num_threads(saved);
     rdx_ctx_destroy(ctx);
 }
@@ -202,6 +271,7 @@ int main(void)
            omp_get_max_threads(), cfg.max_log2_n);
     failures += rdx_run_sort_suite(&cfg);
     thread_counts();
+    in_order_inputs();
     reused_context();
     unaligned_arrays();
     large_msd_buckets();

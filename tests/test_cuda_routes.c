@@ -200,40 +200,6 @@ static void one_digit_tiles(rdx_ctx *ctx, int max_log2)
     reset_tuning(ctx);
 }
 
-/* Random keys put in the sort's order (the reference's stable order under the job's
- * options); then, where swap_at < n - 1, the first pair of neighbours from swap_at on (or
- * the last before it) whose compared bits differ is swapped, so that exactly one pair is
- * out of order. */
-static void keys_in_order(unsigned char *keys, size_t n, rdx_type type, const rdx_opts *o, size_t swap_at,
-                          uint64_t *s)
-{
-    const size_t kb = rdx_type_size(type);
-    unsigned char *raw = host_or_die(n * kb);
-    size_t *perm = host_or_die(n * sizeof *perm);
-    for (size_t i = 0; i < n * kb; i++)
-        raw[i] = (unsigned char)rnd(s);
-    CHECK(rdx_ref_argsort(raw, n, type, o, perm) == 0, "in order: the reference ran out of memory");
-    for (size_t i = 0; i < n; i++)
-        memcpy(keys + i * kb, raw + perm[i] * kb, kb);
-    const int end = o->end_bit ? o->end_bit : (int)(8 * kb);
-#define SORT_KEY(i) rdx_ref_sort_key_flags(keys + (i) * kb, type, o->flags, o->begin_bit, end)
-    size_t at = n;
-    for (size_t i = swap_at; i + 1 < n && at == n; i++)
-        if (SORT_KEY(i) != SORT_KEY(i + 1))
-            at = i;
-    for (size_t i = swap_at < n - 1 ? swap_at : n - 1; i-- > 0 && at == n;)
-        if (SORT_KEY(i) != SORT_KEY(i + 1))
-            at = i;
-#undef SORT_KEY
-    if (swap_at < n - 1 && at < n) {
-        memcpy(raw, keys + at * kb, kb);
-        memmove(keys + at * kb, keys + (at + 1) * kb, kb);
-        memcpy(keys + (at + 1) * kb, raw, kb);
-    }
-    free(raw);
-    free(perm);
-}
-
 /* The onesweep route on keys already in the sort's order, which the histogram's order
  * check finds (no pass then runs), and on the same keys with one pair swapped (at the start,
  * at the end, at the edges of 16-byte vectors and of portions, at random), which must be
@@ -281,7 +247,10 @@ static void in_order(rdx_ctx *ctx, int max_log2)
                 const size_t off = cases % 2 ? kb : 0; /* keys off a 16-byte boundary: the histogram's head */
                 unsigned char *k0 = host_or_die(n * kb), *a0 = host_or_die(n * ab + 1);
                 unsigned char *k1 = host_or_die(n * kb), *a1 = host_or_die(n * ab + 1);
-                keys_in_order(k0, n, jobs[j].type, &jobs[j].o, swap_at, &s);
+                for (size_t i = 0; i < n * kb; i++)
+                    k0[i] = (unsigned char)rnd(&s);
+                CHECK(rdx_ref_put_in_order(k0, n, jobs[j].type, &jobs[j].o, swap_at) == 0,
+                      "in order: the reference ran out of memory");
                 for (size_t i = 0; i < n * ab; i++)
                     a0[i] = (unsigned char)rnd(&s);
                 unsigned char *dk = alloc_at(AT_DEVICE, n * kb + 16), *da = alloc_at(AT_DEVICE, n * ab + 1);

@@ -161,6 +161,11 @@ RDX_CPU_INLINE uint64_t rdx_cpu_unmap(uint64_t v, unsigned key_bytes, int cls, i
 void rdx_cpu_histogram_all(const rdx_cpu_plan *plan, const void *keys, size_t begin, size_t end,
                            size_t *counts);
 
+/* 1 when the caller's keys[begin, end) are in the sort's order (their mapped keys'
+ * compared bits never decrease), else 0; stops at the first pair out of order, so that
+ * keys in no order cost a few reads. */
+int rdx_cpu_in_order(const rdx_cpu_plan *plan, const void *keys, size_t begin, size_t end);
+
 /* counts[bin] for one pass over mapped keys[begin, end). */
 void rdx_cpu_histogram_pass(const rdx_cpu_plan *plan, int pass, const void *keys, size_t begin,
                             size_t end, size_t *counts);

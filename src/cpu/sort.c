@@ -1,7 +1,7 @@
 /* The CPU backend's driver: plans a radix sort, takes all scratch before touching any
  * caller array, then runs the stages in one parallel region:
  *
- *   histograms of every pass (one read of the keys), then either
+ *   histograms of every pass (one read of the keys; keys already in order stop there), then either
  *   LSD: for each pass that moves keys: [per-thread counts] -> scan -> scatter,
  *        ping-ponging between scratch and the caller's array; or
  *   MSD hybrid (many passes, well spread keys): one LSD-style pass on the top digit into
@@ -263,7 +263,7 @@ rdx_status rdx_cpu_sort(rdx_ctx *ctx, const rdx_job *job)
         return s;
     const int identity_codec = plan.cls == RDX_CLASS_UNSIGNED && !plan.desc;
     sb.set.decode_home = sb.keys_home == 1 && !identity_codec;
-    int msd = 0;
+    int msd = 0, unsorted = 0;
     const void *final_pay = NULL; /* where gathered values find their indices */
 
 #pragma omp parallel num_threads(nthreads)
@@ -272,11 +272,19 @@ rdx_status rdx_cpu_sort(rdx_ctx *ctx, const rdx_job *job)
         size_t b, e;
         rdx_cpu_chunk(plan.n, nt, t, &b, &e);
         size_t *mine = plan.counts + (size_t)t * plan.counts_stride;
+        /* Keys already in the sort's order (with the pair across into the next share) are
+         * their own stable sort: no pass runs. */
+        if (!rdx_cpu_in_order(&plan, job->keys, b, e < plan.n ? e + 1 : e)) {
+#pragma omp atomic write
+            unsorted = 1;
+        }
         rdx_cpu_histogram_all(&plan, job->keys, b, e, mine);
 #pragma omp barrier
 #pragma omp single
         {
             rdx_cpu_scan_totals(&plan, nt);
+            if (!unsorted)
+                plan.nactive = 0;
             msd = choose_msd(&plan);
             if (!msd)
                 place_indices(job, &plan, &sb);
