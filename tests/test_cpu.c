@@ -86,15 +86,24 @@ static void sort_and_compare(rdx_ctx *ctx, rdx_type type, size_t n, size_t vs, i
     free(orig);
 }
 
+/* A CPU context, or NULL after a failed check. */
+static rdx_ctx *cpu_context(void)
+{
+    rdx_ctx *ctx = NULL;
+    if (rdx_ctx_create(&ctx, RDX_BACKEND_CPU) != RDX_OK) {
+        CHECK(0, "cannot create a CPU context");
+        return NULL;
+    }
+    return ctx;
+}
+
 /* 1, 2 and 3 threads (3 is more than this machine's cores: shares of unequal progress). */
 static void thread_counts(void)
 {
     uint64_t s = seed ^ 0x1111;
-    rdx_ctx *ctx;
-    if (rdx_ctx_create(&ctx, RDX_BACKEND_CPU) != RDX_OK) {
-        CHECK(0, "cannot create a CPU context");
+    rdx_ctx *ctx = cpu_context();
+    if (!ctx)
         return;
-    }
     const int saved = omp_get_max_threads();
     const size_t n = 3 * (size_t)RDX_CPU_MIN_KEYS_PER_THREAD + 12345;
     for (int t = 1; t <= 3; t++) {
@@ -117,11 +126,9 @@ static void thread_counts(void)
 static void in_order_inputs(void)
 {
     uint64_t s = seed ^ 0x2222;
-    rdx_ctx *ctx;
-    if (rdx_ctx_create(&ctx, RDX_BACKEND_CPU) != RDX_OK) {
-        CHECK(0, "cannot create a CPU context");
+    rdx_ctx *ctx = cpu_context();
+    if (!ctx)
         return;
-    }
     static const struct {
         rdx_type type;
         size_t vs;
@@ -169,11 +176,9 @@ static void in_order_inputs(void)
 static void reused_context(void)
 {
     uint64_t s = seed ^ 0x2222;
-    rdx_ctx *ctx;
-    if (rdx_ctx_create(&ctx, RDX_BACKEND_CPU) != RDX_OK) {
-        CHECK(0, "cannot create a CPU context");
+    rdx_ctx *ctx = cpu_context();
+    if (!ctx)
         return;
-    }
     static const size_t sizes[] = {10, 200000, 70, 5, 300001, 1000, 65536, 2, 140000, 64, 99};
     static const rdx_type types[] = {RDX_U64, RDX_I32, RDX_U8, RDX_F32, RDX_U16};
     for (int round = 0; round < 3; round++)
@@ -192,11 +197,9 @@ static void reused_context(void)
 static void unaligned_arrays(void)
 {
     uint64_t s = seed ^ 0x3333;
-    rdx_ctx *ctx;
-    if (rdx_ctx_create(&ctx, RDX_BACKEND_CPU) != RDX_OK) {
-        CHECK(0, "cannot create a CPU context");
+    rdx_ctx *ctx = cpu_context();
+    if (!ctx)
         return;
-    }
     static const size_t skews[] = {1, 3, 4, 8, 24, 40};
     for (size_t i = 0; i < sizeof skews / sizeof skews[0]; i++) {
         const size_t skew = skews[i], n = 300007;
@@ -215,11 +218,9 @@ static void unaligned_arrays(void)
 static void large_msd_buckets(void)
 {
     uint64_t s = seed ^ 0x5555;
-    rdx_ctx *ctx;
-    if (rdx_ctx_create(&ctx, RDX_BACKEND_CPU) != RDX_OK) {
-        CHECK(0, "cannot create a CPU context");
+    rdx_ctx *ctx = cpu_context();
+    if (!ctx)
         return;
-    }
     const size_t n = ((size_t)1 << 21) + ((size_t)1 << 19) + 5;
     const rdx_opts narrow = {0, 0, 54, 3}, narrow_desc = {RDX_DESCENDING, 0, 54, 3};
     sort_and_compare(ctx, RDX_U64, n, 8, 0, narrow, 0, &s, "large MSD buckets");
