@@ -159,15 +159,17 @@ int rdx_ref_put_in_order(void *keys, size_t n, rdx_type type, const rdx_opts *op
     for (size_t i = 0; i < n; i++)
         memcpy(k + i * kb, copy + perm[i] * kb, kb);
 #define SORT_KEY(i) rdx_ref_sort_key_flags(k + (i) * kb, type, flags, begin, end)
-    size_t at = n;
-    for (size_t i = swap_at; i + 1 < n && at == n; i++)
-        if (SORT_KEY(i) != SORT_KEY(i + 1))
-            at = i;
-    for (size_t i = swap_at < n ? swap_at : n; i-- > 0 && at == n;)
-        if (i + 1 < n && SORT_KEY(i) != SORT_KEY(i + 1))
-            at = i;
+    size_t at = n; /* the pair (at, at + 1) to swap; n: none */
+    if (n >= 2 && swap_at < n - 1) {
+        for (size_t i = swap_at; i + 1 < n && at == n; i++)
+            if (SORT_KEY(i) != SORT_KEY(i + 1))
+                at = i;
+        for (size_t i = swap_at; i-- > 0 && at == n;)
+            if (SORT_KEY(i) != SORT_KEY(i + 1))
+                at = i;
+    }
 #undef SORT_KEY
-    if (n >= 2 && swap_at < n - 1 && at < n) {
+    if (at < n) {
         memcpy(copy, k + at * kb, kb);
         memmove(k + at * kb, k + (at + 1) * kb, kb);
         memcpy(k + (at + 1) * kb, copy, kb);
