@@ -120,9 +120,11 @@ static void thread_counts(void)
 }
 
 /* Keys already in the sort's order, which the backend finds before its passes (then none
- * runs), and the same keys with one pair of neighbours swapped (first, last, across the
- * threads' shares, at random), which must be sorted as any: 1, 2 and 3 threads; keys,
- * pairs moved and gathered, argsort, descending, a bit range, keys off their alignment. */
+ * runs), keys in its reverse order (reversed instead, runs of equal keys turned back), and
+ * the same keys with one pair of neighbours swapped (first, last, across the threads'
+ * shares, at random), which must be sorted as any: 1, 2 and 3 threads; keys, pairs moved
+ * and gathered, argsort, descending, bit ranges (long runs of keys that compare equal but
+ * differ), keys off their alignment. */
 static void in_order_inputs(void)
 {
     uint64_t s = seed ^ 0x2222;
@@ -138,6 +140,7 @@ static void in_order_inputs(void)
         {RDX_U32, 0, 0, {0, 0, 0, 0}},  {RDX_F64, 4, 0, {RDX_DESCENDING, 0, 0, 0}},
         {RDX_I16, 0, 1, {0, 0, 0, 0}},  {RDX_BF16, 5, 0, {0, 0, 0, 0}},
         {RDX_U64, 8, 0, {0, 3, 40, 0}}, {RDX_U8, 0, 0, {RDX_DESCENDING, 0, 0, 0}},
+        {RDX_U16, 4, 0, {0, 0, 0, 0}},  {RDX_U8, 8, 0, {0, 4, 8, 0}},
     };
     const int saved = omp_get_max_threads();
     const size_t n = 3 * (size_t)RDX_CPU_MIN_KEYS_PER_THREAD + 12345;
@@ -150,16 +153,21 @@ static void in_order_inputs(void)
         for (int t = 1; t < nt; t++) /* thread t's share starts here (cpu.h, rdx_cpu_chunk) */
             swaps[nswaps++] = (size_t)t * (n / (size_t)nt) + ((size_t)t < n % (size_t)nt ? (size_t)t : n % (size_t)nt) - 1;
         for (size_t j = 0; j < sizeof jobs / sizeof jobs[0]; j++)
+            for (int reversed = 0; reversed < 2; reversed++)
             for (size_t w = 0; w < nswaps; w++, cases++) {
                 const size_t kb = rdx_type_size(jobs[j].type);
                 for (size_t i = 0; i < n * kb; i++)
                     keys[i] = (unsigned char)rnd(&s);
-                if (rdx_ref_put_in_order(keys, n, jobs[j].type, &jobs[j].o, swaps[w]) != 0) {
+                rdx_opts order = jobs[j].o; /* the order the keys are put in */
+                if (reversed)
+                    order.flags ^= RDX_DESCENDING;
+                if (rdx_ref_put_in_order(keys, n, jobs[j].type, &order, swaps[w]) != 0) {
                     CHECK(0, "in order: the reference ran out of memory");
                     continue;
                 }
-                char what[96];
-                snprintf(what, sizeof what, "in order, %d thread(s), job %zu, pair swapped at %lld", nt, j,
+                char what[112];
+                snprintf(what, sizeof what, "%s, %d thread(s), job %zu, pair swapped at %lld",
+                         reversed ? "reverse order" : "in order", nt, j,
                          swaps[w] == (size_t)-1 ? -1LL : (long long)swaps[w]);
                 sort_and_check(ctx, jobs[j].type, keys, n, jobs[j].vs, jobs[j].argsort, jobs[j].o, cases % 2 ? 1 : 0,
                                &s, what);

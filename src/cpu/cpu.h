@@ -161,10 +161,35 @@ RDX_CPU_INLINE uint64_t rdx_cpu_unmap(uint64_t v, unsigned key_bytes, int cls, i
 void rdx_cpu_histogram_all(const rdx_cpu_plan *plan, const void *keys, size_t begin, size_t end,
                            size_t *counts);
 
-/* 1 when the caller's keys[begin, end) are in the sort's order (their mapped keys'
- * compared bits never decrease), else 0; stops at the first pair out of order, so that
- * keys in no order cost a few reads. */
-int rdx_cpu_in_order(const rdx_cpu_plan *plan, const void *keys, size_t begin, size_t end);
+/* ---- keys already in order, or in its reverse (presorted.c) ---- */
+
+enum { RDX_CPU_DESCENT = 1u, RDX_CPU_ASCENT = 2u };
+
+/* Which of RDX_CPU_DESCENT and RDX_CPU_ASCENT occur between neighbours of the caller's
+ * keys[begin, end) (their mapped keys' compared bits); stops once both have, so that keys
+ * in no order cost a few reads. */
+unsigned rdx_cpu_order(const rdx_cpu_plan *plan, const void *keys, size_t begin, size_t end);
+
+/* A sort of keys in the reverse of its order, in place: the caller's keys (read only for
+ * an argsort) and the payload that moves with them (moved values, or an argsort's indices). */
+typedef struct rdx_cpu_reversal {
+    unsigned char *keys;
+    unsigned char *pay;     /* NULL: keys alone */
+    size_t n, key_bytes, pay_bytes;
+    int argsort;            /* pay: the indices, written; keys stay */
+    int cls, desc, begin_bit;
+    uint64_t range;         /* the compared bits: (mapped >> begin_bit) & range */
+} rdx_cpu_reversal;
+
+/* Step 1, over a thread's share [begin, end) of [0, n): the array reversed (an argsort's
+ * indices: the identity reversed). */
+void rdx_cpu_reverse_all(const rdx_cpu_reversal *r, size_t begin, size_t end);
+/* Step 2, after a barrier: the first run of equal compared keys that starts in
+ * [begin, end) (end if none), found before anything of step 3 is written; then, after a
+ * barrier, step 3 reverses each run that starts from there on up to end (runs may reach
+ * into later shares, whose threads start at their own first run). */
+size_t rdx_cpu_first_run(const rdx_cpu_reversal *r, size_t begin, size_t end);
+void rdx_cpu_reverse_runs(const rdx_cpu_reversal *r, size_t first, size_t end);
 
 /* counts[bin] for one pass over mapped keys[begin, end). */
 void rdx_cpu_histogram_pass(const rdx_cpu_plan *plan, int pass, const void *keys, size_t begin,

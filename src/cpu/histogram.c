@@ -1,8 +1,7 @@
 /* Stage 1, histogram: digit counts. All passes are counted in one read of the caller's
  * keys up front (which also shows which passes can be skipped); later passes count their
  * own thread's share of the current array, since which keys a thread holds changes
- * after every pass. Before it, each thread checks whether its keys are already in order
- * (then no pass runs). */
+ * after every pass. */
 #include "cpu.h"
 
 /* One counter update for pass P of key k (an unrolled step below). */
@@ -83,21 +82,6 @@
                 c[(k >> shift[p]) & mask[p]]++;                                               \
         }                                                                                     \
     }                                                                                         \
-    static int in_order_u##W(const rdx_cpu_plan *plan, const unsigned char *keys, size_t begin, \
-                             size_t end)                                                      \
-    {                                                                                         \
-        const int cls = plan->cls, desc = plan->desc, s = plan->begin_bit;                    \
-        const uint##W##_t m = (uint##W##_t)plan->range;                                       \
-        uint##W##_t prev = 0;                                                                 \
-        for (size_t i = begin; i < end; i++) {                                                \
-            const uint##W##_t k =                                                             \
-                (uint##W##_t)(rdx_encode_u##W(rdx_ld##W(keys + i * (W / 8)), cls, desc) >> s) & m; \
-            if (i > begin && k < prev)                                                        \
-                return 0;                                                                     \
-            prev = k;                                                                         \
-        }                                                                                     \
-        return 1;                                                                             \
-    }                                                                                         \
     static void hist_pass_u##W(const unsigned char *keys, size_t begin, size_t end, int shift,  \
                                uint##W##_t mask, size_t *counts)                               \
     {                                                                                         \
@@ -121,17 +105,6 @@ void rdx_cpu_histogram_all(const rdx_cpu_plan *plan, const void *keys, size_t be
     case 2: hist_all_u16(plan, k, begin, end, counts); break;
     case 4: hist_all_u32(plan, k, begin, end, counts); break;
     default: hist_all_u64(plan, k, begin, end, counts); break;
-    }
-}
-
-int rdx_cpu_in_order(const rdx_cpu_plan *plan, const void *keys, size_t begin, size_t end)
-{
-    const unsigned char *k = (const unsigned char *)keys;
-    switch (plan->key_bytes) {
-    case 1: return in_order_u8(plan, k, begin, end);
-    case 2: return in_order_u16(plan, k, begin, end);
-    case 4: return in_order_u32(plan, k, begin, end);
-    default: return in_order_u64(plan, k, begin, end);
     }
 }
 

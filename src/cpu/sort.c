@@ -1,7 +1,8 @@
 /* The CPU backend's driver: plans a radix sort, takes all scratch before touching any
  * caller array, then runs the stages in one parallel region:
  *
- *   histograms of every pass (one read of the keys; keys already in order stop there), then either
+ *   histograms of every pass (one read of the keys; keys already in order stop there, keys
+ *        in the reverse order are reversed instead: presorted.c), then either
  *   LSD: for each pass that moves keys: [per-thread counts] -> scan -> scatter,
  *        ping-ponging between scratch and the caller's array; or
  *   MSD hybrid (many passes, well spread keys): one LSD-style pass on the top digit into
@@ -234,6 +235,28 @@ static void finish_lsd_share(const rdx_job *job, const rdx_cpu_plan *plan, const
     }
 }
 
+/* The reversal of keys in the reverse of the sort's order, where it serves: keys alone,
+ * pairs whose values move with them (not gathered by index), argsorts. NULL otherwise. */
+static int reversal_of(const rdx_job *job, const rdx_cpu_plan *plan, const sort_buffers *sb, rdx_cpu_reversal *r)
+{
+    if (sb->gather_src || (job->kind == RDX_JOB_PAIRS && plan->pay_bytes != job->value_size))
+        return 0;
+    memset(r, 0, sizeof *r);
+    r->keys = (unsigned char *)job->keys;
+    r->pay = job->kind == RDX_JOB_ARGSORT ? (unsigned char *)job->indices
+             : job->kind == RDX_JOB_PAIRS ? (unsigned char *)job->values
+                                          : NULL;
+    r->n = job->n;
+    r->key_bytes = job->key_size;
+    r->pay_bytes = plan->pay_bytes;
+    r->argsort = job->kind == RDX_JOB_ARGSORT;
+    r->cls = plan->cls;
+    r->desc = plan->desc;
+    r->begin_bit = plan->begin_bit;
+    r->range = plan->range;
+    return 1;
+}
+
 rdx_status rdx_cpu_sort(rdx_ctx *ctx, const rdx_job *job)
 {
     if (job->numpy_order)
@@ -263,7 +286,9 @@ rdx_status rdx_cpu_sort(rdx_ctx *ctx, const rdx_job *job)
         return s;
     const int identity_codec = plan.cls == RDX_CLASS_UNSIGNED && !plan.desc;
     sb.set.decode_home = sb.keys_home == 1 && !identity_codec;
-    int msd = 0, unsorted = 0;
+    int msd = 0, reverse = 0;
+    unsigned order = 0; /* RDX_CPU_DESCENT, RDX_CPU_ASCENT: what the threads' shares hold */
+    rdx_cpu_reversal rev;
     const void *final_pay = NULL; /* where gathered values find their indices */
 
 #pragma omp parallel num_threads(nthreads)
@@ -273,24 +298,33 @@ rdx_status rdx_cpu_sort(rdx_ctx *ctx, const rdx_job *job)
         rdx_cpu_chunk(plan.n, nt, t, &b, &e);
         size_t *mine = plan.counts + (size_t)t * plan.counts_stride;
         /* Keys already in the sort's order (with the pair across into the next share) are
-         * their own stable sort: no pass runs. */
-        if (!rdx_cpu_in_order(&plan, job->keys, b, e < plan.n ? e + 1 : e)) {
-#pragma omp atomic write
-            unsorted = 1;
-        }
+         * their own stable sort: no pass runs; keys in its reverse are reversed. */
+        const unsigned mine_order = rdx_cpu_order(&plan, job->keys, b, e < plan.n ? e + 1 : e);
+#pragma omp atomic update
+        order |= mine_order;
         rdx_cpu_histogram_all(&plan, job->keys, b, e, mine);
 #pragma omp barrier
 #pragma omp single
         {
             rdx_cpu_scan_totals(&plan, nt);
-            if (!unsorted)
+            reverse = order == RDX_CPU_DESCENT && reversal_of(job, &plan, &sb, &rev);
+            if (!(order & RDX_CPU_DESCENT) || reverse)
                 plan.nactive = 0;
             msd = choose_msd(&plan);
             if (!msd)
                 place_indices(job, &plan, &sb);
             final_pay = msd ? sb.set.pay[1] : plan.nactive ? sb.set.pay[(plan.nactive - 1) % 2] : NULL;
         }
-        if (msd) {
+        if (reverse) {
+            rdx_cpu_reverse_all(&rev, b, e);
+            /* Keys alone compared by every bit: equal keys are equal bit for bit. */
+            if (job->kind != RDX_JOB_KEYS || job->begin_bit != 0 || job->end_bit != (int)(8 * job->key_size)) {
+#pragma omp barrier
+                const size_t first = rdx_cpu_first_run(&rev, b, e);
+#pragma omp barrier
+                rdx_cpu_reverse_runs(&rev, first, e);
+            }
+        } else if (msd) {
             /* The top digit in parallel into scratch (set 0), then whole buckets. */
             const int top = plan.nactive - 1, p = plan.active[top];
             parallel_pass(&plan, &sb, 0, p, 0, identity_codec, t, nt, b, e, mine);
