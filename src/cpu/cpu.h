@@ -171,14 +171,13 @@ enum { RDX_CPU_DESCENT = 1u, RDX_CPU_ASCENT = 2u };
 unsigned rdx_cpu_order(const rdx_cpu_plan *plan, const void *keys, size_t begin, size_t end);
 
 /* A sort of keys in the reverse of its order, in place: the caller's keys (read only for
- * an argsort) and the payload that moves with them (moved values, or an argsort's indices). */
+ * an argsort) and the payload that moves with them (moved values, or an argsort's indices,
+ * plan->pay_bytes each); n, the key's width and codec, the compared bits: the plan's. */
 typedef struct rdx_cpu_reversal {
+    const rdx_cpu_plan *plan;
     unsigned char *keys;
     unsigned char *pay;     /* NULL: keys alone */
-    size_t n, key_bytes, pay_bytes;
     int argsort;            /* pay: the indices, written; keys stay */
-    int cls, desc, begin_bit;
-    uint64_t range;         /* the compared bits: (mapped >> begin_bit) & range */
 } rdx_cpu_reversal;
 
 /* Step 1, over a thread's share [begin, end) of [0, n): the array reversed (an argsort's

@@ -5,17 +5,21 @@
  * alone compared by all their bits need no second step, equal keys being equal bit for bit. */
 #include "cpu.h"
 
+/* Per key width W: the compared bits of the key at p, (mapped >> begin_bit) & range, and
+ * which of RDX_CPU_DESCENT and RDX_CPU_ASCENT occur in keys[begin, end). */
 #define RDX_DEFINE_ORDER(W)                                                                   \
+    RDX_CPU_INLINE uint##W##_t compared_u##W(const rdx_cpu_plan *plan, const unsigned char *p) \
+    {                                                                                         \
+        return (uint##W##_t)(rdx_encode_u##W(rdx_ld##W(p), plan->cls, plan->desc) >> plan->begin_bit) & \
+               (uint##W##_t)plan->range;                                                      \
+    }                                                                                         \
     static unsigned order_u##W(const rdx_cpu_plan *plan, const unsigned char *keys, size_t begin, \
                                size_t end)                                                    \
     {                                                                                         \
-        const int cls = plan->cls, desc = plan->desc, s = plan->begin_bit;                    \
-        const uint##W##_t m = (uint##W##_t)plan->range;                                       \
         unsigned found = 0;                                                                   \
         uint##W##_t prev = 0;                                                                 \
         for (size_t i = begin; i < end; i++) {                                                \
-            const uint##W##_t k =                                                             \
-                (uint##W##_t)(rdx_encode_u##W(rdx_ld##W(keys + i * (W / 8)), cls, desc) >> s) & m; \
+            const uint##W##_t k = compared_u##W(plan, keys + i * (W / 8));                     \
             if (i > begin) {                                                                  \
                 found |= k < prev ? RDX_CPU_DESCENT : k > prev ? RDX_CPU_ASCENT : 0u;         \
                 if (found == (RDX_CPU_DESCENT | RDX_CPU_ASCENT))                              \
@@ -45,7 +49,7 @@ unsigned rdx_cpu_order(const rdx_cpu_plan *plan, const void *keys, size_t begin,
 /* The payload's element j and its swaps: moved values or indices of 4 or 8 bytes. */
 RDX_CPU_INLINE void swap_pay(const rdx_cpu_reversal *r, size_t lo, size_t hi)
 {
-    if (r->pay_bytes == 4) {
+    if (r->plan->pay_bytes == 4) {
         const uint32_t a = rdx_ld32(r->pay + lo * 4), b = rdx_ld32(r->pay + hi * 4);
         rdx_st32(r->pay + lo * 4, b);
         rdx_st32(r->pay + hi * 4, a);
@@ -60,11 +64,9 @@ RDX_CPU_INLINE void swap_pay(const rdx_cpu_reversal *r, size_t lo, size_t hi)
  * argsort's keys stay where they are: key n - 1 - j), the swap of elements lo and hi (keys,
  * unless an argsort's, and payload), and the three steps over them. */
 #define RDX_DEFINE_REVERSAL(W)                                                                \
-    RDX_CPU_INLINE uint##W##_t compared_u##W(const rdx_cpu_reversal *r, size_t j)             \
+    RDX_CPU_INLINE uint##W##_t compared_at_u##W(const rdx_cpu_reversal *r, size_t j)          \
     {                                                                                         \
-        const size_t at = r->argsort ? r->n - 1 - j : j;                                      \
-        return (uint##W##_t)(rdx_encode_u##W(rdx_ld##W(r->keys + at * (W / 8)), r->cls, r->desc) >> \
-                             r->begin_bit) & (uint##W##_t)r->range;                           \
+        return compared_u##W(r->plan, r->keys + (r->argsort ? r->plan->n - 1 - j : j) * (W / 8)); \
     }                                                                                         \
     RDX_CPU_INLINE void swap_u##W(const rdx_cpu_reversal *r, size_t lo, size_t hi)            \
     {                                                                                         \
@@ -78,14 +80,14 @@ RDX_CPU_INLINE void swap_pay(const rdx_cpu_reversal *r, size_t lo, size_t hi)
     }                                                                                         \
     static void reverse_all_u##W(const rdx_cpu_reversal *r, size_t begin, size_t end)         \
     {                                                                                         \
-        const size_t half = r->n / 2;                                                         \
+        const size_t half = r->plan->n / 2;                                                         \
         for (size_t j = begin; j < end && j < half; j++)                                      \
-            swap_u##W(r, j, r->n - 1 - j);                                                    \
+            swap_u##W(r, j, r->plan->n - 1 - j);                                                    \
     }                                                                                         \
     static size_t first_run_u##W(const rdx_cpu_reversal *r, size_t begin, size_t end)         \
     {                                                                                         \
         for (size_t j = begin; j < end; j++)                                                  \
-            if (j == 0 || compared_u##W(r, j - 1) != compared_u##W(r, j))                     \
+            if (j == 0 || compared_at_u##W(r, j - 1) != compared_at_u##W(r, j))                     \
                 return j;                                                                     \
         return end;                                                                           \
     }                                                                                         \
@@ -93,9 +95,9 @@ RDX_CPU_INLINE void swap_pay(const rdx_cpu_reversal *r, size_t lo, size_t hi)
     {                                                                                         \
         size_t j = first;                                                                     \
         while (j < end) {                                                                     \
-            const uint##W##_t k = compared_u##W(r, j);                                        \
+            const uint##W##_t k = compared_at_u##W(r, j);                                        \
             size_t stop = j + 1;                                                              \
-            while (stop < r->n && compared_u##W(r, stop) == k)                                \
+            while (stop < r->plan->n && compared_at_u##W(r, stop) == k)                                \
                 stop++;                                                                       \
             for (size_t lo = j, hi = stop - 1; lo < hi; lo++, hi--)                           \
                 swap_u##W(r, lo, hi);                                                         \
@@ -112,14 +114,14 @@ void rdx_cpu_reverse_all(const rdx_cpu_reversal *r, size_t begin, size_t end)
 {
     if (r->argsort) { /* the identity, reversed */
         for (size_t j = begin; j < end; j++) {
-            if (r->pay_bytes == 4)
-                rdx_st32(r->pay + j * 4, (uint32_t)(r->n - 1 - j));
+            if (r->plan->pay_bytes == 4)
+                rdx_st32(r->pay + j * 4, (uint32_t)(r->plan->n - 1 - j));
             else
-                rdx_st64(r->pay + j * 8, (uint64_t)(r->n - 1 - j));
+                rdx_st64(r->pay + j * 8, (uint64_t)(r->plan->n - 1 - j));
         }
         return;
     }
-    switch (r->key_bytes) {
+    switch (r->plan->key_bytes) {
     case 1: reverse_all_u8(r, begin, end); break;
     case 2: reverse_all_u16(r, begin, end); break;
     case 4: reverse_all_u32(r, begin, end); break;
@@ -129,7 +131,7 @@ void rdx_cpu_reverse_all(const rdx_cpu_reversal *r, size_t begin, size_t end)
 
 size_t rdx_cpu_first_run(const rdx_cpu_reversal *r, size_t begin, size_t end)
 {
-    switch (r->key_bytes) {
+    switch (r->plan->key_bytes) {
     case 1: return first_run_u8(r, begin, end);
     case 2: return first_run_u16(r, begin, end);
     case 4: return first_run_u32(r, begin, end);
@@ -139,7 +141,7 @@ size_t rdx_cpu_first_run(const rdx_cpu_reversal *r, size_t begin, size_t end)
 
 void rdx_cpu_reverse_runs(const rdx_cpu_reversal *r, size_t first, size_t end)
 {
-    switch (r->key_bytes) {
+    switch (r->plan->key_bytes) {
     case 1: reverse_runs_u8(r, first, end); break;
     case 2: reverse_runs_u16(r, first, end); break;
     case 4: reverse_runs_u32(r, first, end); break;

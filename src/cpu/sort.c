@@ -236,24 +236,17 @@ static void finish_lsd_share(const rdx_job *job, const rdx_cpu_plan *plan, const
 }
 
 /* The reversal of keys in the reverse of the sort's order, where it serves: keys alone,
- * pairs whose values move with them (not gathered by index), argsorts. NULL otherwise. */
+ * pairs whose values move with them (not gathered by index), argsorts; 0 otherwise. */
 static int reversal_of(const rdx_job *job, const rdx_cpu_plan *plan, const sort_buffers *sb, rdx_cpu_reversal *r)
 {
     if (sb->gather_src || (job->kind == RDX_JOB_PAIRS && plan->pay_bytes != job->value_size))
         return 0;
-    memset(r, 0, sizeof *r);
+    r->plan = plan;
     r->keys = (unsigned char *)job->keys;
     r->pay = job->kind == RDX_JOB_ARGSORT ? (unsigned char *)job->indices
              : job->kind == RDX_JOB_PAIRS ? (unsigned char *)job->values
                                           : NULL;
-    r->n = job->n;
-    r->key_bytes = job->key_size;
-    r->pay_bytes = plan->pay_bytes;
     r->argsort = job->kind == RDX_JOB_ARGSORT;
-    r->cls = plan->cls;
-    r->desc = plan->desc;
-    r->begin_bit = plan->begin_bit;
-    r->range = plan->range;
     return 1;
 }
 
