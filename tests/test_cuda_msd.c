@@ -97,6 +97,8 @@ enum {
                       keys; 8-byte keys 4 level-3 digits): 16 equal keys overflow level 3's
                       counters and every bucket of more than 256 keys takes the on-chip LSD
                       passes */
+    MSD_SORTED_SWAP, /* as MSD_SORTED, with one pair of neighbours swapped whose top 32 bits
+                        differ: out of order for both widths (the route runs) */
     MSD_NFILL
 };
 static const char *const msd_fill_names[MSD_NFILL] = {
@@ -106,7 +108,7 @@ static const char *const msd_fill_names[MSD_NFILL] = {
     "signed +-2^62", "signed near 0", "under the base",
     "high, two small", "near the top, two 0", "a long sub-bucket", "24-bit tags", "one top digit 90%",
     "tagged, 40 bits", "tagged, 3 bits dropped", "capacity, 5 bits dropped", "capacity, negative",
-    "capacity, 8 low values"};
+    "capacity, 8 low values", "sorted, one pair swapped"};
 
 /* A random-looking 64-bit value for each index (the splitmix64 finalizer). */
 static uint64_t msd_mix(uint64_t x)
@@ -170,8 +172,16 @@ static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
         default: k[i] = r; break;
         }
     }
-    if (fill == MSD_SORTED)
+    if (fill == MSD_SORTED || fill == MSD_SORTED_SWAP)
         qsort(k, n, sizeof *k, cmp_u64);
+    if (fill == MSD_SORTED_SWAP && n >= 2) {
+        size_t at = rnd(s) % (n - 1);
+        while (at + 2 < n && k[at] >> 32 == k[at + 1] >> 32)
+            at++;
+        const uint64_t x = k[at];
+        k[at] = k[at + 1];
+        k[at + 1] = x;
+    }
 }
 
 /* The keys of kb bytes (4 or 8) from the patterns, in place: the top 32 bits for 4. */
@@ -184,11 +194,14 @@ static void msd_narrow(uint64_t *k, size_t n, size_t kb)
         }
 }
 
-/* Lowers both thresholds of the route (8- and 4-byte keys), or restores the defaults. */
+/* Lowers both thresholds of the route (8- and 4-byte keys), or restores the defaults; the
+ * histogram's order check off either way, so that sorted keys go through the route's
+ * levels (msd_in_order turns it on). */
 static void msd_threshold(rdx_ctx *ctx, int low)
 {
     rdx_cuda_ctx_tuning(ctx)->msd_min_n = low ? (size_t)1 << 17 : RDX_MSD_MIN_N;
     rdx_cuda_ctx_tuning(ctx)->msd4_min_n = low ? (size_t)1 << 17 : RDX_MSD4_MIN_N;
+    rdx_cuda_ctx_tuning(ctx)->order_min_n = (size_t)-1;
 }
 
 /* A sort's outcome: rdx_cuda_ctx_msd_state (-1 not planned, 0 declined, 1 inconsistent,
@@ -196,13 +209,14 @@ static void msd_threshold(rdx_ctx *ctx, int low)
  * keys: the deep level split them; 4-byte keys, which have no deep level: the segmented
  * passes sorted them), 5 where sub-buckets of the deep level were still above it (the
  * segmented passes), 4 where the histogram found the sample's range missed (state 3: the
- * LSD passes on a recount). A case's expected outcome may also be MSD_RAN: 2, 3 or 5;
+ * LSD passes on a recount), 6 where it found the keys already in order (state 4: nothing
+ * ran). A case's expected outcome may also be MSD_RAN: 2, 3 or 5;
  * msd_segp gives 3 or 5 by the key's width. */
-enum { MSD_LONG = 3, MSD_MISSED_RANGE = 4, MSD_SEGP = 5, MSD_RAN = -8 };
+enum { MSD_LONG = 3, MSD_MISSED_RANGE = 4, MSD_SEGP = 5, MSD_IN_ORDER = 6, MSD_RAN = -8 };
 /* The outcome where keys went to the segmented passes: after the deep level (8-byte keys),
  * or as long level-2 buckets (4-byte keys). */
 static int msd_segp(size_t kb) { return kb == 8 ? MSD_SEGP : MSD_LONG; }
-static int msd_routes[7]; /* counted at outcome + 1 */
+static int msd_routes[8]; /* counted at outcome + 1 */
 static int counts_shape;   /* msd_case's 4-byte keys take level 3's counts-only shape */
 static unsigned msd_deep_skipped; /* the last outcome's: the sample skipped the deep level */
 
@@ -211,10 +225,11 @@ static int msd_outcome(rdx_ctx *ctx, unsigned *slow)
     unsigned long_buckets = 0, deep_long = 0;
     const int state = rdx_cuda_ctx_msd_state(ctx, slow, &long_buckets, &deep_long, &msd_deep_skipped);
     const int route = state == 3                      ? MSD_MISSED_RANGE
+                      : state == 4                      ? MSD_IN_ORDER
                       : state == 2 && deep_long > 0    ? MSD_SEGP
                       : state == 2 && long_buckets > 0 ? MSD_LONG
                                                        : state;
-    if (route >= -1 && route <= 5)
+    if (route >= -1 && route <= 6)
         msd_routes[route + 1]++;
     return route;
 }
@@ -258,6 +273,7 @@ static void check_route_name(rdx_ctx *ctx, int route, int into, const char *what
                        : route == 2 || route == MSD_LONG || route == MSD_SEGP ? "msd"
                        : route == 0                      ? "onesweep (msd declined: skew)"
                        : route == MSD_MISSED_RANGE       ? "onesweep (msd declined: range)"
+                       : route == MSD_IN_ORDER           ? "onesweep (msd declined: in order)"
                                                          : "msd (inconsistent state)";
     CHECK_ROUTE(ctx, want, what);
 }
@@ -806,8 +822,9 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
     msd_case(ctx, RDX_U32, (size_t)1 << 20, 0, MSD_UNIFORM, 0, (size_t)RDX_MSD4_MIN_N <= ((size_t)1 << 20) ? 2 : -1,
              &s);
     printf("msd: outcomes: none planned %d, declined (skew) %d, ran %d, ran with long level-2 buckets %d, with "
-           "sub-buckets for the segmented passes %d, range missed by the sample %d, inconsistent %d\n",
-           msd_routes[0], msd_routes[1], msd_routes[3], msd_routes[4], msd_routes[6], msd_routes[5], msd_routes[2]);
+           "sub-buckets for the segmented passes %d, range missed by the sample %d, in order %d, inconsistent %d\n",
+           msd_routes[0], msd_routes[1], msd_routes[3], msd_routes[4], msd_routes[6], msd_routes[5], msd_routes[7],
+           msd_routes[2]);
     CHECK(msd_routes[3] > 0, "msd: the route never ran without long buckets");
     CHECK(msd_routes[4] > 0, "msd: no level-2 bucket above level 3's capacity (the deep level, or 4-byte keys' segmented passes)");
     CHECK(msd_routes[6] > 0, "msd: no sub-bucket of the deep level went to the segmented passes");
@@ -945,6 +962,31 @@ static void msd_wide_pairs_tests(rdx_ctx *ctx, int max_log2, int shape)
 /* The route enqueued on a stream being captured (both routes, each kernel reading the
  * device's decision), the graph replayed on keys the route takes and on keys it
  * declines. */
+/* Keys already in order where the route is armed: the histogram's order check turns it off
+ * (outcome MSD_IN_ORDER: no level and no LSD pass runs; the fix-up copies a separate input
+ * and writes an argsort's identity, also after a synchronous call, which leaves out the LSD
+ * passes); with one pair of neighbours swapped the route runs. Keys, pairs (values moved
+ * and gathered) and argsorts, in place and out of place, at the route's lowered threshold. */
+static void msd_in_order(rdx_ctx *ctx)
+{
+    uint64_t s = seed ^ 0x4545;
+    const size_t n = ((size_t)1 << 17) + 5;
+    msd_threshold(ctx, 1);
+    rdx_cuda_ctx_tuning(ctx)->order_min_n = 0;
+    for (int swap = 0; swap < 2; swap++) {
+        const int fill = swap ? MSD_SORTED_SWAP : MSD_SORTED, want = swap ? MSD_RAN : MSD_IN_ORDER;
+        msd_case(ctx, RDX_U64, n, 0, fill, 0, want, &s);
+        msd_case(ctx, RDX_U32, n, 0, fill, 1, want, &s);
+        msd_pairs_case(ctx, RDX_U64, n, 8, 0, fill, 0, want, &s);
+        msd_pairs_case(ctx, RDX_U32, n, 4, 0, fill, 1, want, &s);
+        msd_pairs_case(ctx, RDX_U32, n, 12, 0, fill, 0, want, &s);
+        msd_argsort_case(ctx, RDX_U64, n, RDX_U64, 0, fill, 0, want, &s);
+        msd_argsort_case(ctx, RDX_U32, n, RDX_U32, 0, fill, 1, want, &s);
+        msd_argsort_case(ctx, RDX_U32, n, RDX_U64, 0, fill, 0, want, &s);
+    }
+    msd_threshold(ctx, 0);
+}
+
 static void msd_graph_test(int max_log2)
 {
     uint64_t s = seed ^ 0x64A9;
@@ -1005,6 +1047,7 @@ int main(void)
     msd_wide_tests(ctx, rdx_test_max_log2(21), 2);
     msd_wide_pairs_tests(ctx, rdx_test_max_log2(21), RDX_MSD_L3_MID);
     msd_wide_pairs_tests(ctx, rdx_test_max_log2(21), RDX_MSD_L3_WIDE);
+    msd_in_order(ctx);
     msd_graph_test(rdx_test_max_log2(21));
     into_end();
     rdx_ctx_destroy(ctx);

@@ -3,8 +3,8 @@
  * first output slot of every digit, and a pass whose counts sit in one bin is skipped.
  *
  * Each block counts into shared memory and adds its bins to global memory once. Keys are
- * read 16 bytes per load, several loads in flight per thread. A launch that counts every
- * pass also checks whether the keys are already in order (hist.cuh, rdx_hist_order). */
+ * read 16 bytes per load, several loads in flight per thread. Each launch also checks
+ * whether the keys are already in order (hist.cuh, rdx_hist_order). */
 #include "common.cuh"
 #include "hist.cuh"
 #include "kernels.h"
@@ -74,12 +74,12 @@ __global__ void __launch_bounds__(RDX_HIST_THREADS, RDX_HIST_MIN_BLOCKS(KB)) rdx
     const size_t tail = head + nvec * VEC;
     K range[2] = {(K)0, (K)0}; /* top_only: OR of the codes, and of their complements */
     /* The order check: pairs (j, j + 1) for j + 1 below `limit` (the next portion's first key
-     * included). */
+     * included), by the sort's bits (the MSD route's top digit counts other ones). */
     const size_t limit = a.count + (a.next_key ? 1u : 0u);
-    const int compared = g.end_bit - g.begin_bit;
-    rdx_hist_order<K> order = {keys + head, limit - head, g.begin_bit,
+    const int compared = a.end_bit - a.begin_bit;
+    rdx_hist_order<K> order = {keys + head, limit - head, a.begin_bit,
                                compared >= 8 * KB ? (K)~(K)0 : (K)(((K)1 << compared) - 1u),
-                               a.unsorted != nullptr && !top_only, &s_unsorted};
+                               a.unsorted != nullptr, &s_unsorted};
     if (blockIdx.x == 0) { /* head and tail keys that miss the 16-byte loads */
         const K msd_base = top_only ? (K)rdx_u64_of(a.msd_ctrl + RDX_MSD_BASE) : (K)0; /* the route's codes are less it */
         for (size_t j = threadIdx.x; j < head; j += RDX_HIST_THREADS) {

@@ -47,9 +47,9 @@ typedef struct rdx_hist_args {
                                     once */
     rdx_msd_bucket_check top;    /* with recount, what rdx_msd_falls_back reads */
     uint32_t *unsorted;          /* NULL, or a word (zeroed before the sort) that a launch
-                                    counting every pass sets where two neighbouring keys are
-                                    out of the sort's order (by bits [begin_bit, end_bit) of
-                                    their codes): input already in order skips every pass */
+                                    sets where two neighbouring keys are out of the sort's
+                                    order (by bits [begin_bit, end_bit) of their codes): input
+                                    already in order skips every pass, and the MSD route */
     int next_key;                /* with unsorted: the key after the portion (the next
                                     portion's first) may be read, for the pair across */
 } rdx_hist_args;
@@ -73,9 +73,9 @@ typedef struct rdx_scan_args {
                                     route is turned off (RDX_MSD_MISSED) */
     rdx_msd_bucket_check top;    /* what rdx_msd_falls_back reads */
     const uint32_t *unsorted;    /* NULL, or the histogram's order check (rdx_hist_args): where
-                                    it is 0 and the launches that counted every pass checked
-                                    every key (the MSD route declined, or falling back), no
-                                    pass runs and the fix-up leaves the input as it is */
+                                    it is 0, no pass runs, the MSD route is turned off
+                                    (RDX_MSD_IN_ORDER), and the fix-up leaves the input as it
+                                    is */
 } rdx_scan_args;
 
 /* One launch of the pass kernel: one pass over one portion. */
@@ -232,6 +232,9 @@ typedef struct rdx_fixup_args {
 #define RDX_MSD_MISSED 3u     /* the sample dropped leading bits that vary in some key (the
                                  histogram saw them): the LSD passes run, on a second histogram
                                  of every digit (rdx_scan_kernel turns the route off) */
+#define RDX_MSD_IN_ORDER 4u   /* the histogram found the keys already in the sort's order
+                                 (rdx_hist_args.unsorted): no level and no LSD pass runs
+                                 (rdx_scan_kernel turns the route off) */
 
 /* Levels 2 and 3 of the MSD route (level 1 is rdx_launch_pass with pass_info
  * ctrl + RDX_MSD_INFO, source -> keys_b / vals_b, encoding). 4- or 8-byte keys (kb of the

@@ -87,6 +87,30 @@ void rdx_cuda_pass_portion(rdx_pass_args *a, const rdx_cuda_lsd *l, const rdx_cu
     a->portion_count = p->n - a->portion_begin < p->portion ? p->n - a->portion_begin : p->portion;
 }
 
+/* The fix-up after the passes (gather.cu): the copy back after an odd number of them, the
+ * copy of a separate input or an argsort's identity where none ran. */
+static cudaError_t enqueue_fixup(const rdx_cuda_plan *p, const rdx_cuda_bufs *b, const rdx_cuda_lsd *l, int apart,
+                                 cudaStream_t s)
+{
+    rdx_fixup_args f;
+    memset(&f, 0, sizeof f);
+    f.keys_a = b->keys_a;
+    f.keys_b = l->keys_b;
+    f.keys_src = b->keys_src;
+    f.key_bytes = b->argsort ? 0 : p->n * p->kb;
+    f.vals_a = b->vals_a;
+    f.vals_b = l->vals_b;
+    f.vals_src = b->vals_src;
+    f.val_bytes = p->vb ? p->n * p->vb : 0;
+    f.active = l->active;
+    f.msd_ctrl = l->msd_ctrl;
+    f.apart = apart;
+    f.iota = p->iota;
+    f.index_bytes = p->widen ? 8 : p->vb;
+    f.n = p->n;
+    return rdx_launch_fixup(&f, b->sms, s);
+}
+
 rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job *job, const rdx_cuda_bufs *b,
                                 cudaStream_t s)
 {
@@ -180,8 +204,13 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
         if (st != RDX_OK)
             return st;
     }
-    if (!lsd_passes)
-        return RDX_OK; /* the MSD route leaves the result in A */
+    if (!lsd_passes) { /* the MSD route leaves the result in A */
+        /* Keys already in order turn the route off (RDX_MSD_IN_ORDER): an argsort then
+         * needs the identity written (a synchronous call sorts in place: nothing else). */
+        if (p->iota)
+            RDX_CUDA_TRY(enqueue_fixup(p, b, &l, apart, s));
+        return RDX_OK;
+    }
 
     /* Launch j = pass * portions + portion uses status buffer j % 2 and clears the other. */
     rdx_cuda_mark_write(ctx, b);
@@ -203,23 +232,7 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
         }
     }
 
-    rdx_fixup_args f;
-    memset(&f, 0, sizeof f);
-    f.keys_a = b->keys_a;
-    f.keys_b = l.keys_b;
-    f.keys_src = b->keys_src;
-    f.key_bytes = b->argsort ? 0 : n * p->kb;
-    f.vals_a = b->vals_a;
-    f.vals_b = l.vals_b;
-    f.vals_src = b->vals_src;
-    f.val_bytes = p->vb ? n * p->vb : 0;
-    f.active = l.active;
-    f.msd_ctrl = l.msd_ctrl;
-    f.apart = apart;
-    f.iota = p->iota;
-    f.index_bytes = p->widen ? 8 : p->vb;
-    f.n = n;
-    RDX_CUDA_TRY(rdx_launch_fixup(&f, b->sms, s));
+    RDX_CUDA_TRY(enqueue_fixup(p, b, &l, apart, s));
     return RDX_OK;
 }
 

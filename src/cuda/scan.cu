@@ -26,10 +26,9 @@ __global__ void __launch_bounds__(RDX_SCAN_THREADS) rdx_scan_kernel(const rdx_sc
     const bool missed = a.msd_ctrl && a.msd_ctrl[RDX_MSD_STATE] == RDX_MSD_LEVEL1 &&
                         rdx_msd_falls_back(a.msd_ctrl, a.end_bit, a.top);
     const uint32_t *counts = missed ? a.counts + stride * a.portions : a.counts;
-    /* The histogram checked the keys' order where it counted every pass: the route not
-     * armed, or falling back (its recount). */
-    const bool in_order = a.unsorted && (!a.msd_ctrl || a.msd_ctrl[RDX_MSD_STATE] == RDX_MSD_OFF || missed) &&
-                          *a.unsorted == 0u;
+    /* The histogram's launches checked the keys' order (rdx_hist_args.unsorted). */
+    const bool in_order = a.unsorted && *a.unsorted == 0u;
+    const bool msd_armed = a.msd_ctrl && a.msd_ctrl[RDX_MSD_STATE] == RDX_MSD_LEVEL1;
 
     /* All passes' totals first: a thread's cells are summed in registers, a portion at a
      * time, so that its loads of one portion are all in flight at once (a loop over the
@@ -112,8 +111,8 @@ __global__ void __launch_bounds__(RDX_SCAN_THREADS) rdx_scan_kernel(const rdx_sc
     __syncthreads();
 
     if (t == 0) {
-        if (missed) {
-            a.msd_ctrl[RDX_MSD_STATE] = RDX_MSD_MISSED;
+        if (missed || (msd_armed && in_order)) {
+            a.msd_ctrl[RDX_MSD_STATE] = in_order ? RDX_MSD_IN_ORDER : RDX_MSD_MISSED;
             a.msd_ctrl[RDX_MSD_INFO + a.passes - 1] = 0u; /* level 1 returns at once */
         }
         rdx_plan_passes(s_active, a.passes, a.apart, a.pass_info, a.active);
