@@ -201,11 +201,13 @@ static void one_digit_tiles(rdx_ctx *ctx, int max_log2)
 }
 
 /* The onesweep route on keys already in the sort's order, which the histogram's order
- * check finds (no pass then runs), and on the same keys with one pair swapped (at the start,
- * at the end, at the edges of 16-byte vectors and of portions, at random), which must be
- * sorted as any: large and medium tile shapes and portions; keys, pairs and argsort, in
- * place and out of place (the stream-ordered calls), descending, a bit range, keys off a
- * 16-byte boundary; each checked against the reference. */
+ * check finds (no pass then runs), on keys in its reverse order (one pass reverses them,
+ * runs of keys that compare equal kept in order: few distinct values make runs across
+ * tiles and portions), and on the same keys with one pair swapped (at the start, at the
+ * end, at the edges of 16-byte vectors and of portions, at random), which must be sorted
+ * as any: large and medium tile shapes and portions; keys, pairs and argsort, in place and
+ * out of place (the stream-ordered calls), descending, a bit range, keys off a 16-byte
+ * boundary; each checked against the reference. */
 static void in_order(rdx_ctx *ctx, int max_log2)
 {
     uint64_t s = seed ^ 0x5555;
@@ -228,6 +230,8 @@ static void in_order(rdx_ctx *ctx, int max_log2)
         {RDX_I16, RDX_REF_ARGSORT, 0, RDX_U64, {0, 0, 0, 0}, 0},
         {RDX_F32, RDX_REF_ARGSORT, 0, RDX_U32, {RDX_DESCENDING, 0, 0, 0}, 1},
         {RDX_U8, RDX_REF_KEYS, 0, 0, {RDX_DESCENDING, 0, 0, 0}, 0},
+        {RDX_U32, RDX_REF_PAIRS, 4, 0, {0, 28, 32, 0}, 0},       /* 16 values: long runs */
+        {RDX_I32, RDX_REF_ARGSORT, 0, RDX_U32, {0, 0, 18, 0}, 1}, /* runs of a few keys */
     };
     size_t n = 40 * tile + 123;
     if (n > ((size_t)1 << max_log2) + 7) /* under the sanitizers: still past the small route */
@@ -240,16 +244,20 @@ static void in_order(rdx_ctx *ctx, int max_log2)
         rdx_cuda_ctx_tuning(ctx)->count_min_n = rdx_cuda_ctx_tuning(ctx)->count16_min_n = (size_t)-1; /* u8 */
         rdx_cuda_ctx_tuning(ctx)->order_min_n = 0; /* the check at every size */
         for (size_t j = 0; j < sizeof jobs / sizeof jobs[0]; j++)
+            for (int reversed = 0; reversed < 2; reversed++)
             for (size_t w = 0; w < sizeof swaps / sizeof swaps[0]; w++, cases++) {
                 const size_t kb = rdx_type_size(jobs[j].type);
                 const size_t ab = jobs[j].kind == RDX_REF_ARGSORT ? rdx_type_size(jobs[j].index_type) : jobs[j].vs;
+                rdx_opts order = jobs[j].o; /* the order the keys are put in */
+                if (reversed)
+                    order.flags ^= RDX_DESCENDING;
                 const size_t swap_at = w + 1 == sizeof swaps / sizeof swaps[0] ? rnd(&s) % (n - 1) : swaps[w];
                 const size_t off = cases % 2 ? kb : 0; /* keys off a 16-byte boundary: the histogram's head */
                 unsigned char *k0 = host_or_die(n * kb), *a0 = host_or_die(n * ab + 1);
                 unsigned char *k1 = host_or_die(n * kb), *a1 = host_or_die(n * ab + 1);
                 for (size_t i = 0; i < n * kb; i++)
                     k0[i] = (unsigned char)rnd(&s);
-                CHECK(rdx_ref_put_in_order(k0, n, jobs[j].type, &jobs[j].o, swap_at) == 0,
+                CHECK(rdx_ref_put_in_order(k0, n, jobs[j].type, &order, swap_at) == 0,
                       "in order: the reference ran out of memory");
                 for (size_t i = 0; i < n * ab; i++)
                     a0[i] = (unsigned char)rnd(&s);
@@ -269,12 +277,18 @@ static void in_order(rdx_ctx *ctx, int max_log2)
                 else
                     st = apart ? into_keys(ctx, dk + off, dk_out, n, jobs[j].type, o)
                                : rdx_sort_keys(ctx, dk + off, n, jobs[j].type, o);
-                char what[160];
-                snprintf(what, sizeof what, "in order, shape %d, %s, kind %d, value/index bytes %zu, flags %u, bits "
-                         "[%d, %d), %s, pair swapped at %lld, key offset %zu", sh, type_name(jobs[j].type),
+                char what[200];
+                snprintf(what, sizeof what, "%s, shape %d, %s, kind %d, value/index bytes %zu, flags %u, bits "
+                         "[%d, %d), %s, pair swapped at %lld, key offset %zu", reversed ? "reverse order" : "in order",
+                         sh, type_name(jobs[j].type),
                          (int)jobs[j].kind, ab, o->flags, o->begin_bit, o->end_bit, apart ? "apart" : "in place",
                          swap_at == (size_t)-1 ? -1LL : (long long)swap_at, off);
                 CHECK(st == RDX_OK, "%s: %s", what, rdx_ctx_error(ctx));
+                if (st == RDX_OK && swap_at == (size_t)-1) { /* the check saw the order */
+                    const int kinds = rdx_cuda_ctx_order_kinds(ctx);
+                    CHECK(kinds >= 0 && (reversed ? kinds == 1 : (kinds & 1) == 0),
+                          "%s: the order check found pair kinds %d", what, kinds);
+                }
                 if (st == RDX_OK) {
                     const int moved = apart && jobs[j].kind != RDX_REF_ARGSORT;
                     dev_download(k1, moved ? dk_out : dk + off, n * kb);

@@ -188,6 +188,9 @@ static __device__ __forceinline__ size_t rdx_seg_hi(const size_t *off, size_t s,
                                segmented passes (crowded in some segment, each its own
                                value) name none and rank stably */
 #define RDX_PASS_HOT_SHIFT 8
+#define RDX_PASS_REVERSE 64u /* the keys are in the reverse of the sort's order (scan.cu): this
+                                pass, the only one, reverses them, each run of keys that
+                                compare equal kept in its order (onesweep.cu) */
 #define RDX_RANK_NO_HOT 0xFFFFFFFFu
 #define RDX_PASS_DROP_SHIFT 24 /* bits 24-31: the MSD route's level 1 and its deep level's
                                   pass take their digit this many bits below the pass's

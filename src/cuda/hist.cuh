@@ -37,17 +37,32 @@ static __device__ __forceinline__ void rdx_hist_count_code(uint32_t *h, K k, con
 }
 
 /* The up-front histogram's order check (rdx_hist_args.unsorted): whether two neighbouring
- * keys are out of the sort's order, compared by bits [begin_bit, end_bit) of their codes.
- * A warp stops checking at its first pair out of order, so that keys in no order pay one
- * round of it; keys in order pay it throughout, and then skip every pass. */
+ * keys are out of the sort's order (RDX_ORDER_DESCENT) and, where asked, whether two are in
+ * it (RDX_ORDER_ASCENT: keys with none are in the reverse order), compared by bits
+ * [begin_bit, end_bit) of their codes. A warp stops checking once it has seen every kind it
+ * looks for, so that keys in no order pay one round of it; keys in order (or in reverse)
+ * pay it throughout, and then skip every pass (or are reversed). */
 template <typename K> struct rdx_hist_order {
     const K *keys;   /* the first vector's first key */
     size_t limit;    /* keys readable from there, the next portion's first key included */
     int shift;       /* begin_bit */
     K mask;          /* the compared bits, shifted down */
-    bool checking;   /* warp-uniform: no pair out of order found in the warp yet */
-    uint32_t *found; /* shared: set to 1 where a pair is out of order */
+    uint32_t want;   /* the kinds of pair looked for: RDX_ORDER_DESCENT, and RDX_ORDER_ASCENT */
+    uint32_t seen;   /* warp-uniform: the kinds the warp has found */
+    uint32_t *found; /* shared: the kinds found in the block (atomicOr) */
 };
+
+/* Whether the warp still checks. */
+template <typename K> static __device__ __forceinline__ bool rdx_order_checking(const rdx_hist_order<K> &o)
+{
+    return (o.seen & o.want) != o.want;
+}
+
+/* The kinds of pair (prev, next) is: RDX_ORDER_DESCENT, RDX_ORDER_ASCENT, or 0 (equal). */
+template <typename K> static __device__ __forceinline__ uint32_t rdx_order_kind(K prev, K next)
+{
+    return (prev > next ? RDX_ORDER_DESCENT : 0u) | (prev < next ? RDX_ORDER_ASCENT : 0u);
+}
 
 template <typename K>
 static __device__ __forceinline__ K rdx_order_bits(K code, const rdx_hist_order<K> &o)
@@ -78,7 +93,7 @@ static __device__ __forceinline__ void rdx_hist_order_round(const uint4 *vec, si
         after[r] = ok && (last_lane || v + 1 >= nvec) && (v + 1) * VEC < order->limit ? order->keys[(v + 1) * VEC]
                                                                                       : (K)0;
     }
-    bool bad = false;
+    uint32_t kinds = 0;
 #pragma unroll
     for (int r = 0; r < UNROLL; ++r) {
         const size_t v = base + r * stride; /* loaded where r < loaded */
@@ -88,18 +103,19 @@ static __device__ __forceinline__ void rdx_hist_order_round(const uint4 *vec, si
 #pragma unroll
             for (int j = 1; j < VEC; ++j) {
                 const K cur = rdx_order_bits(rdx_hist_code(u.k[r * VEC + j], g), *order);
-                bad |= prev > cur;
+                kinds |= rdx_order_kind(prev, cur);
                 prev = cur;
             }
             if (v + 1 < nvec && !last_lane)
-                bad |= prev > next_lanes;
+                kinds |= rdx_order_kind(prev, next_lanes);
             else if ((v + 1) * VEC < order->limit) /* the next warp's, or past the vectors */
-                bad |= prev > rdx_order_bits(rdx_hist_code(after[r], g), *order);
+                kinds |= rdx_order_kind(prev, rdx_order_bits(rdx_hist_code(after[r], g), *order));
         }
     }
-    if (bad)
-        *order->found = 1u;
-    order->checking = !__any_sync(RDX_FULL_WARP, bad);
+    const uint32_t warp_kinds = __reduce_or_sync(RDX_FULL_WARP, kinds) & order->want;
+    if (warp_kinds & ~order->seen && rdx_lane() == 0)
+        atomicOr(order->found, warp_kinds);
+    order->seen |= warp_kinds;
 }
 
 /* One round of this thread: the vectors vec[base + r * stride] for r < UNROLL that lie

@@ -21,12 +21,12 @@ static __device__ __forceinline__ void hist_count_key(uint32_t *h, K key, const 
     rdx_or_vary(range, c);
 }
 
-/* Whether keys[j] and keys[j + 1] are out of the sort's order (the order check). */
+/* The kind of the pair keys[j], keys[j + 1] (the order check: rdx_order_kind). */
 template <typename K>
-static __device__ __forceinline__ bool out_of_order(const K *keys, size_t j, const rdx_hist_digits &g,
-                                                    const rdx_hist_order<K> &o)
+static __device__ __forceinline__ uint32_t pair_kind(const K *keys, size_t j, const rdx_hist_digits &g,
+                                                     const rdx_hist_order<K> &o)
 {
-    return rdx_order_bits(rdx_hist_code(keys[j], g), o) > rdx_order_bits(rdx_hist_code(keys[j + 1], g), o);
+    return rdx_order_kind(rdx_order_bits(rdx_hist_code(keys[j], g), o), rdx_order_bits(rdx_hist_code(keys[j + 1], g), o));
 }
 
 template <int KB>
@@ -35,7 +35,7 @@ __global__ void __launch_bounds__(RDX_HIST_THREADS, RDX_HIST_MIN_BLOCKS(KB)) rdx
     typedef typename rdx_uint<KB>::t K;
     enum { VEC = 16 / KB, UNROLL = RDX_HIST_KEYS / VEC > 0 ? RDX_HIST_KEYS / VEC : 1 };
     __shared__ uint32_t s_hist[RDX_HIST_MAX_CELLS];
-    __shared__ uint32_t s_unsorted; /* the order check found a pair out of order */
+    __shared__ uint32_t s_found; /* the kinds of pair the order check found (RDX_ORDER_*) */
     rdx_chain_enter();
     /* Where the MSD route is armed, level 1 needs the counts of its top digit only (the 8
      * bits below the leading bits its sample found constant), and the bits that vary over
@@ -55,7 +55,7 @@ __global__ void __launch_bounds__(RDX_HIST_THREADS, RDX_HIST_MIN_BLOCKS(KB)) rdx
     for (uint32_t j = threadIdx.x; j < cells; j += RDX_HIST_THREADS)
         s_hist[j] = 0u;
     if (threadIdx.x == 0)
-        s_unsorted = 0u;
+        s_found = 0u;
     /* The first pass launch expects zeroed look-back words. */
     if (a.zero) {
         const size_t stride = (size_t)gridDim.x * RDX_HIST_THREADS;
@@ -79,18 +79,19 @@ __global__ void __launch_bounds__(RDX_HIST_THREADS, RDX_HIST_MIN_BLOCKS(KB)) rdx
     const int compared = a.end_bit - a.begin_bit;
     rdx_hist_order<K> order = {keys + head, limit - head, a.begin_bit,
                                compared >= 8 * KB ? (K)~(K)0 : (K)(((K)1 << compared) - 1u),
-                               a.unsorted != nullptr, &s_unsorted};
+                               a.unsorted ? RDX_ORDER_DESCENT | (a.reverse_ok ? RDX_ORDER_ASCENT : 0u) : 0u, 0u,
+                               &s_found};
     if (blockIdx.x == 0) { /* head and tail keys that miss the 16-byte loads */
         const K msd_base = top_only ? (K)rdx_u64_of(a.msd_ctrl + RDX_MSD_BASE) : (K)0; /* the route's codes are less it */
         for (size_t j = threadIdx.x; j < head; j += RDX_HIST_THREADS) {
             hist_count_key(s_hist, keys[j], g, range, msd_base);
-            if (order.checking && j + 1 < limit && out_of_order(keys, j, g, order))
-                s_unsorted = 1u;
+            if (rdx_order_checking(order) && j + 1 < limit)
+                atomicOr(&s_found, pair_kind(keys, j, g, order) & order.want);
         }
         for (size_t j = tail + threadIdx.x; j < a.count; j += RDX_HIST_THREADS) {
             hist_count_key(s_hist, keys[j], g, range, msd_base);
-            if (order.checking && j + 1 < limit && out_of_order(keys, j, g, order))
-                s_unsorted = 1u;
+            if (rdx_order_checking(order) && j + 1 < limit)
+                atomicOr(&s_found, pair_kind(keys, j, g, order) & order.want);
         }
     }
 
@@ -101,9 +102,9 @@ __global__ void __launch_bounds__(RDX_HIST_THREADS, RDX_HIST_MIN_BLOCKS(KB)) rdx
     /* The order check first, while the warp finds the keys in order. (After the counting,
      * with each warp's find stored to global memory, it cost u32 uniform keys at 2^22 7%
      * against 2% here: H100, round 45.) */
-    if (order.checking) {
+    if (rdx_order_checking(order)) {
         const size_t lane = rdx_lane();
-        for (size_t base = first; order.checking && base - lane < nvec; base += stride * RDX_HIST_ORDER_VECS)
+        for (size_t base = first; rdx_order_checking(order) && base - lane < nvec; base += stride * RDX_HIST_ORDER_VECS)
             rdx_hist_order_round<K, RDX_HIST_ORDER_VECS>(vec, base, stride, nvec, g, &order);
     }
     if (top_only) { /* (the base is loaded where it is used: held over the whole kernel it
@@ -121,9 +122,8 @@ __global__ void __launch_bounds__(RDX_HIST_THREADS, RDX_HIST_MIN_BLOCKS(KB)) rdx
     }
     __syncwarp();
     __syncthreads();
-    if (threadIdx.x == 0 && s_unsorted)
-        *a.unsorted = 1u; /* (set only where a.unsorted is; a store, not an atomic: every
-                             block that writes writes the same) */
+    if (threadIdx.x == 0 && s_found)
+        atomicOr(a.unsorted, s_found); /* (set only where a.unsorted is) */
 
     for (uint32_t j = threadIdx.x; j < cells; j += RDX_HIST_THREADS) {
         const uint32_t c = s_hist[j];

@@ -28,6 +28,11 @@ typedef struct rdx_msd_bucket_check {
     int top;                     /* the top pass */
 } rdx_msd_bucket_check;
 
+/* The kinds of neighbouring pair the order check finds (rdx_hist_args.unsorted): keys
+ * without a descent are in the sort's order, keys without an ascent in its reverse. */
+#define RDX_ORDER_DESCENT 1u /* a pair out of the sort's order */
+#define RDX_ORDER_ASCENT 2u  /* a pair in it, its keys not equal */
+
 /* Up-front histogram of one portion: counts[p * 256 + d] += keys with digit d in pass p. */
 typedef struct rdx_hist_args {
     const void *keys;        /* the portion's first key */
@@ -46,12 +51,15 @@ typedef struct rdx_hist_args {
                                     (rdx_msd_falls_back: RDX_MSD_MISSED); else it returns at
                                     once */
     rdx_msd_bucket_check top;    /* with recount, what rdx_msd_falls_back reads */
-    uint32_t *unsorted;          /* NULL, or a word (zeroed before the sort) that a launch
-                                    sets where two neighbouring keys are out of the sort's
-                                    order (by bits [begin_bit, end_bit) of their codes): input
-                                    already in order skips every pass, and the MSD route */
+    uint32_t *unsorted;          /* NULL, or a word (zeroed before the sort) into which a
+                                    launch ORs the kinds of neighbouring pair it found
+                                    (RDX_ORDER_*, by bits [begin_bit, end_bit) of their
+                                    codes): input already in order skips every pass, and the
+                                    MSD route; input in reverse order is reversed */
     int next_key;                /* with unsorted: the key after the portion (the next
                                     portion's first) may be read, for the pair across */
+    int reverse_ok;              /* with unsorted: look for pairs in order too
+                                    (RDX_ORDER_ASCENT), where the scan may reverse the keys */
 } rdx_hist_args;
 
 /* Turns the histograms into digit offsets and decides, on the device, which passes run. */
@@ -72,10 +80,13 @@ typedef struct rdx_scan_args {
                                     counts are the recount's (after every portion's) and the
                                     route is turned off (RDX_MSD_MISSED) */
     rdx_msd_bucket_check top;    /* what rdx_msd_falls_back reads */
-    const uint32_t *unsorted;    /* NULL, or the histogram's order check (rdx_hist_args): where
-                                    it is 0, no pass runs, the MSD route is turned off
-                                    (RDX_MSD_IN_ORDER), and the fix-up leaves the input as it
-                                    is */
+    const uint32_t *unsorted;    /* NULL, or the histogram's order check (rdx_hist_args): with
+                                    no RDX_ORDER_DESCENT, no pass runs, the MSD route is
+                                    turned off (RDX_MSD_IN_ORDER), and the fix-up leaves the
+                                    input as it is; */
+    int reverse_ok;              /* the histogram looked for both kinds: with a descent and no
+                                    ascent the keys are in the reverse order, and the first
+                                    pass reverses them (RDX_PASS_REVERSE), the only one */
 } rdx_scan_args;
 
 /* One launch of the pass kernel: one pass over one portion. */
@@ -132,6 +143,9 @@ typedef struct rdx_pass_args {
                                     levels). A tile's keys of one digit may leave in any
                                     order (rank.cuh) */
     rdx_seg_tiles seg;           /* rdx_launch_seg_pass only */
+    size_t n;                    /* the sort's keys (every portion's), and the end of its */
+    int end_bit;                 /* compared bits (the first is pass 0's shift): what the
+                                    reversal (RDX_PASS_REVERSE) reads */
 } rdx_pass_args;
 
 /* Keys alone (keys_alone), sorted over every bit of their kb bytes and not in NumPy's order

@@ -43,6 +43,18 @@ template <int KB, int VB, int MED> struct rdx_os_layout {
  * or widened from 4 to 8 bytes (an argsort into 64-bit indices that moved 32-bit ones). */
 enum { OUT_KEYS, OUT_DECODED, OUT_VALUES, OUT_WIDE };
 
+/* Writes one key (and value) to output slot o, in the pass's output mode. */
+template <int OUT, int VB, typename K, typename V>
+static __device__ __forceinline__ void put_slot(int cls, int desc, K *out, V *vout, unsigned long long o, K k, V v)
+{
+    if (OUT == OUT_KEYS || OUT == OUT_DECODED)
+        out[o] = OUT == OUT_DECODED ? rdx_dec(k, cls, desc) : k;
+    if (OUT == OUT_WIDE)
+        ((unsigned long long *)vout)[o] = (unsigned long long)v;
+    else if (VB)
+        vout[o] = v;
+}
+
 /* Writes the reordered tile: consecutive threads, consecutive slots. NARROW: every output
  * slot is below 2^32, so the per-digit offsets are 32-bit (fewer instructions and shared
  * loads per key than 64-bit ones). */
@@ -59,12 +71,7 @@ static __device__ __forceinline__ void write_tile(const rdx_pass_args &a, const 
             const uint32_t d = rdx_digit(k, shift, mask);
             const unsigned long long o = NARROW ? (unsigned long long)(((const uint32_t *)s_gofs)[d] + idx)
                                                 : ((const unsigned long long *)s_gofs)[d] + idx;
-            if (OUT == OUT_KEYS || OUT == OUT_DECODED)
-                out[o] = OUT == OUT_DECODED ? rdx_dec(k, a.cls, a.desc) : k;
-            if (OUT == OUT_WIDE)
-                ((unsigned long long *)vout)[o] = (unsigned long long)s_vals[idx];
-            else if (VB)
-                vout[o] = s_vals[idx];
+            put_slot<OUT, VB>(a.cls, a.desc, out, vout, o, k, VB ? s_vals[idx] : (V)0);
         }
     }
 }
@@ -314,6 +321,220 @@ static __device__ __forceinline__ void pass_tile(const rdx_pass_args &a, uint32_
     }
 }
 
+/* ---- The reversal (RDX_PASS_REVERSE): keys in the reverse of the sort's order ----
+ * Each run of keys that compare equal, slots [s, e] of the whole array, goes to
+ * [n - 1 - e, n - 1 - s] in its own order (stable): slot g to n - 1 - e + (g - s). A warp
+ * finds the runs' edges among its slots by ballots of heads (a run's first slot) and tails
+ * (its last); a run that reaches past its warp takes the edge of another warp of the tile
+ * (shared memory), and one that reaches past the tile follows the keys in global memory
+ * (run_reach). One read and one write of every key and value, where the passes take one
+ * of each per pass. */
+
+/* How the reversal compares keys: bits [shift, shift + bits) of their codes. */
+template <typename K> struct rdx_rev_order {
+    const K *keys; /* the whole array (the sort's source) */
+    int cls, desc, shift;
+    K mask;        /* the compared bits, shifted down */
+};
+
+/* The compared bits of the key at slot g of the whole array. */
+template <typename K>
+static __device__ __forceinline__ K compared_at(const rdx_rev_order<K> &o, size_t g)
+{
+    return (K)(rdx_enc(o.keys[g], o.cls, o.desc) >> o.shift) & o.mask;
+}
+
+/* How far the run of keys whose compared bits are c reaches from slot `from` (one of them)
+ * in direction dir (-1 or +1), at most max_d slots: the largest d <= max_d with slot
+ * from + dir * d in the run (the keys are monotone, so every slot between is too). The
+ * whole warp: probes at doubling distances, then the interval narrowed 32 ways a round,
+ * so a run of r keys costs about 1 + log32(r) rounds of loads. */
+template <typename K>
+static __device__ __noinline__ size_t run_reach(const rdx_rev_order<K> o, size_t from, int dir, size_t max_d, K c)
+{
+    const uint32_t lane = rdx_lane();
+    size_t in_d = 0, out_d = max_d + 1; /* in the run at in_d; not at out_d (or past max_d) */
+#define RDX_PROBE(d) ((d) < out_d && compared_at(o, dir < 0 ? from - (d) : from + (d)) == c)
+    for (;;) {
+        const size_t base = in_d, d = base + ((size_t)1 << lane);
+        const bool valid = d < out_d, in = RDX_PROBE(d);
+        const uint32_t inside = __ballot_sync(RDX_FULL_WARP, in), outside = __ballot_sync(RDX_FULL_WARP, valid && !in);
+        if (inside) /* a prefix of the lanes */
+            in_d = base + ((size_t)1 << (31 - __clz((int)inside)));
+        if (outside) {
+            out_d = base + ((size_t)1 << (__ffs((int)outside) - 1));
+            break;
+        }
+        if (inside != RDX_FULL_WARP)
+            break; /* the probes passed max_d */
+    }
+    while (out_d - in_d > 1) {
+        const size_t base = in_d, step = (out_d - in_d + 31) / 32, d = base + step * (lane + 1);
+        const bool valid = d < out_d, in = RDX_PROBE(d);
+        const uint32_t inside = __ballot_sync(RDX_FULL_WARP, in), outside = __ballot_sync(RDX_FULL_WARP, valid && !in);
+        if (inside)
+            in_d = base + step * (size_t)(32 - __clz((int)inside));
+        if (outside)
+            out_d = base + step * (size_t)__ffs((int)outside);
+    }
+#undef RDX_PROBE
+    return in_d;
+}
+
+/* One tile of the reversal: what it reads and writes (built where it runs, so that the
+ * pass kernel's parameters need no copy in local memory for a call). */
+typedef struct rdx_rev_tile {
+    const void *keys, *vals;     /* the sort's source, whole arrays (vals: NULL with iota) */
+    void *keys_out, *vals_out;   /* the pass's output buffers */
+    size_t n, g0;                /* the sort's keys; the tile's first slot in the whole array */
+    uint32_t count;              /* the tile's keys */
+    int cls, desc, shift, end_bit; /* the codec; the compared bits [shift, end_bit) */
+} rdx_rev_tile;
+
+/* Reverses one tile into the pass's output (mode OUT, as write_mode picks it). The tile's
+ * keys go to shared memory; a warp takes rows of 32 slots (its row i: slots w0 + 32 i +
+ * lane), whose heads and tails are ballots; a slot's run starts at the last head at or
+ * before it and ends at the first tail at or after it, in its row, else in the warp's
+ * rows before or after (carried), else in the tile's other warps, else beyond the tile.
+ * Not inlined: the pass kernel's own path keeps its registers. */
+template <int OUT, int VB, typename L, typename K, typename V>
+static __device__ __noinline__ void reverse_tile(const rdx_rev_tile t, unsigned char *smem)
+{
+    enum { ROWS = L::ITEMS };
+    static_assert(4 * ROWS <= RDX_CUDA_MAX_BINS && 2 * L::WARPS <= RDX_CUDA_MAX_BINS, "the regions hold the rows' "
+                                                                                       "edges and the warps'");
+    K *s_keys = (K *)(smem + L::KEYS);                     /* the tile's keys as they are */
+    uint32_t *s_rows = (uint32_t *)(smem + L::WCNT);       /* per warp: ROWS heads, tails (ballots), and the */
+    int *s_edges = (int *)(smem + L::START);               /* warps' last head, then first tail (or -1) */
+    unsigned long long *s_tile_edge = (unsigned long long *)(smem + L::GOFS); /* the tile's first run's start,
+                                                                                 its last run's end */
+    const uint32_t count = t.count;
+    const size_t g0 = t.g0, n = t.n;
+    const int bits = t.end_bit - t.shift;
+    const rdx_rev_order<K> o = {(const K *)t.keys, t.cls, t.desc, t.shift,
+                                bits >= 8 * (int)sizeof(K) ? (K)~(K)0 : (K)(((K)1 << bits) - 1u)};
+    const uint32_t lane = rdx_lane(), warp = threadIdx.x >> 5, w0 = warp * 32u * ROWS;
+    {
+        K key[ROWS];
+        load_striped(o.keys + g0, w0 + lane, count, count == (uint32_t)L::TILE, key);
+#pragma unroll
+        for (int i = 0; i < ROWS; ++i)
+            s_keys[w0 + 32u * i + lane] = key[i];
+    }
+    const K before = g0 > 0 ? compared_at(o, g0 - 1) : (K)0, after = g0 + count < n ? compared_at(o, g0 + count) : (K)0;
+    __syncthreads();
+#define RDX_CMP_SLOT(j) ((K)(rdx_enc(s_keys[j], o.cls, o.desc) >> o.shift) & o.mask)
+    /* Each row's heads and tails; the warp's last head and first tail. */
+    uint32_t *heads = s_rows + warp * 4u * ROWS, *tails = heads + ROWS;
+    int *head_before = (int *)(tails + ROWS), *tail_after = head_before + ROWS; /* per row: the warp's last head
+                                                                                    before it, first tail after */
+    int last_head = -1;
+    for (int i = 0; i < ROWS; ++i) {
+        const uint32_t j = w0 + 32u * (uint32_t)i + lane;
+        const bool valid = j < count;
+        const K c = valid ? RDX_CMP_SLOT(j) : (K)0;
+        const K prev = j == 0 ? before : valid ? RDX_CMP_SLOT(j - 1) : (K)0;
+        const K next = j + 1 == count ? after : valid ? RDX_CMP_SLOT(j + 1) : (K)0;
+        const uint32_t h = __ballot_sync(RDX_FULL_WARP, valid && (g0 + j == 0 || prev != c));
+        const uint32_t tl = __ballot_sync(RDX_FULL_WARP, valid && (g0 + j + 1 == n || next != c));
+        if (lane == 0) {
+            heads[i] = h;
+            tails[i] = tl;
+            head_before[i] = last_head;
+        }
+        if (h)
+            last_head = 32 * i + 31 - __clz((int)h);
+    }
+    __syncwarp(); /* lane 0's rows are the warp's */
+    int first_tail = -1;
+    for (int i = ROWS - 1; i >= 0; --i) {
+        const uint32_t tl = tails[i];
+        if (lane == 0)
+            tail_after[i] = first_tail;
+        if (tl)
+            first_tail = 32 * i + __ffs((int)tl) - 1;
+    }
+    if (lane == 0) {
+        s_edges[warp] = last_head;
+        s_edges[L::WARPS + warp] = first_tail;
+    }
+    __syncthreads();
+    /* The runs across the tile's edges, followed in global memory: warp 0 the first slot's,
+     * the last warp the last slot's. */
+    if (warp == 0) {
+        const bool crosses = g0 > 0 && before == RDX_CMP_SLOT(0);
+        const size_t start = crosses ? g0 - run_reach(o, g0, -1, g0, before) : g0;
+        if (lane == 0)
+            s_tile_edge[0] = start;
+    }
+    if (warp == L::WARPS - 1) {
+        const size_t last = g0 + count - 1;
+        const bool crosses = last + 1 < n && after == RDX_CMP_SLOT(count - 1);
+        const size_t end = crosses ? last + run_reach(o, last, 1, n - 1 - last, after) : last;
+        if (lane == 0)
+            s_tile_edge[1] = end;
+    }
+    __syncthreads();
+    /* The run reaching into the warp from before it, and out of it after it. */
+    size_t run_in = s_tile_edge[0], run_out = s_tile_edge[1];
+    for (int w = (int)warp - 1; w >= 0; --w)
+        if (s_edges[w] >= 0) {
+            run_in = g0 + (size_t)w * 32u * ROWS + (size_t)s_edges[w];
+            break;
+        }
+    for (int w = (int)warp + 1; w < L::WARPS; ++w)
+        if (s_edges[L::WARPS + w] >= 0) {
+            run_out = g0 + (size_t)w * 32u * ROWS + (size_t)s_edges[L::WARPS + w];
+            break;
+        }
+    /* Slot g of run [s, e] goes to n - 1 - e + (g - s). */
+    K *out = (K *)t.keys_out;
+    V *vout = (V *)t.vals_out;
+    const V *vin = (const V *)t.vals;
+    const uint32_t at_or_before = 0xFFFFFFFFu >> (31 - lane), at_or_after = 0xFFFFFFFFu << lane;
+    const size_t wg = g0 + w0;
+#pragma unroll 4
+    for (int i = 0; i < ROWS; ++i) {
+        const uint32_t j = w0 + 32u * (uint32_t)i + lane;
+        const uint32_t h = heads[i] & at_or_before, tl = tails[i] & at_or_after;
+        const int start = h ? 32 * i + 31 - __clz((int)h) : head_before[i];
+        const int end = tl ? 32 * i + __ffs((int)tl) - 1 : tail_after[i];
+        if (j < count) {
+            const size_t g = g0 + j;
+            const size_t s = start >= 0 ? wg + (size_t)start : run_in, e = end >= 0 ? wg + (size_t)end : run_out;
+            const V v = VB ? (vin ? vin[g] : (V)g) : (V)0;
+            put_slot<OUT, VB>(t.cls, t.desc, out, vout, (unsigned long long)(n - 1 - e + (g - s)),
+                              rdx_enc(s_keys[j], t.cls, t.desc), v);
+        }
+    }
+#undef RDX_CMP_SLOT
+}
+
+/* Tile `tile` of the portion reversed, in the output mode write_mode would pick for the
+ * pass (the only one, first and last). */
+template <int KB, int VB, int MED>
+static __device__ __forceinline__ void reverse_tile_any(const rdx_pass_args &a, uint32_t info, uint32_t tile,
+                                                        unsigned char *smem)
+{
+    typedef rdx_os_layout<KB, VB, MED> L;
+    typedef typename rdx_uint<KB>::t K;
+    typedef typename rdx_uint<(VB ? VB : 4)>::t V;
+    const size_t tile_begin = (size_t)tile * L::TILE, left = a.portion_count - tile_begin;
+    const bool from_b = (info & RDX_PASS_FROM_B) != 0;
+    const rdx_rev_tile t = {a.keys_src, a.iota ? nullptr : a.vals_src, from_b ? a.keys_a : a.keys_b,
+                            from_b ? a.vals_a : a.vals_b, a.n, a.portion_begin + tile_begin,
+                            left < (size_t)L::TILE ? (uint32_t)left : (uint32_t)L::TILE,
+                            a.cls, a.desc, a.shift, a.end_bit};
+    if (a.keys_scratch && VB == 4 && a.widen)
+        reverse_tile<OUT_WIDE, VB, L, K, V>(t, smem);
+    else if (a.keys_scratch && VB && a.narrow)
+        reverse_tile<OUT_VALUES, VB, L, K, V>(t, smem);
+    else if (!a.keys_scratch)
+        reverse_tile<OUT_DECODED, VB, L, K, V>(t, smem);
+    else
+        reverse_tile<OUT_KEYS, VB, L, K, V>(t, smem);
+}
+
 template <int KB, int VB, int MED, int SEG>
 __global__ void __launch_bounds__(RDX_OS_SHAPE_THREADS(KB, VB, MED), RDX_OS_SHAPE_MIN_BLOCKS(KB, VB, MED))
     rdx_onesweep_kernel(const rdx_pass_args a)
@@ -343,7 +564,10 @@ __global__ void __launch_bounds__(RDX_OS_SHAPE_THREADS(KB, VB, MED), RDX_OS_SHAP
         const uint32_t tile = s_misc[0];
         if (tile >= tiles)
             return;
-        pass_tile<KB, VB, MED, SEG>(a, info, tile, smem);
+        if (!SEG && (info & RDX_PASS_REVERSE))
+            reverse_tile_any<KB, VB, MED>(a, info, tile, smem);
+        else
+            pass_tile<KB, VB, MED, SEG>(a, info, tile, smem);
         __syncthreads(); /* the shared memory is the next tile's */
     }
 }

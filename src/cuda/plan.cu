@@ -167,8 +167,10 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
      * and write one array), or straight from a separate input. */
     const void *gsrc = job->values_in ? job->values_in : (const void *)(b.t + p->gsrc);
 
-    if (ctx->cuda)
+    if (ctx->cuda) {
         ctx->cuda->msd_ctrl = p->msd ? (const uint32_t *)(b.t + p->msd_ctrl) : NULL;
+        ctx->cuda->order_kinds = NULL; /* (the LSD passes set it where they check) */
+    }
     if (p->gather_size && p->vals_dev && !job->values_in)
         RDX_CUDA_TRY(cudaMemcpyAsync(b.t + p->gsrc, job->values, p->n * p->gather_size, cudaMemcpyDeviceToDevice, s));
     const rdx_status st = p->route->enqueue(ctx, p, job, &b, s);

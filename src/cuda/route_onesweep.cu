@@ -126,6 +126,11 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
     /* the histogram checks whether the keys are in order already (where it counts every
      * pass), and the scan turns every pass off where they are */
     l.unsorted = n >= ctx->cuda->tuning.order_min_n ? (uint32_t *)(t + p->unsorted) : NULL;
+    /* Keys in the reverse of the sort's order are reversed, where the LSD passes alone are
+     * enqueued (the MSD route's keys are sorted by it). */
+    const int reverse_ok = l.unsorted && !p->msd;
+    if (ctx->cuda)
+        ctx->cuda->order_kinds = l.unsorted;
     l.counters = (uint32_t *)(t + p->counters);
     l.status[0] = (uint32_t *)(t + p->status);
     l.status[1] = (uint32_t *)(t + p->status) + p->status_words;
@@ -178,6 +183,7 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
             h.top = top;
             h.unsorted = l.unsorted;
             h.next_key = k + 1 < p->portions;
+            h.reverse_ok = reverse_ok;
             RDX_CUDA_TRY(rdx_launch_histogram(p->kb, &h, b->sms, s));
         }
 
@@ -197,6 +203,7 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
     sc.msd_ctrl = l.msd_ctrl;
     sc.top = top;
     sc.unsorted = l.unsorted;
+    sc.reverse_ok = reverse_ok;
     RDX_CUDA_TRY(rdx_launch_scan(&sc, s));
 
     if (msd_levels) {
@@ -228,6 +235,8 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
             a.widen = p->widen;
             a.narrow = (unsigned long long)n <= 0x100000000ull; /* 32-bit slot offsets */
             a.unordered = pass == 0 && rdx_cuda_equal_keys_alike(p);
+            a.n = n;
+            a.end_bit = p->end_bit;
             RDX_CUDA_TRY(rdx_launch_pass(p->kb, p->vb, p->medium, &a, b->sms, s));
         }
     }

@@ -4,7 +4,8 @@
  * portion writes them, since after the first pass the keys of a portion are not the ones
  * the histogram saw there.) It also decides on the device which passes run and
  * which buffer each reads, so the host never waits for the counts (CUDA-graph safe): none
- * where the histogram found the keys already in order. */
+ * where the histogram found the keys already in order, the first alone (which reverses
+ * them) where it found them in the reverse order. */
 #include "common.cuh"
 #include "hist.cuh"
 #include "kernels.h"
@@ -26,8 +27,11 @@ __global__ void __launch_bounds__(RDX_SCAN_THREADS) rdx_scan_kernel(const rdx_sc
     const bool missed = a.msd_ctrl && a.msd_ctrl[RDX_MSD_STATE] == RDX_MSD_LEVEL1 &&
                         rdx_msd_falls_back(a.msd_ctrl, a.end_bit, a.top);
     const uint32_t *counts = missed ? a.counts + stride * a.portions : a.counts;
-    /* The histogram's launches checked the keys' order (rdx_hist_args.unsorted). */
-    const bool in_order = a.unsorted && *a.unsorted == 0u;
+    /* The histogram's launches checked the keys' order (rdx_hist_args.unsorted): in order,
+     * or (where it looked) in the reverse order. */
+    const uint32_t kinds = a.unsorted ? *a.unsorted : RDX_ORDER_DESCENT | RDX_ORDER_ASCENT;
+    const bool in_order = !(kinds & RDX_ORDER_DESCENT);
+    const bool reverse = a.reverse_ok && kinds == RDX_ORDER_DESCENT;
     const bool msd_armed = a.msd_ctrl && a.msd_ctrl[RDX_MSD_STATE] == RDX_MSD_LEVEL1;
 
     /* All passes' totals first: a thread's cells are summed in registers, a portion at a
@@ -103,7 +107,7 @@ __global__ void __launch_bounds__(RDX_SCAN_THREADS) rdx_scan_kernel(const rdx_sc
         }
         one_bin = __any_sync(RDX_FULL_WARP, one_bin);
         if (lane == 0) {
-            s_active[p] = !one_bin && !in_order;
+            s_active[p] = reverse ? p == 0 : !one_bin && !in_order;
             s_few[p] = used <= RDX_RANK_FEW_DIGITS;
             s_crowded[p] = crowded ? RDX_PASS_CROWDED | hot << RDX_PASS_HOT_SHIFT : 0u;
         }
@@ -119,6 +123,8 @@ __global__ void __launch_bounds__(RDX_SCAN_THREADS) rdx_scan_kernel(const rdx_sc
         for (int p = 0; p < a.passes; ++p)
             if (a.pass_info[p])
                 a.pass_info[p] |= (s_few[p] ? RDX_PASS_FEW : 0u) | s_crowded[p];
+        if (reverse) /* one pass, which reverses the keys (onesweep.cu) */
+            a.pass_info[0] |= RDX_PASS_REVERSE;
     }
 }
 

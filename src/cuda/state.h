@@ -19,6 +19,10 @@ struct rdx_cuda_state {
     const uint32_t *msd_ctrl; /* the MSD control words of the last sort enqueued on this
                                  context with the MSD route planned, else NULL (in the
                                  context's scratch, or the caller's temporary storage) */
+    const uint32_t *order_kinds; /* the order check's word of the last sort enqueued on this
+                                    context where the LSD passes' histogram checked the
+                                    keys' order (kernels.h, rdx_hist_args.unsorted), else
+                                    NULL (a test hook reads it) */
 };
 
 /* The tuning of a CUDA context, with its device facts brought up to date for the current

@@ -1,4 +1,4 @@
-/* The hooks of test_hooks.h: a context's tuning and its MSD route's state. */
+/* The hooks of test_hooks.h: a context's tuning, its MSD route's state, its order check. */
 #include "common.cuh"
 #include "kernels.h"
 #include "state.h"
@@ -37,4 +37,17 @@ int rdx_cuda_ctx_msd_state(rdx_ctx *ctx, unsigned *slow_blocks, unsigned *long_b
     if (deep_skipped)
         *deep_skipped = w[RDX_MSD_SKIP_DEEP];
     return (int)w[RDX_MSD_STATE];
+}
+
+int rdx_cuda_ctx_order_kinds(rdx_ctx *ctx)
+{
+    if (!ctx || !ctx->cuda || !ctx->cuda->order_kinds)
+        return -1;
+    uint32_t w = 0;
+    if (cudaDeviceSynchronize() != cudaSuccess ||
+        cudaMemcpy(&w, ctx->cuda->order_kinds, sizeof w, cudaMemcpyDeviceToHost) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return -2;
+    }
+    return (int)w;
 }

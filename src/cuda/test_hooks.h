@@ -43,6 +43,13 @@ int rdx_cuda_cluster_max_blocks(size_t key_bytes, size_t value_bytes);
 int rdx_cuda_ctx_msd_state(rdx_ctx *ctx, unsigned *slow_blocks, unsigned *long_buckets, unsigned *deep_long,
                            unsigned *deep_skipped);
 
+/* The kinds of neighbouring pair the order check of the last sort enqueued on ctx found,
+ * read after a device-wide synchronization: a bit mask of 1 (a pair out of the sort's
+ * order) and 2 (a pair in it, looked for only where the route may reverse the keys;
+ * kernels.h, RDX_ORDER_*): 0 the keys were in order, 1 in the reverse order (reversed where
+ * 2 was looked for); -1 no check ran, -2 the read failed. */
+int rdx_cuda_ctx_order_kinds(rdx_ctx *ctx);
+
 #ifdef __cplusplus
 }
 #endif
