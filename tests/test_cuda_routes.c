@@ -200,6 +200,69 @@ static void one_digit_tiles(rdx_ctx *ctx, int max_log2)
     reset_tuning(ctx);
 }
 
+/* One whole-array job of the tests below: keys, pairs or an argsort, in place (the
+ * synchronous call) or apart (the stream-ordered calls: into another array, an argsort). */
+typedef struct ref_job {
+    rdx_type type;
+    rdx_ref_kind kind;
+    size_t vs;           /* value bytes (pairs) */
+    rdx_type index_type; /* (argsort) */
+    rdx_opts o;
+    int apart;
+} ref_job;
+
+/* What the order check must have found (rdx_cuda_ctx_order_kinds), or ORDER_ANY. */
+enum { ORDER_ANY, ORDER_IN, ORDER_REVERSE };
+
+/* Sorts the n host keys k0 (random values of the job's size made here) by job j, the keys
+ * `off` bytes past a 16-byte boundary on the device, and checks the result against the
+ * reference, the order check's finding (expect) and the route (route, or NULL). */
+static void run_job(rdx_ctx *ctx, const ref_job *j, const unsigned char *k0, size_t n, size_t off, int expect,
+                    const char *route, uint64_t *s, const char *what)
+{
+    const size_t kb = rdx_type_size(j->type);
+    const size_t ab = j->kind == RDX_REF_ARGSORT ? rdx_type_size(j->index_type) : j->vs;
+    unsigned char *a0 = host_or_die(n * ab + 1), *k1 = host_or_die(n * kb), *a1 = host_or_die(n * ab + 1);
+    for (size_t i = 0; i < n * ab; i++)
+        a0[i] = (unsigned char)rnd(s);
+    unsigned char *dk = alloc_at(AT_DEVICE, n * kb + 16), *da = alloc_at(AT_DEVICE, n * ab + 1);
+    unsigned char *dk_out = alloc_at(AT_DEVICE, n * kb + 1), *da_out = alloc_at(AT_DEVICE, n * ab + 1);
+    dev_upload(dk + off, k0, n * kb);
+    dev_upload(da, a0, n * ab);
+    const rdx_opts *o = &j->o;
+    rdx_status st;
+    if (j->kind == RDX_REF_ARGSORT)
+        st = j->apart ? async_argsort(ctx, dk + off, n, j->type, da, j->index_type, o)
+                      : rdx_argsort(ctx, dk + off, n, j->type, da, j->index_type, o);
+    else if (j->kind == RDX_REF_PAIRS)
+        st = j->apart ? into_pairs(ctx, dk + off, dk_out, da, da_out, ab, n, j->type, o)
+                      : rdx_sort_pairs(ctx, dk + off, da, ab, n, j->type, o);
+    else
+        st = j->apart ? into_keys(ctx, dk + off, dk_out, n, j->type, o) : rdx_sort_keys(ctx, dk + off, n, j->type, o);
+    CHECK(st == RDX_OK, "%s: %s", what, rdx_ctx_error(ctx));
+    if (st == RDX_OK && expect != ORDER_ANY) { /* the check saw the order */
+        const int kinds = rdx_cuda_ctx_order_kinds(ctx);
+        CHECK(kinds >= 0 && (expect == ORDER_REVERSE ? kinds == 1 : (kinds & 1) == 0),
+              "%s: the order check found pair kinds %d", what, kinds);
+    }
+    if (st == RDX_OK) {
+        const int moved = j->apart && j->kind != RDX_REF_ARGSORT;
+        dev_download(k1, moved ? dk_out : dk + off, n * kb);
+        dev_download(a1, moved ? da_out : da, n * ab);
+        const rdx_ref_call rc = {j->kind, j->type, n, j->vs, j->index_type, 0, NULL, 0, *o};
+        CHECK(rdx_ref_check(&rc, k0, a0, a0, k1, a1, a1), "%s: n = %zu: differs from the reference", what, n);
+        if (route && !j->apart) /* (the stream-ordered calls report no route) */
+            CHECK_ROUTE(ctx, route, what);
+    }
+    free_at(AT_DEVICE, dk);
+    free_at(AT_DEVICE, da);
+    free_at(AT_DEVICE, dk_out);
+    free_at(AT_DEVICE, da_out);
+    free(a0);
+    free(k1);
+    free(a1);
+}
+
 /* The onesweep route on keys already in the sort's order, which the histogram's order
  * check finds (no pass then runs), on keys in its reverse order (one pass reverses them,
  * runs of keys that compare equal kept in order: few distinct values make runs across
@@ -215,14 +278,7 @@ static void in_order(rdx_ctx *ctx, int max_log2)
     const forced_route shapes[3] = {{"onesweep", 0, 0, 0, 0, 0, KEEP},                  /* large shape */
                                     {"onesweep", 0, 0, 0, (size_t)1 << 40, KEEP, KEEP}, /* medium shape */
                                     {"onesweep", 0, 0, 0, 0, 0, portion}};              /* portions */
-    static const struct {
-        rdx_type type;
-        rdx_ref_kind kind;
-        size_t vs;
-        rdx_type index_type;
-        rdx_opts o;
-        int apart; /* out of place: the stream-ordered call */
-    } jobs[] = {
+    static const ref_job jobs[] = {
         {RDX_U32, RDX_REF_KEYS, 0, 0, {0, 0, 0, 0}, 0},
         {RDX_U32, RDX_REF_KEYS, 0, 0, {0, 0, 0, 0}, 1},
         {RDX_F64, RDX_REF_PAIRS, 8, 0, {RDX_DESCENDING, 0, 0, 0}, 0},
@@ -245,73 +301,140 @@ static void in_order(rdx_ctx *ctx, int max_log2)
         rdx_cuda_ctx_tuning(ctx)->order_min_n = 0; /* the check at every size */
         for (size_t j = 0; j < sizeof jobs / sizeof jobs[0]; j++)
             for (int reversed = 0; reversed < 2; reversed++)
-            for (size_t w = 0; w < sizeof swaps / sizeof swaps[0]; w++, cases++) {
-                const size_t kb = rdx_type_size(jobs[j].type);
-                const size_t ab = jobs[j].kind == RDX_REF_ARGSORT ? rdx_type_size(jobs[j].index_type) : jobs[j].vs;
-                rdx_opts order = jobs[j].o; /* the order the keys are put in */
-                if (reversed)
-                    order.flags ^= RDX_DESCENDING;
-                const size_t swap_at = w + 1 == sizeof swaps / sizeof swaps[0] ? rnd(&s) % (n - 1) : swaps[w];
-                const size_t off = cases % 2 ? kb : 0; /* keys off a 16-byte boundary: the histogram's head */
-                unsigned char *k0 = host_or_die(n * kb), *a0 = host_or_die(n * ab + 1);
-                unsigned char *k1 = host_or_die(n * kb), *a1 = host_or_die(n * ab + 1);
-                for (size_t i = 0; i < n * kb; i++)
-                    k0[i] = (unsigned char)rnd(&s);
-                CHECK(rdx_ref_put_in_order(k0, n, jobs[j].type, &order, swap_at) == 0,
-                      "in order: the reference ran out of memory");
-                for (size_t i = 0; i < n * ab; i++)
-                    a0[i] = (unsigned char)rnd(&s);
-                unsigned char *dk = alloc_at(AT_DEVICE, n * kb + 16), *da = alloc_at(AT_DEVICE, n * ab + 1);
-                unsigned char *dk_out = alloc_at(AT_DEVICE, n * kb + 1), *da_out = alloc_at(AT_DEVICE, n * ab + 1);
-                dev_upload(dk + off, k0, n * kb);
-                dev_upload(da, a0, n * ab);
-                const rdx_opts *o = &jobs[j].o;
-                const int apart = jobs[j].apart;
-                rdx_status st;
-                if (jobs[j].kind == RDX_REF_ARGSORT)
-                    st = apart ? async_argsort(ctx, dk + off, n, jobs[j].type, da, jobs[j].index_type, o)
-                               : rdx_argsort(ctx, dk + off, n, jobs[j].type, da, jobs[j].index_type, o);
-                else if (jobs[j].kind == RDX_REF_PAIRS)
-                    st = apart ? into_pairs(ctx, dk + off, dk_out, da, da_out, ab, n, jobs[j].type, o)
-                               : rdx_sort_pairs(ctx, dk + off, da, ab, n, jobs[j].type, o);
-                else
-                    st = apart ? into_keys(ctx, dk + off, dk_out, n, jobs[j].type, o)
-                               : rdx_sort_keys(ctx, dk + off, n, jobs[j].type, o);
-                char what[200];
-                snprintf(what, sizeof what, "%s, shape %d, %s, kind %d, value/index bytes %zu, flags %u, bits "
-                         "[%d, %d), %s, pair swapped at %lld, key offset %zu", reversed ? "reverse order" : "in order",
-                         sh, type_name(jobs[j].type),
-                         (int)jobs[j].kind, ab, o->flags, o->begin_bit, o->end_bit, apart ? "apart" : "in place",
-                         swap_at == (size_t)-1 ? -1LL : (long long)swap_at, off);
-                CHECK(st == RDX_OK, "%s: %s", what, rdx_ctx_error(ctx));
-                if (st == RDX_OK && swap_at == (size_t)-1) { /* the check saw the order */
-                    const int kinds = rdx_cuda_ctx_order_kinds(ctx);
-                    CHECK(kinds >= 0 && (reversed ? kinds == 1 : (kinds & 1) == 0),
-                          "%s: the order check found pair kinds %d", what, kinds);
+                for (size_t w = 0; w < sizeof swaps / sizeof swaps[0]; w++, cases++) {
+                    const size_t kb = rdx_type_size(jobs[j].type);
+                    const size_t swap_at = w + 1 == sizeof swaps / sizeof swaps[0] ? rnd(&s) % (n - 1) : swaps[w];
+                    const size_t off = cases % 2 ? kb : 0; /* keys off a 16-byte boundary: the histogram's head */
+                    rdx_opts order = jobs[j].o;            /* the order the keys are put in */
+                    if (reversed)
+                        order.flags ^= RDX_DESCENDING;
+                    unsigned char *k0 = host_or_die(n * kb);
+                    for (size_t i = 0; i < n * kb; i++)
+                        k0[i] = (unsigned char)rnd(&s);
+                    CHECK(rdx_ref_put_in_order(k0, n, jobs[j].type, &order, swap_at) == 0,
+                          "in order: the reference ran out of memory");
+                    char what[200];
+                    snprintf(what, sizeof what, "%s, shape %d, %s, kind %d, value/index bytes %zu, flags %u, bits "
+                             "[%d, %d), %s, pair swapped at %lld, key offset %zu", reversed ? "reverse order" : "in order",
+                             sh, type_name(jobs[j].type), (int)jobs[j].kind,
+                             jobs[j].kind == RDX_REF_ARGSORT ? rdx_type_size(jobs[j].index_type) : jobs[j].vs,
+                             jobs[j].o.flags, jobs[j].o.begin_bit, jobs[j].o.end_bit,
+                             jobs[j].apart ? "apart" : "in place", swap_at == (size_t)-1 ? -1LL : (long long)swap_at,
+                             off);
+                    run_job(ctx, &jobs[j], k0, n, off,
+                            swap_at != (size_t)-1 ? ORDER_ANY : reversed ? ORDER_REVERSE : ORDER_IN, "onesweep", &s, what);
+                    free(k0);
                 }
-                if (st == RDX_OK) {
-                    const int moved = apart && jobs[j].kind != RDX_REF_ARGSORT;
-                    dev_download(k1, moved ? dk_out : dk + off, n * kb);
-                    dev_download(a1, moved ? da_out : da, n * ab);
-                    const rdx_ref_call rc = {jobs[j].kind, jobs[j].type, n, jobs[j].vs, jobs[j].index_type, 0, NULL,
-                                             0, *o};
-                    CHECK(rdx_ref_check(&rc, k0, a0, a0, k1, a1, a1), "%s: n = %zu: differs from the reference", what,
-                          n);
-                    CHECK_ROUTE(ctx, "onesweep", what);
-                }
-                free_at(AT_DEVICE, dk);
-                free_at(AT_DEVICE, da);
-                free_at(AT_DEVICE, dk_out);
-                free_at(AT_DEVICE, da_out);
-                free(k0);
-                free(a0);
-                free(k1);
-                free(a1);
-            }
     }
     into_end();
     reset_tuning(ctx);
     printf("in order: %d cases\n", cases);
+}
+
+/* A float key of kb bytes (4, 8): 1 in 4 a special value (NaN of either sign with a random
+ * payload, -0.0, +0.0, -inf, +inf), the others normal of either sign over a few exponents,
+ * so that the specials tie with and sit among many keys. */
+static void put_float_key(unsigned char *k, size_t kb, uint64_t *s)
+{
+    const uint64_t r = rnd(s), sign = kb == 4 ? 0x80000000ull : 0x8000000000000000ull;
+    const uint64_t inf = kb == 4 ? 0x7F800000ull : 0x7FF0000000000000ull, mant = kb == 4 ? 0x7FFFFFull : 0xFFFFFFFFFFFFFull;
+    uint64_t x;
+    switch (r % 24) {
+    case 0: x = inf | ((r >> 8) & mant ? (r >> 8) & mant : 1); break; /* +NaN */
+    case 1: x = sign | inf | ((r >> 8) & mant ? (r >> 8) & mant : 1); break; /* -NaN */
+    case 2: x = sign; break;                                          /* -0.0 */
+    case 3: x = 0; break;                                             /* +0.0 */
+    case 4: x = inf; break;
+    case 5: x = sign | inf; break;
+    default: {
+        const double v = (double)((r >> 16) % 1000) / 8.0 - 62.5;     /* few values: many ties */
+        if (kb == 4) {
+            const float f = (float)v;
+            memcpy(&x, &f, 4);
+            x &= 0xFFFFFFFFull;
+        } else {
+            memcpy(&x, &v, 8);
+        }
+    }
+    }
+    memcpy(k, &x, kb);
+}
+
+/* NumPy's order on the LSD passes (rdx_cuda_numpy_lsd): f32 and f64 keys with NaNs of both
+ * signs and payloads, both zeros and infinities, from a lowered limit: large and medium tile
+ * shapes and portions; keys, pairs and argsort, in place and apart; keys in no order, in
+ * NumPy's order already (the order check, by the canonical codes, finds it), and in its
+ * reverse (not reversed: the canonical codes tie keys that differ); each against the
+ * reference. Descending and f16 keys, and fewer keys than the limit, go by composition. */
+static void numpy_lsd(rdx_ctx *ctx, int max_log2)
+{
+    uint64_t s = seed ^ 0x7777;
+    const size_t tile = LARGEST_TILE, portion = 4 * tile;
+    const forced_route shapes[3] = {{"onesweep", 0, 0, 0, 0, 0, KEEP},
+                                    {"onesweep", 0, 0, 0, (size_t)1 << 40, KEEP, KEEP},
+                                    {"onesweep", 0, 0, 0, 0, 0, portion}};
+    const rdx_opts np = {RDX_NUMPY_ORDER, 0, 0, 0};
+    const ref_job jobs[] = {
+        {RDX_F32, RDX_REF_KEYS, 0, 0, np, 0},      {RDX_F32, RDX_REF_KEYS, 0, 0, np, 1},
+        {RDX_F64, RDX_REF_KEYS, 0, 0, np, 0},      {RDX_F64, RDX_REF_PAIRS, 4, 0, np, 1},
+        {RDX_F32, RDX_REF_PAIRS, 8, 0, np, 0},     {RDX_F64, RDX_REF_ARGSORT, 0, RDX_U32, np, 1},
+        {RDX_F32, RDX_REF_ARGSORT, 0, RDX_U64, np, 0},
+    };
+    size_t n = 12 * tile + 77;
+    if (n > ((size_t)1 << max_log2) + 7)
+        n = ((size_t)1 << max_log2) + 7 > RDX_SMALL_MAX_N ? ((size_t)1 << max_log2) + 7 : RDX_SMALL_MAX_N + 1;
+    into_begin();
+    int cases = 0;
+    for (int sh = 0; sh < 3; sh++) {
+        force(ctx, &shapes[sh]);
+        rdx_cuda_ctx_tuning(ctx)->numpy_lsd_min_n = RDX_SMALL_MAX_N + 1;
+        rdx_cuda_ctx_tuning(ctx)->order_min_n = 0;
+        for (size_t j = 0; j < sizeof jobs / sizeof jobs[0]; j++)
+            for (int order = 0; order < 3; order++, cases++) { /* none, NumPy's, its reverse */
+                const size_t kb = rdx_type_size(jobs[j].type);
+                unsigned char *k0 = host_or_die(n * kb);
+                for (size_t i = 0; i < n; i++)
+                    put_float_key(k0 + i * kb, kb, &s);
+                rdx_opts o = np;
+                o.flags |= order == 2 ? RDX_DESCENDING : 0u;
+                if (order)
+                    CHECK(rdx_ref_put_in_order(k0, n, jobs[j].type, &o, (size_t)-1) == 0,
+                          "numpy order: the reference ran out of memory");
+                char what[160];
+                snprintf(what, sizeof what, "numpy order on the LSD passes, shape %d, %s, kind %d, %s, keys %s", sh,
+                         type_name(jobs[j].type), (int)jobs[j].kind, jobs[j].apart ? "apart" : "in place",
+                         order == 0 ? "in no order" : order == 1 ? "in order" : "in reverse order");
+                /* (the synchronous call sorts keys without specials by totalOrder: these have them) */
+                run_job(ctx, &jobs[j], k0, n, cases % 2 ? kb : 0, order == 1 ? ORDER_IN : ORDER_ANY, "onesweep", &s,
+                        what);
+                free(k0);
+            }
+        /* by composition: descending, and f16 */
+        const ref_job desc = {RDX_F32, RDX_REF_PAIRS, 4, 0, {RDX_NUMPY_ORDER | RDX_DESCENDING, 0, 0, 0}, sh == 1};
+        const ref_job half = {RDX_F16, RDX_REF_KEYS, 0, 0, np, sh == 2};
+        const ref_job *others[2] = {&desc, &half};
+        for (int k = 0; k < 2; k++, cases++) {
+            const size_t kb = rdx_type_size(others[k]->type);
+            unsigned char *k0 = host_or_die(n * kb);
+            for (size_t i = 0; i < n; i++) {
+                if (kb == 2) { /* f16: specials among random patterns */
+                    const uint16_t v = (uint16_t)(rnd(&s) % 5 == 0 ? (rnd(&s) & 1 ? 0x8000u : 0x7C01u) : rnd(&s));
+                    memcpy(k0 + i * 2, &v, 2);
+                } else {
+                    put_float_key(k0 + i * kb, kb, &s);
+                }
+            }
+            char what[96];
+            snprintf(what, sizeof what, "numpy order by composition, shape %d, %s", sh, type_name(others[k]->type));
+            run_job(ctx, others[k], k0, n, 0, ORDER_ANY, NULL, &s, what);
+            if (!others[k]->apart)
+                CHECK(strncmp(rdx_ctx_route(ctx), "segmented", 9) == 0, "%s: took route %s", what, rdx_ctx_route(ctx));
+            free(k0);
+        }
+    }
+    into_end();
+    reset_tuning(ctx);
+    printf("numpy order on the LSD passes: %d cases\n", cases);
 }
 
 /* Sorts the same random data (n keys of `type`; values of vs bytes, or u32/u64 indices for
@@ -491,6 +614,7 @@ int main(void)
     portions(ctx, max_log2);
     one_digit_tiles(ctx, max_log2);
     in_order(ctx, max_log2);
+    numpy_lsd(ctx, max_log2);
     cluster_vs_grid(ctx, max_log2);
     rdx_ctx_destroy(ctx);
     printf("test_cuda_routes: %s (%d failures), seed 0x%016" PRIx64 "\n", failures ? "FAILED" : "passed", failures,

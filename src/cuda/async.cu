@@ -65,8 +65,14 @@ static rdx_status temp_size(rdx_ctx *ctx, const char *fn, rdx_job_kind kind, siz
             *temp_bytes = rdx_cuda_lowmem_temp_bytes(tuning, &job);
         return s;
     }
-    if (job.numpy_order) /* by composition: segmented.cu */
-        return rdx_cuda_numpy_temp_size(ctx, &job, temp_bytes);
+    if (job.numpy_order) {
+        rdx_cuda_tuning *tuning = NULL;
+        s = rdx_cuda_tuning_ready(ctx, &tuning);
+        if (s != RDX_OK)
+            return s;
+        if (!rdx_cuda_numpy_lsd(tuning, &job)) /* by composition: segmented.cu */
+            return rdx_cuda_numpy_temp_size(ctx, &job, temp_bytes);
+    }
     rdx_cuda_plan plan;
     int sms = 0;
     s = plan_device_job(ctx, &job, &plan, &sms);
@@ -185,8 +191,14 @@ static rdx_status sort_async(rdx_ctx *ctx, const char *fn, rdx_job_kind kind, co
     }
     if (job.low_memory && rdx_cuda_lowmem_takes(&job))
         return low_memory_async(ctx, fn, &job, d_temp, temp_bytes, stream);
-    if (job.numpy_order) /* by composition: segmented.cu */
-        return rdx_cuda_numpy_enqueue(ctx, fn, &job, d_temp, temp_bytes, stream);
+    if (job.numpy_order) {
+        rdx_cuda_tuning *tuning = NULL;
+        s = rdx_cuda_tuning_ready(ctx, &tuning);
+        if (s != RDX_OK)
+            return s;
+        if (!rdx_cuda_numpy_lsd(tuning, &job)) /* by composition: segmented.cu */
+            return rdx_cuda_numpy_enqueue(ctx, fn, &job, d_temp, temp_bytes, stream);
+    }
     rdx_cuda_plan plan;
     int sms = 0;
     s = plan_device_job(ctx, &job, &plan, &sms);

@@ -68,6 +68,37 @@ static __device__ __forceinline__ uint32_t rdx_digit(K k, int shift, uint32_t ma
     return (uint32_t)(k >> shift) & mask;
 }
 
+/* A key of a float sort in NumPy's order (RDX_NUMPY_ORDER; f32 and f64, ascending) on the
+ * LSD passes: its mapped bits, moved as they are, with its digits taken from its canonical
+ * code (key_codec.h, rdx_numpy_canon_uW: every NaN one code above +inf's, -0.0 as +0.0), so
+ * that the passes order by NumPy's order and never alter a key. The pass kernel's key type
+ * where rdx_pass_args.numpy (rdx_pass_key). */
+template <typename U> struct __align__(sizeof(U)) rdx_np_key {
+    U u;
+};
+static __device__ __forceinline__ uint32_t rdx_digit(rdx_np_key<uint32_t> k, int shift, uint32_t mask)
+{
+    return rdx_digit(rdx_numpy_canon_u32(k.u, (uint32_t)rdx_float_inf_bits(RDX_F32), 0), shift, mask);
+}
+static __device__ __forceinline__ uint32_t rdx_digit(rdx_np_key<unsigned long long> k, int shift, uint32_t mask)
+{
+    return rdx_digit((unsigned long long)rdx_numpy_canon_u64(k.u, rdx_float_inf_bits(RDX_F64), 0), shift, mask);
+}
+template <typename U> static __device__ __forceinline__ rdx_np_key<U> rdx_enc(rdx_np_key<U> x, int c, int d)
+{
+    return {rdx_enc(x.u, c, d)};
+}
+template <typename U> static __device__ __forceinline__ rdx_np_key<U> rdx_dec(rdx_np_key<U> x, int c, int d)
+{
+    return {rdx_dec(x.u, c, d)};
+}
+
+/* The pass kernel's key type for key bytes KB: the unsigned integer, or with NP (NumPy's
+ * order, 4- and 8-byte keys) rdx_np_key of it. */
+template <int KB, int NP> struct rdx_pass_key { typedef typename rdx_uint<KB>::t t; };
+template <> struct rdx_pass_key<4, 1> { typedef rdx_np_key<uint32_t> t; };
+template <> struct rdx_pass_key<8, 1> { typedef rdx_np_key<unsigned long long> t; };
+
 /* Bins of all passes together: passes * 2^radix_bits is at most 2048 (8 passes of 256
  * bins for 64-bit keys; narrower digits give fewer bins in all). */
 #define RDX_HIST_MAX_CELLS 2048

@@ -65,7 +65,7 @@ __global__ void __launch_bounds__(RDX_HIST_THREADS, RDX_HIST_MIN_BLOCKS(KB)) rdx
     __syncthreads();
 
     const int begin = a.begin_bit + skip * a.radix_bits - drop;
-    const rdx_hist_digits g = {passes, begin, a.end_bit, a.radix_bits, a.cls, a.desc, 0, 0ull};
+    const rdx_hist_digits g = {passes, begin, a.end_bit, a.radix_bits, a.cls, a.desc, a.numpy, a.inf};
     const K *keys = (const K *)a.keys;
     size_t head = ((16u - ((uintptr_t)keys & 15u)) & 15u) / KB; /* keys before 16-byte alignment */
     if (head > a.count)

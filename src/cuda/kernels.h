@@ -58,6 +58,9 @@ typedef struct rdx_hist_args {
                                     MSD route; input in reverse order is reversed */
     int next_key;                /* with unsorted: the key after the portion (the next
                                     portion's first) may be read, for the pair across */
+    int numpy;                   /* count (and check) the keys' canonical codes of NumPy's
+                                    order (key_codec.h), inf: the float type's +inf pattern */
+    unsigned long long inf;
     int reverse_ok;              /* with unsorted: look for pairs in order too
                                     (RDX_ORDER_ASCENT), where the scan may reverse the keys */
 } rdx_hist_args;
@@ -143,6 +146,8 @@ typedef struct rdx_pass_args {
                                     levels). A tile's keys of one digit may leave in any
                                     order (rank.cuh) */
     rdx_seg_tiles seg;           /* rdx_launch_seg_pass only */
+    int numpy;                   /* float keys of 4 or 8 bytes in NumPy's order, ascending:
+                                    digits of their canonical codes (rdx_np_key) */
     size_t n;                    /* the sort's keys (every portion's), and the end of its */
     int end_bit;                 /* compared bits (the first is pass 0's shift): what the
                                     reversal (RDX_PASS_REVERSE) reads */

@@ -111,7 +111,7 @@ static __device__ __forceinline__ void load_striped(const T *src, uint32_t first
 #pragma unroll
         for (int i = 0; i < ITEMS; ++i) {
             const uint32_t pos = first + (uint32_t)i * 32u;
-            x[i] = pos < count ? src[pos] : (T)0;
+            x[i] = pos < count ? src[pos] : T();
         }
     }
 }
@@ -209,12 +209,12 @@ static __device__ __forceinline__ void tile_look_back(const rdx_pass_args &a, ui
 
 /* Moves tile `tile` of the pass (its number taken from the tile counter): load, count and
  * publish, rank, look back, write. */
-template <int KB, int VB, int MED, int SEG>
+template <int KB, int VB, int MED, int SEG, int NP>
 static __device__ __forceinline__ void pass_tile(const rdx_pass_args &a, uint32_t info, uint32_t tile,
                                                  unsigned char *smem)
 {
     typedef rdx_os_layout<KB, VB, MED> L;
-    typedef typename rdx_uint<KB>::t K;
+    typedef typename rdx_pass_key<KB, NP>::t K;
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
     K *s_keys = (K *)(smem + L::KEYS);
     V *s_vals = (V *)(smem + L::VALS);
@@ -264,16 +264,18 @@ static __device__ __forceinline__ void pass_tile(const rdx_pass_args &a, uint32_
 #pragma unroll
         for (int i = 0; i < L::ITEMS; ++i)
             key[i] = rdx_enc(key[i], a.cls, a.desc);
-        if (!SEG && KB >= 4 && a.msd_base) { /* the MSD route's level 1 */
-            const K base = (K)rdx_u64_of(a.msd_base);
+        if constexpr (!NP) { /* (NumPy's order on the LSD passes has neither) */
+            if (!SEG && KB >= 4 && a.msd_base) { /* the MSD route's level 1 */
+                const K base = (K)rdx_u64_of(a.msd_base);
 #pragma unroll
-            for (int i = 0; i < L::ITEMS; ++i)
-                key[i] -= base;
-        }
-        if (SEG && KB >= 2 && a.seg.numpy) {
+                for (int i = 0; i < L::ITEMS; ++i)
+                    key[i] -= base;
+            }
+            if (SEG && KB >= 2 && a.seg.numpy) {
 #pragma unroll
-            for (int i = 0; i < L::ITEMS; ++i)
-                key[i] = (K)rdx_numpy_canon((uint64_t)key[i], (unsigned)KB, a.seg.inf, a.desc);
+                for (int i = 0; i < L::ITEMS; ++i)
+                    key[i] = (K)rdx_numpy_canon((uint64_t)key[i], (unsigned)KB, a.seg.inf, a.desc);
+            }
         }
     }
 
@@ -535,7 +537,8 @@ static __device__ __forceinline__ void reverse_tile_any(const rdx_pass_args &a, 
         reverse_tile<OUT_KEYS, VB, L, K, V>(t, smem);
 }
 
-template <int KB, int VB, int MED, int SEG>
+/* NP: keys in NumPy's order (rdx_pass_args.numpy; 4- and 8-byte keys, not SEG). */
+template <int KB, int VB, int MED, int SEG, int NP>
 __global__ void __launch_bounds__(RDX_OS_SHAPE_THREADS(KB, VB, MED), RDX_OS_SHAPE_MIN_BLOCKS(KB, VB, MED))
     rdx_onesweep_kernel(const rdx_pass_args a)
 {
@@ -564,20 +567,21 @@ __global__ void __launch_bounds__(RDX_OS_SHAPE_THREADS(KB, VB, MED), RDX_OS_SHAP
         const uint32_t tile = s_misc[0];
         if (tile >= tiles)
             return;
-        if (!SEG && (info & RDX_PASS_REVERSE))
+        if (!SEG && !NP && (info & RDX_PASS_REVERSE))
             reverse_tile_any<KB, VB, MED>(a, info, tile, smem);
         else
-            pass_tile<KB, VB, MED, SEG>(a, info, tile, smem);
+            pass_tile<KB, VB, MED, SEG, NP>(a, info, tile, smem);
         __syncthreads(); /* the shared memory is the next tile's */
     }
 }
 
-template <int KB, int VB, int MED, int SEG>
+template <int KB, int VB, int MED, int SEG, int NP = 0>
 static cudaError_t launch_pass(const rdx_pass_args *a, unsigned grid, cudaStream_t s)
 {
     typedef rdx_os_layout<KB, VB, MED> L;
     rdx_chain_launch l;
-    return cudaLaunchKernelEx(rdx_chain_config(&l, grid, L::THREADS, L::BYTES, s), rdx_onesweep_kernel<KB, VB, MED, SEG>, *a);
+    return cudaLaunchKernelEx(rdx_chain_config(&l, grid, L::THREADS, L::BYTES, s),
+                              rdx_onesweep_kernel<KB, VB, MED, SEG, NP>, *a);
 }
 
 /* Blocks of the pass kernel resident per multiprocessor, per shape (large, medium, mid,
@@ -586,11 +590,11 @@ static cudaError_t launch_pass(const rdx_pass_args *a, unsigned grid, cudaStream
 enum { SHAPE_SEG = 3 };
 static int per_sm_of[4][12];
 
-template <int KB, int VB, int MED, int SEG>
+template <int KB, int VB, int MED, int SEG, int NP = 0>
 static cudaError_t init_pass(int *per_sm)
 {
     typedef rdx_os_layout<KB, VB, MED> L;
-    const void *f = (const void *)rdx_onesweep_kernel<KB, VB, MED, SEG>;
+    const void *f = (const void *)rdx_onesweep_kernel<KB, VB, MED, SEG, NP>;
     cudaError_t e = cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)L::BYTES);
     if (e == cudaSuccess)
         e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(per_sm, f, L::THREADS, L::BYTES);
@@ -612,26 +616,46 @@ template <int KB, int VB, int MED> struct stamped {
     static constexpr int SHAPE = MED == RDX_OS_MID && !RDX_OS_HAS_MID(KB, VB) ? RDX_OS_LARGE : MED;
 };
 
+/* The (key, value) bytes of the kernels in NumPy's order (4- and 8-byte float keys). */
+#define RDX_FOR_EACH_NP_KV(X) X(4, 0) X(4, 4) X(4, 8) X(8, 0) X(8, 4) X(8, 8)
+
 template <int MED, int SEG>
 static cudaError_t launch_shape(int kb, int vb, const rdx_pass_args *a, unsigned grid, cudaStream_t s)
 {
 #define RDX_PASS_CASE(KB, VB) \
     case KB * 16 + VB: return launch_pass<KB, VB, stamped<KB, VB, MED>::SHAPE, SEG>(a, grid, s);
+#define RDX_NP_PASS_CASE(KB, VB) \
+    case KB * 16 + VB: return launch_pass<KB, VB, stamped<KB, VB, MED>::SHAPE, 0, 1>(a, grid, s);
+    if (!SEG && a->numpy) {
+        switch (kb * 16 + vb) {
+            RDX_FOR_EACH_NP_KV(RDX_NP_PASS_CASE)
+        default: return cudaErrorInvalidValue;
+        }
+    }
     switch (kb * 16 + vb) {
         RDX_FOR_EACH_KV(RDX_PASS_CASE)
     default: return cudaErrorInvalidValue;
     }
 }
 
+/* The kernels of one shape ready on the current device, and their blocks per SM noted (the
+ * kernels in NumPy's order take their plain twins' grid). */
 template <int MED, int SEG>
 static cudaError_t init_shape(void)
 {
-    int *per_sm = per_sm_of[SEG ? SHAPE_SEG : MED];
+    int *per_sm = per_sm_of[SEG ? SHAPE_SEG : MED], np_per_sm = 0;
 #define RDX_PASS_INIT(KB, VB) init_pass<KB, VB, stamped<KB, VB, MED>::SHAPE, SEG>(per_sm++),
+#define RDX_NP_PASS_INIT(KB, VB) init_pass<KB, VB, stamped<KB, VB, MED>::SHAPE, 0, 1>(&np_per_sm),
     const cudaError_t r[12] = {RDX_FOR_EACH_KV(RDX_PASS_INIT)};
     for (int i = 0; i < 12; ++i)
         if (r[i] != cudaSuccess)
             return r[i];
+    if (!SEG) {
+        const cudaError_t q[6] = {RDX_FOR_EACH_NP_KV(RDX_NP_PASS_INIT)};
+        for (int i = 0; i < 6; ++i)
+            if (q[i] != cudaSuccess)
+                return q[i];
+    }
     return cudaSuccess;
 }
 

@@ -133,6 +133,12 @@ int rdx_cuda_equal_keys_alike(const rdx_cuda_plan *p)
     return rdx_equal_keys_alike(p->vb == 0, p->numpy_order, p->begin_bit, p->end_bit, p->kb);
 }
 
+int rdx_cuda_numpy_lsd(const rdx_cuda_tuning *t, const rdx_job *job)
+{
+    return job->numpy_order && !job->descending && (job->type == RDX_F32 || job->type == RDX_F64) &&
+           job->n >= t->numpy_lsd_min_n;
+}
+
 const char *rdx_cuda_plan_route_name(const rdx_cuda_plan *p)
 {
     return p->msd ? "msd (decided on the device)" : p->route->name;

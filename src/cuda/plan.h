@@ -84,6 +84,13 @@ int rdx_cuda_equal_keys_alike(const rdx_cuda_plan *plan);
  * decided on the device: "msd (decided on the device)"). */
 const char *rdx_cuda_plan_route_name(const rdx_cuda_plan *plan);
 
+/* 1 where a whole-array sort in NumPy's order takes the LSD passes, ordering by the keys'
+ * canonical codes (the onesweep route; the other routes decline such jobs): f32 and f64
+ * keys, ascending, from t->numpy_lsd_min_n keys on; 0 where it goes by composition
+ * (segmented.cu). The one place that decides it, for the synchronous and the
+ * stream-ordered calls. */
+int rdx_cuda_numpy_lsd(const rdx_cuda_tuning *t, const rdx_job *job);
+
 /* The aligned start of temporary storage. */
 unsigned char *rdx_cuda_temp_base(void *temp);
 

@@ -5,6 +5,8 @@
 
 static const char *accepts(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
 {
+    if (p->numpy_order)
+        return "NumPy's order (the LSD passes order by its canonical codes)";
     if (p->n > t->cluster_max_n || (p->vb != 0 && p->n > t->cluster_pairs_max_n))
         return "n above the context's cluster limit";
     if (!t->cluster_launch)

@@ -10,6 +10,8 @@ static size_t grid_blocks(size_t n, int shape) { return (n + rdx_grid_tile(shape
 
 static const char *accepts(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
 {
+    if (p->numpy_order)
+        return "NumPy's order (the LSD passes order by its canonical codes)";
     if (p->n > t->grid_max_n)
         return "n above the context's grid limit";
     const int shape = rdx_grid_shape(p->n);

@@ -55,6 +55,8 @@ static rdx_hist_args hist_args(const void *keys, size_t count, uint32_t *counts,
     h.end_bit = p->end_bit;
     h.radix_bits = p->radix_bits;
     h.passes = p->passes;
+    h.numpy = p->numpy_order; /* (f32 or f64 keys: rdx_cuda_numpy_lsd) */
+    h.inf = p->numpy_order ? rdx_float_inf_bits(p->kb == 4 ? RDX_F32 : RDX_F64) : 0;
     return h;
 }
 
@@ -128,7 +130,7 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
     l.unsorted = n >= ctx->cuda->tuning.order_min_n ? (uint32_t *)(t + p->unsorted) : NULL;
     /* Keys in the reverse of the sort's order are reversed, where the LSD passes alone are
      * enqueued (the MSD route's keys are sorted by it). */
-    const int reverse_ok = l.unsorted && !p->msd;
+    const int reverse_ok = l.unsorted && !p->msd && !p->numpy_order;
     if (ctx->cuda)
         ctx->cuda->order_kinds = l.unsorted;
     l.counters = (uint32_t *)(t + p->counters);
@@ -237,6 +239,7 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
             a.unordered = pass == 0 && rdx_cuda_equal_keys_alike(p);
             a.n = n;
             a.end_bit = p->end_bit;
+            a.numpy = p->numpy_order;
             RDX_CUDA_TRY(rdx_launch_pass(p->kb, p->vb, p->medium, &a, b->sms, s));
         }
     }

@@ -650,10 +650,8 @@ static int run_direct(rdx_ctx *ctx, const rdx_job *job, size_t max_len, rdx_stat
     return 1;
 }
 
-/* 1 when some key is not its canonical pattern, 0 when none is, -1 when that could not be
- * told (the caller then takes the composition). Host keys are read on the host; device
- * keys by special_kernel and one 4-byte read back. */
-static int has_special_keys(const rdx_job *job)
+/* (segmented.h) Device keys: special_kernel and one 4-byte read back. */
+int rdx_cuda_numpy_special_keys(const rdx_job *job)
 {
     const unsigned kb = (unsigned)job->key_size;
     const uint64_t inf = rdx_float_inf_bits(job->type);
@@ -693,7 +691,7 @@ rdx_status rdx_cuda_numpy_sort(rdx_ctx *ctx, const rdx_job *job)
 {
     /* Without NaNs other than the canonical one and without -0.0 (the usual data), NumPy's
      * order is totalOrder: the normal route, at full speed. */
-    if (has_special_keys(job) == 0) {
+    if (rdx_cuda_numpy_special_keys(job) == 0) {
         rdx_job plain = *job;
         plain.numpy_order = 0;
         return rdx_cuda_sort(ctx, &plain);

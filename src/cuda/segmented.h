@@ -34,6 +34,11 @@
 /* Synchronous whole-array job with job->numpy_order (from rdx_cuda_sort). */
 rdx_status rdx_cuda_numpy_sort(rdx_ctx *ctx, const rdx_job *job);
 
+/* 1 when some key of a job in NumPy's order is not its canonical pattern (a NaN other than
+ * the canonical one, or -0.0), 0 when none is, -1 when that could not be told. Host keys
+ * are read on the host, device keys by a kernel and one read back (synchronous). */
+int rdx_cuda_numpy_special_keys(const rdx_job *job);
+
 /* Stream-ordered whole-array job with job->numpy_order, checked by async.cu (device
  * arrays; job->keys_in / values_in for the *_into calls): the temporary bytes it needs,
  * and the call itself. */

@@ -376,6 +376,14 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #ifndef RDX_HIST_ORDER_MIN_N
 #define RDX_HIST_ORDER_MIN_N ((size_t)1 << 23)
 #endif
+/* Whole-array sorts of f32 and f64 keys in NumPy's order (RDX_NUMPY_ORDER, ascending) whose
+ * keys may hold NaNs or -0.0 take the LSD passes with the canonical codes' digits
+ * (rdx_np_key) from this many keys on, as plain keys take them above the grid route's
+ * limit (RDX_GRID_MAX_N); fewer keys go by composition (segmented.cu: one segment of the
+ * segmented sort, on chip). */
+#ifndef RDX_NUMPY_LSD_MIN_N
+#define RDX_NUMPY_LSD_MIN_N (RDX_GRID_MAX_N + 1)
+#endif
 /* 16-byte vectors a thread loads per round of the histogram's order check (hist.cuh,
  * rdx_hist_order_round), which runs before the counting while a warp finds its keys in
  * order. At 2 the kernel spills at its register caps (ptxas, sm_90: 4- and 8-byte keys),
