@@ -356,7 +356,7 @@ rdx_status rdx_cuda_sort(rdx_ctx *ctx, const rdx_job *job)
     }
     RDX_CUDA_TRY(cudaStreamSynchronize(st->stream));
     /* The route report: the MSD route's outcome was decided on the device. */
-    const char *route = plan.route->name;
+    const char *route = rdx_cuda_plan_route_name(&plan);
     if (plan.msd) {
         uint32_t state = 0;
         /* The sort is done: a failed read of the outcome (a report, not part of the sort;

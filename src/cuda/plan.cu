@@ -141,7 +141,7 @@ int rdx_cuda_numpy_lsd(const rdx_cuda_tuning *t, const rdx_job *job)
 
 const char *rdx_cuda_plan_route_name(const rdx_cuda_plan *p)
 {
-    return p->msd ? "msd (decided on the device)" : p->route->name;
+    return p->msd ? "msd (decided on the device)" : p->numpy_order ? "onesweep (numpy order)" : p->route->name;
 }
 
 unsigned char *rdx_cuda_temp_base(void *temp)

@@ -81,7 +81,8 @@ void rdx_cuda_plan_job(const rdx_cuda_tuning *t, const rdx_job *job, int keys_de
 int rdx_cuda_equal_keys_alike(const rdx_cuda_plan *plan);
 
 /* The name of the plan's route for rdx_ctx_route, as planned (the MSD route's outcome is
- * decided on the device: "msd (decided on the device)"). */
+ * decided on the device: "msd (decided on the device)"; NumPy's order on the LSD passes:
+ * "onesweep (numpy order)"). */
 const char *rdx_cuda_plan_route_name(const rdx_cuda_plan *plan);
 
 /* 1 where a whole-array sort in NumPy's order takes the LSD passes, ordering by the keys'
