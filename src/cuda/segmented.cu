@@ -534,6 +534,13 @@ void rdx_cuda_seg_run_from_job(const rdx_job *job, rdx_seg_run *r)
 
 /* Keys [lo, hi) of the job, with rel_off (S + 1 host offsets relative to lo) or equal rows;
  * max_len: the longest segment, or n when not known. */
+/* The route report (rdx_ctx_route) of a segmented sort laid out as L. */
+static void report_route(rdx_ctx *ctx, const rdx_seg_layout *L)
+{
+    snprintf(ctx->route, sizeof ctx->route, "%s",
+             L->route == RDX_SEG_TILE ? "segmented on chip" : "segmented passes and on chip");
+}
+
 static rdx_status run_sync(rdx_ctx *ctx, const rdx_job *job, size_t lo, size_t hi, const size_t *rel_off,
                            size_t max_len)
 {
@@ -597,6 +604,8 @@ static rdx_status run_sync(rdx_ctx *ctx, const rdx_job *job, size_t lo, size_t h
         e = RDX_CUDA_CALL(ctx, cudaMemcpy((unsigned char *)job->indices + lo * ib, di, n * ib, cudaMemcpyDefault));
     if (s == RDX_OK && e != cudaSuccess)
         s = rdx_cuda_fail(ctx, e, "the segmented sort's copies", __FILE__, __LINE__);
+    if (s == RDX_OK)
+        report_route(ctx, &L);
     (void)cudaFree(mem);
     return s;
 }
@@ -643,8 +652,7 @@ static int run_direct(rdx_ctx *ctx, const rdx_job *job, size_t max_len, rdx_stat
         if (s == RDX_OK && e != cudaSuccess)
             s = rdx_cuda_fail(ctx, e, "the segmented sort", __FILE__, __LINE__);
         if (s == RDX_OK)
-            snprintf(ctx->route, sizeof ctx->route, "%s",
-                     L.route == RDX_SEG_TILE ? "segmented on chip" : "segmented passes and on chip");
+            report_route(ctx, &L);
     }
     *status = s;
     return 1;
