@@ -37,6 +37,20 @@ static rdx_status plan_device_job(rdx_ctx *ctx, const rdx_job *job, rdx_cuda_pla
 
 /* The temporary bytes of a job with device arrays; checks as the sort would, without
  * pointers (n = 0 makes rdx_prepare_job skip the array checks; the n-dependent ones follow). */
+/* Whether a job in NumPy's order goes by composition (segmented.cu) rather than the LSD
+ * passes (rdx_cuda_numpy_lsd, the one rule): *composed. */
+static rdx_status numpy_by_composition(rdx_ctx *ctx, const rdx_job *job, int *composed)
+{
+    *composed = 0;
+    if (!job->numpy_order)
+        return RDX_OK;
+    rdx_cuda_tuning *tuning = NULL;
+    const rdx_status s = rdx_cuda_tuning_ready(ctx, &tuning);
+    if (s == RDX_OK)
+        *composed = !rdx_cuda_numpy_lsd(tuning, job);
+    return s;
+}
+
 static rdx_status temp_size(rdx_ctx *ctx, const char *fn, rdx_job_kind kind, size_t value_size, rdx_type index_type,
                             size_t n, rdx_type type, const rdx_opts *opts, size_t *temp_bytes)
 {
@@ -65,14 +79,11 @@ static rdx_status temp_size(rdx_ctx *ctx, const char *fn, rdx_job_kind kind, siz
             *temp_bytes = rdx_cuda_lowmem_temp_bytes(tuning, &job);
         return s;
     }
-    if (job.numpy_order) {
-        rdx_cuda_tuning *tuning = NULL;
-        s = rdx_cuda_tuning_ready(ctx, &tuning);
-        if (s != RDX_OK)
-            return s;
-        if (!rdx_cuda_numpy_lsd(tuning, &job)) /* by composition: segmented.cu */
-            return rdx_cuda_numpy_temp_size(ctx, &job, temp_bytes);
-    }
+    int composed = 0;
+    if ((s = numpy_by_composition(ctx, &job, &composed)) != RDX_OK)
+        return s;
+    if (composed)
+        return rdx_cuda_numpy_temp_size(ctx, &job, temp_bytes);
     rdx_cuda_plan plan;
     int sms = 0;
     s = plan_device_job(ctx, &job, &plan, &sms);
@@ -191,14 +202,11 @@ static rdx_status sort_async(rdx_ctx *ctx, const char *fn, rdx_job_kind kind, co
     }
     if (job.low_memory && rdx_cuda_lowmem_takes(&job))
         return low_memory_async(ctx, fn, &job, d_temp, temp_bytes, stream);
-    if (job.numpy_order) {
-        rdx_cuda_tuning *tuning = NULL;
-        s = rdx_cuda_tuning_ready(ctx, &tuning);
-        if (s != RDX_OK)
-            return s;
-        if (!rdx_cuda_numpy_lsd(tuning, &job)) /* by composition: segmented.cu */
-            return rdx_cuda_numpy_enqueue(ctx, fn, &job, d_temp, temp_bytes, stream);
-    }
+    int composed = 0;
+    if ((s = numpy_by_composition(ctx, &job, &composed)) != RDX_OK)
+        return s;
+    if (composed)
+        return rdx_cuda_numpy_enqueue(ctx, fn, &job, d_temp, temp_bytes, stream);
     rdx_cuda_plan plan;
     int sms = 0;
     s = plan_device_job(ctx, &job, &plan, &sms);
