@@ -378,11 +378,12 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #endif
 /* Whole-array sorts of f32 and f64 keys in NumPy's order (RDX_NUMPY_ORDER, ascending) whose
  * keys may hold NaNs or -0.0 take the LSD passes with the canonical codes' digits
- * (rdx_np_key) from this many keys on, as plain keys take them above the grid route's
- * limit (RDX_GRID_MAX_N); fewer keys go by composition (segmented.cu: one segment of the
- * segmented sort, on chip). */
+ * (rdx_np_key) from this many keys on; fewer go by composition (segmented.cu). H100, round
+ * 46 (rdxsort.sort on torch normal tensors, stream-ordered, median of 20; LSD time /
+ * composition time): f32 2^14 1.01, 2^16 0.72, 2^18 0.76, 2^20 0.77; f64 2^14 1.03, 2^16
+ * 0.75, 2^18 0.91, 2^20 0.85. */
 #ifndef RDX_NUMPY_LSD_MIN_N
-#define RDX_NUMPY_LSD_MIN_N (RDX_GRID_MAX_N + 1)
+#define RDX_NUMPY_LSD_MIN_N ((size_t)1 << 15)
 #endif
 /* 16-byte vectors a thread loads per round of the histogram's order check (hist.cuh,
  * rdx_hist_order_round), which runs before the counting while a warp finds its keys in
