@@ -304,22 +304,22 @@ rdx_status rdx_cuda_sort(rdx_ctx *ctx, const rdx_job *job)
         return sort_low_memory(ctx, st, tuning, job);
     if (out_of_core_ok && job->low_memory)
         return sort_out_of_core(ctx, st, tuning, job);
+    if (job->numpy_order && rdx_cuda_numpy_special_keys(job) == 0) {
+        /* No NaN but the canonical one and no -0.0 (the usual data): NumPy's order is
+         * totalOrder, which every route (the MSD route among them) sorts by. */
+        rdx_job plain = *job;
+        plain.numpy_order = 0;
+        return rdx_cuda_sort(ctx, &plain);
+    }
     if (job->numpy_order && !rdx_cuda_numpy_lsd(tuning, job)) {
-        /* by composition (segmented.cu), which allocates its own copies */
+        /* by composition (segmented.cu), which allocates its own copies; else the LSD passes
+         * order by the canonical codes */
         s = rdx_cuda_numpy_sort(ctx, job);
         if (s == RDX_ERR_OUT_OF_MEMORY && low_memory_ok) {
             ctx->error[0] = '\0';
             return sort_low_memory(ctx, st, tuning, job);
         }
         return s;
-    }
-    if (job->numpy_order && rdx_cuda_numpy_special_keys(job) == 0) {
-        /* No NaN but the canonical one and no -0.0: NumPy's order is totalOrder, which every
-         * route (the MSD route among them) sorts by. Else the LSD passes order by the
-         * canonical codes. */
-        rdx_job plain = *job;
-        plain.numpy_order = 0;
-        return rdx_cuda_sort(ctx, &plain);
     }
     rdx_cuda_plan plan;
     rdx_cuda_plan_job(tuning, job, keys_at == PLACE_DEVICE, vals_at == PLACE_DEVICE, idx_at == PLACE_DEVICE, &plan);

@@ -339,11 +339,17 @@ template <typename K> struct rdx_rev_order {
     K mask;        /* the compared bits, shifted down */
 };
 
-/* The compared bits of the key at slot g of the whole array. */
+/* The compared bits of a key as the caller holds it, and of the key at slot g of the whole
+ * array. */
+template <typename K>
+static __device__ __forceinline__ K compared_bits(const rdx_rev_order<K> &o, K key)
+{
+    return (K)(rdx_enc(key, o.cls, o.desc) >> o.shift) & o.mask;
+}
 template <typename K>
 static __device__ __forceinline__ K compared_at(const rdx_rev_order<K> &o, size_t g)
 {
-    return (K)(rdx_enc(o.keys[g], o.cls, o.desc) >> o.shift) & o.mask;
+    return compared_bits(o, o.keys[g]);
 }
 
 /* How far the run of keys whose compared bits are c reaches from slot `from` (one of them)
@@ -425,7 +431,6 @@ static __device__ __noinline__ void reverse_tile(const rdx_rev_tile t, unsigned 
     }
     const K before = g0 > 0 ? compared_at(o, g0 - 1) : (K)0, after = g0 + count < n ? compared_at(o, g0 + count) : (K)0;
     __syncthreads();
-#define RDX_CMP_SLOT(j) ((K)(rdx_enc(s_keys[j], o.cls, o.desc) >> o.shift) & o.mask)
     /* Each row's heads and tails; the warp's last head and first tail. */
     uint32_t *heads = s_rows + warp * 4u * ROWS, *tails = heads + ROWS;
     int *head_before = (int *)(tails + ROWS), *tail_after = head_before + ROWS; /* per row: the warp's last head
@@ -434,9 +439,9 @@ static __device__ __noinline__ void reverse_tile(const rdx_rev_tile t, unsigned 
     for (int i = 0; i < ROWS; ++i) {
         const uint32_t j = w0 + 32u * (uint32_t)i + lane;
         const bool valid = j < count;
-        const K c = valid ? RDX_CMP_SLOT(j) : (K)0;
-        const K prev = j == 0 ? before : valid ? RDX_CMP_SLOT(j - 1) : (K)0;
-        const K next = j + 1 == count ? after : valid ? RDX_CMP_SLOT(j + 1) : (K)0;
+        const K c = valid ? compared_bits(o, s_keys[j]) : (K)0;
+        const K prev = j == 0 ? before : valid ? compared_bits(o, s_keys[j - 1]) : (K)0;
+        const K next = j + 1 == count ? after : valid ? compared_bits(o, s_keys[j + 1]) : (K)0;
         const uint32_t h = __ballot_sync(RDX_FULL_WARP, valid && (g0 + j == 0 || prev != c));
         const uint32_t tl = __ballot_sync(RDX_FULL_WARP, valid && (g0 + j + 1 == n || next != c));
         if (lane == 0) {
@@ -464,14 +469,14 @@ static __device__ __noinline__ void reverse_tile(const rdx_rev_tile t, unsigned 
     /* The runs across the tile's edges, followed in global memory: warp 0 the first slot's,
      * the last warp the last slot's. */
     if (warp == 0) {
-        const bool crosses = g0 > 0 && before == RDX_CMP_SLOT(0);
+        const bool crosses = g0 > 0 && before == compared_bits(o, s_keys[0]);
         const size_t start = crosses ? g0 - run_reach(o, g0, -1, g0, before) : g0;
         if (lane == 0)
             s_tile_edge[0] = start;
     }
     if (warp == L::WARPS - 1) {
         const size_t last = g0 + count - 1;
-        const bool crosses = last + 1 < n && after == RDX_CMP_SLOT(count - 1);
+        const bool crosses = last + 1 < n && after == compared_bits(o, s_keys[count - 1]);
         const size_t end = crosses ? last + run_reach(o, last, 1, n - 1 - last, after) : last;
         if (lane == 0)
             s_tile_edge[1] = end;
@@ -509,7 +514,6 @@ static __device__ __noinline__ void reverse_tile(const rdx_rev_tile t, unsigned 
                               rdx_enc(s_keys[j], t.cls, t.desc), v);
         }
     }
-#undef RDX_CMP_SLOT
 }
 
 /* Tile `tile` of the portion reversed, in the output mode write_mode would pick for the

@@ -125,8 +125,8 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
     l.bases = (unsigned long long *)(t + p->bases);
     l.pass_info = (uint32_t *)(t + p->pass_info);
     l.active = (uint32_t *)(t + p->active);
-    /* the histogram checks whether the keys are in order already (where it counts every
-     * pass), and the scan turns every pass off where they are */
+    /* the histogram checks whether the keys are in order already (also where the MSD route
+     * is armed), and the scan turns every pass (and the route) off where they are */
     l.unsorted = n >= ctx->cuda->tuning.order_min_n ? (uint32_t *)(t + p->unsorted) : NULL;
     /* Keys in the reverse of the sort's order are reversed, where the LSD passes alone are
      * enqueued (the MSD route's keys are sorted by it). */

@@ -697,13 +697,6 @@ int rdx_cuda_numpy_special_keys(const rdx_job *job)
 
 rdx_status rdx_cuda_numpy_sort(rdx_ctx *ctx, const rdx_job *job)
 {
-    /* Without NaNs other than the canonical one and without -0.0 (the usual data), NumPy's
-     * order is totalOrder: the normal route, at full speed. */
-    if (rdx_cuda_numpy_special_keys(job) == 0) {
-        rdx_job plain = *job;
-        plain.numpy_order = 0;
-        return rdx_cuda_sort(ctx, &plain);
-    }
     return run_sync(ctx, job, 0, job->n, NULL, job->n);
 }
 

@@ -31,7 +31,8 @@
 #include <cuda_runtime_api.h>
 #include "internal.h"
 
-/* Synchronous whole-array job with job->numpy_order (from rdx_cuda_sort). */
+/* Synchronous whole-array job with job->numpy_order, by composition (from rdx_cuda_sort,
+ * which takes the plain routes where the keys hold no special pattern). */
 rdx_status rdx_cuda_numpy_sort(rdx_ctx *ctx, const rdx_job *job);
 
 /* 1 when some key of a job in NumPy's order is not its canonical pattern (a NaN other than
