@@ -3,8 +3,9 @@
  * sort checked against the reference and rdx_ctx_route checked to name the forced route;
  * the counting route from a lowered limit (and the jobs it declines); the onesweep route in
  * portions of a few tiles on more sizes and kinds; the onesweep route on keys already in
- * order, and on keys with one pair out of order; the cluster route
- * against the grid route byte for byte. (test_cuda_msd forces the MSD route.)
+ * order, and on keys with one pair out of order; NumPy's order on the LSD passes; pairs of
+ * 4-byte keys and values moved as words; the cluster route against the grid route byte for
+ * byte. (test_cuda_msd forces the MSD route.)
  *
  * Exits 77 where no GPU is usable. RDX_TEST_SEED replays a run; RDX_TEST_MAX_LOG2_N bounds
  * the sizes (default 20); RDX_TEST_REQUIRE_CLUSTER=1 fails the run where the cluster route
@@ -444,6 +445,71 @@ static void numpy_lsd(rdx_ctx *ctx, int max_log2)
     printf("numpy order on the LSD passes: %d cases\n", cases);
 }
 
+/* Pairs of 4-byte keys and values moved as one word a pair on the LSD passes
+ * (rdx_pass_args.packed): large and medium tile shapes and portions; u32, i32 and f32 keys,
+ * ascending, descending and a bit range; in place and apart; an odd n (A's spare word) and
+ * an even one; keys at random, in runs (tiles of one digit) and in the reverse order
+ * (reversed as pairs); the caller's arrays 8-byte aligned (packed) and not (an in-place
+ * sort off by 4 bytes: not packed, as the hook must say); each against the reference, and
+ * the same with packing off (pack_min_n past n). */
+static void packed_pairs(rdx_ctx *ctx, int max_log2)
+{
+    uint64_t s = seed ^ 0x9999;
+    const size_t tile = LARGEST_TILE;
+    const forced_route shapes[3] = {{"onesweep", 0, 0, 0, 0, 0, KEEP},
+                                    {"onesweep", 0, 0, 0, (size_t)1 << 40, KEEP, KEEP},
+                                    {"onesweep", 0, 0, 0, 0, 0, 4 * tile}};
+    static const ref_job jobs[] = {
+        {RDX_U32, RDX_REF_PAIRS, 4, 0, {0, 0, 0, 0}, 0},
+        {RDX_I32, RDX_REF_PAIRS, 4, 0, {RDX_DESCENDING, 0, 0, 0}, 1},
+        {RDX_F32, RDX_REF_PAIRS, 4, 0, {0, 0, 0, 0}, 1},
+        {RDX_F32, RDX_REF_PAIRS, 4, 0, {RDX_DESCENDING, 0, 0, 0}, 0},
+        {RDX_U32, RDX_REF_PAIRS, 4, 0, {0, 3, 27, 0}, 0},
+    };
+    size_t n = 12 * tile + 77;
+    if (n > ((size_t)1 << max_log2) + 7)
+        n = ((size_t)1 << max_log2) + 7 > RDX_SMALL_MAX_N ? ((size_t)1 << max_log2) + 7 : RDX_SMALL_MAX_N + 1;
+    into_begin();
+    int cases = 0;
+    for (int sh = 0; sh < 3; sh++)
+        for (size_t j = 0; j < sizeof jobs / sizeof jobs[0]; j++)
+            for (int fill = 0; fill < 3; fill++, cases++) { /* random, runs, reverse order */
+                const size_t m = n + (size_t)(cases % 2);    /* odd and even */
+                const size_t off = cases % 4 < 2 ? 0 : 4;    /* keys 8-byte aligned or not */
+                const ref_job *job = &jobs[j];
+                unsigned char *k0 = host_or_die(m * 4);
+                if (fill == 1) {
+                    fill_runs(k0, m, 4, &s);
+                } else {
+                    for (size_t i = 0; i < m * 4; i++)
+                        k0[i] = (unsigned char)rnd(&s);
+                }
+                rdx_opts order = job->o;
+                order.flags ^= RDX_DESCENDING;
+                if (fill == 2)
+                    CHECK(rdx_ref_put_in_order(k0, m, job->type, &order, (size_t)-1) == 0,
+                          "packed pairs: the reference ran out of memory");
+                for (int pack = 1; pack >= 0; pack--) {
+                    force(ctx, &shapes[sh]);
+                    rdx_cuda_ctx_tuning(ctx)->order_min_n = 0;
+                    rdx_cuda_ctx_tuning(ctx)->pack_min_n = pack ? 0 : (size_t)-1;
+                    char what[200];
+                    snprintf(what, sizeof what, "packed pairs %s, shape %d, %s, flags %u, bits [%d, %d), %s, n = %zu, "
+                             "key offset %zu, keys %s", pack ? "on" : "off", sh, type_name(job->type), job->o.flags,
+                             job->o.begin_bit, job->o.end_bit, job->apart ? "apart" : "in place", m, off,
+                             fill == 0 ? "at random" : fill == 1 ? "in runs" : "in reverse order");
+                    run_job(ctx, job, k0, m, off, ORDER_ANY, "onesweep", &s, what);
+                    const int want_packed = pack && (job->apart || off % 8 == 0);
+                    CHECK(rdx_cuda_ctx_packed(ctx) == want_packed, "%s: packed %d, expected %d", what,
+                          rdx_cuda_ctx_packed(ctx), want_packed);
+                }
+                free(k0);
+            }
+    into_end();
+    reset_tuning(ctx);
+    printf("packed pairs: %d cases\n", cases);
+}
+
 /* Sorts the same random data (n keys of `type`; values of vs bytes, or u32/u64 indices for
  * argsort) once on the cluster route and once with it off (the grid route serves those
  * sizes), on device arrays, and compares the bytes. */
@@ -622,6 +688,7 @@ int main(void)
     one_digit_tiles(ctx, max_log2);
     in_order(ctx, max_log2);
     numpy_lsd(ctx, max_log2);
+    packed_pairs(ctx, max_log2);
     cluster_vs_grid(ctx, max_log2);
     rdx_ctx_destroy(ctx);
     printf("test_cuda_routes: %s (%d failures), seed 0x%016" PRIx64 "\n", failures ? "FAILED" : "passed", failures,

@@ -170,6 +170,137 @@ static __device__ __forceinline__ void write_mode(const rdx_pass_args &a, uint32
 #undef RDX_WRITE
 }
 
+/* ---- Packed pairs (rdx_pass_args.packed): 4-byte keys with 4-byte values on the 8-byte
+ * keys' kernel, each pair one word, the encoded key above the value, so a pass loads and
+ * stores one word a pair where the pairs kernel takes two of each. The first active pass
+ * reads the pairs apart and the last writes them apart (decoded); the words between live
+ * in B (n words from keys_b on: its keys' and values' arrays, back to back) or in A, whose
+ * arrays hold n / 2 words each, with an odd n's last word in a spare. */
+typedef struct {
+    unsigned long long *lo, *hi, *spare;
+    size_t h; /* words in lo (and in hi) */
+} rdx_pk_buf;
+
+static __device__ __forceinline__ rdx_pk_buf pk_buf(const rdx_pass_args &a, bool in_a)
+{
+    if (in_a)
+        return {(unsigned long long *)a.keys_a, (unsigned long long *)a.vals_a, (unsigned long long *)a.pack_spare,
+                a.n / 2};
+    return {(unsigned long long *)a.keys_b, nullptr, nullptr, a.n};
+}
+
+/* Word i (of the whole array) of a packed buffer. */
+static __device__ __forceinline__ unsigned long long *pk_at(const rdx_pk_buf &b, size_t i)
+{
+    return i < b.h ? b.lo + i : i - b.h < b.h ? b.hi + (i - b.h) : b.spare;
+}
+
+/* Item i of this thread (tile slot first + 32 i) as a word: from the pairs apart (the
+ * first active pass, encoding the key) or from the packed buffer the pass reads. */
+template <int ITEMS>
+static __device__ __forceinline__ void load_packed(const rdx_pass_args &a, bool first_pass, bool from_b, size_t g0,
+                                                   uint32_t first, uint32_t count, bool full,
+                                                   unsigned long long (&w)[ITEMS])
+{
+    if (first_pass) {
+        uint32_t k[ITEMS], v[ITEMS];
+        load_striped((const uint32_t *)a.keys_src + g0, first, count, full, k);
+        load_striped((const uint32_t *)a.vals_src + g0, first, count, full, v);
+#pragma unroll
+        for (int i = 0; i < ITEMS; ++i)
+            w[i] = (unsigned long long)rdx_enc(k[i], a.cls, a.desc) << 32 | v[i];
+        return;
+    }
+    const rdx_pk_buf src = pk_buf(a, !from_b);
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i) {
+        const uint32_t pos = first + (uint32_t)i * 32u;
+        w[i] = full || pos < count ? *pk_at(src, g0 + pos) : 0ull;
+    }
+}
+
+/* Where a packed pass writes: words (dst), or the pairs apart (the last active pass). */
+typedef struct {
+    rdx_pk_buf dst;
+    uint32_t *keys, *vals;
+    int cls, desc;
+} rdx_pk_out;
+
+template <bool LAST>
+static __device__ __forceinline__ void pk_put(const rdx_pk_out &o, unsigned long long slot, unsigned long long w)
+{
+    if (LAST) {
+        o.keys[slot] = rdx_dec((uint32_t)(w >> 32), o.cls, o.desc);
+        o.vals[slot] = (uint32_t)w;
+    } else {
+        *pk_at(o.dst, slot) = w;
+    }
+}
+
+/* write_tile and write_run for packed words. */
+template <bool LAST, bool FULL, bool NARROW, typename L>
+static __device__ __forceinline__ void pk_write_tile(const rdx_pk_out &o, const unsigned long long *s_keys,
+                                                     const void *s_gofs, uint32_t count, int shift, uint32_t mask)
+{
+#pragma unroll 4
+    for (int j = 0; j < L::ITEMS; ++j) {
+        const uint32_t idx = (uint32_t)j * L::THREADS + threadIdx.x;
+        if (FULL || idx < count) {
+            const unsigned long long w = s_keys[idx];
+            const uint32_t d = rdx_digit(w, shift, mask);
+            pk_put<LAST>(o, NARROW ? (unsigned long long)(((const uint32_t *)s_gofs)[d] + idx)
+                                   : ((const unsigned long long *)s_gofs)[d] + idx, w);
+        }
+    }
+}
+
+template <bool ONE, bool LAST, typename L>
+static __device__ __forceinline__ void pk_write(const rdx_pk_out &o, const rdx_pass_args &a,
+                                                const unsigned long long (&w)[L::ITEMS],
+                                                const unsigned long long *s_keys, const void *s_gofs,
+                                                uint32_t count, int shift, uint32_t mask, uint32_t first)
+{
+    if (ONE) { /* a full tile of one digit, straight from registers */
+        const uint32_t d = rdx_digit(w[0], shift, mask);
+        const unsigned long long base =
+            (a.narrow ? (unsigned long long)((const uint32_t *)s_gofs)[d] : ((const unsigned long long *)s_gofs)[d]) +
+            first;
+#pragma unroll
+        for (int i = 0; i < L::ITEMS; ++i)
+            pk_put<LAST>(o, base + (uint32_t)i * 32u, w[i]);
+    } else if (count == (uint32_t)L::TILE) {
+        if (a.narrow)
+            pk_write_tile<LAST, true, true, L>(o, s_keys, s_gofs, count, shift, mask);
+        else
+            pk_write_tile<LAST, true, false, L>(o, s_keys, s_gofs, count, shift, mask);
+    } else {
+        if (a.narrow)
+            pk_write_tile<LAST, false, true, L>(o, s_keys, s_gofs, count, shift, mask);
+        else
+            pk_write_tile<LAST, false, false, L>(o, s_keys, s_gofs, count, shift, mask);
+    }
+}
+
+/* The packed pass's writes: to B or A (from_b), as words or (the last pass) apart. */
+template <bool ONE, typename L>
+static __device__ __forceinline__ void pk_write_mode(const rdx_pass_args &a, uint32_t info,
+                                                     const unsigned long long (&w)[L::ITEMS],
+                                                     const unsigned long long *s_keys, const void *s_gofs,
+                                                     uint32_t count, int shift, uint32_t mask, uint32_t first)
+{
+    const bool to_a = (info & RDX_PASS_FROM_B) != 0;
+    rdx_pk_out o;
+    o.dst = pk_buf(a, to_a);
+    o.keys = (uint32_t *)(to_a ? a.keys_a : a.keys_b);
+    o.vals = (uint32_t *)(to_a ? a.vals_a : a.vals_b);
+    o.cls = a.cls;
+    o.desc = a.desc;
+    if (info & RDX_PASS_LAST)
+        pk_write<ONE, true, L>(o, a, w, s_keys, s_gofs, count, shift, mask, first);
+    else
+        pk_write<ONE, false, L>(o, a, w, s_keys, s_gofs, count, shift, mask, first);
+}
+
 /* Decoupled look-back, one thread per digit (whole warps of them): each digit's offset in
  * the output for this tile, in s_gofs (32-bit where a.narrow). Ends synchronized. */
 template <int SEG>
@@ -252,15 +383,26 @@ static __device__ __forceinline__ void pass_tile(const rdx_pass_args &a, uint32_
     const bool first_pass = (info & RDX_PASS_FIRST) != 0;
     const K *in = (const K *)(first_pass ? a.keys_src : from_b ? a.keys_b : a.keys_a) + a.portion_begin + tile_begin;
     K *out = (K *)(from_b ? a.keys_a : a.keys_b);
-    const int shift = a.shift - (int)(info >> RDX_PASS_DROP_SHIFT), bits = a.bits; /* (the MSD route's level 1) */
+    /* Packed pairs: the 8-byte keys' kernel on words whose upper half is the key. */
+    constexpr bool PK_FORM = KB == 8 && VB == 0 && !SEG && !NP;
+    const bool packed = PK_FORM && a.packed;
+    const int shift = a.shift - (int)(info >> RDX_PASS_DROP_SHIFT) + (packed ? 32 : 0), /* (the MSD route's level 1) */
+        bits = a.bits;
     const uint32_t bins = 1u << bits, mask = bins - 1u;
     const uint32_t lane = rdx_lane(), warp = threadIdx.x >> 5;
     const uint32_t first = warp * 32u * L::ITEMS + lane;
 
     const bool full = count == (uint32_t)L::TILE;
     K key[L::ITEMS];
-    load_striped(in, first, count, full, key);
-    if (first_pass) {
+    if constexpr (PK_FORM) {
+        if (packed)
+            load_packed(a, first_pass, from_b, a.portion_begin + tile_begin, first, count, full, key);
+        else
+            load_striped(in, first, count, full, key);
+    } else {
+        load_striped(in, first, count, full, key);
+    }
+    if (first_pass && !packed) {
 #pragma unroll
         for (int i = 0; i < L::ITEMS; ++i)
             key[i] = rdx_enc(key[i], a.cls, a.desc);
@@ -309,6 +451,12 @@ static __device__ __forceinline__ void pass_tile(const rdx_pass_args &a, uint32_
     V *vout = (V *)(from_b ? a.vals_a : a.vals_b);
     if (one_digit) {
         tile_look_back<SEG>(a, tile, chain, li, seg_start, total, bins, s_start, s_gofs);
+        if constexpr (PK_FORM) {
+            if (packed) {
+                pk_write_mode<true, L>(a, info, key, s_keys, s_gofs, count, shift, mask, first);
+                return;
+            }
+        }
         write_mode<true, VB, L>(a, info, key, val, s_keys, s_vals, s_gofs, count, shift, mask, first, out, vout);
     } else {
         /* Rank, and reorder the tile by digit in shared memory while earlier tiles publish.
@@ -319,6 +467,12 @@ static __device__ __forceinline__ void pass_tile(const rdx_pass_args &a, uint32_
                                                          (info & RDX_PASS_FEW) != 0, a.unordered && !(SEG && crowded),
                                                          SEG ? RDX_RANK_NO_HOT : rdx_pass_hot(info));
         tile_look_back<SEG>(a, tile, chain, li, seg_start, total, bins, s_start, s_gofs);
+        if constexpr (PK_FORM) {
+            if (packed) {
+                pk_write_mode<false, L>(a, info, key, s_keys, s_gofs, count, shift, mask, first);
+                return;
+            }
+        }
         write_mode<false, VB, L>(a, info, key, val, s_keys, s_vals, s_gofs, count, shift, mask, first, out, vout);
     }
 }
@@ -525,6 +679,14 @@ static __device__ __forceinline__ void reverse_tile_any(const rdx_pass_args &a, 
     typedef rdx_os_layout<KB, VB, MED> L;
     typedef typename rdx_uint<KB>::t K;
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
+    if constexpr (KB == 8 && VB == 0) { /* packed pairs are reversed apart, as pairs */
+        static_assert(rdx_os_layout<4, 4, MED>::TILE == L::TILE && rdx_os_layout<4, 4, MED>::BYTES <= L::BYTES,
+                      "packed pairs take the pairs' tile");
+        if (a.packed) {
+            reverse_tile_any<4, 4, MED>(a, info, tile, smem);
+            return;
+        }
+    }
     const size_t tile_begin = (size_t)tile * L::TILE, left = a.portion_count - tile_begin;
     const bool from_b = (info & RDX_PASS_FROM_B) != 0;
     const rdx_rev_tile t = {a.keys_src, a.iota ? nullptr : a.vals_src, from_b ? a.keys_a : a.keys_b,

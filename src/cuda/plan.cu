@@ -71,6 +71,10 @@ static void plan_shared(const rdx_cuda_tuning *t, const rdx_job *job, int keys_d
             p->vb = 4;
     }
 
+    /* Pairs of 4-byte keys and values move as one 8-byte word on the LSD passes: one load
+     * and one store a pair, where apart they take two of each (tuning.h). */
+    p->packed = job->kind == RDX_JOB_PAIRS && p->kb == 4 && p->vb == 4 && !p->iota && !p->numpy_order &&
+                n >= t->pack_min_n;
     p->msd_l3 = msd_l3_shape(t, p->kb, p->vb, n);
     p->medium = n <= t->medium_max_n ? RDX_OS_MEDIUM : n <= t->mid_max_n ? RDX_OS_MID : RDX_OS_LARGE;
     p->tile = rdx_os_tile(p->kb, p->vb, p->medium);
@@ -108,7 +112,7 @@ void rdx_cuda_plan_job(const rdx_cuda_tuning *t, const rdx_job *job, int keys_de
     size_t end = 0;
     p->counts = p->bases = p->pass_info = p->active = p->counters = p->status = RDX_NO_SLOT;
     p->msd_ctrl = p->msd_counts2 = p->msd_bases2 = p->msd_first_tile = p->msd_vals4 = RDX_NO_SLOT;
-    p->keys_a = p->keys_b = p->vals_a = p->vals_b = p->gsrc = p->gdst = RDX_NO_SLOT;
+    p->keys_a = p->keys_b = p->vals_a = p->vals_b = p->gsrc = p->gdst = p->pack_spare = RDX_NO_SLOT;
     p->grid_counts = p->grid_barrier = RDX_NO_SLOT;
     p->count_counts = p->count_starts = RDX_NO_SLOT;
     /* The route's scratch first: the LSD passes clear their control block from offset 0. */
@@ -176,6 +180,7 @@ rdx_status rdx_cuda_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job 
     if (ctx->cuda) {
         ctx->cuda->msd_ctrl = p->msd ? (const uint32_t *)(b.t + p->msd_ctrl) : NULL;
         ctx->cuda->order_kinds = NULL; /* (the LSD passes set it where they check) */
+        ctx->cuda->packed = 0;
     }
     if (p->gather_size && p->vals_dev && !job->values_in)
         RDX_CUDA_TRY(cudaMemcpyAsync(b.t + p->gsrc, job->values, p->n * p->gather_size, cudaMemcpyDeviceToDevice, s));

@@ -30,6 +30,8 @@ typedef struct rdx_cuda_plan {
     size_t gather_size;    /* pairs of another value size: bytes per value; else 0 */
     int cls, desc, begin_bit, end_bit, radix_bits, passes;
     int numpy_order;       /* RDX_NUMPY_ORDER on float keys: equal keys may differ in bits */
+    int packed;            /* the LSD passes move each pair of 4-byte key and value as one
+                              8-byte word (rdx_pass_args.packed) where A's arrays allow */
     int medium;            /* the pass kernel's size class: RDX_OS_LARGE, RDX_OS_MEDIUM or
                               RDX_OS_MID (tuning.h) */
     size_t tile, portion, portions, max_tiles; /* the pass kernel's tiles and portions */
@@ -60,6 +62,7 @@ typedef struct rdx_cuda_plan {
     size_t keys_b;  /* ping-pong partner of the keys */
     size_t vals_a;  /* moved values, when not the caller's array */
     size_t vals_b;  /* ping-pong partner of the values */
+    size_t pack_spare; /* packed pairs: the word of A's packed form that an odd n leaves over */
     size_t grid_counts, grid_barrier; /* grid route: per-block digit counts, barrier word */
     size_t grid_clear_bytes;          /* from the barrier word to the end of the counts */
     size_t count_counts, count_starts; /* counting route: per-value counts, run starts */

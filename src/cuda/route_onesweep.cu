@@ -39,6 +39,10 @@ void rdx_cuda_lsd_layout(rdx_cuda_plan *p, size_t *end, int msd)
     p->keys_b = rdx_cuda_take(end, n * (size_t)p->kb);
     if (p->vb)
         p->vals_b = rdx_cuda_take(end, n * (size_t)p->vb);
+    /* Packed pairs: B's n words from keys_b on lie inside its keys' and values' arrays
+     * (taken back to back); the word A's packed form leaves over after them. */
+    if (p->packed)
+        p->pack_spare = rdx_cuda_take(end, 8);
 }
 
 /* A histogram launch over `count` keys from `keys`, every pass of the plan. */
@@ -221,6 +225,10 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
         return RDX_OK;
     }
 
+    /* Pairs packed in words where A's arrays hold words (8-byte aligned). */
+    const int packed = p->packed && ((uintptr_t)b->keys_a | (uintptr_t)b->vals_a) % 8 == 0;
+    if (ctx->cuda)
+        ctx->cuda->packed = packed;
     /* Launch j = pass * portions + portion uses status buffer j % 2 and clears the other. */
     rdx_cuda_mark_write(ctx, b);
     for (int pass = 0; pass < p->passes; ++pass) {
@@ -240,7 +248,9 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
             a.n = n;
             a.end_bit = p->end_bit;
             a.numpy = p->numpy_order;
-            RDX_CUDA_TRY(rdx_launch_pass(p->kb, p->vb, p->medium, &a, b->sms, s));
+            a.packed = packed;
+            a.pack_spare = packed ? t + p->pack_spare : NULL;
+            RDX_CUDA_TRY(rdx_launch_pass(packed ? 8 : p->kb, packed ? 0 : p->vb, p->medium, &a, b->sms, s));
         }
     }
 

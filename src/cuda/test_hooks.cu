@@ -51,3 +51,5 @@ int rdx_cuda_ctx_order_kinds(rdx_ctx *ctx)
     }
     return (int)w;
 }
+
+int rdx_cuda_ctx_packed(rdx_ctx *ctx) { return ctx && ctx->cuda ? ctx->cuda->packed : 0; }

@@ -50,6 +50,10 @@ int rdx_cuda_ctx_msd_state(rdx_ctx *ctx, unsigned *slow_blocks, unsigned *long_b
  * 2 was looked for); -1 no check ran, -2 the read failed. */
 int rdx_cuda_ctx_order_kinds(rdx_ctx *ctx);
 
+/* 1 where the last sort enqueued on ctx moved pairs of 4-byte keys and values as one word
+ * a pair on the LSD passes (rdx_pass_args.packed), else 0. */
+int rdx_cuda_ctx_packed(rdx_ctx *ctx);
+
 #ifdef __cplusplus
 }
 #endif

@@ -54,6 +54,9 @@ typedef struct rdx_cuda_tuning {
     size_t numpy_lsd_min_n;     /* whole-array sorts in NumPy's order of f32 and f64 keys,
                                    ascending, take the LSD passes from this many keys on
                                    (rdx_cuda_numpy_lsd; RDX_NUMPY_LSD_MIN_N) */
+    size_t pack_min_n;          /* 4-byte keys with 4-byte values move as one 8-byte word
+                                   on the LSD passes from this many pairs on
+                                   (RDX_PACK_PAIRS_MIN_N) */
     size_t lowmem_bytes;        /* the low-memory route's temporary bytes; 0: 1/8 of the
                                    arrays plus RDX_LM_SLACK_BYTES (tests set it small to
                                    reach the partition with small inputs) */
