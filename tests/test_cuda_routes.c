@@ -470,7 +470,7 @@ static void packed_pairs(rdx_ctx *ctx, int max_log2)
     if (n > ((size_t)1 << max_log2) + 7)
         n = ((size_t)1 << max_log2) + 7 > RDX_SMALL_MAX_N ? ((size_t)1 << max_log2) + 7 : RDX_SMALL_MAX_N + 1;
     into_begin();
-    int cases = 0;
+    int cases = 0, dram_gbps = 0;
     for (int sh = 0; sh < 3; sh++)
         for (size_t j = 0; j < sizeof jobs / sizeof jobs[0]; j++)
             for (int fill = 0; fill < 3; fill++, cases++) { /* random, runs, reverse order */
@@ -492,13 +492,15 @@ static void packed_pairs(rdx_ctx *ctx, int max_log2)
                 for (int pack = 1; pack >= 0; pack--) {
                     force(ctx, &shapes[sh]);
                     rdx_cuda_ctx_tuning(ctx)->order_min_n = 0;
-                    rdx_cuda_ctx_tuning(ctx)->pack_min_n = pack ? 0 : (size_t)-1;
+                    rdx_cuda_ctx_tuning(ctx)->pack_min_n = rdx_cuda_ctx_tuning(ctx)->pack_fast_min_n =
+                        pack ? 0 : (size_t)-1; /* (on every device) */
                     char what[200];
                     snprintf(what, sizeof what, "packed pairs %s, shape %d, %s, flags %u, bits [%d, %d), %s, n = %zu, "
                              "key offset %zu, keys %s", pack ? "on" : "off", sh, type_name(job->type), job->o.flags,
                              job->o.begin_bit, job->o.end_bit, job->apart ? "apart" : "in place", m, off,
                              fill == 0 ? "at random" : fill == 1 ? "in runs" : "in reverse order");
                     run_job(ctx, job, k0, m, off, ORDER_ANY, "onesweep", &s, what);
+                    dram_gbps = rdx_cuda_ctx_tuning(ctx)->dram_gbps;
                     const int want_packed = pack && (job->apart || off % 8 == 0);
                     CHECK(rdx_cuda_ctx_packed(ctx) == want_packed, "%s: packed %d, expected %d", what,
                           rdx_cuda_ctx_packed(ctx), want_packed);
@@ -507,7 +509,7 @@ static void packed_pairs(rdx_ctx *ctx, int max_log2)
             }
     into_end();
     reset_tuning(ctx);
-    printf("packed pairs: %d cases\n", cases);
+    printf("packed pairs: %d cases (the device's DRAM peak: %d GB/s)\n", cases, dram_gbps);
 }
 
 /* Sorts the same random data (n keys of `type`; values of vs bytes, or u32/u64 indices for

@@ -25,6 +25,7 @@ void rdx_cuda_tuning_defaults(rdx_cuda_tuning *t)
     t->order_min_n = RDX_HIST_ORDER_MIN_N;
     t->numpy_lsd_min_n = RDX_NUMPY_LSD_MIN_N;
     t->pack_min_n = RDX_PACK_PAIRS_MIN_N;
+    t->pack_fast_min_n = RDX_PACK_PAIRS_FAST_MIN_N;
     t->lowmem_bytes = 0;
     t->scratch_cap = 0;
     t->outcore_chunk_bytes = 0;
@@ -33,6 +34,7 @@ void rdx_cuda_tuning_defaults(rdx_cuda_tuning *t)
     t->sms = 0;
     t->smem_optin = 0;
     t->cluster_launch = 0;
+    t->dram_gbps = 0;
 }
 
 rdx_status rdx_cuda_tuning_ready(rdx_ctx *ctx, rdx_cuda_tuning **out)
@@ -46,12 +48,18 @@ rdx_status rdx_cuda_tuning_ready(rdx_ctx *ctx, rdx_cuda_tuning **out)
         const rdx_status s = rdx_cuda_device_ready(ctx, &sms);
         if (s != RDX_OK)
             return s;
-        int smem = 0, clusters = 0;
+        int smem = 0, clusters = 0, mem_khz = 0, bus_bits = 0;
         RDX_CUDA_TRY(cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
         RDX_CUDA_TRY(cudaDeviceGetAttribute(&clusters, cudaDevAttrClusterLaunch, dev));
+        /* (a device that does not say has 0 for either: its DRAM peak unknown) */
+        if (cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, dev) != cudaSuccess ||
+            cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, dev) != cudaSuccess)
+            (void)cudaGetLastError();
         t->sms = sms;
         t->smem_optin = (size_t)smem;
         t->cluster_launch = clusters != 0;
+        /* two transfers a clock (DDR), bus_bits / 8 bytes each */
+        t->dram_gbps = (int)(2.0 * mem_khz * 1e3 * (bus_bits / 8) / 1e9);
         t->device = dev;
     }
     *out = t;

@@ -56,7 +56,9 @@ typedef struct rdx_cuda_tuning {
                                    (rdx_cuda_numpy_lsd; RDX_NUMPY_LSD_MIN_N) */
     size_t pack_min_n;          /* 4-byte keys with 4-byte values move as one 8-byte word
                                    on the LSD passes from this many pairs on
-                                   (RDX_PACK_PAIRS_MIN_N) */
+                                   (RDX_PACK_PAIRS_MIN_N), */
+    size_t pack_fast_min_n;     /* on a device with DRAM of RDX_PACK_FAST_DRAM_GBPS or
+                                   more, from this many (RDX_PACK_PAIRS_FAST_MIN_N) */
     size_t lowmem_bytes;        /* the low-memory route's temporary bytes; 0: 1/8 of the
                                    arrays plus RDX_LM_SLACK_BYTES (tests set it small to
                                    reach the partition with small inputs) */
@@ -75,6 +77,7 @@ typedef struct rdx_cuda_tuning {
     int sms;                    /* multiprocessors */
     size_t smem_optin;          /* shared memory one block may opt in to, bytes */
     int cluster_launch;         /* 1 when it launches thread-block clusters (sm_90+) */
+    int dram_gbps;              /* its DRAM's peak, GB/s (0: unknown) */
 } rdx_cuda_tuning;
 
 /* The limits of tuning.h; the device facts unknown (device -1). */
