@@ -446,8 +446,10 @@ static void numpy_lsd(rdx_ctx *ctx, int max_log2)
 }
 
 /* Pairs of 4-byte keys and values moved as one word a pair on the LSD passes
- * (rdx_pass_args.packed): large and medium tile shapes and portions; u32, i32 and f32 keys,
- * ascending, descending and a bit range; in place and apart; an odd n (A's spare word) and
+ * (rdx_pass_args.packed), and 4-byte keys with their 4-byte indices (argsorts into 32- and
+ * 64-bit indices, values of 12 bytes gathered by index): large and medium tile shapes and
+ * portions; u32, i32 and f32 keys, ascending, descending and a bit range; in place and
+ * apart; an odd n (A's spare word) and
  * an even one; keys at random, in runs (tiles of one digit) and in the reverse order
  * (reversed as pairs); the caller's arrays 8-byte aligned (packed) and not (an in-place
  * sort off by 4 bytes: not packed, as the hook must say); each against the reference, and
@@ -465,6 +467,9 @@ static void packed_pairs(rdx_ctx *ctx, int max_log2)
         {RDX_F32, RDX_REF_PAIRS, 4, 0, {0, 0, 0, 0}, 1},
         {RDX_F32, RDX_REF_PAIRS, 4, 0, {RDX_DESCENDING, 0, 0, 0}, 0},
         {RDX_U32, RDX_REF_PAIRS, 4, 0, {0, 3, 27, 0}, 0},
+        {RDX_U32, RDX_REF_ARGSORT, 0, RDX_U32, {0, 0, 0, 0}, 0},
+        {RDX_F32, RDX_REF_ARGSORT, 0, RDX_U64, {RDX_DESCENDING, 0, 0, 0}, 1}, /* indices widened */
+        {RDX_I32, RDX_REF_PAIRS, 12, 0, {0, 0, 0, 0}, 0},                      /* gathered by index */
     };
     size_t n = 12 * tile + 77;
     if (n > ((size_t)1 << max_log2) + 7)
@@ -501,7 +506,8 @@ static void packed_pairs(rdx_ctx *ctx, int max_log2)
                              fill == 0 ? "at random" : fill == 1 ? "in runs" : "in reverse order");
                     run_job(ctx, job, k0, m, off, ORDER_ANY, "onesweep", &s, what);
                     dram_gbps = rdx_cuda_ctx_tuning(ctx)->dram_gbps;
-                    const int want_packed = pack && (job->apart || off % 8 == 0);
+                    /* (an argsort's A: its copy of the keys and the index array) */
+                    const int want_packed = pack && (job->apart || job->kind == RDX_REF_ARGSORT || off % 8 == 0);
                     CHECK(rdx_cuda_ctx_packed(ctx) == want_packed, "%s: packed %d, expected %d", what,
                           rdx_cuda_ctx_packed(ctx), want_packed);
                 }

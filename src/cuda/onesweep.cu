@@ -205,7 +205,13 @@ static __device__ __forceinline__ void load_packed(const rdx_pass_args &a, bool 
     if (first_pass) {
         uint32_t k[ITEMS], v[ITEMS];
         load_striped((const uint32_t *)a.keys_src + g0, first, count, full, k);
-        load_striped((const uint32_t *)a.vals_src + g0, first, count, full, v);
+        if (a.iota) { /* an argsort's (or a gather's) indices */
+#pragma unroll
+            for (int i = 0; i < ITEMS; ++i)
+                v[i] = (uint32_t)(g0 + first + (uint32_t)i * 32u);
+        } else {
+            load_striped((const uint32_t *)a.vals_src + g0, first, count, full, v);
+        }
 #pragma unroll
         for (int i = 0; i < ITEMS; ++i)
             w[i] = (unsigned long long)rdx_enc(k[i], a.cls, a.desc) << 32 | v[i];
@@ -219,19 +225,24 @@ static __device__ __forceinline__ void load_packed(const rdx_pass_args &a, bool 
     }
 }
 
-/* Where a packed pass writes: words (dst), or the pairs apart (the last active pass). */
+/* Where a packed pass writes: words (dst), or the pairs apart (the last active pass; an
+ * argsort's indices alone, widened to 8 bytes where asked: keys_scratch, widen). */
 typedef struct {
     rdx_pk_buf dst;
     uint32_t *keys, *vals;
-    int cls, desc;
+    int cls, desc, keys_scratch, widen;
 } rdx_pk_out;
 
 template <bool LAST>
 static __device__ __forceinline__ void pk_put(const rdx_pk_out &o, unsigned long long slot, unsigned long long w)
 {
     if (LAST) {
-        o.keys[slot] = rdx_dec((uint32_t)(w >> 32), o.cls, o.desc);
-        o.vals[slot] = (uint32_t)w;
+        if (!o.keys_scratch)
+            o.keys[slot] = rdx_dec((uint32_t)(w >> 32), o.cls, o.desc);
+        if (o.widen)
+            ((unsigned long long *)o.vals)[slot] = (uint32_t)w;
+        else
+            o.vals[slot] = (uint32_t)w;
     } else {
         *pk_at(o.dst, slot) = w;
     }
@@ -295,6 +306,8 @@ static __device__ __forceinline__ void pk_write_mode(const rdx_pass_args &a, uin
     o.vals = (uint32_t *)(to_a ? a.vals_a : a.vals_b);
     o.cls = a.cls;
     o.desc = a.desc;
+    o.keys_scratch = a.keys_scratch;
+    o.widen = a.keys_scratch && a.widen;
     if (info & RDX_PASS_LAST)
         pk_write<ONE, true, L>(o, a, w, s_keys, s_gofs, count, shift, mask, first);
     else

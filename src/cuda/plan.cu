@@ -71,12 +71,11 @@ static void plan_shared(const rdx_cuda_tuning *t, const rdx_job *job, int keys_d
             p->vb = 4;
     }
 
-    /* Pairs of 4-byte keys and values move as one 8-byte word on the LSD passes: one load
-     * and one store a pair, where apart they take two of each; from a size that depends on
-     * the device's memory (tuning.h). */
+    /* Pairs of 4-byte keys and values (or indices: argsort, gather) move as one 8-byte word
+     * on the LSD passes: one load and one store a pair, where apart they take two of each;
+     * from a size that depends on the device's memory (tuning.h). */
     const size_t pack_from = t->dram_gbps < RDX_PACK_FAST_DRAM_GBPS ? t->pack_min_n : t->pack_fast_min_n;
-    p->packed = job->kind == RDX_JOB_PAIRS && p->kb == 4 && p->vb == 4 && !p->iota && !p->numpy_order &&
-                n >= pack_from;
+    p->packed = p->kb == 4 && p->vb == 4 && !p->numpy_order && n >= pack_from;
     p->msd_l3 = msd_l3_shape(t, p->kb, p->vb, n);
     p->medium = n <= t->medium_max_n ? RDX_OS_MEDIUM : n <= t->mid_max_n ? RDX_OS_MID : RDX_OS_LARGE;
     p->tile = rdx_os_tile(p->kb, p->vb, p->medium);
