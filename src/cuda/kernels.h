@@ -148,12 +148,13 @@ typedef struct rdx_pass_args {
     rdx_seg_tiles seg;           /* rdx_launch_seg_pass only */
     int numpy;                   /* float keys of 4 or 8 bytes in NumPy's order, ascending:
                                     digits of their canonical codes (rdx_np_key) */
-    int packed;                  /* 4-byte keys with 4-byte values, moved by the 8-byte keys'
-                                    kernel as one word a pair, key above value: the first
-                                    active pass reads them apart and the last writes them
-                                    apart; between, B holds n words from keys_b on, A words
-                                    [0, n/2) in keys_a, [n/2, 2 (n/2)) in vals_a and an odd
-                                    n's last one in *pack_spare (onesweep.cu, pk_buf) */
+    int packed;                  /* 4-byte keys with 4-byte values (or indices: iota), moved
+                                    by the 8-byte keys' kernel as one word a pair, key above
+                                    value: the first active pass reads them apart and the
+                                    last writes them apart; between, B holds n words from
+                                    keys_b on, A words [0, n/2) in keys_a, [n/2, 2 (n/2)) in
+                                    vals_a and an odd n's last one in *pack_spare
+                                    (onesweep.cu, pk_buf) */
     void *pack_spare;
     size_t n;                    /* the sort's keys (every portion's), and the end of its */
     int end_bit;                 /* compared bits (the first is pass 0's shift): what the

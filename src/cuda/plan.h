@@ -30,8 +30,9 @@ typedef struct rdx_cuda_plan {
     size_t gather_size;    /* pairs of another value size: bytes per value; else 0 */
     int cls, desc, begin_bit, end_bit, radix_bits, passes;
     int numpy_order;       /* RDX_NUMPY_ORDER on float keys: equal keys may differ in bits */
-    int packed;            /* the LSD passes move each pair of 4-byte key and value as one
-                              8-byte word (rdx_pass_args.packed) where A's arrays allow */
+    int packed;            /* the LSD passes move each 4-byte key and its 4-byte value (or
+                              index) as one 8-byte word (rdx_pass_args.packed) where A's
+                              arrays allow */
     int medium;            /* the pass kernel's size class: RDX_OS_LARGE, RDX_OS_MEDIUM or
                               RDX_OS_MID (tuning.h) */
     size_t tile, portion, portions, max_tiles; /* the pass kernel's tiles and portions */

@@ -385,9 +385,10 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #ifndef RDX_NUMPY_LSD_MIN_N
 #define RDX_NUMPY_LSD_MIN_N ((size_t)1 << 15)
 #endif
-/* Pairs of 4-byte keys and 4-byte values on the LSD passes move as one 8-byte word a pair
- * (key above value: the 8-byte keys' kernel, one load and one store a pair where the pairs
- * kernel takes two of each; rdx_pass_args.packed) from this many pairs on, on a device
+/* 4-byte keys with 4-byte values (or indices: argsorts, gathers) on the LSD passes move as
+ * one 8-byte word a pair (key above value: the 8-byte keys' kernel, one load and one store
+ * a pair where the pairs kernel takes two of each; rdx_pass_args.packed) from this many
+ * pairs on, on a device
  * whose DRAM peak is below RDX_PACK_FAST_DRAM_GBPS, else from RDX_PACK_PAIRS_FAST_MIN_N.
  * Round 47, u32/u32, packed / apart time of whole sorts (uniform, bucket, zipf, 20 bits,
  * low entropy, few; median of two runs of 10):
@@ -396,7 +397,8 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
  * 1.00-1.10, 2^25 0.94-1.04 (geometric mean 0.98; low entropy 1.04), 2^26 0.90-1.02,
  * 2^27 0.83-1.01, 2^28 (the MSD route declined) 0.87-1.00; 2^31 uniform 0.87.
  * H200 (4.8 TB/s): 2^23 1.05-1.10, 2^24 1.04-1.11, 2^25 1.01-1.07, 2^26 0.99-1.04, 2^27
- * 1.00-1.03, 2^28 0.995-1.025: never. */
+ * 1.00-1.03, 2^28 0.995-1.025: never. H100 argsorts into 32- and 64-bit indices, the same
+ * keys: 2^24 0.99-1.02, 2^25 0.94-1.06, 2^26 0.90-1.02, 2^27 0.82-1.01. */
 #ifndef RDX_PACK_PAIRS_MIN_N
 #define RDX_PACK_PAIRS_MIN_N ((size_t)1 << 25)
 #endif
