@@ -170,10 +170,11 @@ static __device__ __forceinline__ void write_mode(const rdx_pass_args &a, uint32
 #undef RDX_WRITE
 }
 
-/* ---- Packed pairs (rdx_pass_args.packed): 4-byte keys with 4-byte values on the 8-byte
- * keys' kernel, each pair one word, the encoded key above the value, so a pass loads and
- * stores one word a pair where the pairs kernel takes two of each. The first active pass
- * reads the pairs apart and the last writes them apart (decoded); the words between live
+/* ---- Packed pairs (rdx_pass_args.packed): 4-byte keys with 4-byte values (or indices)
+ * on the 8-byte keys' kernel, each pair one word, the encoded key above the value, so a
+ * pass loads and stores one word a pair where the pairs kernel takes two of each. The first
+ * active pass reads the pairs apart (or makes the indices) and the last writes them apart
+ * (the key decoded, or an argsort's indices alone); the words between live
  * in B (n words from keys_b on: its keys' and values' arrays, back to back) or in A, whose
  * arrays hold n / 2 words each, with an odd n's last word in a spare. */
 typedef struct {
