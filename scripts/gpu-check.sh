@@ -15,6 +15,11 @@
 #   shorter limit per command can run the check in parts, each part with the build first:
 #     GPU_CHECK_STEPS=build,ctest,stress,sanitizers scripts/gpu-check.sh
 #     GPU_CHECK_STEPS=build,python,bench,matrix scripts/gpu-check.sh
+#   GPU_CHECK_SAN_TOOLS: the sanitizer step's tools, a comma list of memcheck, racecheck,
+#   synccheck, initcheck (default: all). The step takes up to about 12 minutes; where a
+#   command may run 10 at most, it goes in two parts:
+#     GPU_CHECK_STEPS=build,sanitizers GPU_CHECK_SAN_TOOLS=memcheck,synccheck,initcheck ...
+#     GPU_CHECK_STEPS=build,sanitizers GPU_CHECK_SAN_TOOLS=racecheck ...
 #   Without build in the list the steps use the build in RDX_BUILD_DIR as it is.
 set -uo pipefail
 
@@ -31,6 +36,13 @@ GPU_TESTS=(tests/test_cuda_suite tests/test_cuda_stream tests/test_cuda_routes t
 # 77, a SKIP here, with fewer than 2 GPUs).
 GPU_TESTS_OPTIONAL=(tests/test_dist_gpu)
 SAN_TOOLS=(memcheck racecheck synccheck initcheck)
+if [[ -n ${GPU_CHECK_SAN_TOOLS:-} ]]; then
+    IFS=, read -ra asked_tools <<<"$GPU_CHECK_SAN_TOOLS"
+    for w in "${asked_tools[@]}"; do
+        [[ " ${SAN_TOOLS[*]} " == *" $w "* ]] || { echo "gpu-check: unknown tool '$w' in GPU_CHECK_SAN_TOOLS (tools: ${SAN_TOOLS[*]})" >&2; exit 2; }
+    done
+    SAN_TOOLS=("${asked_tools[@]}")
+fi
 # Largest log2 size the GPU tests try under each tool, through this variable (every GPU test
 # reads it). racecheck tracks every shared-memory access, so it gets the smallest.
 SAN_SIZE_ENV=RDX_TEST_MAX_LOG2_N
