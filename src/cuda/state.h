@@ -23,8 +23,10 @@ struct rdx_cuda_state {
                                     context where the LSD passes' histogram checked the
                                     keys' order (kernels.h, rdx_hist_args.unsorted), else
                                     NULL (a test hook reads it) */
-    int packed;               /* the last sort enqueued moved pairs as words on the LSD
-                                 passes (rdx_pass_args.packed; a test hook reads it) */
+    int packed;               /* the last sort enqueued its LSD passes packed (pairs as
+                                 words, rdx_pass_args.packed; where the MSD route was
+                                 planned they run only if it is declined; a test hook
+                                 reads it) */
 };
 
 /* The tuning of a CUDA context, with its device facts brought up to date for the current

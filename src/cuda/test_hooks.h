@@ -50,8 +50,9 @@ int rdx_cuda_ctx_msd_state(rdx_ctx *ctx, unsigned *slow_blocks, unsigned *long_b
  * 2 was looked for); -1 no check ran, -2 the read failed. */
 int rdx_cuda_ctx_order_kinds(rdx_ctx *ctx);
 
-/* 1 where the last sort enqueued on ctx moved pairs of 4-byte keys and values as one word
- * a pair on the LSD passes (rdx_pass_args.packed), else 0. */
+/* 1 where the last sort enqueued on ctx enqueued its LSD passes packed: 4-byte keys and
+ * values (or indices) as one word a pair (rdx_pass_args.packed; where the MSD route was
+ * planned, they run only if it is declined), else 0. */
 int rdx_cuda_ctx_packed(rdx_ctx *ctx);
 
 #ifdef __cplusplus
