@@ -35,8 +35,6 @@ static rdx_status plan_device_job(rdx_ctx *ctx, const rdx_job *job, rdx_cuda_pla
     return RDX_OK;
 }
 
-/* The temporary bytes of a job with device arrays; checks as the sort would, without
- * pointers (n = 0 makes rdx_prepare_job skip the array checks; the n-dependent ones follow). */
 /* Whether a job in NumPy's order goes by composition (segmented.cu) rather than the LSD
  * passes (rdx_cuda_numpy_lsd, the one rule): *composed. */
 static rdx_status numpy_by_composition(rdx_ctx *ctx, const rdx_job *job, int *composed)
@@ -51,6 +49,8 @@ static rdx_status numpy_by_composition(rdx_ctx *ctx, const rdx_job *job, int *co
     return s;
 }
 
+/* The temporary bytes of a job with device arrays; checks as the sort would, without
+ * pointers (n = 0 makes rdx_prepare_job skip the array checks; the n-dependent ones follow). */
 static rdx_status temp_size(rdx_ctx *ctx, const char *fn, rdx_job_kind kind, size_t value_size, rdx_type index_type,
                             size_t n, rdx_type type, const rdx_opts *opts, size_t *temp_bytes)
 {

@@ -532,8 +532,6 @@ void rdx_cuda_seg_run_from_job(const rdx_job *job, rdx_seg_run *r)
 /* ---- the synchronous calls: everything in device memory of the call's own, the
  * caller's arrays written only at the end, when everything else has succeeded ---- */
 
-/* Keys [lo, hi) of the job, with rel_off (S + 1 host offsets relative to lo) or equal rows;
- * max_len: the longest segment, or n when not known. */
 /* The route report (rdx_ctx_route) of a segmented sort laid out as L. */
 static void report_route(rdx_ctx *ctx, const rdx_seg_layout *L)
 {
@@ -541,6 +539,8 @@ static void report_route(rdx_ctx *ctx, const rdx_seg_layout *L)
              L->route == RDX_SEG_TILE ? "segmented on chip" : "segmented passes and on chip");
 }
 
+/* Keys [lo, hi) of the job, with rel_off (S + 1 host offsets relative to lo) or equal rows;
+ * max_len: the longest segment, or n when not known. */
 static rdx_status run_sync(rdx_ctx *ctx, const rdx_job *job, size_t lo, size_t hi, const size_t *rel_off,
                            size_t max_len)
 {
