@@ -170,6 +170,16 @@ static void lm_run(rdx_ctx *ctx, const lm_case *c, rdx_status want_status, const
 
 /* Temporary bytes that force the partition for n records of r bytes: a sixteenth of the
  * arrays, and at least room for the tables and a few stripes' partial buffers. */
+/* The route limits of *keep back in *t, with lowmem_bytes as the caller set it since. */
+static void keep_limits(rdx_cuda_tuning *t, const rdx_cuda_tuning *keep)
+{
+    t->pack_min_n = keep->pack_min_n;
+    t->pack_fast_min_n = keep->pack_fast_min_n;
+    t->cluster_max_n = keep->cluster_max_n;
+    t->cluster_pairs_max_n = keep->cluster_pairs_max_n;
+    t->grid_max_n = keep->grid_max_n;
+}
+
 static size_t small_budget(size_t n, size_t r)
 {
     const size_t b = n * r / 16, least = 5 * 256 * RDX_LM_BLOCK * r + ((size_t)512 << 10);
@@ -215,6 +225,21 @@ static void lm_tests(rdx_ctx *ctx, int max_log2)
         const lm_case c2 = {RDX_U32, n, 4, RDX_LOW_MEMORY | RDX_DESCENDING, 3, 17, LM_GIANT, 0, 0};
         t->lowmem_bytes = small_budget(n, 8);
         lm_run(ctx, &c2, RDX_OK, "low-memory", &s);
+        runs += 2;
+    }
+    /* Runs whose LSD passes move 4-byte keys with their values as words (pack_min_n 0,
+     * and no one-launch routes for the runs): an odd n, so that runs start at odd and even
+     * positions (the caller's arrays 8-byte aligned at the run or not) and some are of odd
+     * length (A's spare word). */
+    {
+        const rdx_cuda_tuning keep = *t;
+        t->pack_min_n = t->pack_fast_min_n = t->cluster_max_n = t->cluster_pairs_max_n = t->grid_max_n = 0;
+        const lm_case c = {RDX_U32, n, 4, RDX_LOW_MEMORY, 0, 0, LM_UNIFORM, 0, 0};
+        const lm_case c2 = {RDX_F32, n, 4, RDX_LOW_MEMORY | RDX_DESCENDING, 0, 0, LM_GIANT, 1, 0};
+        t->lowmem_bytes = small_budget(n, 8);
+        lm_run(ctx, &c, RDX_OK, "low-memory", &s);
+        lm_run(ctx, &c2, RDX_OK, "low-memory", &s);
+        keep_limits(t, &keep);
         runs += 2;
     }
     /* No flag: the normal route's scratch is above the cap, the route's fits under it. */
@@ -574,6 +599,19 @@ static void lmc_tests(rdx_ctx *ctx, int max_log2)
             rdx_ctx_destroy(fresh);
             runs += 2;
         }
+    }
+
+    /* Argsorts whose runs' LSD passes move each key with its index as one word
+     * (pack_min_n 0, no one-launch routes for the runs), into 32- and 64-bit indices. */
+    {
+        const rdx_cuda_tuning keep = *t;
+        t->pack_min_n = t->pack_fast_min_n = t->cluster_max_n = t->cluster_pairs_max_n = t->grid_max_n = 0;
+        const lmc_case c = {LMC_ARGSORT, RDX_U32, n, 0, RDX_U32, LM, 0, 0, LM_UNIFORM, 0};
+        const lmc_case c2 = {LMC_ARGSORT, RDX_I32, n, 0, RDX_U64, LM | DS, 0, 0, LM_GIANT, 1};
+        lmc_forced(ctx, &c, &s);
+        lmc_forced(ctx, &c2, &s);
+        keep_limits(t, &keep);
+        runs += 2;
     }
 
     /* 6. An argsort whose CUDA calls fail at several points, also after it has begun to
