@@ -71,8 +71,13 @@ enum {
                      no base; it drops the 9 leading bits, and the histogram finds 0 */
     MSD_DEEPLONG, /* 1/64 of the keys share their top 24 bits, the others random: the deep
                      level's pass runs, and that sub-bucket (above level 3's capacity from
-                     2^19 keys) goes from B to the segmented passes (4-byte keys, which have
-                     no deep level: the long level-2 bucket goes to them whole) */
+                     2^19 keys) goes from B to the second deep level, which splits it (4-byte
+                     keys, which have no deep level: the long level-2 bucket goes to the
+                     segmented passes whole) */
+    MSD_DEEPLONG32, /* 1/64 of the keys share their top 32 bits, the others random: the
+                       second deep level cannot split that sub-bucket either, and it goes to
+                       the segmented passes (4-byte keys: one long level-2 bucket of equal
+                       keys) */
     MSD_TAG24,    /* one of 8 random 24-bit tags on top of random bits: the sample sees 8
                      values of the top three digits and skips the deep level (8-byte keys),
                      and every long bucket goes whole to the segmented passes from A */
@@ -106,7 +111,7 @@ static const char *const msd_fill_names[MSD_NFILL] = {
     "giant bucket", "capacity", "big sub-buckets", "duplicates x8", "duplicates x n/4096", "tagged",
     "narrow", "40 bits", "outliers", "top digit half used", "negative narrow", "normal",
     "signed +-2^62", "signed near 0", "under the base",
-    "high, two small", "near the top, two 0", "a long sub-bucket", "24-bit tags", "one top digit 90%",
+    "high, two small", "near the top, two 0", "a long sub-bucket", "a long sub-bucket, 32 bits", "24-bit tags", "one top digit 90%",
     "tagged, 40 bits", "tagged, 3 bits dropped", "capacity, 5 bits dropped", "capacity, negative",
     "capacity, 8 low values", "sorted, one pair swapped"};
 
@@ -154,6 +159,7 @@ static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
         case MSD_HIGHLOW: k[i] = i == 32 || i == 33 ? r >> 20 : r < (1ull << 56) ? r | 1ull << 63 : r; break;
         case MSD_TOPWRAP: k[i] = i == 32 || i == 33 ? 0 : (0xFF81ull << 48) + r % (0ull - (0xFF81ull << 48)); break;
         case MSD_DEEPLONG: k[i] = i % 64 == 5 ? (base & 0xFFFFFF0000000000ull) | (r >> 24) : r; break;
+        case MSD_DEEPLONG32: k[i] = i % 64 == 5 ? (base & 0xFFFFFFFF00000000ull) | (r >> 32) : r; break;
         case MSD_ONETOP: k[i] = rnd(s) % 10 ? (base & 0xFF00000000000000ull) | (r >> 8) : r; break;
         case MSD_TAG24: k[i] = (few[r % 8] & 0xFFFFFF0000000000ull) | (rnd(s) >> 24); break;
         case MSD_TAGGED40: k[i] = ((r % 8) << 37 | (few[r % 8] >> 51 << 24)) | (rnd(s) >> 40); break;
@@ -207,29 +213,31 @@ static void msd_threshold(rdx_ctx *ctx, int low)
 /* A sort's outcome: rdx_cuda_ctx_msd_state (-1 not planned, 0 declined, 1 inconsistent,
  * 2 ran), 3 where the route ran with level-2 buckets above level 3's capacity (8-byte
  * keys: the deep level split them; 4-byte keys, which have no deep level: the segmented
- * passes sorted them), 5 where sub-buckets of the deep level were still above it (the
- * segmented passes), 4 where the histogram found the sample's range missed (state 3: the
- * LSD passes on a recount), 6 where it found the keys already in order (state 4: nothing
- * ran). A case's expected outcome may also be MSD_RAN: 2, 3 or 5;
+ * passes sorted them), 7 where sub-buckets of the deep level were still above it (the
+ * second deep level split them), 5 where sub-buckets of the second deep level were still
+ * above it (the segmented passes), 4 where the histogram found the sample's range missed
+ * (state 3: the LSD passes on a recount), 6 where it found the keys already in order
+ * (state 4: nothing ran). A case's expected outcome may also be MSD_RAN: 2, 3, 5 or 7;
  * msd_segp gives 3 or 5 by the key's width. */
-enum { MSD_LONG = 3, MSD_MISSED_RANGE = 4, MSD_SEGP = 5, MSD_IN_ORDER = 6, MSD_RAN = -8 };
+enum { MSD_LONG = 3, MSD_MISSED_RANGE = 4, MSD_SEGP = 5, MSD_IN_ORDER = 6, MSD_DEEP2 = 7, MSD_RAN = -8 };
 /* The outcome where keys went to the segmented passes: after the deep level (8-byte keys),
  * or as long level-2 buckets (4-byte keys). */
 static int msd_segp(size_t kb) { return kb == 8 ? MSD_SEGP : MSD_LONG; }
-static int msd_routes[8]; /* counted at outcome + 1 */
+static int msd_routes[9]; /* counted at outcome + 1 */
 static int counts_shape;   /* msd_case's 4-byte keys take level 3's counts-only shape */
 static unsigned msd_deep_skipped; /* the last outcome's: the sample skipped the deep level */
 
 static int msd_outcome(rdx_ctx *ctx, unsigned *slow)
 {
-    unsigned long_buckets = 0, deep_long = 0;
-    const int state = rdx_cuda_ctx_msd_state(ctx, slow, &long_buckets, &deep_long, &msd_deep_skipped);
+    unsigned long_buckets = 0, deep_long = 0, deep2_long = 0;
+    const int state = rdx_cuda_ctx_msd_state(ctx, slow, &long_buckets, &deep_long, &deep2_long, &msd_deep_skipped);
     const int route = state == 3                      ? MSD_MISSED_RANGE
                       : state == 4                      ? MSD_IN_ORDER
-                      : state == 2 && deep_long > 0    ? MSD_SEGP
+                      : state == 2 && deep2_long > 0   ? MSD_SEGP
+                      : state == 2 && deep_long > 0    ? MSD_DEEP2
                       : state == 2 && long_buckets > 0 ? MSD_LONG
                                                        : state;
-    if (route >= -1 && route <= 6)
+    if (route >= -1 && route <= 7)
         msd_routes[route + 1]++;
     return route;
 }
@@ -244,11 +252,11 @@ static void check_deep_skip(int route, int fill, size_t kb, const char *what)
         CHECK(msd_deep_skipped == 0, "%s: the sample skipped the deep level of 4-byte keys", what);
         return;
     }
-    if (route != 2 && route != MSD_LONG && route != MSD_SEGP)
+    if (route != 2 && route != MSD_LONG && route != MSD_SEGP && route != MSD_DEEP2)
         return;
     if (fill == MSD_FEW || fill == MSD_TAG24)
         CHECK(msd_deep_skipped == 1, "%s: the sample kept the deep level (few values of the top 24 bits)", what);
-    if (fill == MSD_UNIFORM || fill == MSD_DEEPLONG)
+    if (fill == MSD_UNIFORM || fill == MSD_DEEPLONG || fill == MSD_DEEPLONG32)
         CHECK(msd_deep_skipped == 0, "%s: the sample skipped the deep level (many values of the top 24 bits)", what);
 }
 
@@ -256,7 +264,7 @@ static void check_deep_skip(int route, int fill, size_t kb, const char *what)
 static int msd_as_expected(int route, int want)
 {
     return want == -9 || route == want ||
-           (want == MSD_RAN && (route == 2 || route == MSD_LONG || route == MSD_SEGP));
+           (want == MSD_RAN && (route == 2 || route == MSD_LONG || route == MSD_SEGP || route == MSD_DEEP2));
 }
 
 /* rdx_ctx_route after a successful sort whose outcome is route: the device's outcome
@@ -270,7 +278,7 @@ static void check_route_name(rdx_ctx *ctx, int route, int into, const char *what
         return;
     }
     const char *want = into                              ? "msd (decided on the device)"
-                       : route == 2 || route == MSD_LONG || route == MSD_SEGP ? "msd"
+                       : route == 2 || route == MSD_LONG || route == MSD_SEGP || route == MSD_DEEP2 ? "msd"
                        : route == 0                      ? "onesweep (msd declined: skew)"
                        : route == MSD_MISSED_RANGE       ? "onesweep (msd declined: range)"
                        : route == MSD_IN_ORDER           ? "onesweep (msd declined: in order)"
@@ -475,7 +483,8 @@ static void msd_argsort_tests(rdx_ctx *ctx, int max_log2)
         msd_argsort_case(ctx, RDX_U32, big, RDX_U32, 1, MSD_DUPS_BIG, 0, -9, &s);
         msd_argsort_case(ctx, RDX_F32, big, RDX_U64, 0, MSD_UNIFORM, 1, 2, &s);
         msd_argsort_case(ctx, RDX_F64, big, RDX_U64, 1, MSD_FEW, 0, MSD_SEGP, &s);
-        msd_argsort_case(ctx, RDX_U64, big, RDX_U64, 1, MSD_DEEPLONG, 1, MSD_SEGP, &s);
+        msd_argsort_case(ctx, RDX_U64, big, RDX_U64, 1, MSD_DEEPLONG, 1, MSD_DEEP2, &s);
+        msd_argsort_case(ctx, RDX_U64, big, RDX_U64, 1, MSD_DEEPLONG32, 1, MSD_SEGP, &s);
         msd_argsort_case(ctx, RDX_I32, big, RDX_U64, 0, MSD_TAG24, 0, MSD_LONG, &s);
         msd_argsort_case(ctx, RDX_F64, big, RDX_U32, 0, MSD_NORMAL, 1, MSD_RAN, &s);
         msd_argsort_case(ctx, RDX_F32, big, RDX_U32, 1, MSD_SUBBIG, 0, 2, &s);
@@ -528,8 +537,10 @@ static void msd_pairs_tests(rdx_ctx *ctx, int max_log2)
     msd_pairs_case(ctx, RDX_U64, (size_t)1 << 18, 4, 1, MSD_DUPS, 1, 2, &s);
     msd_pairs_case(ctx, RDX_I64, (size_t)1 << 18, 4, 0, MSD_DUPS_BIG, 0, -9, &s);
     msd_pairs_case(ctx, RDX_I64, ((size_t)1 << 17) + 3, 4, 1, MSD_FEW, 1, MSD_SEGP, &s);
-    msd_pairs_case(ctx, RDX_U64, (size_t)1 << 20, 8, 1, MSD_DEEPLONG, 0, MSD_SEGP, &s);
-    msd_pairs_case(ctx, RDX_I64, ((size_t)1 << 19) + 77, 4, 0, MSD_DEEPLONG, 1, MSD_SEGP, &s);
+    msd_pairs_case(ctx, RDX_U64, (size_t)1 << 20, 8, 1, MSD_DEEPLONG, 0, MSD_DEEP2, &s);
+    msd_pairs_case(ctx, RDX_U64, (size_t)1 << 20, 8, 1, MSD_DEEPLONG32, 0, MSD_SEGP, &s);
+    msd_pairs_case(ctx, RDX_I64, ((size_t)1 << 19) + 77, 4, 0, MSD_DEEPLONG, 1, MSD_DEEP2, &s);
+    msd_pairs_case(ctx, RDX_I64, ((size_t)1 << 19) + 77, 4, 0, MSD_DEEPLONG32, 1, MSD_SEGP, &s);
     msd_pairs_case(ctx, RDX_U64, (size_t)1 << 20, 8, 0, MSD_TAG24, 1, MSD_SEGP, &s);
     msd_pairs_case(ctx, RDX_U32, (size_t)1 << 20, 4, 1, MSD_DEEPLONG, 0, MSD_LONG, &s);
     msd_pairs_case(ctx, RDX_I32, ((size_t)1 << 19) + 77, 8, 0, MSD_TAG24, 1, MSD_LONG, &s);
@@ -566,7 +577,8 @@ static void msd_pairs_tests(rdx_ctx *ctx, int max_log2)
     msd_pairs_case(ctx, RDX_F32, (size_t)1 << 20, 4, 1, MSD_NEGNARROW, 1, 2, &s);
     msd_pairs_case(ctx, RDX_F64, (size_t)1 << 20, 4, 0, MSD_NORMAL, 1, MSD_RAN, &s);
     msd_pairs_case(ctx, RDX_F32, (size_t)1 << 20, 8, 1, MSD_NORMAL, 0, 0, &s);
-    msd_pairs_case(ctx, RDX_F64, (size_t)1 << 20, 8, 1, MSD_DEEPLONG, 1, MSD_SEGP, &s);
+    msd_pairs_case(ctx, RDX_F64, (size_t)1 << 20, 8, 1, MSD_DEEPLONG, 1, MSD_DEEP2, &s);
+    msd_pairs_case(ctx, RDX_F64, (size_t)1 << 20, 8, 1, MSD_DEEPLONG32, 1, MSD_SEGP, &s);
     /* 256 level-2 buckets of 4-byte keys with values, with bits dropped, negative, and
      * with 16 equal keys (the on-chip LSD passes); argsorts into 64-bit indices (written
      * widened). */
@@ -599,7 +611,8 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         msd_case(ctx, RDX_U64, n, 0, MSD_SUBBIG, 0, 2, &s);
         msd_case(ctx, RDX_U64, n, 0, MSD_TOPEQ, 0, 2, &s);
         msd_case(ctx, RDX_U32, n, 1, MSD_LOWENT, 0, 0, &s);
-        msd_case(ctx, RDX_U64, ((size_t)1 << 19) + 77, 1, MSD_DEEPLONG, 0, MSD_SEGP, &s);
+        msd_case(ctx, RDX_U64, ((size_t)1 << 19) + 77, 1, MSD_DEEPLONG, 0, MSD_DEEP2, &s);
+        msd_case(ctx, RDX_U64, ((size_t)1 << 19) + 77, 1, MSD_DEEPLONG32, 0, MSD_SEGP, &s);
         msd_case(ctx, RDX_I32, n, 0, MSD_TAG24, 1, MSD_LONG, &s);
         msd_case(ctx, RDX_I64, n, 0, MSD_BITS40, 1, 2, &s);
         msd_case(ctx, RDX_U64, n, 1, MSD_OUTLIER, 0, MSD_MISSED_RANGE, &s);
@@ -613,7 +626,8 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         msd_case(ctx, RDX_F32, n, 0, MSD_SUBBIG, 1, 2, &s);
         msd_case(ctx, RDX_F64, n, 0, MSD_NEGNARROW, 1, 2, &s);
         msd_pairs_case(ctx, RDX_F32, n, 4, 1, MSD_FEW, 0, MSD_LONG, &s);
-        msd_pairs_case(ctx, RDX_F64, ((size_t)1 << 19) + 77, 8, 0, MSD_DEEPLONG, 1, MSD_SEGP, &s);
+        msd_pairs_case(ctx, RDX_F64, ((size_t)1 << 19) + 77, 8, 0, MSD_DEEPLONG, 1, MSD_DEEP2, &s);
+        msd_pairs_case(ctx, RDX_F64, ((size_t)1 << 19) + 77, 8, 0, MSD_DEEPLONG32, 1, MSD_SEGP, &s);
         msd_pairs_case(ctx, RDX_U64, n, 8, 0, MSD_UNIFORM, 0, 2, &s);
         msd_pairs_case(ctx, RDX_I64, n, 8, 1, MSD_FEW, 0, MSD_SEGP, &s);
         msd_pairs_case(ctx, RDX_I64, n + 3, 8, 1, MSD_DUPS, 1, 2, &s);
@@ -646,7 +660,8 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         CHECK(msd_routes[3] > 0, "msd: the route never ran");
         CHECK(msd_routes[4] > 0, "msd: no level-2 bucket above level 3's capacity (the deep level, or 4-byte keys' segmented passes)");
         CHECK(msd_routes[5] > 0, "msd: no sample missed the keys' range");
-        CHECK(msd_routes[6] > 0, "msd: no sub-bucket of the deep level went to the segmented passes");
+        CHECK(msd_routes[6] > 0, "msd: no sub-bucket of the second deep level went to the segmented passes");
+        CHECK(msd_routes[8] > 0, "msd: no sub-bucket of the deep level went to the second deep level");
         return;
     }
     static const rdx_type types[6] = {RDX_U64, RDX_I64, RDX_F64, RDX_U32, RDX_I32, RDX_F32};
@@ -710,8 +725,10 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         msd_case(ctx, RDX_U64, (size_t)1 << 21, 0, MSD_TAGGED29, 0, MSD_LONG, &s);
         msd_case(ctx, RDX_I32, (size_t)1 << 21, 1, MSD_TAGGED29, 1, MSD_LONG, &s);
     }
-    msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_DEEPLONG, 0, MSD_SEGP, &s);
-    msd_case(ctx, RDX_F64, ((size_t)1 << 19) + 77, 1, MSD_DEEPLONG, 1, MSD_SEGP, &s);
+    msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_DEEPLONG, 0, MSD_DEEP2, &s);
+    msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_DEEPLONG32, 0, MSD_SEGP, &s);
+    msd_case(ctx, RDX_F64, ((size_t)1 << 19) + 77, 1, MSD_DEEPLONG, 1, MSD_DEEP2, &s);
+    msd_case(ctx, RDX_F64, ((size_t)1 << 19) + 77, 1, MSD_DEEPLONG32, 1, MSD_SEGP, &s);
     msd_case(ctx, RDX_I32, (size_t)1 << 20, 1, MSD_DEEPLONG, 0, MSD_LONG, &s);
     msd_case(ctx, RDX_F32, ((size_t)1 << 19) + 77, 0, MSD_DEEPLONG, 1, MSD_LONG, &s);
     msd_pairs_tests(ctx, max_log2);
@@ -736,6 +753,17 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
     msd_case(ctx, RDX_U32, half_n, 0, MSD_ONETOP, 0, 0, &s);
     msd_case(ctx, RDX_U64, half_n, 0, MSD_LOWENT, 0, 0, &s);
     msd_case(ctx, RDX_I64, half_n, 1, MSD_LOWENT, 1, 0, &s);
+    /* Skew only the two deep levels split (8-byte keys at max_n = n / 2: normal doubles,
+     * whose largest level-2 bucket holds about 1.5% of the keys, would be declined by the
+     * deep test alone; no 24-bit prefix is heavy), and skew with heavy 24-bit prefixes
+     * (low entropy: declined); 4-byte keys have no deep level (declined). */
+    t->msd_max_n = t->msd_pairs_max_n = half_n / 2;
+    msd_case(ctx, RDX_F64, half_n, 0, MSD_NORMAL, 1, MSD_RAN, &s);
+    msd_case(ctx, RDX_F64, half_n + 3, 1, MSD_NORMAL, 0, MSD_RAN, &s);
+    msd_pairs_case(ctx, RDX_F64, half_n, 8, 1, MSD_NORMAL, 0, MSD_RAN, &s);
+    msd_argsort_case(ctx, RDX_F64, half_n, RDX_U32, 0, MSD_NORMAL, 1, MSD_RAN, &s);
+    msd_case(ctx, RDX_U64, half_n, 0, MSD_LOWENT, 1, 0, &s);
+    msd_case(ctx, RDX_F32, half_n, 0, MSD_NORMAL, 0, 0, &s);
     t->msd_max_n = t->msd_pairs_max_n = 4 * half_n;
     msd_case(ctx, RDX_U64, half_n, 1, MSD_HALFTOP, 1, 2, &s);
     msd_case(ctx, RDX_U32, half_n, 0, MSD_HALFTOP, 0, 2, &s);
@@ -822,12 +850,14 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
     msd_case(ctx, RDX_U32, (size_t)1 << 20, 0, MSD_UNIFORM, 0, (size_t)RDX_MSD4_MIN_N <= ((size_t)1 << 20) ? 2 : -1,
              &s);
     printf("msd: outcomes: none planned %d, declined (skew) %d, ran %d, ran with long level-2 buckets %d, with "
-           "sub-buckets for the segmented passes %d, range missed by the sample %d, in order %d, inconsistent %d\n",
-           msd_routes[0], msd_routes[1], msd_routes[3], msd_routes[4], msd_routes[6], msd_routes[5], msd_routes[7],
-           msd_routes[2]);
+           "sub-buckets for the second deep level %d, for the segmented passes %d, range missed by the sample %d, "
+           "in order %d, inconsistent %d\n",
+           msd_routes[0], msd_routes[1], msd_routes[3], msd_routes[4], msd_routes[8], msd_routes[6], msd_routes[5],
+           msd_routes[7], msd_routes[2]);
     CHECK(msd_routes[3] > 0, "msd: the route never ran without long buckets");
     CHECK(msd_routes[4] > 0, "msd: no level-2 bucket above level 3's capacity (the deep level, or 4-byte keys' segmented passes)");
-    CHECK(msd_routes[6] > 0, "msd: no sub-bucket of the deep level went to the segmented passes");
+    CHECK(msd_routes[8] > 0, "msd: no sub-bucket of the deep level went to the second deep level");
+    CHECK(msd_routes[6] > 0, "msd: no sub-bucket of the second deep level went to the segmented passes");
     CHECK(msd_routes[5] > 0, "msd: no sample missed the keys' range");
 }
 

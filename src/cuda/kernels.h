@@ -243,13 +243,21 @@ typedef struct rdx_fixup_args {
                                  encoded key (low, high word) and of its complement: the bits
                                  that vary over all the keys (rdx_msd_range_missed) */
 #define RDX_MSD_DEEP_LONG 20  /* sub-buckets of the deep level above level 3's capacity
-                                 (msd_deep_kernel): the segmented passes sort them */
+                                 (msd_deep_kernel): the second deep level splits them */
 #define RDX_MSD_SKIP_DEEP 21  /* 1 where the sample of 8-byte keys (4-byte keys have no deep
                                  level) saw few values of the bits the deep level
-                                 splits by (msd_decide_kernel): its pass takes every long
-                                 level-2 bucket as one sub-bucket without reading a key, and
-                                 the segmented passes sort those over all their low bits */
-#define RDX_MSD_CTRL_WORDS 22
+                                 splits by (msd_decide_kernel): its pass (and the second
+                                 deep level's) takes every long level-2 bucket as one
+                                 sub-bucket without reading a key, and the segmented
+                                 passes sort those over all their low bits */
+#define RDX_MSD_GROUPS2 22     /* the second deep level's groups (as RDX_MSD_GROUPS) */
+#define RDX_MSD_DEEP2_LONG 23  /* sub-buckets of the second deep level above level 3's
+                                  capacity: the segmented passes sort them */
+#define RDX_MSD_SKIP_DEEP2 24  /* 1 where the second deep level's pass takes each long
+                                  sub-bucket as one (as RDX_MSD_SKIP_DEEP): where the deep
+                                  level is skipped, or the drop leaves no digit below the
+                                  deep digit */
+#define RDX_MSD_CTRL_WORDS 25
 #define RDX_MSD_BUCKETS2 (256u * 256u) /* level-2 buckets: (top digit, next digit) */
 #define RDX_MSD_OFF 0u        /* not taken (skew), or not decided */
 #define RDX_MSD_LEVEL1 1u     /* the sample armed level 1 (rdx_launch_msd_decide) */
@@ -337,6 +345,10 @@ typedef struct rdx_msd_deep_args {
     size_t *off3;                /* out: long sub-bucket i is [off3[2i], off3[2i + 1]) */
     uint32_t *bins3;             /* out: their list in seg_tile.h's bin layout (only the long
                                     bin; its header zeroed before) */
+    int groups_word, long_word;  /* the control words that count its groups and its long
+                                    sub-buckets: RDX_MSD_GROUPS and RDX_MSD_DEEP_LONG for the
+                                    deep level, RDX_MSD_GROUPS2 and RDX_MSD_DEEP2_LONG for the
+                                    second */
 } rdx_msd_deep_args;
 cudaError_t rdx_launch_msd_deep(int kb, int vb, const rdx_msd_args *a, const rdx_msd_deep_args *d, int sms,
                                 cudaStream_t s); /* 8-byte keys (level 3's narrow shape) */

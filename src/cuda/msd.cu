@@ -32,9 +32,10 @@
  *   deep     the larger buckets: the segmented passes' first pass (seg_passes.h, launched
  *            by route_msd.cu) splits each by bits 40-47, A -> B; msd_deep_groups_kernel
  *            lists the groups of sub-buckets and msd_deep_kernel sorts them with level 3
- *            into A, and the sub-buckets still above its capacity (a heavy key) are sorted
- *            over bits 0-47 by the segmented passes (their constant deep digit costs
- *            nothing), in place in A.
+ *            into A. The sub-buckets still above its capacity go through the same again
+ *            on bits 32-39 (the second deep level), and those still above it after that
+ *            (a heavy key) are sorted over bits 0-47 by the segmented passes (their
+ *            constant deep digits cost nothing), in place in A.
  *
  * Keys only (VB = 0): equal keys are indistinguishable and every level sorts each bucket
  * whole, so no level need be stable: levels 1 and 2 place a tile's keys of one digit in
@@ -96,10 +97,18 @@ static __device__ __forceinline__ uint32_t msd_hash(uint32_t x, uint32_t mult, i
 }
 
 /* The sample's count of each 16-bit prefix: 16 bits, two to a word of the decide kernel's
- * dynamic shared memory (a count is at most the sample's 16384 keys). */
+ * dynamic shared memory (a count is at most the sample's 16384 keys); after them, 8-byte
+ * keys' counts of their 24-bit prefixes hashed into RDX_MSD_DEEP2_BINS bins (the same
+ * form). */
 #define MSD_PAIR_WORDS 32768u
-#define MSD_DECIDE_SMEM (MSD_PAIR_WORDS * 4u)
+#define MSD_DEEP2_WORDS (RDX_MSD_DEEP2_BINS / 2u)
+#define MSD_DECIDE_SMEM ((MSD_PAIR_WORDS + MSD_DEEP2_WORDS) * 4u)
+static_assert((RDX_MSD_DEEP2_BINS & (RDX_MSD_DEEP2_BINS - 1)) == 0 && RDX_MSD_DEEP2_BINS >= 2, "a power of two");
 static_assert(RDX_MSD_SAMPLE_CHUNKS * 32 < 65536, "a prefix's count fits 16 bits");
+
+/* The second deep level (route_msd.cu) splits by the 8 bits below the deep digit: bits 24
+ * to 31 of 8-byte keys with nothing dropped, at least bit 1 with the drop. */
+#define MSD_DEEP2_MAX_DROP(K) (MSD_SECOND(K) - 17)
 
 /* Bit of 24-bit prefix p in the sample's map of them (RDX_MSD_FEW_DEEP). */
 static __device__ __forceinline__ uint32_t msd_deep_bit(uint32_t p)
@@ -132,8 +141,9 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
     enum { PER_WARP = RDX_MSD_SAMPLE_CHUNKS / (MSD_DECIDE_THREADS / 32) };
     static_assert(PER_WARP * (MSD_DECIDE_THREADS / 32) == RDX_MSD_SAMPLE_CHUNKS, "whole chunks per warp");
     rdx_chain_enter();
-    __shared__ uint32_t s_top[256], s_second[256], s_sum[5];
+    __shared__ uint32_t s_top[256], s_second[256], s_sum[6];
     extern __shared__ uint32_t s_pairs[]; /* MSD_PAIR_WORDS: the 16-bit prefixes' counts */
+    uint32_t *const s_deep2 = s_pairs + MSD_PAIR_WORDS; /* the 24-bit prefixes' hashed counts */
     __shared__ uint32_t s_deep[RDX_MSD_DEEP_MAP_BITS / 32]; /* the 24-bit prefixes seen, hashed */
     __shared__ unsigned long long s_vary[4], s_ends[2]; /* rdx_or_vary's words; the sampled images' least and greatest */
     const uint32_t t = threadIdx.x, lane = rdx_lane();
@@ -141,11 +151,11 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
         s_top[t] = 0u;
         s_second[t] = 0u;
     }
-    if (t < 5)
+    if (t < 6)
         s_sum[t] = 0u;
     if (t < RDX_MSD_DEEP_MAP_BITS / 32)
         s_deep[t] = 0u;
-    for (uint32_t j = t; j < MSD_PAIR_WORDS; j += MSD_DECIDE_THREADS)
+    for (uint32_t j = t; j < MSD_PAIR_WORDS + (sizeof(K) == 8 ? MSD_DEEP2_WORDS : 0u); j += MSD_DECIDE_THREADS)
         s_pairs[j] = 0u;
     if (t < 4)
         s_vary[t] = 0ull;
@@ -211,8 +221,11 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
             const uint32_t pre = (uint32_t)(k >> second) & 0xFFFFu;
             atomicAdd(&s_pairs[pre >> 1], 1u << ((pre & 1u) << 4));
             if (sizeof(K) == 8) {
-                const uint32_t bit = msd_deep_bit((uint32_t)(k >> (second - 8)) & 0xFFFFFFu);
+                const uint32_t p24 = (uint32_t)(k >> (second - 8)) & 0xFFFFFFu;
+                const uint32_t bit = msd_deep_bit(p24);
                 atomicOr(&s_deep[bit >> 5], 1u << (bit & 31u));
+                const uint32_t bin = msd_hash(p24, 0x85EBCA6Bu, __builtin_ctz(RDX_MSD_DEEP2_BINS));
+                atomicAdd(&s_deep2[bin >> 1], 1u << ((bin & 1u) << 4));
             }
         }
     __syncthreads();
@@ -237,6 +250,12 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
     __syncthreads();
     if (sizeof(K) == 8 && t < RDX_MSD_DEEP_MAP_BITS / 32)
         atomicAdd(&s_sum[4], (uint32_t)__popc(s_deep[t]));
+    if (sizeof(K) == 8) { /* the largest hashed count of a 24-bit prefix */
+        uint32_t most24 = 0;
+        for (uint32_t j = t; j < MSD_DEEP2_WORDS; j += MSD_DECIDE_THREADS)
+            most24 = max(most24, max(s_deep2[j] & 0xFFFFu, s_deep2[j] >> 16));
+        atomicMax(&s_sum[5], most24);
+    }
     if (t < 256) {
         const uint32_t c = s_top[t];
         atomicMax(&s_sum[0], c);
@@ -259,13 +278,23 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
         const uint32_t pair_bound = (float)most_pair > noise ? most_pair - (uint32_t)noise : 0u;
         const int deep = sizeof(K) == 8 && (unsigned long long)n * pair_bound * MSD_BUCKETS2 <=
                                                (unsigned long long)max_n * sampled * RDX_MSD_DEEP_SPLIT;
-        const int on = lead <= MSD_MAX_DROP(K) && (spread || few_prefixes || deep);
         /* Few values of the deep level's digit under the top two: its sub-buckets would be
-         * as long as its buckets (tuning.h). 8-byte keys only: 4-byte keys have no deep level. */
+         * as long as its buckets (tuning.h). 8-byte keys only: 4-byte keys have no deep level.
+         * The second deep level is skipped with it, and where the drop leaves it no digit. */
         const int skip_deep = sizeof(K) == 8 && s_sum[4] <= RDX_MSD_FEW_DEEP;
+        const int skip_deep2 = skip_deep || drop > MSD_DEEP2_MAX_DROP(K);
+        /* Or where no 24-bit prefix is heavy in the sample (no key repeats thousands of
+         * times: level 3 sorts long runs slowly, tuning.h) and the two deep levels would
+         * split the largest level-2 bucket RDX_MSD_DEEP_SPLIT x RDX_MSD_DEEP2_SPLIT ways
+         * to about the average at max_n (normal doubles from 2^27 on). */
+        const int deep2 = sizeof(K) == 8 && !skip_deep2 && s_sum[5] <= RDX_MSD_DEEP2_MOST24 &&
+                          (unsigned long long)n * pair_bound * MSD_BUCKETS2 <=
+                              (unsigned long long)max_n * sampled * RDX_MSD_DEEP_SPLIT * RDX_MSD_DEEP2_SPLIT;
+        const int on = lead <= MSD_MAX_DROP(K) && (spread || few_prefixes || deep || deep2);
         ctrl[RDX_MSD_STATE] = on ? RDX_MSD_LEVEL1 : RDX_MSD_OFF;
         ctrl[RDX_MSD_DROP] = on ? (uint32_t)drop : 0u;
         ctrl[RDX_MSD_SKIP_DEEP] = on && skip_deep ? 1u : 0u;
+        ctrl[RDX_MSD_SKIP_DEEP2] = on && skip_deep2 ? 1u : 0u;
         ctrl[RDX_MSD_BASE] = on ? (uint32_t)base : 0u;
         ctrl[RDX_MSD_BASE + 1] = on ? (uint32_t)((unsigned long long)base >> 32) : 0u;
         ctrl[RDX_MSD_INFO + top_pass] =
@@ -1253,7 +1282,7 @@ __global__ void __launch_bounds__(MSD_DEEP_GROUPS_THREADS) msd_deep_groups_kerne
             s_first[at] = x;
         if (x == MSD_DEEP_GROUPS_THREADS - 1u) { /* the last thread's scan holds the count */
             s_first[at + first] = 256u;
-            s_at = atomicAdd(&a.ctrl[RDX_MSD_GROUPS], at + first);
+            s_at = atomicAdd(&a.ctrl[d.groups_word], at + first);
         }
         __syncthreads();
         if (first)
@@ -1262,14 +1291,17 @@ __global__ void __launch_bounds__(MSD_DEEP_GROUPS_THREADS) msd_deep_groups_kerne
     }
 }
 
-/* Level 3 on the deep level's groups (msd_deep_groups_kernel), a block taking every
+/* Level 3 on a deep level's groups (msd_deep_groups_kernel), a block taking every
  * grid-th: each group into A (its digit: the group's deep digits, less the first, above as
  * many bits below the deep digit as the group needs). A lone sub-bucket above level 3's
- * capacity (a key that repeats thousands of times) is copied to A where it is in B and
- * listed for the segmented passes over the bits below the second digit (its deep digit is
- * constant, so that pass costs it nothing). Where the sample skipped the deep level
- * (RDX_MSD_SKIP_DEEP), the first pass counted every key of a long bucket as digit 0: each
- * is one sub-bucket, in A, listed whole. */
+ * capacity (dense values, or a key that repeats thousands of times) is copied to A where
+ * it is in B and listed for the next level: the second deep level, and after it the
+ * segmented passes over the bits below the second digit (its deep digits are constant,
+ * so those passes cost it nothing). Where the sample skipped the deep level
+ * (RDX_MSD_SKIP_DEEP, RDX_MSD_SKIP_DEEP2), the pass counted every key of a long bucket
+ * as digit 0: each is one sub-bucket, in A, listed whole. The second deep level runs the
+ * same kernels with its own digit (d.low8), lists and counters (d.groups_word,
+ * d.long_word). */
 template <typename K, int VB, int W>
 __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, VB, W>::L3_MIN_BLOCKS)
     msd_deep_kernel(const rdx_msd_args a, const rdx_msd_deep_args d)
@@ -1282,7 +1314,7 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
     if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON)
         return;
     const rdx_seg_passes_view &v = d.first;
-    const uint32_t groups = a.ctrl[RDX_MSD_GROUPS];
+    const uint32_t groups = a.ctrl[d.groups_word];
     const int low8 = d.low8 - (int)a.ctrl[RDX_MSD_DROP]; /* the deep digit's lowest bit */
     const bool in_b = *v.active != 0u;
     const K *src = (const K *)(in_b ? a.keys_b : a.keys_a);
@@ -1304,7 +1336,7 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
                         ((V *)a.vals_a)[begin + i] = vsrc[begin + i];
                 }
             if (threadIdx.x == 0) {
-                atomicAdd(&a.ctrl[RDX_MSD_DEEP_LONG], 1u);
+                atomicAdd(&a.ctrl[d.long_word], 1u);
                 const uint32_t at = atomicAdd(&d.bins3[RDX_SEG_LONG_BIN], 1u);
                 d.off3[2 * (size_t)at] = begin;
                 d.off3[2 * (size_t)at + 1] = begin + m;

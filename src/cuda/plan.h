@@ -56,6 +56,7 @@ typedef struct rdx_cuda_plan {
     size_t msd_off, msd_bins, msd_segp; /* the level-2 buckets above level 3's capacity:
                                            their offsets, bins and segmented passes */
     size_t msd_off3, msd_bins3; /* the deep level's sub-buckets above it: offsets, list */
+    size_t msd_off4, msd_bins4; /* the second deep level's: the same */
     size_t msd_groups;          /* the deep level's groups of sub-buckets (msd.cu) */
     size_t msd_vals4; /* MSD route, argsort into 64-bit indices: its 32-bit indices */
     size_t keys_a;  /* keys sorted in place when the caller's are not usable (host

@@ -93,13 +93,19 @@ void rdx_cuda_msd_long_layout(rdx_cuda_plan *p, size_t *end)
             rdx_cuda_take(end, rdx_seg_passes_scratch_bytes(p->kb, p->vb, p->n, MSD_L2_BUCKETS, cap, low_passes(p)));
         return;
     }
-    const size_t subs = most_long(p); /* the deep level's sub-buckets above level 3's capacity */
+    const size_t subs = most_long(p); /* each deep level's sub-buckets above level 3's capacity */
     p->msd_off3 = rdx_cuda_take(end, (2 * subs + 1) * sizeof(size_t));
     p->msd_bins3 = rdx_cuda_take(end, rdx_seg_tile_scratch_bytes(subs));
+    p->msd_off4 = rdx_cuda_take(end, (2 * subs + 1) * sizeof(size_t));
+    p->msd_bins4 = rdx_cuda_take(end, rdx_seg_tile_scratch_bytes(subs));
     const size_t longs = subs < MSD_L2_BUCKETS ? subs : MSD_L2_BUCKETS; /* long level-2 buckets */
-    p->msd_groups = rdx_cuda_take(end, longs * 256 * sizeof(uint32_t)); /* at most 256 groups each */
-    /* The deep level's pass and then the segmented passes share the scratch (the deep
-     * kernel reads the first's view before the second starts). */
+    /* At most 256 groups a long bucket. The second deep level's long sub-buckets may be more
+     * (up to subs), but its groups are fewer than 2 subs + 2 n / (capacity / 2) all told
+     * (a group is a segment's first, one sub-bucket above half the capacity, or the first
+     * in a window of half the capacity), within this for every n. */
+    p->msd_groups = rdx_cuda_take(end, longs * 256 * sizeof(uint32_t));
+    /* The deep levels' passes and then the segmented passes share the scratch (each deep
+     * kernel reads its pass's view before the next pass starts). */
     const size_t first = rdx_seg_passes_scratch_bytes(p->kb, p->vb, p->n, MSD_L2_BUCKETS, cap, 1);
     const size_t rest = rdx_seg_passes_scratch_bytes(p->kb, p->vb, p->n, 2 * subs, cap, low_passes(p));
     p->msd_segp = rdx_cuda_take(end, first > rest ? first : rest);
@@ -211,6 +217,8 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
         d.groups = (uint32_t *)(t + p->msd_groups);
         d.off3 = (size_t *)(t + p->msd_off3);
         d.bins3 = (uint32_t *)(t + p->msd_bins3);
+        d.groups_word = RDX_MSD_GROUPS;
+        d.long_word = RDX_MSD_DEEP_LONG;
         RDX_CUDA_TRY(cudaMemsetAsync(d.bins3, 0, rdx_seg_tile_scratch_bytes(0), s));
         RDX_CUDA_TRY(rdx_launch_msd_deep(p->kb, p->vb, &m, &d, b->sms, s));
         /* The segmented passes below take the sub-buckets still above level 3's capacity
@@ -219,6 +227,27 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
          * listed). */
         q.off = d.off3;
         q.S = 2 * most_long(p);
+        q.bins = d.bins3;
+        /* The second deep level: the same on the 8 bits below the deep digit, over the
+         * deep level's long sub-buckets (in A): normal doubles at 2^28 leave 60% of their
+         * keys in sub-buckets of up to 3 times level 3's capacity, which it splits. Where
+         * the sample skipped the deep level it reads nothing either, and lists each
+         * bucket whole again. */
+        q.begin_bit -= 8;
+        q.end_bit -= 8;
+        q.one_digit = l->msd_ctrl + RDX_MSD_SKIP_DEEP2;
+        RDX_CUDA_TRY(rdx_seg_passes_enqueue(&q, segp, b->sms, s));
+        d.first = rdx_seg_passes_view_of(&q, segp);
+        d.low8 = q.begin_bit;
+        d.off3 = (size_t *)(t + p->msd_off4);
+        d.bins3 = (uint32_t *)(t + p->msd_bins4);
+        d.groups_word = RDX_MSD_GROUPS2;
+        d.long_word = RDX_MSD_DEEP2_LONG;
+        RDX_CUDA_TRY(cudaMemsetAsync(d.bins3, 0, rdx_seg_tile_scratch_bytes(0), s));
+        RDX_CUDA_TRY(rdx_launch_msd_deep(p->kb, p->vb, &m, &d, b->sms, s));
+        /* The segmented passes below take its sub-buckets still above the capacity (a
+         * heavy key: their deep digits are constant, and cost nothing). */
+        q.off = d.off3;
         q.bins = d.bins3;
         q.one_digit = NULL;
     }

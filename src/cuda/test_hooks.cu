@@ -10,7 +10,7 @@ rdx_cuda_tuning *rdx_cuda_ctx_tuning(rdx_ctx *ctx)
 }
 
 int rdx_cuda_ctx_msd_state(rdx_ctx *ctx, unsigned *slow_blocks, unsigned *long_buckets, unsigned *deep_long,
-                           unsigned *deep_skipped)
+                           unsigned *deep2_long, unsigned *deep_skipped)
 {
     if (slow_blocks)
         *slow_blocks = 0;
@@ -18,6 +18,8 @@ int rdx_cuda_ctx_msd_state(rdx_ctx *ctx, unsigned *slow_blocks, unsigned *long_b
         *long_buckets = 0;
     if (deep_long)
         *deep_long = 0;
+    if (deep2_long)
+        *deep2_long = 0;
     if (deep_skipped)
         *deep_skipped = 0;
     if (!ctx || !ctx->cuda || !ctx->cuda->msd_ctrl)
@@ -34,6 +36,8 @@ int rdx_cuda_ctx_msd_state(rdx_ctx *ctx, unsigned *slow_blocks, unsigned *long_b
         *long_buckets = w[RDX_MSD_LONG];
     if (deep_long)
         *deep_long = w[RDX_MSD_DEEP_LONG];
+    if (deep2_long)
+        *deep2_long = w[RDX_MSD_DEEP2_LONG];
     if (deep_skipped)
         *deep_skipped = w[RDX_MSD_SKIP_DEEP];
     return (int)w[RDX_MSD_STATE];

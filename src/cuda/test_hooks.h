@@ -37,11 +37,12 @@ int rdx_cuda_cluster_max_blocks(size_t key_bytes, size_t value_bytes);
  * level 3's capacity (RDX_MSD_L3_CAP or RDX_MSD_L3_CAP_PAIRS), which the deep level
  * split (8-byte keys) or the segmented passes sorted (4-byte keys, which have no deep
  * level). *deep_long (if not NULL): the deep level's sub-buckets still above it, which the
- * segmented passes sorted. *deep_skipped (if not NULL): 1 where the sample skipped the
- * deep level (8-byte keys with few values of its digit: the long buckets went whole to
- * the segmented passes), else 0. */
+ * second deep level split. *deep2_long (if not NULL): the second deep level's sub-buckets
+ * still above it, which the segmented passes sorted. *deep_skipped (if not NULL): 1 where
+ * the sample skipped the deep level (8-byte keys with few values of its digit: the long
+ * buckets went whole to the segmented passes), else 0. */
 int rdx_cuda_ctx_msd_state(rdx_ctx *ctx, unsigned *slow_blocks, unsigned *long_buckets, unsigned *deep_long,
-                           unsigned *deep_skipped);
+                           unsigned *deep2_long, unsigned *deep_skipped);
 
 /* The kinds of neighbouring pair the order check of the last sort enqueued on ctx found,
  * read after a device-wide synchronization: a bit mask of 1 (a pair out of the sort's

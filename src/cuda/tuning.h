@@ -507,6 +507,24 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #ifndef RDX_MSD_FEW_PREFIXES
 #define RDX_MSD_FEW_PREFIXES 256
 #endif
+/* - DEEP2 (8-byte keys, every test above failing; route_msd.cu's second deep level splits
+ *   the deep level's long sub-buckets by the 8 bits below its digit): or no 24-bit prefix
+ *   holds more than DEEP2_MOST24 sampled keys (counted in DEEP2_BINS hashed bins, which
+ *   overstate: about 7 for random keys, 10-11 for normal doubles, against 650-1130 for
+ *   low entropy and zipf, whose heavy keys make the long runs that level 3 sorts slowly)
+ *   and the largest level-2 bucket, split DEEP_SPLIT x DEEP2_SPLIT ways, holds at most
+ *   the route's average bucket at its largest n. Normal doubles at 2^28: 99.9% of the
+ *   keys in long level-2 buckets, 61% still in long sub-buckets of the deep level (up to
+ *   2.7 x level 3's capacity), none after the second (a model of the matrix's inputs). */
+#ifndef RDX_MSD_DEEP2_BINS
+#define RDX_MSD_DEEP2_BINS 16384u
+#endif
+#ifndef RDX_MSD_DEEP2_MOST24
+#define RDX_MSD_DEEP2_MOST24 32u
+#endif
+#ifndef RDX_MSD_DEEP2_SPLIT
+#define RDX_MSD_DEEP2_SPLIT 64u
+#endif
 /* - FEW_DEEP: where the sample's 24-bit prefixes (the top two digits and the deep level's
  *   digit below them) set at most this many of DEEP_MAP_BITS hashed bits, the deep level
  *   is skipped: its sub-buckets would stay above level 3's capacity (few distinct keys,
