@@ -627,7 +627,6 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         msd_case(ctx, RDX_F64, n, 0, MSD_NEGNARROW, 1, 2, &s);
         msd_pairs_case(ctx, RDX_F32, n, 4, 1, MSD_FEW, 0, MSD_LONG, &s);
         msd_pairs_case(ctx, RDX_F64, ((size_t)1 << 19) + 77, 8, 0, MSD_DEEPLONG, 1, MSD_DEEP2, &s);
-        msd_pairs_case(ctx, RDX_F64, ((size_t)1 << 19) + 77, 8, 0, MSD_DEEPLONG32, 1, MSD_SEGP, &s);
         msd_pairs_case(ctx, RDX_U64, n, 8, 0, MSD_UNIFORM, 0, 2, &s);
         msd_pairs_case(ctx, RDX_I64, n, 8, 1, MSD_FEW, 0, MSD_SEGP, &s);
         msd_pairs_case(ctx, RDX_I64, n + 3, 8, 1, MSD_DUPS, 1, 2, &s);
