@@ -198,57 +198,44 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
         /* The deep level: the segmented passes' first pass on the 8 bits below the top two
          * digits partitions each long bucket, in place in A with B (free after level 2) as
          * the other buffer, leaving them in B where it runs; the deep kernel sorts the
-         * sub-buckets within level 3's capacity into A, and lists the others. Level 2 wrote
-         * the keys decoded. Where the sample saw few values of that digit
-         * (RDX_MSD_SKIP_DEEP), the pass reads nothing and every long bucket is one
+         * sub-buckets within level 3's capacity into A, and lists the others (in A). Level 2
+         * wrote the keys decoded. Then the second deep level does the same on the next 8
+         * bits over those listed sub-buckets: normal doubles at 2^28 leave 60% of their
+         * keys in sub-buckets of up to 3 times level 3's capacity, which it splits. Each
+         * level's list holds offset pairs, segment 2i being sub-bucket i (the odd ones are
+         * never listed). Where the sample skips a level (RDX_MSD_SKIP_DEEP, and with it
+         * RDX_MSD_SKIP_DEEP2), its pass reads nothing and every long bucket is one
          * sub-bucket, listed whole. */
+        static const struct { int skip_word, groups_word, long_word; } levels[2] = {
+            {RDX_MSD_SKIP_DEEP, RDX_MSD_GROUPS, RDX_MSD_DEEP_LONG},
+            {RDX_MSD_SKIP_DEEP2, RDX_MSD_GROUPS2, RDX_MSD_DEEP2_LONG}};
         q.leave_in_b = 1;
-        q.begin_bit = low_bits(p) - 8;
-        q.end_bit = low_bits(p);
         q.radix_bits = 8;
-        q.one_digit = l->msd_ctrl + RDX_MSD_SKIP_DEEP;
-        q.bit_less = l->msd_ctrl + RDX_MSD_DROP; /* the deep digit lies below the second digit */
+        q.bit_less = l->msd_ctrl + RDX_MSD_DROP; /* the deep digits lie below the second digit */
         q.unordered = rdx_cuda_equal_keys_alike(p); /* each sub-bucket is sorted whole below */
-        RDX_CUDA_TRY(rdx_seg_passes_enqueue(&q, segp, b->sms, s));
         rdx_msd_deep_args d;
         memset(&d, 0, sizeof d);
-        d.first = rdx_seg_passes_view_of(&q, segp);
-        d.low8 = q.begin_bit;
         d.groups = (uint32_t *)(t + p->msd_groups);
-        d.off3 = (size_t *)(t + p->msd_off3);
-        d.bins3 = (uint32_t *)(t + p->msd_bins3);
-        d.groups_word = RDX_MSD_GROUPS;
-        d.long_word = RDX_MSD_DEEP_LONG;
-        RDX_CUDA_TRY(cudaMemsetAsync(d.bins3, 0, rdx_seg_tile_scratch_bytes(0), s));
-        RDX_CUDA_TRY(rdx_launch_msd_deep(p->kb, p->vb, &m, &d, b->sms, s));
-        /* The segmented passes below take the sub-buckets still above level 3's capacity
-         * (a heavy key, or the long buckets where the deep level was skipped); their
-         * offsets are pairs, segment 2i of off3 being sub-bucket i (the odd ones are never
-         * listed). */
-        q.off = d.off3;
-        q.S = 2 * most_long(p);
-        q.bins = d.bins3;
-        /* The second deep level: the same on the 8 bits below the deep digit, over the
-         * deep level's long sub-buckets (in A): normal doubles at 2^28 leave 60% of their
-         * keys in sub-buckets of up to 3 times level 3's capacity, which it splits. Where
-         * the sample skipped the deep level it reads nothing either, and lists each
-         * bucket whole again. */
-        q.begin_bit -= 8;
-        q.end_bit -= 8;
-        q.one_digit = l->msd_ctrl + RDX_MSD_SKIP_DEEP2;
-        RDX_CUDA_TRY(rdx_seg_passes_enqueue(&q, segp, b->sms, s));
-        d.first = rdx_seg_passes_view_of(&q, segp);
-        d.low8 = q.begin_bit;
-        d.off3 = (size_t *)(t + p->msd_off4);
-        d.bins3 = (uint32_t *)(t + p->msd_bins4);
-        d.groups_word = RDX_MSD_GROUPS2;
-        d.long_word = RDX_MSD_DEEP2_LONG;
-        RDX_CUDA_TRY(cudaMemsetAsync(d.bins3, 0, rdx_seg_tile_scratch_bytes(0), s));
-        RDX_CUDA_TRY(rdx_launch_msd_deep(p->kb, p->vb, &m, &d, b->sms, s));
-        /* The segmented passes below take its sub-buckets still above the capacity (a
-         * heavy key: their deep digits are constant, and cost nothing). */
-        q.off = d.off3;
-        q.bins = d.bins3;
+        for (int k = 0; k < 2; ++k) {
+            q.begin_bit = low_bits(p) - 8 * (k + 1);
+            q.end_bit = q.begin_bit + 8;
+            q.one_digit = l->msd_ctrl + levels[k].skip_word;
+            RDX_CUDA_TRY(rdx_seg_passes_enqueue(&q, segp, b->sms, s));
+            d.first = rdx_seg_passes_view_of(&q, segp);
+            d.low8 = q.begin_bit;
+            d.off3 = (size_t *)(t + (k ? p->msd_off4 : p->msd_off3));
+            d.bins3 = (uint32_t *)(t + (k ? p->msd_bins4 : p->msd_bins3));
+            d.groups_word = levels[k].groups_word;
+            d.long_word = levels[k].long_word;
+            RDX_CUDA_TRY(cudaMemsetAsync(d.bins3, 0, rdx_seg_tile_scratch_bytes(0), s));
+            RDX_CUDA_TRY(rdx_launch_msd_deep(p->kb, p->vb, &m, &d, b->sms, s));
+            q.off = d.off3;
+            q.S = 2 * most_long(p);
+            q.bins = d.bins3;
+        }
+        /* The segmented passes below take the second level's sub-buckets still above the
+         * capacity (a heavy key: their deep digits are constant, and cost nothing), or
+         * the long buckets where the deep levels were skipped. */
         q.one_digit = NULL;
     }
 
