@@ -13,8 +13,11 @@
  * 17 (gpu-check.sh, under compute-sanitizer) runs one sort of each outcome. An argument K/N
  * runs the K-th of N shares of the sorts (every N-th, from the K-th), so that
  * compute-sanitizer's racecheck can take them in N processes side by side; the checks
- * that count outcomes over all the sorts run only without it (as ctest runs the test). */
+ * that count outcomes over all the sorts run only without it (as ctest runs the test).
+ * RDX_TEST_MSD_TRACE=1 prints each sort as it starts, with the seconds since the start (a
+ * sanitizer's run that runs out of time names its slow sorts). */
 #include <math.h>
+#include <time.h>
 
 #include "cuda_check.h"
 #include "cuda_into.h"
@@ -231,11 +234,34 @@ static int counts_shape;   /* msd_case's 4-byte keys take level 3's counts-only 
 static unsigned msd_deep_skipped; /* the last outcome's: the sample skipped the deep level */
 static unsigned shard_k = 1, shard_n = 1; /* this process runs the shard_k-th of shard_n shares */
 
-/* Whether this process runs the next sort of the test: every sort when unsharded. */
-static int my_sort(void)
+static double seconds_now(void)
+{
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Whether this process runs the next sort of the test (every sort when unsharded): what,
+ * of n keys of type filled by fill (-1: several inputs). */
+static int my_sort(const char *what, rdx_type type, size_t n, int fill)
 {
     static unsigned sort_no;
-    return sort_no++ % shard_n == shard_k - 1;
+    static int trace = -1;
+    static double t0;
+    if (trace < 0) {
+        const char *e = getenv("RDX_TEST_MSD_TRACE");
+        trace = e && *e && strcmp(e, "0") != 0;
+        t0 = seconds_now();
+    }
+    const unsigned no = sort_no++;
+    if (no % shard_n != shard_k - 1)
+        return 0;
+    if (trace) {
+        printf("sort %u: %s %s %s n=%zu at %.1f s\n", no, what, type_name(type), fill >= 0 ? msd_fill_names[fill] : "",
+               n, seconds_now() - t0);
+        fflush(stdout);
+    }
+    return 1;
 }
 
 static int msd_outcome(rdx_ctx *ctx, unsigned *slow)
@@ -302,7 +328,7 @@ static void check_route_name(rdx_ctx *ctx, int route, int into, const char *what
  * take (rdx_cuda_ctx_msd_state), or -9 for any. */
 static void msd_case(rdx_ctx *ctx, rdx_type type, size_t n, int desc, int fill, int into, int want, uint64_t *s)
 {
-    if (!my_sort())
+    if (!my_sort("keys", type, n, fill))
         return;
     const size_t kb = rdx_type_size(type);
     uint64_t *orig = host_or_die(n * 8), *got = host_or_die(n * 8);
@@ -359,7 +385,7 @@ static void msd_case(rdx_ctx *ctx, rdx_type type, size_t n, int desc, int fill, 
 static void msd_pairs_case(rdx_ctx *ctx, rdx_type type, size_t n, size_t vs, int desc, int fill, int into, int want,
                            uint64_t *s)
 {
-    if (!my_sort())
+    if (!my_sort("pairs", type, n, fill))
         return;
     const size_t kb = rdx_type_size(type);
     uint64_t *orig = host_or_die(n * 8), *got = host_or_die(n * 8);
@@ -433,7 +459,7 @@ static void msd_pairs_case(rdx_ctx *ctx, rdx_type type, size_t n, size_t vs, int
 static void msd_argsort_case(rdx_ctx *ctx, rdx_type type, size_t n, rdx_type index_type, int desc, int fill,
                              int async, int want, uint64_t *s)
 {
-    if (!my_sort())
+    if (!my_sort("argsort", type, n, fill))
         return;
     const size_t kb = rdx_type_size(type), ib = rdx_type_size(index_type);
     uint64_t *orig = host_or_die(n * 8), *got = host_or_die(n * 8);
@@ -1039,12 +1065,12 @@ static void msd_in_order(rdx_ctx *ctx)
 
 static void msd_graph_test(int max_log2)
 {
-    if (!my_sort())
+    const size_t n = ((size_t)1 << (max_log2 < 17 ? 17 : 18)) + 3;
+    if (!my_sort("graph", RDX_U32, n, -1))
         return;
     uint64_t s = seed ^ 0x64A9;
     rdx_ctx *ctx = rdx_test_cuda_context();
     msd_threshold(ctx, 1);
-    const size_t n = ((size_t)1 << (max_log2 < 17 ? 17 : 18)) + 3;
     uint64_t *orig = host_or_die(n * 8), *got = host_or_die(n * 8);
     size_t *perm = host_or_die(n * sizeof *perm);
     unsigned char *in = alloc_at(AT_DEVICE, n * 4), *out = alloc_at(AT_DEVICE, n * 4);
