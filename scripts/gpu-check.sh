@@ -5,8 +5,9 @@
 # present, then the GPU benchmark (CSV, and a plot when matplotlib imports) and the matrix's
 # quick subset (rdx-gpu-bench --matrix=quick, CSV and plots). Prints a summary table (step /
 # result / seconds) and the benchmark table last; exits non-zero when any step failed. Needs
-# only the CUDA toolkit, CMake and (preferably) ninja. Budget: about 11 minutes in all on an
-# H100 or H200.
+# only the CUDA toolkit, CMake and (preferably) ninja. Budget: about 30 minutes in all on an
+# H100 or H200 (the sanitizers up to 13 of them); a device call of at most 10 minutes takes
+# the steps in parts (GPU_CHECK_STEPS, GPU_CHECK_SAN_TOOLS below).
 #
 # usage: [GPU_CHECK_STEPS=LIST] scripts/gpu-check.sh [OUTDIR]
 #   logs go to OUTDIR, else $OUT, else ./gpu-check-out.
@@ -80,10 +81,17 @@ SAN_ALONE=(racecheck-test_stress racecheck-test_cuda_lowmem racecheck-test_cuda_
 # about half of them): on the whole set it took 289 of its 300 s (round 19, H200).
 declare -A SAN_RUN_ENV=([racecheck-test_stress]="RDX_TEST_STRESS_THREADS=1"
                         [racecheck-test_segmented_cuda]="RDX_TEST_SEG_HALF_TYPES=1")
+# Runs split into shares that go side by side (TOOL-EXECUTABLE: shares; the test takes its
+# share as the argument K/N): racecheck on test_cuda_msd ran past 400 s beside the other
+# tools, past 500 s beside a build (round 48, H100) and past 330 s in 4 shares; in 4 shares
+# alone each took 402-438 s (round 49, H100: 75 sorts, 1-68 s each, most 15-45 s whatever
+# their size; RDX_TEST_MSD_TRACE=1 times them).
+declare -A SAN_SHARDS=([racecheck-test_cuda_msd]=4)
 declare -A SAN_TIMEOUT=([memcheck]=180 [racecheck]=300 [synccheck]=180 [initcheck]=180)   # seconds; the runs go in parallel
 # The runs of SAN_ALONE (below), together after the others: racecheck on test_cuda_msd took
-# 293 s in round 38 (H200 call 9, with level 3's wide shape).
-SAN_ALONE_TIMEOUT=420
+# 293 s in round 38 (H200 call 9, with level 3's wide shape), 438 s in its slowest of 4
+# shares in round 49 (H100).
+SAN_ALONE_TIMEOUT=600
 CONFIGURE_TIMEOUT=120
 BUILD_TIMEOUT=420
 CTEST_TIMEOUT=510        # the whole ctest step (with the 2^32 + 7-key test); 420 s ran out in round 30
@@ -223,7 +231,7 @@ started=()
 want sanitizers || bins=()
 # start_sanitizer_runs ALONE: the runs listed in SAN_ALONE (1) or all the others (0).
 start_sanitizer_runs() {
-    local alone=$1 tool t words b base more_env name listed limit
+    local alone=$1 tool t words b base more_env name listed limit shares k share
     for tool in "${SAN_TOOLS[@]}"; do
         for t in ${bins[@]+"${bins[@]}"}; do
             read -ra words <<<"$t"            # the executable, then its arguments
@@ -232,18 +240,22 @@ start_sanitizer_runs() {
             [[ " ${SAN_ALONE[*]} " == *" $tool-$base "* ]] && listed=1
             ((listed == alone)) || continue
             read -ra more_env <<<"${SAN_TEST_ENV[$base]:-} ${SAN_RUN_ENV[$tool-$base]:-}"
-            name="sanitizer-$tool-$base"
             limit=${SAN_TIMEOUT[$tool]}
             ((alone)) && limit=$SAN_ALONE_TIMEOUT
-            if ((!built)); then skip_step "$name" "not built"
-            elif [[ -z $SANITIZER ]]; then record "$name" FAIL 0 "compute-sanitizer not found"
-            elif [[ ! -x $BUILD/$b ]]; then record "$name" FAIL 0 "$BUILD_DIR/$b missing (fix GPU_TESTS at the top)"
-            else
-                start_bg "$name" "$limit" env "$SAN_SIZE_ENV=${SAN_LOG2N[$tool]}" "${SAN_EXTRA_ENV[@]}" \
-                    ${more_env[@]+"${more_env[@]}"} "$SANITIZER" --tool "$tool" --error-exitcode 1 "$BUILD/$b" \
-                    "${words[@]:1}"
-                started+=("$name")
-            fi
+            shares=${SAN_SHARDS[$tool-$base]:-1}
+            for ((k = 1; k <= shares; k++)); do
+                name="sanitizer-$tool-$base" share=()
+                ((shares > 1)) && name+="-$k-of-$shares" share=("$k/$shares")
+                if ((!built)); then skip_step "$name" "not built"
+                elif [[ -z $SANITIZER ]]; then record "$name" FAIL 0 "compute-sanitizer not found"
+                elif [[ ! -x $BUILD/$b ]]; then record "$name" FAIL 0 "$BUILD_DIR/$b missing (fix GPU_TESTS at the top)"
+                else
+                    start_bg "$name" "$limit" env "$SAN_SIZE_ENV=${SAN_LOG2N[$tool]}" "${SAN_EXTRA_ENV[@]}" \
+                        ${more_env[@]+"${more_env[@]}"} "$SANITIZER" --tool "$tool" --error-exitcode 1 "$BUILD/$b" \
+                        "${words[@]:1}" ${share[@]+"${share[@]}"}
+                    started+=("$name")
+                fi
+            done
         done
     done
 }

@@ -10,8 +10,14 @@
  * route takes and declines.
  *
  * Exits 77 where no GPU is usable. RDX_TEST_SEED replays a run; RDX_TEST_MAX_LOG2_N below
- * 17 (gpu-check.sh, under compute-sanitizer) runs one sort of each outcome. */
+ * 17 (gpu-check.sh, under compute-sanitizer) runs one sort of each outcome. An argument K/N
+ * runs the K-th of N shares of the sorts (every N-th, from the K-th), so that
+ * compute-sanitizer's racecheck can take them in N processes side by side; the checks
+ * that count outcomes over all the sorts run only without it (as ctest runs the test).
+ * RDX_TEST_MSD_TRACE=1 prints each sort as it starts, with the seconds since the start (a
+ * sanitizer's run that runs out of time names its slow sorts). */
 #include <math.h>
+#include <time.h>
 
 #include "cuda_check.h"
 #include "cuda_into.h"
@@ -226,6 +232,37 @@ static int msd_segp(size_t kb) { return kb == 8 ? MSD_SEGP : MSD_LONG; }
 static int msd_routes[9]; /* counted at outcome + 1 */
 static int counts_shape;   /* msd_case's 4-byte keys take level 3's counts-only shape */
 static unsigned msd_deep_skipped; /* the last outcome's: the sample skipped the deep level */
+static unsigned shard_k = 1, shard_n = 1; /* this process runs the shard_k-th of shard_n shares */
+
+static double seconds_now(void)
+{
+    struct timespec ts;
+    timespec_get(&ts, TIME_UTC);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Whether this process runs the next sort of the test (every sort when unsharded): what,
+ * of n keys of type filled by fill (-1: several inputs). */
+static int my_sort(const char *what, rdx_type type, size_t n, int fill)
+{
+    static unsigned sort_no;
+    static int trace = -1;
+    static double t0;
+    if (trace < 0) {
+        const char *e = getenv("RDX_TEST_MSD_TRACE");
+        trace = e && *e && strcmp(e, "0") != 0;
+        t0 = seconds_now();
+    }
+    const unsigned no = sort_no++;
+    if (no % shard_n != shard_k - 1)
+        return 0;
+    if (trace) {
+        printf("sort %u: %s %s %s n=%zu at %.1f s\n", no, what, type_name(type), fill >= 0 ? msd_fill_names[fill] : "",
+               n, seconds_now() - t0);
+        fflush(stdout);
+    }
+    return 1;
+}
 
 static int msd_outcome(rdx_ctx *ctx, unsigned *slow)
 {
@@ -291,6 +328,8 @@ static void check_route_name(rdx_ctx *ctx, int route, int into, const char *what
  * take (rdx_cuda_ctx_msd_state), or -9 for any. */
 static void msd_case(rdx_ctx *ctx, rdx_type type, size_t n, int desc, int fill, int into, int want, uint64_t *s)
 {
+    if (!my_sort("keys", type, n, fill))
+        return;
     const size_t kb = rdx_type_size(type);
     uint64_t *orig = host_or_die(n * 8), *got = host_or_die(n * 8);
     size_t *perm = host_or_die(n * sizeof *perm);
@@ -346,6 +385,8 @@ static void msd_case(rdx_ctx *ctx, rdx_type type, size_t n, int desc, int fill, 
 static void msd_pairs_case(rdx_ctx *ctx, rdx_type type, size_t n, size_t vs, int desc, int fill, int into, int want,
                            uint64_t *s)
 {
+    if (!my_sort("pairs", type, n, fill))
+        return;
     const size_t kb = rdx_type_size(type);
     uint64_t *orig = host_or_die(n * 8), *got = host_or_die(n * 8);
     unsigned char *vals = host_or_die(n * vs), *gotv = host_or_die(n * vs);
@@ -418,6 +459,8 @@ static void msd_pairs_case(rdx_ctx *ctx, rdx_type type, size_t n, size_t vs, int
 static void msd_argsort_case(rdx_ctx *ctx, rdx_type type, size_t n, rdx_type index_type, int desc, int fill,
                              int async, int want, uint64_t *s)
 {
+    if (!my_sort("argsort", type, n, fill))
+        return;
     const size_t kb = rdx_type_size(type), ib = rdx_type_size(index_type);
     uint64_t *orig = host_or_die(n * 8), *got = host_or_die(n * 8);
     unsigned char *idx = host_or_die(n * ib);
@@ -656,6 +699,8 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         msd_case(ctx, RDX_I64, n, 0, MSD_ONETOP, 0, MSD_MISSED_RANGE, &s);
         rdx_cuda_ctx_tuning(ctx)->portion_max_n = 0;
         msd_threshold(ctx, 0);
+        if (shard_n > 1)
+            return;
         CHECK(msd_routes[3] > 0, "msd: the route never ran");
         CHECK(msd_routes[4] > 0, "msd: no level-2 bucket above level 3's capacity (the deep level, or 4-byte keys' segmented passes)");
         CHECK(msd_routes[5] > 0, "msd: no sample missed the keys' range");
@@ -853,6 +898,8 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
            "in order %d, inconsistent %d\n",
            msd_routes[0], msd_routes[1], msd_routes[3], msd_routes[4], msd_routes[8], msd_routes[6], msd_routes[5],
            msd_routes[7], msd_routes[2]);
+    if (shard_n > 1)
+        return;
     CHECK(msd_routes[3] > 0, "msd: the route never ran without long buckets");
     CHECK(msd_routes[4] > 0, "msd: no level-2 bucket above level 3's capacity (the deep level, or 4-byte keys' segmented passes)");
     CHECK(msd_routes[8] > 0, "msd: no sub-bucket of the deep level went to the second deep level");
@@ -1018,10 +1065,12 @@ static void msd_in_order(rdx_ctx *ctx)
 
 static void msd_graph_test(int max_log2)
 {
+    const size_t n = ((size_t)1 << (max_log2 < 17 ? 17 : 18)) + 3;
+    if (!my_sort("graph", RDX_U32, n, -1))
+        return;
     uint64_t s = seed ^ 0x64A9;
     rdx_ctx *ctx = rdx_test_cuda_context();
     msd_threshold(ctx, 1);
-    const size_t n = ((size_t)1 << (max_log2 < 17 ? 17 : 18)) + 3;
     uint64_t *orig = host_or_die(n * 8), *got = host_or_die(n * 8);
     size_t *perm = host_or_die(n * sizeof *perm);
     unsigned char *in = alloc_at(AT_DEVICE, n * 4), *out = alloc_at(AT_DEVICE, n * 4);
@@ -1066,8 +1115,12 @@ static void msd_graph_test(int max_log2)
     rdx_ctx_destroy(ctx);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    if (argc > 1 && (sscanf(argv[1], "%u/%u", &shard_k, &shard_n) != 2 || shard_k < 1 || shard_k > shard_n)) {
+        fprintf(stderr, "usage: test_cuda_msd [K/N] (the K-th of N shares of the sorts, 1 <= K <= N)\n");
+        return 2;
+    }
     seed = rdx_test_seed();
     rdx_ctx *ctx = rdx_test_cuda_context();
     into_begin();
@@ -1080,7 +1133,7 @@ int main(void)
     msd_graph_test(rdx_test_max_log2(21));
     into_end();
     rdx_ctx_destroy(ctx);
-    printf("test_cuda_msd: %s (%d failures), seed 0x%016" PRIx64 "\n", failures ? "FAILED" : "passed", failures,
-           seed);
+    printf("test_cuda_msd%s%s: %s (%d failures), seed 0x%016" PRIx64 "\n", argc > 1 ? " " : "", argc > 1 ? argv[1] : "",
+           failures ? "FAILED" : "passed", failures, seed);
     return failures ? 1 : 0;
 }

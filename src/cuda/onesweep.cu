@@ -789,11 +789,12 @@ static unsigned pass_grid(size_t tiles, int shape, int kb, int vb, int sms, int 
     return rdx_resident_grid(tiles, sms, per_sm, waves);
 }
 
-/* The size class whose kernel serves (KB, VB) at class MED: the mid shape is stamped out
- * only for the (key, value) bytes that have one (RDX_OS_HAS_MID), the others take their
- * large kernel there. The segmented passes use the large shape only. */
-template <int KB, int VB, int MED> struct stamped {
-    static constexpr int SHAPE = MED == RDX_OS_MID && !RDX_OS_HAS_MID(KB, VB) ? RDX_OS_LARGE : MED;
+/* The size class whose kernel serves (KB, VB) at class MED, or in the segmented passes
+ * (SEG: RDX_OS_SEG_SHAPE, whatever MED): the mid shape is stamped out only for the (key,
+ * value) bytes that have one (RDX_OS_HAS_MID), the others take their large kernel there. */
+template <int KB, int VB, int MED, int SEG> struct stamped {
+    static constexpr int WANT = SEG ? RDX_OS_SEG_SHAPE(KB, VB) : MED;
+    static constexpr int SHAPE = WANT == RDX_OS_MID && !RDX_OS_HAS_MID(KB, VB) ? RDX_OS_LARGE : WANT;
 };
 
 /* The (key, value) bytes of the kernels in NumPy's order (4- and 8-byte float keys). */
@@ -803,9 +804,9 @@ template <int MED, int SEG>
 static cudaError_t launch_shape(int kb, int vb, const rdx_pass_args *a, unsigned grid, cudaStream_t s)
 {
 #define RDX_PASS_CASE(KB, VB) \
-    case KB * 16 + VB: return launch_pass<KB, VB, stamped<KB, VB, MED>::SHAPE, SEG>(a, grid, s);
+    case KB * 16 + VB: return launch_pass<KB, VB, stamped<KB, VB, MED, SEG>::SHAPE, SEG>(a, grid, s);
 #define RDX_NP_PASS_CASE(KB, VB) \
-    case KB * 16 + VB: return launch_pass<KB, VB, stamped<KB, VB, MED>::SHAPE, 0, 1>(a, grid, s);
+    case KB * 16 + VB: return launch_pass<KB, VB, stamped<KB, VB, MED, 0>::SHAPE, 0, 1>(a, grid, s);
     if (!SEG && a->numpy) {
         switch (kb * 16 + vb) {
             RDX_FOR_EACH_NP_KV(RDX_NP_PASS_CASE)
@@ -824,8 +825,8 @@ template <int MED, int SEG>
 static cudaError_t init_shape(void)
 {
     int *per_sm = per_sm_of[SEG ? SHAPE_SEG : MED], np_per_sm = 0;
-#define RDX_PASS_INIT(KB, VB) init_pass<KB, VB, stamped<KB, VB, MED>::SHAPE, SEG>(per_sm++),
-#define RDX_NP_PASS_INIT(KB, VB) init_pass<KB, VB, stamped<KB, VB, MED>::SHAPE, 0, 1>(&np_per_sm),
+#define RDX_PASS_INIT(KB, VB) init_pass<KB, VB, stamped<KB, VB, MED, SEG>::SHAPE, SEG>(per_sm++),
+#define RDX_NP_PASS_INIT(KB, VB) init_pass<KB, VB, stamped<KB, VB, MED, 0>::SHAPE, 0, 1>(&np_per_sm),
     const cudaError_t r[12] = {RDX_FOR_EACH_KV(RDX_PASS_INIT)};
     for (int i = 0; i < 12; ++i)
         if (r[i] != cudaSuccess)

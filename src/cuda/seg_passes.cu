@@ -55,7 +55,7 @@ static segp_layout segp_plan(int kb, int vb, size_t n, size_t S, size_t max_shor
     segp_layout L;
     const size_t most = n / (max_short + 1); /* each long segment holds more than max_short keys */
     L.lmax = S < most ? S : most;
-    L.tile = rdx_os_tile(kb, vb, 0);
+    L.tile = rdx_os_tile(kb, vb, RDX_OS_SEG_SHAPE(kb, vb));
     L.tmax = (n + L.tile - 1) / L.tile + L.lmax; /* each segment ends in at most one partial tile */
     const size_t rows = (size_t)passes * RDX_CUDA_MAX_BINS;
     size_t at = 0;

@@ -102,6 +102,14 @@
 #ifndef RDX_OSD_MIN_BLOCKS_8
 #define RDX_OSD_MIN_BLOCKS_8 2
 #endif
+/* The segmented passes' shape (seg_passes.cu: the deep levels of the MSD route, long
+ * segments): the large one, but the mid one for 8-byte keys alone. At the large shape's 80
+ * registers their segmented kernel spilled 132 bytes a thread (ptxas, sm_90; the kernel
+ * without segments spills nothing), and the spills went to DRAM: ncu of f64 normal 2^28 on
+ * an H100 (round 49) had the deep level's pass write 3.48 GB for 2.19 GB of keys read
+ * (L2 took 3.88 GB of writes from the SMs, against 2.39 for level 1's pass on the same
+ * keys). The mid shape (384 x 20) keeps them in registers. */
+#define RDX_OS_SEG_SHAPE(kb, vb) ((kb) == 8 && (vb) == 0 ? RDX_OS_MID : RDX_OS_LARGE)
 
 /* Keys of 1 and 2 bytes alone ("_2") and 12 bytes per key ("_12": u64/u32, u32/u64, and
  * 1- and 2-byte keys with 8-byte values) have shapes of their own. Measured on an H200
