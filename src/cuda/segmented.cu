@@ -54,9 +54,13 @@ static __global__ void canon_kernel(void *keys, size_t n, unsigned kb, uint64_t 
 }
 
 /* *found = 1 when a key is not its canonical pattern (a NaN other than the canonical one,
- * or -0.0): only such keys order differently under RDX_NUMPY_ORDER than under totalOrder. */
-static __global__ void special_kernel(const void *keys, size_t n, unsigned kb, uint64_t inf, unsigned *found)
+ * or -0.0): only such keys order differently under RDX_NUMPY_ORDER than under totalOrder.
+ * Nothing where msd_ctrl is given and its route is not armed. */
+static __global__ void special_kernel(const void *keys, size_t n, unsigned kb, uint64_t inf, unsigned *found,
+                                      const uint32_t *msd_ctrl)
 {
+    if (msd_ctrl && msd_ctrl[RDX_MSD_STATE] != RDX_MSD_LEVEL1)
+        return;
     bool any = false;
     RDX_GRID_STRIDE(i, n)
     {
@@ -658,6 +662,14 @@ static int run_direct(rdx_ctx *ctx, const rdx_job *job, size_t max_len, rdx_stat
     return 1;
 }
 
+cudaError_t rdx_launch_numpy_special(const void *keys, size_t n, unsigned kb, unsigned long long inf, uint32_t *found,
+                                     const uint32_t *msd_ctrl, cudaStream_t s)
+{
+    const size_t blocks = (n + 255) / 256 < 4096 ? (n + 255) / 256 : 4096;
+    special_kernel<<<(unsigned)(blocks ? blocks : 1), 256, 0, s>>>(keys, n, kb, inf, found, msd_ctrl);
+    return cudaGetLastError();
+}
+
 /* (segmented.h) Device keys: special_kernel and one 4-byte read back. */
 int rdx_cuda_numpy_special_keys(const rdx_job *job)
 {
@@ -683,13 +695,11 @@ int rdx_cuda_numpy_special_keys(const rdx_job *job)
         (void)cudaGetLastError();
         return -1;
     }
-    const size_t blocks = (job->n + 255) / 256 < 4096 ? (job->n + 255) / 256 : 4096;
     int r = -1;
-    if (cudaMemset(found, 0, sizeof *found) == cudaSuccess) {
-        special_kernel<<<(unsigned)(blocks ? blocks : 1), 256>>>(job->keys, job->n, kb, inf, found);
-        if (cudaMemcpy(&got, found, sizeof got, cudaMemcpyDeviceToHost) == cudaSuccess)
-            r = got != 0;
-    }
+    if (cudaMemset(found, 0, sizeof *found) == cudaSuccess &&
+        rdx_launch_numpy_special(job->keys, job->n, kb, inf, found, NULL, 0) == cudaSuccess &&
+        cudaMemcpy(&got, found, sizeof got, cudaMemcpyDeviceToHost) == cudaSuccess)
+        r = got != 0;
     (void)cudaFree(found);
     (void)cudaGetLastError();
     return r;
