@@ -110,6 +110,9 @@ enum {
                       passes */
     MSD_SORTED_SWAP, /* as MSD_SORTED, with one pair of neighbours swapped whose top 32 bits
                         differ: out of order for both widths (the route runs) */
+    MSD_NP_NEGZERO, /* as MSD_NARROW (positive floats, no NaN), but key 33 (never sampled)
+                       -0.0: special in NumPy's order (msd_numpy_tests) */
+    MSD_NP_NAN,     /* the same with key 33 a quiet NaN (not NumPy's canonical pattern) */
     MSD_NFILL
 };
 static const char *const msd_fill_names[MSD_NFILL] = {
@@ -119,7 +122,7 @@ static const char *const msd_fill_names[MSD_NFILL] = {
     "signed +-2^62", "signed near 0", "under the base",
     "high, two small", "near the top, two 0", "a long sub-bucket", "a long sub-bucket, 32 bits", "24-bit tags", "one top digit 90%",
     "tagged, 40 bits", "tagged, 3 bits dropped", "capacity, 5 bits dropped", "capacity, negative",
-    "capacity, 8 low values", "sorted, one pair swapped"};
+    "capacity, 8 low values", "sorted, one pair swapped", "narrow, one -0.0", "narrow, one NaN"};
 
 /* A random-looking 64-bit value for each index (the splitmix64 finalizer). */
 static uint64_t msd_mix(uint64_t x)
@@ -158,6 +161,8 @@ static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
         case MSD_NARROW: k[i] = r >> 3; break;
         case MSD_BITS40: k[i] = r >> 24; break;
         case MSD_OUTLIER: k[i] = i == 32 ? r | 1ull << 63 : i == 33 ? r : r >> 3; break;
+        case MSD_NP_NEGZERO: k[i] = i == 33 ? 1ull << 63 : r >> 3; break;
+        case MSD_NP_NAN: k[i] = i == 33 ? 0x7FF8000000000000ull : r >> 3; break; /* (as f32: 0x7FF80000) */
         case MSD_HALFTOP: k[i] = i + 32 >= n ? (1ull << 60) | (r >> 40) : r >> 4; break;
         case MSD_NEGNARROW: k[i] = (r >> 3) | 1ull << 63; break;
         case MSD_SIGNED62: k[i] = (r >> 1) - (1ull << 62); break;
@@ -233,6 +238,7 @@ static int msd_routes[9]; /* counted at outcome + 1 */
 static int counts_shape;   /* msd_case's 4-byte keys take level 3's counts-only shape */
 static unsigned msd_deep_skipped; /* the last outcome's: the sample skipped the deep level */
 static unsigned shard_k = 1, shard_n = 1; /* this process runs the shard_k-th of shard_n shares */
+static unsigned case_flags; /* more rdx_opts flags for every sort (RDX_NUMPY_ORDER: msd_numpy_tests) */
 
 static double seconds_now(void)
 {
@@ -335,7 +341,7 @@ static void msd_case(rdx_ctx *ctx, rdx_type type, size_t n, int desc, int fill, 
     size_t *perm = host_or_die(n * sizeof *perm);
     msd_fill(orig, n, fill, s);
     msd_narrow(orig, n, kb);
-    const rdx_opts opts = {desc ? RDX_DESCENDING : 0u, 0, 0, 0};
+    const rdx_opts opts = {(desc ? RDX_DESCENDING : 0u) | case_flags, 0, 0, 0};
     unsigned char *in = alloc_at(AT_DEVICE, n * kb), *out = into ? alloc_at(AT_DEVICE, n * kb) : in;
     dev_upload(in, orig, n * kb);
     const rdx_status st = into ? into_keys(ctx, in, out, n, type, &opts) : rdx_sort_keys(ctx, in, n, type, &opts);
@@ -399,7 +405,7 @@ static void msd_pairs_case(rdx_ctx *ctx, rdx_type type, size_t n, size_t vs, int
         const uint64_t v = i;
         memcpy(vals + i * vs, &v, vw); /* little-endian: the low bytes */
     }
-    const rdx_opts opts = {desc ? RDX_DESCENDING : 0u, 0, 0, 0};
+    const rdx_opts opts = {(desc ? RDX_DESCENDING : 0u) | case_flags, 0, 0, 0};
     unsigned char *kin = alloc_at(AT_DEVICE, n * kb), *kout = into ? alloc_at(AT_DEVICE, n * kb) : kin;
     unsigned char *vin = alloc_at(AT_DEVICE, n * vs), *vout = into ? alloc_at(AT_DEVICE, n * vs) : vin;
     dev_upload(kin, orig, n * kb);
@@ -467,7 +473,7 @@ static void msd_argsort_case(rdx_ctx *ctx, rdx_type type, size_t n, rdx_type ind
     size_t *perm = host_or_die(n * sizeof *perm);
     msd_fill(orig, n, fill, s);
     msd_narrow(orig, n, kb);
-    const rdx_opts opts = {desc ? RDX_DESCENDING : 0u, 0, 0, 0};
+    const rdx_opts opts = {(desc ? RDX_DESCENDING : 0u) | case_flags, 0, 0, 0};
     unsigned char *keys = alloc_at(AT_DEVICE, n * kb), *dev_idx = alloc_at(AT_DEVICE, n * ib);
     dev_upload(keys, orig, n * kb);
     const rdx_status st = async ? async_argsort(ctx, keys, n, type, dev_idx, index_type, &opts)
@@ -1035,6 +1041,44 @@ static void msd_wide_pairs_tests(rdx_ctx *ctx, int max_log2, int shape)
     msd_threshold(ctx, 0);
 }
 
+/* Floats in NumPy's order (RDX_NUMPY_ORDER: every NaN last, -0.0 equal to +0.0). The
+ * stream-ordered call plans the route, which sorts by the plain images: where no key is
+ * special there (a NaN other than NumPy's canonical pattern, or -0.0) it runs; where one is
+ * (key 33, never sampled) the check before the histogram sends the sort to the LSD passes
+ * in NumPy's order (outcome MSD_MISSED_RANGE). The synchronous call looks for special keys
+ * first: without them it sorts as without the flag (the route), with them the route is
+ * not planned. Keys, pairs (stable: equal keys keep their order) and argsorts, each against
+ * the reference in NumPy's order. */
+static void msd_numpy_tests(rdx_ctx *ctx, int max_log2)
+{
+    uint64_t s = seed ^ 0x4E50;
+    const size_t n = ((size_t)1 << 17) + 3;
+    msd_threshold(ctx, 1);
+    rdx_cuda_ctx_tuning(ctx)->numpy_lsd_min_n = RDX_SMALL_MAX_N + 1; /* (below: by composition) */
+    case_flags = RDX_NUMPY_ORDER;
+    if (max_log2 < 17) { /* under compute-sanitizer: the route, its fallback, the synchronous check */
+        msd_case(ctx, RDX_F64, n, 0, MSD_NARROW, 1, 2, &s);
+        msd_pairs_case(ctx, RDX_F32, n, 4, 0, MSD_NP_NEGZERO, 1, MSD_MISSED_RANGE, &s);
+        msd_case(ctx, RDX_F64, n, 0, MSD_NP_NAN, 0, -1, &s);
+    } else {
+        msd_case(ctx, RDX_F64, n, 0, MSD_NARROW, 1, 2, &s);
+        msd_case(ctx, RDX_F32, n, 0, MSD_NARROW, 1, 2, &s);
+        msd_pairs_case(ctx, RDX_F64, n, 8, 0, MSD_NARROW, 1, 2, &s);
+        msd_argsort_case(ctx, RDX_F32, n, RDX_U32, 0, MSD_NARROW, 1, 2, &s);
+        msd_case(ctx, RDX_F64, n, 0, MSD_NP_NEGZERO, 1, MSD_MISSED_RANGE, &s);
+        msd_case(ctx, RDX_F32, n, 0, MSD_NP_NAN, 1, MSD_MISSED_RANGE, &s);
+        msd_pairs_case(ctx, RDX_F32, n, 4, 0, MSD_NP_NEGZERO, 1, MSD_MISSED_RANGE, &s);
+        msd_argsort_case(ctx, RDX_F64, n, RDX_U64, 0, MSD_NP_NAN, 1, MSD_MISSED_RANGE, &s);
+        msd_case(ctx, RDX_F64, n, 0, MSD_UNIFORM, 1, -9, &s); /* random bits: NaNs of every kind */
+        msd_case(ctx, RDX_F64, n, 0, MSD_NARROW, 0, 2, &s);
+        msd_case(ctx, RDX_F64, n, 0, MSD_NP_NEGZERO, 0, -1, &s);
+        msd_pairs_case(ctx, RDX_F32, n, 4, 0, MSD_NP_NAN, 0, -1, &s);
+    }
+    case_flags = 0;
+    rdx_cuda_ctx_tuning(ctx)->numpy_lsd_min_n = RDX_NUMPY_LSD_MIN_N;
+    msd_threshold(ctx, 0);
+}
+
 /* The route enqueued on a stream being captured (both routes, each kernel reading the
  * device's decision), the graph replayed on keys the route takes and on keys it
  * declines. */
@@ -1130,6 +1174,7 @@ int main(int argc, char **argv)
     msd_wide_pairs_tests(ctx, rdx_test_max_log2(21), RDX_MSD_L3_MID);
     msd_wide_pairs_tests(ctx, rdx_test_max_log2(21), RDX_MSD_L3_WIDE);
     msd_in_order(ctx);
+    msd_numpy_tests(ctx, rdx_test_max_log2(21));
     msd_graph_test(rdx_test_max_log2(21));
     into_end();
     rdx_ctx_destroy(ctx);

@@ -169,9 +169,13 @@ static __device__ __forceinline__ void rdx_hist_count_round(uint32_t *h, const u
 
 /* The MSD route's leading bits that its sample found constant (ctrl[RDX_MSD_DROP]) vary in
  * some key after all: the histogram's ORs of every key and its complement
- * (ctrl[RDX_MSD_RANGE]) have a common bit above the route's top digit. key_bits: 32 or 64. */
+ * (ctrl[RDX_MSD_RANGE]) have a common bit above the route's top digit. Or, in NumPy's
+ * order, a key the route's plain images would misplace is there (ctrl[RDX_MSD_SPECIAL]).
+ * key_bits: 32 or 64. */
 static __device__ __forceinline__ bool rdx_msd_range_missed(const uint32_t *ctrl, int key_bits)
 {
+    if (ctrl[RDX_MSD_SPECIAL])
+        return true;
     const int drop = (int)ctrl[RDX_MSD_DROP];
     if (drop == 0)
         return false;

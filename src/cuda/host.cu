@@ -322,7 +322,13 @@ rdx_status rdx_cuda_sort(rdx_ctx *ctx, const rdx_job *job)
         return s;
     }
     rdx_cuda_plan plan;
-    rdx_cuda_plan_job(tuning, job, keys_at == PLACE_DEVICE, vals_at == PLACE_DEVICE, idx_at == PLACE_DEVICE, &plan);
+    rdx_cuda_tuning plan_tuning = *tuning;
+    if (job->numpy_order) {
+        /* A key special in NumPy's order is there (found above): the MSD route, which
+         * sorts by the plain images, would find it again and fall back. */
+        plan_tuning.msd_min_n = plan_tuning.msd4_min_n = SIZE_MAX;
+    }
+    rdx_cuda_plan_job(&plan_tuning, job, keys_at == PLACE_DEVICE, vals_at == PLACE_DEVICE, idx_at == PLACE_DEVICE, &plan);
     s = ensure_scratch(ctx, st, plan.temp_bytes);
     if (s == RDX_ERR_OUT_OF_MEMORY && (low_memory_ok || out_of_core_ok)) {
         ctx->error[0] = '\0';

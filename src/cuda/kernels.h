@@ -257,7 +257,13 @@ typedef struct rdx_fixup_args {
                                   sub-bucket as one (as RDX_MSD_SKIP_DEEP): where the deep
                                   level is skipped, or the drop leaves no digit below the
                                   deep digit */
-#define RDX_MSD_CTRL_WORDS 25
+#define RDX_MSD_SPECIAL 25     /* 1 where a job in NumPy's order has a key whose canonical code
+                                  differs from its plain image (a NaN other than the
+                                  canonical one, or -0.0; rdx_launch_numpy_special finds
+                                  them before the histogram): the
+                                  route, which sorts by the plain images, falls back to the
+                                  LSD passes in NumPy's order (rdx_msd_range_missed) */
+#define RDX_MSD_CTRL_WORDS 26
 #define RDX_MSD_BUCKETS2 (256u * 256u) /* level-2 buckets: (top digit, next digit) */
 #define RDX_MSD_OFF 0u        /* not taken (skew), or not decided */
 #define RDX_MSD_LEVEL1 1u     /* the sample armed level 1 (rdx_launch_msd_decide) */
@@ -304,6 +310,13 @@ typedef struct rdx_msd_args {
                                     and vals_b): level 3 writes its buckets' indices here as
                                     8-byte ones, the result; else NULL */
 } rdx_msd_args;
+
+/* *found = 1 (set, never cleared) where one of the n keys of kb bytes is not its canonical
+ * pattern in NumPy's order (a NaN other than the canonical one, or -0.0: the only keys that
+ * order otherwise there than under totalOrder); inf: the float type's +inf pattern. With
+ * msd_ctrl, only where the MSD route is armed (its state RDX_MSD_LEVEL1). (segmented.cu) */
+cudaError_t rdx_launch_numpy_special(const void *keys, size_t n, unsigned kb, unsigned long long inf, uint32_t *found,
+                                     const uint32_t *msd_ctrl, cudaStream_t s);
 
 /* The MSD route's decision, before the up-front histogram: from a sample of the n integer
  * keys of kb bytes (4 or 8; RDX_MSD_SAMPLE_CHUNKS runs of 32), the leading bits to drop

@@ -40,6 +40,15 @@ size_t rdx_cuda_msd_max_n(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
     }
 }
 
+/* Whether equal keys are alike on the route (keys alone over all their bits: levels 1 and 2
+ * may place them in any order, the levels below sort each bucket whole). In NumPy's order
+ * too: the route runs only where no key is special there (RDX_MSD_SPECIAL), and equal keys
+ * are then equal bit patterns. */
+static int levels_alike(const rdx_cuda_plan *p)
+{
+    return rdx_equal_keys_alike(p->vb == 0, 0, p->begin_bit, p->end_bit, p->kb);
+}
+
 /* 4- or 8-byte keys (integers or floats) alone, or with 4- or 8-byte values that move
  * with them: a pair's values, or indices (an argsort's, or those that gather values of
  * another size at the end: level 1 makes them); the whole key with 8-bit digits; n below
@@ -53,13 +62,16 @@ size_t rdx_cuda_msd_max_n(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
  * kernel, as an LSD pass does (2^30 keys and more); level 2's look-back counts are per
  * level-1 bucket. Floats whose values lie within a few orders of magnitude (normal,
  * [0, 1)) put nearly all keys in a few top-digit buckets (the sign and the exponent's
- * high bits): the sample declines them. */
+ * high bits): the sample declines them. Floats in NumPy's order (ascending: the plan's
+ * only such jobs, rdx_cuda_numpy_lsd) are sorted by their plain images, which order them
+ * alike where no key is a NaN other than the canonical one or -0.0; the histogram finds
+ * such a key (RDX_MSD_SPECIAL) and sends the sort to the LSD passes in NumPy's order. */
 static const char *accepts(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
 {
     if (p->kb != 4 && p->kb != 8)
         return "keys not 4 or 8 bytes";
-    if (p->numpy_order)
-        return "NumPy's order (equal keys may differ in their bits)";
+    if (p->numpy_order && (p->cls != RDX_CLASS_FLOAT || p->desc))
+        return "NumPy's order, descending or not floats";
     if (p->vb != 0 && p->vb != 4 && p->vb != 8)
         return "values of another width";
     if (p->begin_bit != 0 || p->end_bit != p->kb * 8 || p->radix_bits != 8)
@@ -134,7 +146,7 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     a.narrow = 1;
     a.iota = p->iota; /* an argsort's indices, made as level 1 reads the keys */
     a.msd_base = l->msd_ctrl + RDX_MSD_BASE; /* level 1 writes the images less the sample's base */
-    a.unordered = rdx_cuda_equal_keys_alike(p); /* levels 2 and 3 sort each bucket whole */
+    a.unordered = levels_alike(p); /* levels 2 and 3 sort each bucket whole */
     for (size_t k = 0; k < p->portions; ++k) {
         rdx_cuda_pass_portion(&a, l, p, top, k, k);
         RDX_CUDA_TRY(rdx_launch_pass(p->kb, p->vb, p->medium, &a, b->sms, s));
@@ -212,7 +224,7 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
         q.leave_in_b = 1;
         q.radix_bits = 8;
         q.bit_less = l->msd_ctrl + RDX_MSD_DROP; /* the deep digits lie below the second digit */
-        q.unordered = rdx_cuda_equal_keys_alike(p); /* each sub-bucket is sorted whole below */
+        q.unordered = levels_alike(p); /* each sub-bucket is sorted whole below */
         rdx_msd_deep_args d;
         memset(&d, 0, sizeof d);
         d.groups = (uint32_t *)(t + p->msd_groups);
@@ -244,7 +256,7 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     q.keys_scratch = b->argsort; /* an argsort's keys are scratch: the last pass writes indices only */
     q.wide_out = p->widen ? b->vals_a : NULL;
     q.leave_in_b = 0;
-    q.unordered = rdx_cuda_equal_keys_alike(p); /* their lowest digit's pass */
+    q.unordered = levels_alike(p); /* their lowest digit's pass */
     q.bit_less = NULL; /* bits 0 to low_bits: the dropped ones, constant, cost nothing */
     q.begin_bit = 0;
     q.end_bit = low_bits(p);

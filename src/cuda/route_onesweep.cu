@@ -155,18 +155,23 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
     if (p->msd) {
         const size_t max_n = rdx_cuda_msd_max_n(p, &ctx->cuda->tuning);
         RDX_CUDA_TRY(rdx_launch_msd_decide(p->kb, b->keys_src, n, max_n, p->cls, p->desc, p->passes - 1, l.msd_ctrl, s));
+        if (p->numpy_order) /* the route sorts by the plain images: a key special in NumPy's order sends it back */
+            RDX_CUDA_TRY(rdx_launch_numpy_special(b->keys_src, n, (unsigned)p->kb,
+                                                  rdx_float_inf_bits(p->kb == 4 ? RDX_F32 : RDX_F64),
+                                                  l.msd_ctrl + RDX_MSD_SPECIAL, l.msd_ctrl, s));
         if (b->host_waits) {
             /* A synchronous call waits for the decision and leaves out the other route's
              * launches, which would return at once but cost a few us each: about 80 us
              * where the MSD route is declined, about 25 us where it is taken (H200).
              * Where the sample dropped leading bits the histogram may still find them
-             * varying, and where the keys make several portions a top digit may hold too
-             * many: both routes are enqueued. */
+             * varying, where the keys make several portions a top digit may hold too
+             * many, and in NumPy's order a key may be special there (RDX_MSD_SPECIAL):
+             * both routes are enqueued. */
             uint32_t w[RDX_MSD_DROP + 1];
             RDX_CUDA_TRY(cudaMemcpyAsync(w, l.msd_ctrl, sizeof w, cudaMemcpyDeviceToHost, s));
             RDX_CUDA_TRY(cudaStreamSynchronize(s));
             msd_levels = w[RDX_MSD_STATE] == RDX_MSD_LEVEL1;
-            lsd_passes = !msd_levels || w[RDX_MSD_DROP] != 0u || p->portions > 1;
+            lsd_passes = !msd_levels || w[RDX_MSD_DROP] != 0u || p->portions > 1 || p->numpy_order;
         }
     }
     /* Where the MSD route falls back (rdx_msd_falls_back), the recount after every

@@ -54,14 +54,34 @@ static __global__ void canon_kernel(void *keys, size_t n, unsigned kb, uint64_t 
 }
 
 /* *found = 1 when a key is not its canonical pattern (a NaN other than the canonical one,
- * or -0.0): only such keys order differently under RDX_NUMPY_ORDER than under totalOrder. */
-static __global__ void special_kernel(const void *keys, size_t n, unsigned kb, uint64_t inf, unsigned *found)
+ * or -0.0): only such keys order differently under RDX_NUMPY_ORDER than under totalOrder.
+ * Nothing where msd_ctrl is given and its route is not armed. 16-byte loads, 4 in flight
+ * a thread (the check runs before the MSD route on every key: a read at full speed). */
+template <typename K>
+static __global__ void special_kernel(const K *keys, size_t n, uint64_t inf, unsigned *found, const uint32_t *msd_ctrl)
 {
+    enum { VEC = 16 / sizeof(K), UNROLL = 4 };
+    if (msd_ctrl && msd_ctrl[RDX_MSD_STATE] != RDX_MSD_LEVEL1)
+        return;
+    size_t head = ((16u - ((uintptr_t)keys & 15u)) & 15u) / sizeof(K); /* keys before 16-byte alignment */
+    if (head > n)
+        head = n;
+    const size_t nvec = (n - head) / VEC, stride = (size_t)gridDim.x * blockDim.x;
+    const size_t first = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     bool any = false;
-    RDX_GRID_STRIDE(i, n)
-    {
-        const uint64_t x = ld_elem(keys, i, kb);
-        any |= rdx_numpy_canon_pattern(x, kb, inf) != x;
+    const uint4 *vec = (const uint4 *)(keys + head);
+    for (size_t base = first; base < nvec; base += stride * UNROLL) {
+        union { uint4 raw[UNROLL]; K k[UNROLL * VEC]; } u;
+#pragma unroll
+        for (int r = 0; r < UNROLL; ++r)
+            u.raw[r] = base + r * stride < nvec ? vec[base + r * stride] : make_uint4(0u, 0u, 0u, 0u); /* (+0.0) */
+#pragma unroll
+        for (int j = 0; j < UNROLL * VEC; ++j)
+            any |= rdx_numpy_canon_pattern(u.k[j], sizeof(K), inf) != u.k[j];
+    }
+    for (size_t i = first; i < head + (n - head - nvec * VEC); i += stride) { /* the head, then the tail */
+        const size_t at = i < head ? i : head + nvec * VEC + (i - head);
+        any |= rdx_numpy_canon_pattern(keys[at], sizeof(K), inf) != keys[at];
     }
     if (__syncthreads_or(any) && threadIdx.x == 0)
         *found = 1u;
@@ -658,6 +678,21 @@ static int run_direct(rdx_ctx *ctx, const rdx_job *job, size_t max_len, rdx_stat
     return 1;
 }
 
+cudaError_t rdx_launch_numpy_special(const void *keys, size_t n, unsigned kb, unsigned long long inf, uint32_t *found,
+                                     const uint32_t *msd_ctrl, cudaStream_t s)
+{
+    const size_t per_block = 256u * 4u * (16u / kb); /* a block's keys in one round */
+    const size_t blocks = (n + per_block - 1) / per_block < 4096 ? (n + per_block - 1) / per_block : 4096;
+    const unsigned grid = (unsigned)(blocks ? blocks : 1);
+    switch (kb) {
+    case 2: special_kernel<uint16_t><<<grid, 256, 0, s>>>((const uint16_t *)keys, n, inf, found, msd_ctrl); break;
+    case 4: special_kernel<uint32_t><<<grid, 256, 0, s>>>((const uint32_t *)keys, n, inf, found, msd_ctrl); break;
+    case 8: special_kernel<uint64_t><<<grid, 256, 0, s>>>((const uint64_t *)keys, n, inf, found, msd_ctrl); break;
+    default: return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}
+
 /* (segmented.h) Device keys: special_kernel and one 4-byte read back. */
 int rdx_cuda_numpy_special_keys(const rdx_job *job)
 {
@@ -683,13 +718,11 @@ int rdx_cuda_numpy_special_keys(const rdx_job *job)
         (void)cudaGetLastError();
         return -1;
     }
-    const size_t blocks = (job->n + 255) / 256 < 4096 ? (job->n + 255) / 256 : 4096;
     int r = -1;
-    if (cudaMemset(found, 0, sizeof *found) == cudaSuccess) {
-        special_kernel<<<(unsigned)(blocks ? blocks : 1), 256>>>(job->keys, job->n, kb, inf, found);
-        if (cudaMemcpy(&got, found, sizeof got, cudaMemcpyDeviceToHost) == cudaSuccess)
-            r = got != 0;
-    }
+    if (cudaMemset(found, 0, sizeof *found) == cudaSuccess &&
+        rdx_launch_numpy_special(job->keys, job->n, kb, inf, found, NULL, 0) == cudaSuccess &&
+        cudaMemcpy(&got, found, sizeof got, cudaMemcpyDeviceToHost) == cudaSuccess)
+        r = got != 0;
     (void)cudaFree(found);
     (void)cudaGetLastError();
     return r;
