@@ -276,8 +276,11 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
          * many noisy counts overstates it. */
         const float noise = RDX_MSD_DEEP_SIGMAS * sqrtf((float)most_pair);
         const uint32_t pair_bound = (float)most_pair > noise ? most_pair - (uint32_t)noise : 0u;
-        const int deep = sizeof(K) == 8 && (unsigned long long)n * pair_bound * MSD_BUCKETS2 <=
-                                               (unsigned long long)max_n * sampled * RDX_MSD_DEEP_SPLIT;
+        /* the largest level-2 bucket's keys, against the route's average bucket at max_n
+         * times the ways the deep level splits it (both scaled by the sample's size) */
+        const unsigned long long largest = (unsigned long long)n * pair_bound * MSD_BUCKETS2,
+                                 deep_room = (unsigned long long)max_n * sampled * RDX_MSD_DEEP_SPLIT;
+        const int deep = sizeof(K) == 8 && largest <= deep_room;
         /* Few values of the deep level's digit under the top two: its sub-buckets would be
          * as long as its buckets (tuning.h). 8-byte keys only: 4-byte keys have no deep level.
          * The second deep level is skipped with it, and where the drop leaves it no digit. */
@@ -288,8 +291,7 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
          * split the largest level-2 bucket RDX_MSD_DEEP_SPLIT x RDX_MSD_DEEP2_SPLIT ways
          * to about the average at max_n (normal doubles from 2^27 on). */
         const int deep2 = sizeof(K) == 8 && !skip_deep2 && s_sum[5] <= RDX_MSD_DEEP2_MOST24 &&
-                          (unsigned long long)n * pair_bound * MSD_BUCKETS2 <=
-                              (unsigned long long)max_n * sampled * RDX_MSD_DEEP_SPLIT * RDX_MSD_DEEP2_SPLIT;
+                          largest <= deep_room * RDX_MSD_DEEP2_SPLIT;
         const int on = lead <= MSD_MAX_DROP(K) && (spread || few_prefixes || deep || deep2);
         ctrl[RDX_MSD_STATE] = on ? RDX_MSD_LEVEL1 : RDX_MSD_OFF;
         ctrl[RDX_MSD_DROP] = on ? (uint32_t)drop : 0u;
