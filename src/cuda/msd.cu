@@ -90,6 +90,26 @@ template <typename K> static __device__ __forceinline__ K msd_base(K lo, K hi)
     return unit > 0 ? lo & (K) ~(((K)1 << unit) - 1u) : (K)0;
 }
 
+/* The sampled range [lo, hi] of float images, widened toward zero where every sampled key
+ * has one sign and the sample spans RDX_MSD_FLOAT_WIDE binades or more: the least
+ * magnitude lowered by RDX_MSD_FLOAT_TAIL binades, or to zero (tuning.h). Images of one
+ * sign lie on one side of mid (+0.0 at mid, -0.0 just below it, in either direction of the
+ * sort), their magnitude growing away from it. */
+template <typename K> static __device__ __forceinline__ void msd_float_tail(K &lo, K &hi)
+{
+    const int mant = sizeof(K) == 8 ? 52 : 23;
+    const K mid = (K)1 << (sizeof(K) * 8 - 1), step = (K)RDX_MSD_FLOAT_TAIL << mant;
+    if (lo >= mid) { /* magnitudes lo - mid .. hi - mid */
+        const K least = (lo - mid) >> mant, most = (hi - mid) >> mant;
+        if (most - least >= (K)RDX_MSD_FLOAT_WIDE)
+            lo = least > (K)RDX_MSD_FLOAT_TAIL ? lo - step : mid;
+    } else if (hi < mid) { /* magnitudes mid - 1 - hi .. mid - 1 - lo */
+        const K least = (mid - 1 - hi) >> mant, most = (mid - 1 - lo) >> mant;
+        if (most - least >= (K)RDX_MSD_FLOAT_WIDE)
+            hi = least > (K)RDX_MSD_FLOAT_TAIL ? hi + step : mid - 1;
+    }
+}
+
 /* A multiplicative hash of x into 2^bits bins (x + 1: 0 too spreads). */
 static __device__ __forceinline__ uint32_t msd_hash(uint32_t x, uint32_t mult, int bits)
 {
@@ -182,13 +202,21 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
     atomicMin(&s_ends[0], (unsigned long long)lo);
     atomicMax(&s_ends[1], (unsigned long long)hi);
     __syncthreads();
-    const K based = msd_base<K>((K)s_ends[0], (K)s_ends[1]);
+    K least = (K)s_ends[0], most = (K)s_ends[1]; /* floats: widened toward zero */
+    if (cls == RDX_CLASS_FLOAT)
+        msd_float_tail<K>(least, most);
+    const K based = msd_base<K>(least, most);
     K mine[4] = {(K)0, (K)0, (K)0, (K)0}; /* rdx_or_vary of this thread's sampled images, less the base and not */
 #pragma unroll
     for (int j = 0; j < PER_WARP; ++j)
         if (have[j]) {
             rdx_or_vary(mine + 2, key[j]);
             rdx_or_vary(mine, (K)(key[j] - based));
+        }
+    if (t == 0) /* the range's ends, as sampled keys (floats: the widened one) */
+        for (int e = 0; e < 2; ++e) {
+            rdx_or_vary(mine + 2, e ? most : least);
+            rdx_or_vary(mine, (K)((e ? most : least) - based));
         }
 #pragma unroll
     for (int v = 0; v < 4; ++v) {
