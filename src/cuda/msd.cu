@@ -143,7 +143,8 @@ static __device__ __forceinline__ uint32_t msd_deep_bit(uint32_t p)
  * hash of c so that keys repeating with the stride's period do not fool it (all keys
  * when n is small); the first chunk is the first 32 keys and the last the last 32, where
  * sorted and reversed keys keep their extremes. The images less the base (msd_base) are
- * what the route's digits take. The leading bits that no sampled key varies in are dropped: the route's
+ * what the route's digits take (floats of one sign over many binades: their range widened
+ * toward zero, msd_float_tail). The leading bits that no sampled key varies in are dropped: the route's
  * top digit is the 8 bits below them (keys that use part of their range, such as ids or
  * 0..n-1, fill its buckets); where more than MSD_MAX_DROP bits lead, the LSD passes, which
  * skip the digits that do not vary, take the keys. Then the counts of the top two digits
