@@ -113,6 +113,12 @@ enum {
     MSD_NP_NEGZERO, /* as MSD_NARROW (positive floats, no NaN), but key 33 (never sampled)
                        -0.0: special in NumPy's order (msd_numpy_tests) */
     MSD_NP_NAN,     /* the same with key 33 a quiet NaN (not NumPy's canonical pattern) */
+    MSD_UNIT,       /* doubles uniform in [0, 1), keys 32 and 33 (never sampled) 2^-40 and
+                       2^-60: the sample spans many binades (down to about 2^-14), the route
+                       keeps the leading bits of a range widened toward zero, and the keys
+                       below the sample lie in it (msd_float_tail) */
+    MSD_NEGUNIT,    /* the same, negated */
+    MSD_UNIT_FAR,   /* as MSD_UNIT, but key 33 2^-200: below the widened range, missed */
     MSD_NFILL
 };
 static const char *const msd_fill_names[MSD_NFILL] = {
@@ -122,7 +128,7 @@ static const char *const msd_fill_names[MSD_NFILL] = {
     "signed +-2^62", "signed near 0", "under the base",
     "high, two small", "near the top, two 0", "a long sub-bucket", "a long sub-bucket, 32 bits", "24-bit tags", "one top digit 90%",
     "tagged, 40 bits", "tagged, 3 bits dropped", "capacity, 5 bits dropped", "capacity, negative",
-    "capacity, 8 low values", "sorted, one pair swapped", "narrow, one -0.0", "narrow, one NaN"};
+    "capacity, 8 low values", "sorted, one pair swapped", "narrow, one -0.0", "narrow, one NaN", "[0, 1)", "(-1, 0]", "[0, 1), one 2^-200"};
 
 /* A random-looking 64-bit value for each index (the splitmix64 finalizer). */
 static uint64_t msd_mix(uint64_t x)
@@ -179,6 +185,14 @@ static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
         case MSD_CAPNEG: k[i] = ((((uint64_t)(i % 256) << 56) | (r & low48)) >> 5) | 1ull << 63; break;
         case MSD_CAPDUPS: k[i] = (((uint64_t)(i % 256) << 56) | ((r % 8) << 37) | (rnd(s) & 0xFFFFFFFFull)) >> 5; break;
         case MSD_UNDERBASE: k[i] = i == 32 || i == 33 ? 0ull - (1ull << 60) : (r >> 13) - (1ull << 50); break;
+        case MSD_UNIT: case MSD_NEGUNIT: case MSD_UNIT_FAR: {
+            const double x = i == 32 ? ldexp(1.0, -40)
+                             : i == 33 ? ldexp(1.0, fill == MSD_UNIT_FAR ? -200 : -60)
+                                       : (double)(r >> 11) / 9007199254740992.0;
+            const double y = fill == MSD_NEGUNIT ? -x : x;
+            memcpy(&k[i], &y, 8);
+            break;
+        }
         case MSD_NORMAL: { /* Box-Muller, u1 in (0, 1] */
             const double u1 = ((double)(r >> 11) + 1.0) / 9007199254740992.0;
             const double u2 = (double)(rnd(s) >> 11) / 9007199254740992.0;
@@ -628,6 +642,14 @@ static void msd_pairs_tests(rdx_ctx *ctx, int max_log2)
     msd_pairs_case(ctx, RDX_F32, (size_t)1 << 20, 8, 1, MSD_NORMAL, 0, 0, &s);
     msd_pairs_case(ctx, RDX_F64, (size_t)1 << 20, 8, 1, MSD_DEEPLONG, 1, MSD_DEEP2, &s);
     msd_pairs_case(ctx, RDX_F64, (size_t)1 << 20, 8, 1, MSD_DEEPLONG32, 1, MSD_SEGP, &s);
+    /* Doubles of one sign over many binades: keys below the sample's least, within the
+     * range widened toward zero (both signs, both directions), and one below it. */
+    msd_case(ctx, RDX_F64, (size_t)1 << 20, 0, MSD_UNIT, 0, MSD_RAN, &s);
+    msd_case(ctx, RDX_F64, ((size_t)1 << 19) + 77, 1, MSD_UNIT, 1, MSD_RAN, &s);
+    msd_case(ctx, RDX_F64, (size_t)1 << 20, 1, MSD_NEGUNIT, 0, MSD_RAN, &s);
+    msd_pairs_case(ctx, RDX_F64, (size_t)1 << 20, 8, 0, MSD_NEGUNIT, 1, MSD_RAN, &s);
+    msd_pairs_case(ctx, RDX_F64, ((size_t)1 << 19) + 77, 4, 1, MSD_UNIT, 0, MSD_RAN, &s);
+    msd_case(ctx, RDX_F64, (size_t)1 << 20, 0, MSD_UNIT_FAR, 1, MSD_MISSED_RANGE, &s);
     /* 256 level-2 buckets of 4-byte keys with values, with bits dropped, negative, and
      * with 16 equal keys (the on-chip LSD passes); argsorts into 64-bit indices (written
      * widened). */

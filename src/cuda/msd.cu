@@ -90,6 +90,26 @@ template <typename K> static __device__ __forceinline__ K msd_base(K lo, K hi)
     return unit > 0 ? lo & (K) ~(((K)1 << unit) - 1u) : (K)0;
 }
 
+/* The sampled range [lo, hi] of float images, widened toward zero where every sampled key
+ * has one sign and the sample spans RDX_MSD_FLOAT_WIDE binades or more: the least
+ * magnitude lowered by RDX_MSD_FLOAT_TAIL binades, or to zero (tuning.h). Images of one
+ * sign lie on one side of mid (+0.0 at mid, -0.0 just below it, in either direction of the
+ * sort), their magnitude growing away from it. */
+template <typename K> static __device__ __forceinline__ void msd_float_tail(K &lo, K &hi)
+{
+    const int mant = sizeof(K) == 8 ? 52 : 23;
+    const K mid = (K)1 << (sizeof(K) * 8 - 1), step = (K)RDX_MSD_FLOAT_TAIL << mant;
+    if (lo >= mid) { /* magnitudes lo - mid .. hi - mid */
+        const K least = (lo - mid) >> mant, most = (hi - mid) >> mant;
+        if (most - least >= (K)RDX_MSD_FLOAT_WIDE)
+            lo = least > (K)RDX_MSD_FLOAT_TAIL ? lo - step : mid;
+    } else if (hi < mid) { /* magnitudes mid - 1 - hi .. mid - 1 - lo */
+        const K least = (mid - 1 - hi) >> mant, most = (mid - 1 - lo) >> mant;
+        if (most - least >= (K)RDX_MSD_FLOAT_WIDE)
+            hi = least > (K)RDX_MSD_FLOAT_TAIL ? hi + step : mid - 1;
+    }
+}
+
 /* A multiplicative hash of x into 2^bits bins (x + 1: 0 too spreads). */
 static __device__ __forceinline__ uint32_t msd_hash(uint32_t x, uint32_t mult, int bits)
 {
@@ -123,7 +143,8 @@ static __device__ __forceinline__ uint32_t msd_deep_bit(uint32_t p)
  * hash of c so that keys repeating with the stride's period do not fool it (all keys
  * when n is small); the first chunk is the first 32 keys and the last the last 32, where
  * sorted and reversed keys keep their extremes. The images less the base (msd_base) are
- * what the route's digits take. The leading bits that no sampled key varies in are dropped: the route's
+ * what the route's digits take (floats of one sign over many binades: their range widened
+ * toward zero, msd_float_tail). The leading bits that no sampled key varies in are dropped: the route's
  * top digit is the 8 bits below them (keys that use part of their range, such as ids or
  * 0..n-1, fill its buckets); where more than MSD_MAX_DROP bits lead, the LSD passes, which
  * skip the digits that do not vary, take the keys. Then the counts of the top two digits
@@ -182,13 +203,21 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
     atomicMin(&s_ends[0], (unsigned long long)lo);
     atomicMax(&s_ends[1], (unsigned long long)hi);
     __syncthreads();
-    const K based = msd_base<K>((K)s_ends[0], (K)s_ends[1]);
+    K least = (K)s_ends[0], most = (K)s_ends[1]; /* floats: widened toward zero */
+    if (cls == RDX_CLASS_FLOAT)
+        msd_float_tail<K>(least, most);
+    const K based = msd_base<K>(least, most);
     K mine[4] = {(K)0, (K)0, (K)0, (K)0}; /* rdx_or_vary of this thread's sampled images, less the base and not */
 #pragma unroll
     for (int j = 0; j < PER_WARP; ++j)
         if (have[j]) {
             rdx_or_vary(mine + 2, key[j]);
             rdx_or_vary(mine, (K)(key[j] - based));
+        }
+    if (t == 0) /* the range's ends, as sampled keys (floats: the widened one) */
+        for (int e = 0; e < 2; ++e) {
+            rdx_or_vary(mine + 2, e ? most : least);
+            rdx_or_vary(mine, (K)((e ? most : least) - based));
         }
 #pragma unroll
     for (int v = 0; v < 4; ++v) {
