@@ -203,8 +203,11 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
             hi = key[j] > hi ? key[j] : hi;
         }
     }
-    atomicMin(&s_ends[0], (unsigned long long)lo);
-    atomicMax(&s_ends[1], (unsigned long long)hi);
+    const unsigned long long warp_lo = rdx_warp_min64(lo), warp_hi = rdx_warp_max64(hi);
+    if (lane == 0) { /* (64-bit shared atomics are CAS loops: one a warp) */
+        atomicMin(&s_ends[0], warp_lo);
+        atomicMax(&s_ends[1], warp_hi);
+    }
     __syncthreads();
     K least = (K)s_ends[0], most = (K)s_ends[1]; /* floats: widened toward zero */
     if (cls == RDX_CLASS_FLOAT)
