@@ -290,6 +290,30 @@ static __device__ __forceinline__ unsigned long long rdx_warp_or64(unsigned long
            (unsigned long long)__reduce_or_sync(0xffffffffu, (uint32_t)(x >> 32)) << 32;
 }
 
+/* The AND of x over the warp (every lane taking part). */
+static __device__ __forceinline__ unsigned long long rdx_warp_and64(unsigned long long x)
+{
+    return __reduce_and_sync(0xffffffffu, (uint32_t)x) |
+           (unsigned long long)__reduce_and_sync(0xffffffffu, (uint32_t)(x >> 32)) << 32;
+}
+
+/* The least, and the greatest, of x over the warp (every lane taking part): the high words
+ * first, then the low words of the lanes that hold the high one (two warp reductions). A
+ * 64-bit atomic min or max in shared memory is a compare-and-swap loop (sm_90): take one a
+ * warp, not one a thread. */
+static __device__ __forceinline__ unsigned long long rdx_warp_min64(unsigned long long x)
+{
+    const uint32_t high = __reduce_min_sync(0xffffffffu, (uint32_t)(x >> 32));
+    const uint32_t low = __reduce_min_sync(0xffffffffu, (uint32_t)(x >> 32) == high ? (uint32_t)x : 0xffffffffu);
+    return (unsigned long long)high << 32 | low;
+}
+static __device__ __forceinline__ unsigned long long rdx_warp_max64(unsigned long long x)
+{
+    const uint32_t high = __reduce_max_sync(0xffffffffu, (uint32_t)(x >> 32));
+    const uint32_t low = __reduce_max_sync(0xffffffffu, (uint32_t)(x >> 32) == high ? (uint32_t)x : 0u);
+    return (unsigned long long)high << 32 | low;
+}
+
 /* A launch of `blocks` blocks capped at `waves` times per_sm blocks on each of sms
  * multiprocessors (a grid whose blocks loop over the work; per_sm and sms below 1 count
  * as 1; waves 0: no cap). At least one block. */

@@ -126,6 +126,10 @@ typedef struct rdx_pass_args {
     uint32_t *status;            /* [tiles][256] look-back words of this launch, zeroed */
     uint32_t *status_next;       /* the other status buffer: cleared for the next launch */
     size_t zero_rows;            /* rows of status_next to clear */
+    int passes;                  /* the LSD passes: pass_info's length, and a launch clears
+                                    status_next only where a launch after it is active (the
+                                    next portion of its pass, or a later pass); 0 (the MSD
+                                    route's level 1, whose next user is level 2): always */
     uint32_t *tile_counter;      /* zeroed; hands out tile numbers in start order */
     uint32_t tiles;              /* the launch's tiles (rdx_launch_pass sets it) */
     size_t portion_begin, portion_count;

@@ -63,8 +63,12 @@ __global__ void __launch_bounds__(RDX_COPY_THREADS) lm_hist_kernel(const rdx_lm_
         any |= (unsigned long long)k;
         all &= (unsigned long long)k;
     }
-    atomicOr(&s_or, any);
-    atomicAnd(&s_and, all);
+    any = rdx_warp_or64(any); /* 64-bit shared atomics are CAS loops: one a warp */
+    all = rdx_warp_and64(all);
+    if (rdx_lane() == 0) {
+        atomicOr(&s_or, any);
+        atomicAnd(&s_and, all);
+    }
     __syncthreads();
     for (uint32_t d = threadIdx.x; d < BINS; d += blockDim.x)
         if (cnt[d])

@@ -191,7 +191,10 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
 #pragma unroll
     for (int j = 0; j < PER_WARP; ++j) {
         const size_t c = (t >> 5) + (size_t)j * (MSD_DECIDE_THREADS / 32);
-        const size_t jitter = stride > 32 ? (size_t)((c * 0x9E3779B97F4A7C15ull) >> 40) % (stride - 31) : 0;
+        /* a hash of c scaled into [0, stride - 31) by a multiply-high: a 64-bit modulo here
+         * was a division routine per sampled chunk, in the one block that decides */
+        const size_t jitter =
+            stride > 32 ? (size_t)__umul64hi(c * 0x9E3779B97F4A7C15ull, (unsigned long long)(stride - 31)) : 0;
         const size_t i = c + 1 == chunks && n > chunks * 32 ? n - 32 + lane : c * stride + jitter + lane;
         have[j] = i < n;
         key[j] = have[j] ? rdx_enc(keys[i], cls, desc) : (K)0;
@@ -200,8 +203,11 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
             hi = key[j] > hi ? key[j] : hi;
         }
     }
-    atomicMin(&s_ends[0], (unsigned long long)lo);
-    atomicMax(&s_ends[1], (unsigned long long)hi);
+    const unsigned long long warp_lo = rdx_warp_min64(lo), warp_hi = rdx_warp_max64(hi);
+    if (lane == 0) { /* (64-bit shared atomics are CAS loops: one a warp) */
+        atomicMin(&s_ends[0], warp_lo);
+        atomicMax(&s_ends[1], warp_hi);
+    }
     __syncthreads();
     K least = (K)s_ends[0], most = (K)s_ends[1]; /* floats: widened toward zero */
     if (cls == RDX_CLASS_FLOAT)

@@ -717,6 +717,24 @@ static __device__ __forceinline__ void reverse_tile_any(const rdx_pass_args &a, 
         reverse_tile<OUT_KEYS, VB, L, K, V>(t, smem);
 }
 
+/* Whether a launch after this one looks back in status_next (rdx_pass_args.passes). Every
+ * pass word is final before the first pass starts (the scan, or the MSD route's levels,
+ * wrote them). Where none does, the launch leaves the buffer as it is: behind the MSD route
+ * that it took, eight passes that each returned at once still cleared a row a tile (13 MB
+ * at 2^26 u64/u64 pairs: 6.1-6.6 us each on an H100, round 50), and the last pass of any
+ * sort cleared a buffer for nobody. */
+static __device__ __forceinline__ bool rdx_status_wanted_later(const rdx_pass_args &a, uint32_t info)
+{
+    if (a.passes == 0)
+        return true;
+    if (a.bases_next && (info & RDX_PASS_ACTIVE))
+        return true;
+    for (int q = a.pass + 1; q < a.passes; ++q)
+        if (a.pass_info[q] & RDX_PASS_ACTIVE)
+            return true;
+    return false;
+}
+
 /* NP: keys in NumPy's order (rdx_pass_args.numpy; 4- and 8-byte keys, not SEG). */
 template <int KB, int VB, int MED, int SEG, int NP>
 __global__ void __launch_bounds__(RDX_OS_SHAPE_THREADS(KB, VB, MED), RDX_OS_SHAPE_MIN_BLOCKS(KB, VB, MED))
@@ -729,11 +747,13 @@ __global__ void __launch_bounds__(RDX_OS_SHAPE_THREADS(KB, VB, MED), RDX_OS_SHAP
 
     /* The next launch's status words must be zero; this launch clears them (past
      * rdx_chain_enter it is the only one running, and the previous user of that buffer has
-     * finished). The segmented passes use as many rows as they have tiles. */
+     * finished), where a later launch will use them. The segmented passes use as many rows
+     * as they have tiles. */
     const uint32_t tiles = SEG ? *a.seg.tile_count : a.tiles;
-    rdx_clear_status_rows<L::THREADS>(a.status_next, SEG && tiles < a.zero_rows ? (size_t)tiles : a.zero_rows);
-
     const uint32_t info = a.pass_info[a.pass];
+    if (SEG || rdx_status_wanted_later(a, info))
+        rdx_clear_status_rows<L::THREADS>(a.status_next, SEG && tiles < a.zero_rows ? (size_t)tiles : a.zero_rows);
+
     if (!(info & RDX_PASS_ACTIVE))
         return; /* every key has the same digit: nothing moves */
 

@@ -242,6 +242,7 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
             rdx_pass_args a = rdx_cuda_pass_buffers(b, &l, p);
             rdx_cuda_pass_portion(&a, &l, p, pass, k, j);
             a.pass_info = l.pass_info;
+            a.passes = p->passes; /* a launch clears a status buffer only for an active one after it */
             a.zero_rows = p->max_tiles;
             a.shift = p->begin_bit + pass * p->radix_bits;
             a.bits = p->end_bit - a.shift < p->radix_bits ? p->end_bit - a.shift : p->radix_bits;

@@ -140,11 +140,18 @@ static __device__ __forceinline__ void segp_bounds(const rdx_seg_passes_args &a,
     *hi = rdx_seg_hi(a.off, s, a.n);
 }
 
-/* One block: the long segments, their keys and first tiles, and the count of each. */
+/* One block: the long segments, their keys and first tiles, and the count of each. It
+ * first zeroes the control words, the pass words and the tile counters (the scratch up to
+ * zero_words), which the kernels after it use: the first kernel of an enqueue, it runs
+ * when every kernel before has finished (a memset in its place cost the launches' chain
+ * its overlap, three times in each sort of 8-byte keys on the MSD route). */
 __global__ void __launch_bounds__(RDX_SEGP_TILES_THREADS) segp_tiles_kernel(const rdx_seg_passes_args a,
-                                                                            const segp_dev d)
+                                                                            const segp_dev d, size_t zero_words)
 {
     rdx_chain_enter();
+    for (size_t w = threadIdx.x; w < zero_words; w += RDX_SEGP_TILES_THREADS)
+        d.ctl[w] = 0u; /* (the scratch's first words: segp_plan) */
+    __syncthreads();
     __shared__ uint32_t s_warp[RDX_SEGP_TILES_THREADS / 32];
     const uint32_t *list = NULL;
     size_t L = a.S;
@@ -430,12 +437,11 @@ cudaError_t rdx_seg_passes_enqueue(const rdx_seg_passes_args *a, void *scratch, 
         return a->n == 0 || a->S == 0 ? cudaSuccess : cudaErrorInvalidValue;
     const segp_layout L = segp_plan(a->kb, a->vb, a->n, a->S, a->max_short, passes);
     const segp_dev d = segp_dev_at(&L, scratch);
-    cudaError_t e = cudaMemsetAsync(scratch, 0, L.zero_end, s);
-    if (e != cudaSuccess)
-        return e;
+    const size_t zero_words = L.zero_end / 4; /* from d.ctl, the scratch's start */
+    cudaError_t e;
     rdx_chain_launch l;
-    if ((e = cudaLaunchKernelEx(rdx_chain_config(&l, 1, RDX_SEGP_TILES_THREADS, 0, s), segp_tiles_kernel, *a, d)) !=
-            cudaSuccess ||
+    if ((e = cudaLaunchKernelEx(rdx_chain_config(&l, 1, RDX_SEGP_TILES_THREADS, 0, s), segp_tiles_kernel, *a, d,
+                                zero_words)) != cudaSuccess ||
         (e = cudaLaunchKernelEx(rdx_chain_config(&l, rdx_copy_grid(L.tmax, sms), RDX_COPY_THREADS, 0, s),
                                 segp_map_kernel, d, passes)) != cudaSuccess)
         return e;
