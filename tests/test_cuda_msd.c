@@ -126,8 +126,9 @@ enum {
                        about n / 4096 times, the others random: the deep level splits that
                        long bucket into sub-buckets of runs of one key */
     MSD_ZIPF,       /* zipf over 65536 random keys (P(rank k) ~ 1 / (k + 1)): heavy keys, the
-                       most frequent 9% of all; the sample leaves them out of its 24-bit
-                       prefixes' counts and takes the route (8-byte keys) */
+                       most frequent 9% of all; at these sizes the deep level's test takes
+                       them (8-byte keys): long level-2 buckets of one key and level-3 runs
+                       of one key */
     MSD_NFILL
 };
 static const char *const msd_fill_names[MSD_NFILL] = {

@@ -122,23 +122,8 @@ static __device__ __forceinline__ uint32_t msd_hash(uint32_t x, uint32_t mult, i
  * form). */
 #define MSD_PAIR_WORDS 32768u
 #define MSD_DEEP2_WORDS (RDX_MSD_DEEP2_BINS / 2u)
-#define MSD_KEY_WORDS (RDX_MSD_KEY_BINS / 2u)
-#define MSD_DECIDE_SMEM ((MSD_PAIR_WORDS + MSD_DEEP2_WORDS + MSD_KEY_WORDS) * 4u)
+#define MSD_DECIDE_SMEM ((MSD_PAIR_WORDS + MSD_DEEP2_WORDS) * 4u)
 static_assert((RDX_MSD_DEEP2_BINS & (RDX_MSD_DEEP2_BINS - 1)) == 0 && RDX_MSD_DEEP2_BINS >= 2, "a power of two");
-static_assert((RDX_MSD_KEY_BINS & (RDX_MSD_KEY_BINS - 1)) == 0 && RDX_MSD_KEY_BINS >= 2, "a power of two");
-static_assert(MSD_DECIDE_SMEM <= 220u * 1024u, "the decide kernel's counts fit a block's shared memory");
-
-/* 8-byte key k's bin among the sample's hashed counts of whole keys (RDX_MSD_HEAVY_SAMPLES). */
-static __device__ __forceinline__ uint32_t msd_key_bin(unsigned long long k)
-{
-    return msd_hash((uint32_t)k ^ (uint32_t)(k >> 32) * 0x9E3779B1u, 0xC2B2AE35u, __builtin_ctz(RDX_MSD_KEY_BINS));
-}
-
-/* The 16-bit count in bin b of counts kept two to a word. */
-static __device__ __forceinline__ uint32_t msd_count16(const uint32_t *words, uint32_t b)
-{
-    return words[b >> 1] >> ((b & 1u) << 4) & 0xFFFFu;
-}
 static_assert(RDX_MSD_SAMPLE_CHUNKS * 32 < 65536, "a prefix's count fits 16 bits");
 
 /* The second deep level (route_msd.cu) splits by the 8 bits below the deep digit: bits 24
@@ -180,7 +165,6 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
     __shared__ uint32_t s_top[256], s_second[256], s_sum[6];
     extern __shared__ uint32_t s_pairs[]; /* MSD_PAIR_WORDS: the 16-bit prefixes' counts */
     uint32_t *const s_deep2 = s_pairs + MSD_PAIR_WORDS; /* the 24-bit prefixes' hashed counts */
-    uint32_t *const s_keyc = s_deep2 + MSD_DEEP2_WORDS; /* the whole keys' hashed counts */
     __shared__ uint32_t s_deep[RDX_MSD_DEEP_MAP_BITS / 32]; /* the 24-bit prefixes seen, hashed */
     __shared__ unsigned long long s_vary[4], s_ends[2]; /* rdx_or_vary's words; the sampled images' least and greatest */
     const uint32_t t = threadIdx.x, lane = rdx_lane();
@@ -192,8 +176,7 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
         s_sum[t] = 0u;
     if (t < RDX_MSD_DEEP_MAP_BITS / 32)
         s_deep[t] = 0u;
-    for (uint32_t j = t; j < MSD_PAIR_WORDS + (sizeof(K) == 8 ? MSD_DEEP2_WORDS + MSD_KEY_WORDS : 0u);
-         j += MSD_DECIDE_THREADS)
+    for (uint32_t j = t; j < MSD_PAIR_WORDS + (sizeof(K) == 8 ? MSD_DEEP2_WORDS : 0u); j += MSD_DECIDE_THREADS)
         s_pairs[j] = 0u;
     if (t < 4)
         s_vary[t] = 0ull;
@@ -218,10 +201,6 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
         if (have[j]) {
             lo = key[j] < lo ? key[j] : lo;
             hi = key[j] > hi ? key[j] : hi;
-            if (sizeof(K) == 8) {
-                const uint32_t kb = msd_key_bin((unsigned long long)key[j]);
-                atomicAdd(&s_keyc[kb >> 1], 1u << ((kb & 1u) << 4));
-            }
         }
     }
     const unsigned long long warp_lo = rdx_warp_min64(lo), warp_hi = rdx_warp_max64(hi);
@@ -280,10 +259,8 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
                 const uint32_t p24 = (uint32_t)(k >> (second - 8)) & 0xFFFFFFu;
                 const uint32_t bit = msd_deep_bit(p24);
                 atomicOr(&s_deep[bit >> 5], 1u << (bit & 31u));
-                /* a heavy key's samples are left out: level 3 places its runs whole */
                 const uint32_t bin = msd_hash(p24, 0x85EBCA6Bu, __builtin_ctz(RDX_MSD_DEEP2_BINS));
-                if (msd_count16(s_keyc, msd_key_bin((unsigned long long)key[j])) < RDX_MSD_HEAVY_SAMPLES)
-                    atomicAdd(&s_deep2[bin >> 1], 1u << ((bin & 1u) << 4));
+                atomicAdd(&s_deep2[bin >> 1], 1u << ((bin & 1u) << 4));
             }
         }
     __syncthreads();
@@ -344,9 +321,8 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
          * The second deep level is skipped with it, and where the drop leaves it no digit. */
         const int skip_deep = sizeof(K) == 8 && s_sum[4] <= RDX_MSD_FEW_DEEP;
         const int skip_deep2 = skip_deep || drop > MSD_DEEP2_MAX_DROP(K);
-        /* Or where no 24-bit prefix is heavy in the sample but for heavy keys (several keys
-         * repeating thousands of times under one prefix make long runs of several keys,
-         * which level 3 sorts slowly; one key's it places whole: tuning.h) and the two deep levels would
+        /* Or where no 24-bit prefix is heavy in the sample (no key repeats thousands of
+         * times: level 3 sorts long runs slowly, tuning.h) and the two deep levels would
          * split the largest level-2 bucket RDX_MSD_DEEP_SPLIT x RDX_MSD_DEEP2_SPLIT ways
          * to about the average at max_n (normal doubles from 2^27 on). */
         const int deep2 = sizeof(K) == 8 && !skip_deep2 && s_sum[5] <= RDX_MSD_DEEP2_MOST24 &&

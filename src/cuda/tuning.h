@@ -528,18 +528,6 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #ifndef RDX_MSD_DEEP2_BINS
 #define RDX_MSD_DEEP2_BINS 16384u
 #endif
-/*   The 24-bit prefixes' counts leave out the samples of heavy keys: a key counted
- *   HEAVY_SAMPLES times or more in KEY_BINS hashed bins of whole keys (random keys fill
- *   a bin up to about 8; zipf's 70 most frequent keys, a third of them, reach 16). Level 3
- *   places a run of one key without comparing its keys (msd_runs_layout), so a heavy key
- *   costs the route what other keys do; a heavy prefix of many keys (low entropy) still
- *   declines it. */
-#ifndef RDX_MSD_KEY_BINS
-#define RDX_MSD_KEY_BINS 16384u
-#endif
-#ifndef RDX_MSD_HEAVY_SAMPLES
-#define RDX_MSD_HEAVY_SAMPLES 16u
-#endif
 #ifndef RDX_MSD_DEEP2_MOST24
 #define RDX_MSD_DEEP2_MOST24 32u
 #endif
