@@ -1462,6 +1462,26 @@ __global__ void __launch_bounds__(MSD_DEEP_GROUPS_THREADS) msd_deep_groups_kerne
     }
 }
 
+/* Copies m elements from src to dst by one block, RDX_MSD_COPY_UNROLL loads a thread in
+ * flight (each of them coalesced across the block). */
+template <typename T, int THREADS>
+static __device__ __noinline__ void msd_block_copy(T *__restrict__ dst, const T *__restrict__ src, uint32_t m)
+{
+    enum { UNROLL = RDX_MSD_COPY_UNROLL };
+    uint32_t i = threadIdx.x;
+    for (; i + (UNROLL - 1) * THREADS < m; i += UNROLL * THREADS) {
+        T x[UNROLL];
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u)
+            x[u] = src[i + (uint32_t)u * THREADS];
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u)
+            dst[i + (uint32_t)u * THREADS] = x[u];
+    }
+    for (; i < m; i += THREADS)
+        dst[i] = src[i];
+}
+
 /* Level 3 on a deep level's groups (msd_deep_groups_kernel), a block taking every
  * grid-th: each group into A (its digit: the group's deep digits, less the first, above as
  * many bits below the deep digit as the group needs). A lone sub-bucket above level 3's
@@ -1500,12 +1520,11 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
         if (m == 0u)
             continue;
         if (m > (uint32_t)CAP) { /* a lone sub-bucket: a group of several holds at most CAP */
-            if (in_b)
-                for (uint32_t i = threadIdx.x; i < m; i += THREADS) {
-                    ((K *)a.keys_a)[begin + i] = src[begin + i];
-                    if (VB)
-                        ((V *)a.vals_a)[begin + i] = vsrc[begin + i];
-                }
+            if (in_b) {
+                msd_block_copy<K, THREADS>((K *)a.keys_a + begin, src + begin, m);
+                if (VB)
+                    msd_block_copy<V, THREADS>((V *)a.vals_a + begin, vsrc + begin, m);
+            }
             if (threadIdx.x == 0) {
                 atomicAdd(&a.ctrl[d.long_word], 1u);
                 const uint32_t at = atomicAdd(&d.bins3[RDX_SEG_LONG_BIN], 1u);
