@@ -119,6 +119,16 @@ enum {
                        below the sample lie in it (msd_float_tail) */
     MSD_NEGUNIT,    /* the same, negated */
     MSD_UNIT_FAR,   /* as MSD_UNIT, but key 33 2^-200: below the widened range, missed */
+    MSD_HEAVY,      /* n / 128 distinct random values, each about 128 times: level 3's runs
+                       longer than RDX_MSD_L3_RUN_MAX are one key each, placed without the
+                       on-chip LSD passes (but where two values share a level-3 digit) */
+    MSD_HEAVYLONG,  /* 1/8 of the keys share their top 16 bits, 512 values below them each
+                       about n / 4096 times, the others random: the deep level splits that
+                       long bucket into sub-buckets of runs of one key */
+    MSD_ZIPF,       /* zipf over 65536 random keys (P(rank k) ~ 1 / (k + 1)): heavy keys, the
+                       most frequent 9% of all; at these sizes the deep level's test takes
+                       them (8-byte keys): long level-2 buckets of one key and level-3 runs
+                       of one key */
     MSD_NFILL
 };
 static const char *const msd_fill_names[MSD_NFILL] = {
@@ -128,7 +138,8 @@ static const char *const msd_fill_names[MSD_NFILL] = {
     "signed +-2^62", "signed near 0", "under the base",
     "high, two small", "near the top, two 0", "a long sub-bucket", "a long sub-bucket, 32 bits", "24-bit tags", "one top digit 90%",
     "tagged, 40 bits", "tagged, 3 bits dropped", "capacity, 5 bits dropped", "capacity, negative",
-    "capacity, 8 low values", "sorted, one pair swapped", "narrow, one -0.0", "narrow, one NaN", "[0, 1)", "(-1, 0]", "[0, 1), one 2^-200"};
+    "capacity, 8 low values", "sorted, one pair swapped", "narrow, one -0.0", "narrow, one NaN", "[0, 1)", "(-1, 0]", "[0, 1), one 2^-200",
+    "heavy x128", "heavy in a long bucket", "zipf"};
 
 /* A random-looking 64-bit value for each index (the splitmix64 finalizer). */
 static uint64_t msd_mix(uint64_t x)
@@ -163,6 +174,15 @@ static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
                                 (rnd(s) & 0x000000FFFFFFFF00ull); break;
         case MSD_DUPS: k[i] = msd_mix(base ^ (r % (n / 8 + 1))); break;
         case MSD_DUPS_BIG: k[i] = msd_mix(base ^ (r % 4096)); break;
+        case MSD_HEAVY: k[i] = msd_mix(base ^ (r % (n / 128 + 1))); break;
+        case MSD_ZIPF: { /* the inverse of the continuous CDF log(1 + k) / log(1 + 65536) */
+            const uint64_t rank = (uint64_t)exp((double)(r >> 11) * 0x1p-53 * log(65537.0)) - 1;
+            k[i] = msd_mix(base ^ (rank < 65536 ? rank : 65535));
+            break;
+        }
+        case MSD_HEAVYLONG:
+            k[i] = r % 8 == 5 ? (base & 0xFFFF000000000000ull) | (msd_mix(base ^ (r >> 3) % 512) >> 16) : r;
+            break;
         case MSD_TAGGED: k[i] = (few[r % 8] & ~low48) | (rnd(s) & low48); break;
         case MSD_NARROW: k[i] = r >> 3; break;
         case MSD_BITS40: k[i] = r >> 24; break;
@@ -317,6 +337,15 @@ static void check_deep_skip(int route, int fill, size_t kb, const char *what)
         CHECK(msd_deep_skipped == 0, "%s: the sample skipped the deep level (many values of the top 24 bits)", what);
 }
 
+/* Where the route ran on keys repeated about 128 times (MSD_HEAVY), level 3 placed their
+ * runs of one key itself: only a bucket where two of its values share the level-3 digit
+ * takes the on-chip LSD passes (each of the n / 128 values would, before). */
+static void check_heavy_runs(int route, int fill, size_t n, unsigned slow, const char *what)
+{
+    CHECK(fill != MSD_HEAVY || route < 2 || (size_t)slow * 16 <= n / 128,
+          "%s: %u level-3 blocks of runs of one key took the on-chip LSD passes", what, slow);
+}
+
 /* Whether outcome route is the expected want (-9: any). */
 static int msd_as_expected(int route, int want)
 {
@@ -383,6 +412,7 @@ static void msd_case(rdx_ctx *ctx, rdx_type type, size_t n, int desc, int fill, 
     else
         CHECK((fill != MSD_SUBBIG && fill != MSD_CAPDUPS) || route < 2 || slow > 0,
               "msd %s n=%zu: no level-3 block took the on-chip LSD passes", msd_fill_names[fill], n);
+    check_heavy_runs(route, fill, n, slow, msd_fill_names[fill]);
     CHECK(msd_as_expected(route, want), "msd %s %s n=%zu %s: route %d, expected %d", type_name(type),
           msd_fill_names[fill], n, desc ? "descending" : "ascending", route, want);
     char what[160];
@@ -457,6 +487,7 @@ static void msd_pairs_case(rdx_ctx *ctx, rdx_type type, size_t n, size_t vs, int
     }
     CHECK((fill != MSD_SUBBIG && fill != MSD_CAPDUPS) || route < 2 || slow > 0,
           "%s: no level-3 block took the on-chip LSD passes", desc_text);
+    check_heavy_runs(route, fill, n, slow, desc_text);
     CHECK(msd_as_expected(route, want), "%s: route %d, expected %d", desc_text, route, want);
     check_deep_skip(route, fill, kb, desc_text);
     if (into) {
@@ -515,6 +546,7 @@ static void msd_argsort_case(rdx_ctx *ctx, rdx_type type, size_t n, rdx_type ind
         CHECK(memcmp(got, orig, n * kb) == 0, "%s: the keys changed", what);
     }
     CHECK(msd_as_expected(route, want), "%s: route %d, expected %d", what, route, want);
+    check_heavy_runs(route, fill, n, slow, what);
     check_deep_skip(route, fill, kb, what);
     free_at(AT_DEVICE, keys);
     free_at(AT_DEVICE, dev_idx);
@@ -544,6 +576,9 @@ static void msd_argsort_tests(rdx_ctx *ctx, int max_log2)
         msd_argsort_case(ctx, RDX_U32, big, RDX_U64, 1, MSD_LOWENT, 0, 0, &s);
         msd_argsort_case(ctx, RDX_U64, big, RDX_U64, 0, MSD_OUTLIER, 1, MSD_MISSED_RANGE, &s);
         msd_argsort_case(ctx, RDX_U32, big, RDX_U32, 1, MSD_DUPS_BIG, 0, -9, &s);
+        msd_argsort_case(ctx, RDX_U64, big, RDX_U64, 0, MSD_HEAVY, 1, MSD_RAN, &s); /* runs' indices widened */
+        msd_argsort_case(ctx, RDX_I64, big, RDX_U32, 1, MSD_HEAVYLONG, 0, MSD_RAN, &s);
+        msd_argsort_case(ctx, RDX_F64, big, RDX_U64, 0, MSD_ZIPF, 1, MSD_RAN, &s);
         msd_argsort_case(ctx, RDX_F32, big, RDX_U64, 0, MSD_UNIFORM, 1, 2, &s);
         msd_argsort_case(ctx, RDX_F64, big, RDX_U64, 1, MSD_FEW, 0, MSD_SEGP, &s);
         msd_argsort_case(ctx, RDX_U64, big, RDX_U64, 1, MSD_DEEPLONG, 1, MSD_DEEP2, &s);
@@ -578,7 +613,7 @@ static void msd_pairs_tests(rdx_ctx *ctx, int max_log2)
     const size_t cap = (size_t)RDX_MSD_L3_CAP_PAIRS;
     const size_t sizes[] = {((size_t)1 << 17), ((size_t)1 << 17) + 3, ((size_t)1 << 19) + 77, ((size_t)1 << 20)};
     static const rdx_type types[4] = {RDX_U64, RDX_I64, RDX_U32, RDX_I32};
-    static const int fills[] = {MSD_UNIFORM, MSD_DUPS, MSD_FEW, MSD_SORTED, MSD_LOWENT, MSD_DUPS_BIG};
+    static const int fills[] = {MSD_UNIFORM, MSD_DUPS, MSD_FEW, MSD_SORTED, MSD_LOWENT, MSD_DUPS_BIG, MSD_HEAVY, MSD_ZIPF};
     for (int t = 0; t < 4; t++)
         for (int desc = 0; desc < 2; desc++)
             for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
@@ -590,6 +625,7 @@ static void msd_pairs_tests(rdx_ctx *ctx, int max_log2)
                     const int want = fill == MSD_UNIFORM || fill == MSD_SORTED || fill == MSD_DUPS ? 2
                                      : fill == MSD_FEW                                          ? msd_segp(rdx_type_size(types[t]))
                                      : fill == MSD_LOWENT                                       ? (wide ? MSD_RAN : 0)
+                                     : (fill == MSD_HEAVY || fill == MSD_ZIPF) && wide          ? MSD_RAN
                                                                                                 : -9;
                     /* 4-byte keys alternate 4- and 8-byte values */
                     const size_t vs = rdx_type_size(types[t]) == 4 && ((i + f) & 2) ? 4 : 8;
@@ -766,6 +802,8 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
                              &s);
                     msd_case(ctx, types[t], sizes[i], desc, MSD_TAG24, (int)((i + desc) & 1), msd_segp(rdx_type_size(types[t])), &s);
                 }
+                msd_case(ctx, types[t], sizes[i], desc, MSD_HEAVY, (int)((i + desc + 1) & 1), wide ? MSD_RAN : -9, &s);
+                msd_case(ctx, types[t], sizes[i], desc, MSD_ZIPF, (int)((i + desc) & 1), wide ? MSD_RAN : -9, &s);
                 /* 256 level-2 buckets: counted over every low bit (4-byte keys), and with
                  * 16 equal keys not (the on-chip LSD passes). */
                 for (int f = MSD_CAPNARROW; f <= MSD_CAPDUPS; f++)
@@ -798,6 +836,9 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         msd_case(ctx, RDX_I32, (size_t)1 << 21, 1, MSD_TAGGED29, 1, MSD_LONG, &s);
     }
     msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_DEEPLONG, 0, MSD_DEEP2, &s);
+    msd_case(ctx, RDX_U64, (size_t)1 << 20, 1, MSD_HEAVYLONG, 0, MSD_RAN, &s);
+    msd_pairs_case(ctx, RDX_I64, (size_t)1 << 20, 8, 0, MSD_HEAVYLONG, 1, MSD_RAN, &s);
+    msd_pairs_case(ctx, RDX_U64, ((size_t)1 << 20) + 5, 4, 1, MSD_HEAVYLONG, 0, MSD_RAN, &s);
     msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_DEEPLONG32, 0, MSD_SEGP, &s);
     msd_case(ctx, RDX_F64, ((size_t)1 << 19) + 77, 1, MSD_DEEPLONG, 1, MSD_DEEP2, &s);
     msd_case(ctx, RDX_F64, ((size_t)1 << 19) + 77, 1, MSD_DEEPLONG32, 1, MSD_SEGP, &s);

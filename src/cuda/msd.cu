@@ -779,6 +779,112 @@ static __device__ __noinline__ void msd_block_lsd_pairs(const K *src, const void
     msd_block_lsd_body<K, VB, W>(src, vsrc, keys, vals, wide, m, cls, desc, smem);
 }
 
+/* A level-3 block whose bucket has a long run of several keys: the on-chip LSD passes
+ * (msd_block_lsd), counted. Every thread calls it after a barrier that ends the fast
+ * path's use of the shared memory; the slow path reads the keys and values again,
+ * warp-striped (nothing has been written yet). */
+template <typename K, int VB, int W>
+static __device__ __forceinline__ void msd_l3_fallback(const rdx_msd_args &a, const K *src, const void *vsrc_p, K *keys,
+                                                       void *vals, unsigned long long *wide, uint32_t m,
+                                                       unsigned char *smem)
+{
+    if (threadIdx.x == 0)
+        atomicAdd(&a.ctrl[RDX_MSD_SLOW], 1u);
+    if constexpr (VB != 0)
+        msd_block_lsd_pairs<K, VB, W>(src, vsrc_p, keys, vals, wide, m, a.cls, a.desc, smem);
+    else
+        msd_block_lsd<K, W>(src, keys, m, a.cls, a.desc, smem);
+}
+
+/* Level 3's long runs of one key (more than RDX_MSD_L3_RUN_MAX keys share the level-3
+ * digit, and all of them are equal: a heavy key, zipf), in the words after the fast path's
+ * counters (one a bin and the end) up to the block scan's: with values, the number of long
+ * runs and their digits, and for a batch of BATCH runs at a time, a bitmap of each run's
+ * keys' indices in the bucket and its words' exclusive prefix counts. Keys alone need none
+ * of it (equal keys go to any slot of their run). */
+template <typename K, int VB, int W> struct msd_runs_layout {
+    typedef msd_shape<K, VB, W> S;
+    static constexpr uint32_t AVAIL = (uint32_t)((msd_l3_layout<K, VB, W>::SCAN - msd_l3_layout<K, VB, W>::WCNT) / 4);
+    static constexpr uint32_t COUNT = ((1u << S::L3_MAX_BITS) + 1u + 3u) & ~3u; /* words from the counters */
+    static constexpr uint32_t LIST = COUNT + 1u;
+    static constexpr uint32_t MOST = (uint32_t)S::L3_CAP / (RDX_MSD_L3_RUN_MAX + 1u) + 1u; /* long runs a bucket */
+    static constexpr uint32_t MAPS = (LIST + MOST + 3u) & ~3u;
+    static constexpr uint32_t WORDS = ((uint32_t)S::L3_CAP + 31u) / 32u; /* a run's bitmap */
+    static constexpr uint32_t FIT = AVAIL > MAPS ? (AVAIL - MAPS) / (2u * WORDS) : 0u;
+    static constexpr uint32_t WARPS = (uint32_t)S::L3_THREADS / 32u;
+    static constexpr uint32_t BATCH = FIT < WARPS ? FIT : WARPS; /* a warp scans a run's bitmap */
+    /* whether this shape places long runs of one key (else its blocks with any long run
+     * take the on-chip LSD passes) */
+    static constexpr bool ON = VB == 0 || BATCH >= 1u;
+};
+static_assert(msd_runs_layout<unsigned long long, 8, 0>::ON && msd_runs_layout<unsigned long long, 4, 0>::ON &&
+                  msd_runs_layout<uint32_t, 8, 0>::ON && msd_runs_layout<uint32_t, 4, 0>::ON,
+              "the narrow shapes of pairs place runs of one key");
+
+/* Places level 3's long runs of one key with values (msd_runs_layout), a batch of runs at
+ * a time, each in the order of its keys' indices in the bucket (their input order: the
+ * sort is stable), which the tie-breaks of their rank words in s_keys are: a bitmap of a
+ * run's indices, its words' exclusive prefix counts (a warp a run), then a key's place is
+ * its run's start plus the count of the run's indices below its own. high and flip are
+ * msd_l3_sort's. Every thread calls it. */
+template <typename K, int VB, int W, typename V>
+static __device__ __noinline__ void msd_l3_place_runs(uint32_t *s_cnt, const K *s_keys, const V *s_vals, K *keys,
+                                                      V *vals, unsigned long long *wide, K high, K flip)
+{
+    typedef msd_runs_layout<K, VB, W> RL;
+    enum { THREADS = msd_shape<K, VB, W>::L3_THREADS, PER_LANE = (RL::WORDS + 31) / 32 };
+    uint32_t *const s_map = s_cnt + RL::MAPS, *const s_pre = s_map + RL::BATCH * RL::WORDS;
+    const uint32_t runs = s_cnt[RL::COUNT], lane = rdx_lane(), warp = threadIdx.x >> 5;
+    for (uint32_t first = 0; first < runs; first += RL::BATCH) {
+        const uint32_t batch = runs - first < RL::BATCH ? runs - first : RL::BATCH;
+        for (uint32_t j = threadIdx.x; j < batch * RL::WORDS; j += THREADS)
+            s_map[j] = 0u;
+        __syncthreads();
+        for (uint32_t r = 0; r < batch; ++r) {
+            const uint32_t d = s_cnt[RL::LIST + first + r], st = d ? s_cnt[d - 1u] : 0u, en = s_cnt[d];
+            for (uint32_t j = st + threadIdx.x; j < en; j += THREADS) {
+                const uint32_t at = (uint32_t)s_keys[j] & 0xFFFFu;
+                atomicOr(&s_map[r * RL::WORDS + (at >> 5)], 1u << (at & 31u));
+            }
+        }
+        __syncthreads();
+        if (warp < batch) {
+            const uint32_t *map = s_map + warp * RL::WORDS;
+            uint32_t *pre = s_pre + warp * RL::WORDS;
+            uint32_t cnt[PER_LANE], total = 0;
+#pragma unroll
+            for (int i = 0; i < PER_LANE; ++i) {
+                const uint32_t w = lane * PER_LANE + (uint32_t)i;
+                cnt[i] = w < RL::WORDS ? (uint32_t)__popc(map[w]) : 0u;
+                total += cnt[i];
+            }
+            uint32_t before = rdx_warp_incl_scan(total, lane) - total;
+#pragma unroll
+            for (int i = 0; i < PER_LANE; ++i) {
+                const uint32_t w = lane * PER_LANE + (uint32_t)i;
+                if (w < RL::WORDS)
+                    pre[w] = before;
+                before += cnt[i];
+            }
+        }
+        __syncthreads();
+        for (uint32_t r = 0; r < batch; ++r) {
+            const uint32_t d = s_cnt[RL::LIST + first + r], st = d ? s_cnt[d - 1u] : 0u, en = s_cnt[d];
+            for (uint32_t j = st + threadIdx.x; j < en; j += THREADS) {
+                const K me = s_keys[j];
+                const uint32_t at = (uint32_t)me & 0xFFFFu, w = r * RL::WORDS + (at >> 5);
+                const uint32_t place = st + s_pre[w] + (uint32_t)__popc(s_map[w] & ((1u << (at & 31u)) - 1u));
+                keys[place] = (high | me >> 16) ^ flip;
+                if (wide)
+                    wide[place] = s_vals[j];
+                else
+                    vals[place] = s_vals[j];
+            }
+        }
+        __syncthreads(); /* the maps are the next batch's */
+    }
+}
+
 /* Sorts a bucket of m keys (the top two digits equal, and with the deep level's digit that
  * too) from src into keys_a + begin, and with VB > 0 its values from vsrc into vals_a +
  * begin (or vals_wide), src and vsrc being keys_a + begin and vals_a + begin or of B
@@ -797,7 +903,8 @@ static __device__ __noinline__ void msd_block_lsd_pairs(const K *src, const void
  * (H200, round 43: docs/performance.md, "Round 43").
  * The layout is row-striped so that short buckets keep every warp busy. Every key and value
  * is read before the first barrier (src may be the destination).
- * A run longer than RDX_MSD_L3_RUN_MAX keys sends the block to msd_block_lsd. */
+ * A run longer than RDX_MSD_L3_RUN_MAX keys is placed without comparisons where it is one
+ * key repeated (msd_runs_layout); one of several keys sends the block to msd_block_lsd. */
 template <typename K, int VB, int W>
 static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const K *src, const void *vsrc_p,
                                                    size_t begin, uint32_t m, int shift, uint32_t mask, uint32_t sub,
@@ -844,6 +951,8 @@ static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const 
     const K flip = msd_flip(src[0], a.cls, a.desc); /* the bucket's codec */
     for (uint32_t j = threadIdx.x; j < bins; j += THREADS)
         s_cnt[j] = 0u;
+    if (VB != 0 && msd_runs_layout<K, VB, W>::ON && threadIdx.x == 0)
+        s_cnt[msd_runs_layout<K, VB, W>::COUNT] = 0u; /* the long runs listed */
 #pragma unroll
     for (int i = 0; i < ITEMS; ++i)
         key[i] ^= flip;
@@ -856,7 +965,8 @@ static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const 
     __syncthreads();
 
     /* Exclusive scan of the bins, PER consecutive bins per thread; a run too long for the
-     * comparisons is noticed here. */
+     * comparisons is noticed here (with values, its digit listed: msd_runs_layout). */
+    typedef msd_runs_layout<K, VB, W> RL;
     uint32_t c[PER], sum = 0;
     bool long_run = false;
     const uint32_t lo = threadIdx.x * PER;
@@ -872,16 +982,13 @@ static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const 
         if (lo + (uint32_t)j < bins)
             s_cnt[lo + (uint32_t)j] = run;
         run += c[j];
+        if constexpr (VB != 0 && RL::ON)
+            if (c[j] > (uint32_t)RDX_MSD_L3_RUN_MAX)
+                s_cnt[RL::LIST + atomicAdd(&s_cnt[RL::COUNT], 1u)] = lo + (uint32_t)j;
     }
-    if (__syncthreads_or(long_run)) {
-        if (threadIdx.x == 0)
-            atomicAdd(&a.ctrl[RDX_MSD_SLOW], 1u);
-        /* This block's loads are done (the barrier above), but the slow path reads the keys
-         * and values again, warp-striped: nothing has been written yet. */
-        if constexpr (VB != 0)
-            msd_block_lsd_pairs<K, VB, W>(src, vsrc_p, keys, (void *)vals, wide, m, a.cls, a.desc, smem);
-        else
-            msd_block_lsd<K, W>(src, keys, m, a.cls, a.desc, smem);
+    const bool any_long = __syncthreads_or(long_run);
+    if (!RL::ON && any_long) {
+        msd_l3_fallback<K, VB, W>(a, src, vsrc_p, keys, (void *)vals, wide, m, smem);
         return;
     }
 
@@ -904,6 +1011,23 @@ static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const 
     const K high = key[0] & ~(~(K)0 >> 16); /* the bits every key of the bucket shares */
     __syncthreads();
 
+    /* A long run is placed without comparisons where it is one key repeated (its rank
+     * words differ only in their tie-breaks); one of several keys sends the block to the
+     * on-chip LSD passes (nothing has been written yet). */
+    if (any_long) {
+        bool mixed = false;
+        for (uint32_t pos = threadIdx.x; pos < m; pos += THREADS) {
+            const K me = s_keys[pos];
+            const uint32_t d = rdx_digit(high | me >> 16, shift, mask) - sub;
+            const uint32_t st = d ? s_cnt[d - 1u] : 0u;
+            mixed |= s_cnt[d] - st > (uint32_t)RDX_MSD_L3_RUN_MAX && (me >> 16) != (s_keys[st] >> 16);
+        }
+        if (__syncthreads_or(mixed)) {
+            msd_l3_fallback<K, VB, W>(a, src, vsrc_p, keys, (void *)vals, wide, m, smem);
+            return;
+        }
+    }
+
     for (uint32_t pos = threadIdx.x; pos < m; pos += THREADS) {
         const K me = s_keys[pos], k = high | me >> 16;
         const uint32_t d = rdx_digit(k, shift, mask) - sub;
@@ -912,12 +1036,19 @@ static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const 
          * step, the second only where it is in the run (else its own, which counts
          * nothing): a warp steps as often as its longest run needs; the compiler's unrolled
          * loop with a remainder first took twice the instructions (ncu, H200, round 43:
-         * u32/u32 2^28). */
+         * u32/u32 2^28). A long run (one key) keeps its slots, keys alone; with values it
+         * is placed below. */
         uint32_t r = st;
+        if (en - st > (uint32_t)RDX_MSD_L3_RUN_MAX) {
+            if (VB)
+                continue;
+            r = pos;
+        } else {
 #pragma unroll 1
-        for (uint32_t j = st; j < en; j += 2u) {
-            const K o0 = s_keys[j], o1 = j + 1u < en ? s_keys[j + 1u] : me;
-            r += (uint32_t)(o0 < me) + (uint32_t)(o1 < me);
+            for (uint32_t j = st; j < en; j += 2u) {
+                const K o0 = s_keys[j], o1 = j + 1u < en ? s_keys[j + 1u] : me;
+                r += (uint32_t)(o0 < me) + (uint32_t)(o1 < me);
+            }
         }
         keys[r] = k ^ flip;
         if (VB) {
@@ -927,6 +1058,9 @@ static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const 
                 vals[r] = s_vals[pos];
         }
     }
+    if constexpr (VB != 0 && RL::ON)
+        if (any_long)
+            msd_l3_place_runs<K, VB, W>(s_cnt, s_keys, (const V *)s_vals, keys, vals, wide, high, flip);
 }
 
 /* The sum of the eight 4-bit counters of x. */
@@ -1328,6 +1462,26 @@ __global__ void __launch_bounds__(MSD_DEEP_GROUPS_THREADS) msd_deep_groups_kerne
     }
 }
 
+/* Copies m elements from src to dst by one block, RDX_MSD_COPY_UNROLL loads a thread in
+ * flight (each of them coalesced across the block). */
+template <typename T, int THREADS>
+static __device__ __noinline__ void msd_block_copy(T *__restrict__ dst, const T *__restrict__ src, uint32_t m)
+{
+    enum { UNROLL = RDX_MSD_COPY_UNROLL };
+    uint32_t i = threadIdx.x;
+    for (; i + (UNROLL - 1) * THREADS < m; i += UNROLL * THREADS) {
+        T x[UNROLL];
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u)
+            x[u] = src[i + (uint32_t)u * THREADS];
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u)
+            dst[i + (uint32_t)u * THREADS] = x[u];
+    }
+    for (; i < m; i += THREADS)
+        dst[i] = src[i];
+}
+
 /* Level 3 on a deep level's groups (msd_deep_groups_kernel), a block taking every
  * grid-th: each group into A (its digit: the group's deep digits, less the first, above as
  * many bits below the deep digit as the group needs). A lone sub-bucket above level 3's
@@ -1366,12 +1520,11 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
         if (m == 0u)
             continue;
         if (m > (uint32_t)CAP) { /* a lone sub-bucket: a group of several holds at most CAP */
-            if (in_b)
-                for (uint32_t i = threadIdx.x; i < m; i += THREADS) {
-                    ((K *)a.keys_a)[begin + i] = src[begin + i];
-                    if (VB)
-                        ((V *)a.vals_a)[begin + i] = vsrc[begin + i];
-                }
+            if (in_b) {
+                msd_block_copy<K, THREADS>((K *)a.keys_a + begin, src + begin, m);
+                if (VB)
+                    msd_block_copy<V, THREADS>((V *)a.vals_a + begin, vsrc + begin, m);
+            }
             if (threadIdx.x == 0) {
                 atomicAdd(&a.ctrl[d.long_word], 1u);
                 const uint32_t at = atomicAdd(&d.bins3[RDX_SEG_LONG_BIN], 1u);
