@@ -30,6 +30,9 @@
 #define GM_LOWENTROPY_WORDS 3
 /* "few": at most this many distinct keys. */
 #define GM_FEW_VALUES 16
+/* "repeat": n / GM_REPEAT_COPIES + 1 random keys, each about this many times (ids that
+ * repeat: events per user, edges per vertex). */
+#define GM_REPEAT_COPIES 256
 /* "bucket": this share of the keys (in percent) has the same top byte of the key's
  * unsigned image (GM_BUCKET_TOP), the rest of their bits random; the others are random. */
 #define GM_BUCKET_PERCENT 90
@@ -51,6 +54,7 @@ typedef enum gm_dist {
     GM_EQUAL,        /* every key the same */
     GM_FEW,          /* at most GM_FEW_VALUES distinct random keys */
     GM_BUCKET,       /* GM_BUCKET_PERCENT % of the keys in one top-byte bucket */
+    GM_REPEAT,       /* n / GM_REPEAT_COPIES + 1 random keys, each about GM_REPEAT_COPIES times */
     GM_NDIST
 } gm_dist;
 
@@ -172,6 +176,9 @@ static GM_HD uint64_t gm_key_bits(int dist, rdx_type t, uint64_t i, uint64_t n, 
         break;
     case GM_FEW:
         x = gm_hash(gm_hash(i, 3, seed) % GM_FEW_VALUES, 4, seed);
+        break;
+    case GM_REPEAT:
+        x = gm_hash(gm_hash(i, 6, seed) % (n / GM_REPEAT_COPIES + 1), 7, seed);
         break;
     case GM_BUCKET:
         if (gm_hash(i, 5, seed) % 100 < GM_BUCKET_PERCENT)

@@ -21,7 +21,7 @@ static const struct { rdx_type t; const char *name; } types[] = {
 
 static const char *const dist_names[GM_NDIST] = {
     "uniform", "bits", "signed", "normal", "unit", "zipf", "lowentropy",
-    "sorted", "reverse", "equal", "few", "bucket"};
+    "sorted", "reverse", "equal", "few", "bucket", "repeat"};
 
 static uint64_t image(uint64_t x, rdx_type t)
 {
@@ -189,6 +189,14 @@ static void check_one(rdx_type t, const char *tn, int dist, uint64_t *k, uint64_
         CHECK(nd <= GM_FEW_VALUES && nd >= (width >= 32 ? GM_FEW_VALUES : 4), "%s %s: %zu distinct keys", tn,
               dn, nd);
         break;
+    case GM_REPEAT: { /* about N / 256 values (fewer where the width folds them), each ~256 times */
+        const size_t values = N / GM_REPEAT_COPIES + 1;
+        CHECK(nd <= values && (width < 32 || nd * 100 >= values * 99), "%s %s: %zu distinct keys of %zu", tn, dn,
+              nd, values);
+        CHECK(width < 32 || (top > GM_REPEAT_COPIES && top < 2 * GM_REPEAT_COPIES),
+              "%s %s: the most frequent key %zu times", tn, dn, top);
+        break;
+    }
     case GM_BUCKET: {
         double share;
         for (i = 0; i < N; i++) count += (image(k[i], t) >> (width - 8)) == GM_BUCKET_TOP;
