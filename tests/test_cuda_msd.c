@@ -1041,7 +1041,8 @@ static void msd_wide_tests(rdx_ctx *ctx, int max_log2, int shape)
  * RDX_MSD4_L3_WIDE_*) above it up to msd4_wide_max_n, each with a digit of each bucket's
  * own width; the limits lowered here so that they sort small inputs. Every result is the
  * stable sort's (the values are the input's indices): level-2 buckets of a few keys, equal
- * keys (comparisons by index, and runs long enough for the on-chip LSD passes), 256
+ * keys (comparisons by index, runs long enough for the on-chip LSD passes, and runs of one
+ * key repeated 128 times, placed in index order without them), 256
  * buckets of n / 256 narrowed by 5 bits (the sample's drop: in buckets of about the
  * capacity the shape's digit would be wider than the 11 bits below level 2), few distinct
  * keys (the deep level), exactly the capacity and one key above it, and the shape's limit
@@ -1066,7 +1067,7 @@ static void msd_wide_pairs_tests(rdx_ctx *ctx, int max_log2, int shape)
         else
             msd_argsort_case(ctx, RDX_I32, n + 3, RDX_U32, 1, MSD_CAPDUPS, 1, 2, &s);
     } else {
-        static const int fills[] = {MSD_UNIFORM, MSD_DUPS, MSD_CAPNARROW, MSD_CAPNEG, MSD_CAPDUPS, MSD_SORTED};
+        static const int fills[] = {MSD_UNIFORM, MSD_DUPS, MSD_CAPNARROW, MSD_CAPNEG, MSD_CAPDUPS, MSD_SORTED, MSD_HEAVY};
         for (int k = 0; k < 3; k++)
             for (int desc = 0; desc < 2; desc++)
                 for (size_t f = 0; f < sizeof fills / sizeof fills[0]; f++)

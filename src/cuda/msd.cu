@@ -797,82 +797,90 @@ static __device__ __forceinline__ void msd_l3_fallback(const rdx_msd_args &a, co
 }
 
 /* Level 3's long runs of one key (more than RDX_MSD_L3_RUN_MAX keys share the level-3
- * digit, and all of them are equal: a heavy key, zipf), in the words after the fast path's
- * counters (one a bin and the end) up to the block scan's: with values, the number of long
- * runs and their digits, and for a batch of BATCH runs at a time, a bitmap of each run's
- * keys' indices in the bucket and its words' exclusive prefix counts. Keys alone need none
- * of it (equal keys go to any slot of their run). */
-template <typename K, int VB, int W> struct msd_runs_layout {
-    typedef msd_shape<K, VB, W> S;
-    static constexpr uint32_t AVAIL = (uint32_t)((msd_l3_layout<K, VB, W>::SCAN - msd_l3_layout<K, VB, W>::WCNT) / 4);
-    static constexpr uint32_t COUNT = ((1u << S::L3_MAX_BITS) + 1u + 3u) & ~3u; /* words from the counters */
-    static constexpr uint32_t LIST = COUNT + 1u;
-    static constexpr uint32_t MOST = (uint32_t)S::L3_CAP / (RDX_MSD_L3_RUN_MAX + 1u) + 1u; /* long runs a bucket */
-    static constexpr uint32_t MAPS = (LIST + MOST + 3u) & ~3u;
-    static constexpr uint32_t WORDS = ((uint32_t)S::L3_CAP + 31u) / 32u; /* a run's bitmap */
-    static constexpr uint32_t FIT = AVAIL > MAPS ? (AVAIL - MAPS) / (2u * WORDS) : 0u;
-    static constexpr uint32_t WARPS = (uint32_t)S::L3_THREADS / 32u;
-    static constexpr uint32_t BATCH = FIT < WARPS ? FIT : WARPS; /* a warp scans a run's bitmap */
-    /* whether this shape places long runs of one key (else its blocks with any long run
-     * take the on-chip LSD passes) */
-    static constexpr bool ON = VB == 0 || BATCH >= 1u;
+ * digit, and all of them are equal: ids that repeat, a heavy key) with values, in the
+ * counter words after the bucket's bins counters (one a bin and the end) up to the block
+ * scan's: the number of long runs and their digits, and for a batch of runs at a time, a
+ * bitmap of each run's keys' indices in the bucket and its words' exclusive prefix counts.
+ * Where the bucket's bins leave no room for one run's (the widest digits of the mid and
+ * wide shapes of 4-byte pairs), its block takes the on-chip LSD passes. Keys alone need
+ * none of it (equal keys go to any slot of their run). */
+/* The runs' count's word: after the bins' counters and the end (list: the next words) */
+static constexpr __host__ __device__ uint32_t msd_runs_count(uint32_t bins) { return (bins + 1u + 3u) & ~3u; }
+struct msd_runs_room {
+    uint32_t count, list, maps, words, batch; /* word offsets from the counters; bitmap words a run; runs a batch */
 };
-static_assert(msd_runs_layout<unsigned long long, 8, 0>::ON && msd_runs_layout<unsigned long long, 4, 0>::ON &&
-                  msd_runs_layout<uint32_t, 8, 0>::ON && msd_runs_layout<uint32_t, 4, 0>::ON,
-              "the narrow shapes of pairs place runs of one key");
+template <typename K, int VB, int W>
+static constexpr __host__ __device__ msd_runs_room msd_runs_at(uint32_t bins, uint32_t m)
+{
+    typedef msd_l3_layout<K, VB, W> R;
+    const uint32_t avail = (uint32_t)((R::SCAN - R::WCNT) / 4), warps = msd_shape<K, VB, W>::L3_THREADS / 32;
+    msd_runs_room r{};
+    r.count = msd_runs_count(bins);
+    r.list = r.count + 1u;
+    r.maps = (r.list + m / (RDX_MSD_L3_RUN_MAX + 1u) + 1u + 3u) & ~3u; /* the most long runs m keys hold */
+    r.words = (m + 31u) / 32u;
+    const uint32_t fit = avail > r.maps ? (avail - r.maps) / (2u * r.words) : 0u;
+    r.batch = fit < warps ? fit : warps; /* a warp scans a run's bitmap */
+    return r;
+}
+static_assert(msd_runs_count(1u << RDX_MSD4_L3_WIDE_MAX_BITS_PAIRS) < (msd_l3_layout<uint32_t, 4, 1>::SCAN - msd_l3_layout<uint32_t, 4, 1>::WCNT) / 4 &&
+                  msd_runs_count(1u << RDX_MSD4_L3_MID_MAX_BITS_PAIRS) < (msd_l3_layout<uint32_t, 4, 3>::SCAN - msd_l3_layout<uint32_t, 4, 3>::WCNT) / 4 &&
+                  msd_runs_count(1u << RDX_MSD4_L3_MAX_BITS) < (msd_l3_layout<uint32_t, 8, 0>::SCAN - msd_l3_layout<uint32_t, 8, 0>::WCNT) / 4,
+              "the runs' count has a word in every shape of pairs");
+static_assert(msd_runs_at<unsigned long long, 8, 0>(1u << RDX_MSD_L3_MAX_BITS, RDX_MSD_L3_CAP_PAIRS).batch >= 1u &&
+                  msd_runs_at<unsigned long long, 4, 0>(1u << RDX_MSD_L3_MAX_BITS, RDX_MSD_L3_CAP_PAIRS).batch >= 1u &&
+                  msd_runs_at<uint32_t, 8, 0>(1u << RDX_MSD4_L3_MAX_BITS, RDX_MSD_L3_CAP_PAIRS).batch >= 1u &&
+                  msd_runs_at<uint32_t, 4, 0>(1u << RDX_MSD4_L3_MAX_BITS, RDX_MSD_L3_CAP_PAIRS).batch >= 1u,
+              "the narrow shapes of pairs place runs of one key in every bucket");
 
-/* Places level 3's long runs of one key with values (msd_runs_layout), a batch of runs at
- * a time, each in the order of its keys' indices in the bucket (their input order: the
+/* Places level 3's long runs of one key with values (msd_runs_at), a batch of runs at a
+ * time, each in the order of its keys' indices in the bucket (their input order: the
  * sort is stable), which the tie-breaks of their rank words in s_keys are: a bitmap of a
  * run's indices, its words' exclusive prefix counts (a warp a run), then a key's place is
- * its run's start plus the count of the run's indices below its own. high and flip are
- * msd_l3_sort's. Every thread calls it. */
+ * its run's start plus the count of the run's indices below its own. bins, m, high and
+ * flip are msd_l3_sort's. Every thread calls it. */
 template <typename K, int VB, int W, typename V>
 static __device__ __noinline__ void msd_l3_place_runs(uint32_t *s_cnt, const K *s_keys, const V *s_vals, K *keys,
-                                                      V *vals, unsigned long long *wide, K high, K flip)
+                                                      V *vals, unsigned long long *wide, uint32_t bins, uint32_t m,
+                                                      K high, K flip)
 {
-    typedef msd_runs_layout<K, VB, W> RL;
-    enum { THREADS = msd_shape<K, VB, W>::L3_THREADS, PER_LANE = (RL::WORDS + 31) / 32 };
-    uint32_t *const s_map = s_cnt + RL::MAPS, *const s_pre = s_map + RL::BATCH * RL::WORDS;
-    const uint32_t runs = s_cnt[RL::COUNT], lane = rdx_lane(), warp = threadIdx.x >> 5;
-    for (uint32_t first = 0; first < runs; first += RL::BATCH) {
-        const uint32_t batch = runs - first < RL::BATCH ? runs - first : RL::BATCH;
-        for (uint32_t j = threadIdx.x; j < batch * RL::WORDS; j += THREADS)
+    enum { THREADS = msd_shape<K, VB, W>::L3_THREADS };
+    const msd_runs_room room = msd_runs_at<K, VB, W>(bins, m);
+    const uint32_t words = room.words, per_lane = (words + 31u) / 32u;
+    uint32_t *const s_map = s_cnt + room.maps, *const s_pre = s_map + room.batch * words;
+    const uint32_t runs = s_cnt[room.count], lane = rdx_lane(), warp = threadIdx.x >> 5;
+    for (uint32_t first = 0; first < runs; first += room.batch) {
+        const uint32_t batch = runs - first < room.batch ? runs - first : room.batch;
+        for (uint32_t j = threadIdx.x; j < batch * words; j += THREADS)
             s_map[j] = 0u;
         __syncthreads();
         for (uint32_t r = 0; r < batch; ++r) {
-            const uint32_t d = s_cnt[RL::LIST + first + r], st = d ? s_cnt[d - 1u] : 0u, en = s_cnt[d];
+            const uint32_t d = s_cnt[room.list + first + r], st = d ? s_cnt[d - 1u] : 0u, en = s_cnt[d];
             for (uint32_t j = st + threadIdx.x; j < en; j += THREADS) {
                 const uint32_t at = (uint32_t)s_keys[j] & 0xFFFFu;
-                atomicOr(&s_map[r * RL::WORDS + (at >> 5)], 1u << (at & 31u));
+                atomicOr(&s_map[r * words + (at >> 5)], 1u << (at & 31u));
             }
         }
         __syncthreads();
-        if (warp < batch) {
-            const uint32_t *map = s_map + warp * RL::WORDS;
-            uint32_t *pre = s_pre + warp * RL::WORDS;
-            uint32_t cnt[PER_LANE], total = 0;
-#pragma unroll
-            for (int i = 0; i < PER_LANE; ++i) {
-                const uint32_t w = lane * PER_LANE + (uint32_t)i;
-                cnt[i] = w < RL::WORDS ? (uint32_t)__popc(map[w]) : 0u;
-                total += cnt[i];
-            }
+        if (warp < batch) { /* lane l scans words l * per_lane .. (l + 1) * per_lane - 1 */
+            const uint32_t *map = s_map + warp * words;
+            uint32_t *pre = s_pre + warp * words;
+            const uint32_t w0 = lane * per_lane, w1 = w0 + per_lane < words ? w0 + per_lane : words;
+            uint32_t total = 0;
+            for (uint32_t w = w0; w < w1; ++w)
+                total += (uint32_t)__popc(map[w]);
             uint32_t before = rdx_warp_incl_scan(total, lane) - total;
-#pragma unroll
-            for (int i = 0; i < PER_LANE; ++i) {
-                const uint32_t w = lane * PER_LANE + (uint32_t)i;
-                if (w < RL::WORDS)
-                    pre[w] = before;
-                before += cnt[i];
+            for (uint32_t w = w0; w < w1; ++w) {
+                pre[w] = before;
+                before += (uint32_t)__popc(map[w]);
             }
         }
         __syncthreads();
         for (uint32_t r = 0; r < batch; ++r) {
-            const uint32_t d = s_cnt[RL::LIST + first + r], st = d ? s_cnt[d - 1u] : 0u, en = s_cnt[d];
+            const uint32_t d = s_cnt[room.list + first + r], st = d ? s_cnt[d - 1u] : 0u, en = s_cnt[d];
             for (uint32_t j = st + threadIdx.x; j < en; j += THREADS) {
                 const K me = s_keys[j];
-                const uint32_t at = (uint32_t)me & 0xFFFFu, w = r * RL::WORDS + (at >> 5);
+                const uint32_t at = (uint32_t)me & 0xFFFFu, w = r * words + (at >> 5);
                 const uint32_t place = st + s_pre[w] + (uint32_t)__popc(s_map[w] & ((1u << (at & 31u)) - 1u));
                 keys[place] = (high | me >> 16) ^ flip;
                 if (wide)
@@ -904,7 +912,7 @@ static __device__ __noinline__ void msd_l3_place_runs(uint32_t *s_cnt, const K *
  * The layout is row-striped so that short buckets keep every warp busy. Every key and value
  * is read before the first barrier (src may be the destination).
  * A run longer than RDX_MSD_L3_RUN_MAX keys is placed without comparisons where it is one
- * key repeated (msd_runs_layout); one of several keys sends the block to msd_block_lsd. */
+ * key repeated (msd_runs_at); one of several keys sends the block to msd_block_lsd. */
 template <typename K, int VB, int W>
 static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const K *src, const void *vsrc_p,
                                                    size_t begin, uint32_t m, int shift, uint32_t mask, uint32_t sub,
@@ -951,8 +959,8 @@ static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const 
     const K flip = msd_flip(src[0], a.cls, a.desc); /* the bucket's codec */
     for (uint32_t j = threadIdx.x; j < bins; j += THREADS)
         s_cnt[j] = 0u;
-    if (VB != 0 && msd_runs_layout<K, VB, W>::ON && threadIdx.x == 0)
-        s_cnt[msd_runs_layout<K, VB, W>::COUNT] = 0u; /* the long runs listed */
+    if (VB != 0 && threadIdx.x == 0)
+        s_cnt[msd_runs_count(bins)] = 0u; /* the long runs listed (msd_runs_at) */
 #pragma unroll
     for (int i = 0; i < ITEMS; ++i)
         key[i] ^= flip;
@@ -965,8 +973,7 @@ static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const 
     __syncthreads();
 
     /* Exclusive scan of the bins, PER consecutive bins per thread; a run too long for the
-     * comparisons is noticed here (with values, its digit listed: msd_runs_layout). */
-    typedef msd_runs_layout<K, VB, W> RL;
+     * comparisons is noticed here (with values, its digit listed: msd_runs_at). */
     uint32_t c[PER], sum = 0;
     bool long_run = false;
     const uint32_t lo = threadIdx.x * PER;
@@ -982,12 +989,11 @@ static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const 
         if (lo + (uint32_t)j < bins)
             s_cnt[lo + (uint32_t)j] = run;
         run += c[j];
-        if constexpr (VB != 0 && RL::ON)
-            if (c[j] > (uint32_t)RDX_MSD_L3_RUN_MAX)
-                s_cnt[RL::LIST + atomicAdd(&s_cnt[RL::COUNT], 1u)] = lo + (uint32_t)j;
+        if (VB != 0 && c[j] > (uint32_t)RDX_MSD_L3_RUN_MAX && msd_runs_at<K, VB, W>(bins, m).batch >= 1u)
+            s_cnt[msd_runs_count(bins) + 1u + atomicAdd(&s_cnt[msd_runs_count(bins)], 1u)] = lo + (uint32_t)j;
     }
     const bool any_long = __syncthreads_or(long_run);
-    if (!RL::ON && any_long) {
+    if (VB != 0 && any_long && msd_runs_at<K, VB, W>(bins, m).batch == 0u) { /* no room for the runs */
         msd_l3_fallback<K, VB, W>(a, src, vsrc_p, keys, (void *)vals, wide, m, smem);
         return;
     }
@@ -1058,9 +1064,9 @@ static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const 
                 vals[r] = s_vals[pos];
         }
     }
-    if constexpr (VB != 0 && RL::ON)
+    if constexpr (VB != 0)
         if (any_long)
-            msd_l3_place_runs<K, VB, W>(s_cnt, s_keys, (const V *)s_vals, keys, vals, wide, high, flip);
+            msd_l3_place_runs<K, VB, W>(s_cnt, s_keys, (const V *)s_vals, keys, vals, wide, bins, m, high, flip);
 }
 
 /* The sum of the eight 4-bit counters of x. */

@@ -610,9 +610,9 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
  * bucket has keys), between 8 and MAX_BITS; keys that share it are put in order by
  * comparing each with the others; more than RUN_MAX keys that share one are placed without
  * comparisons where they are one key repeated (round 51, msd.cu's msd_runs_layout: keys
- * alone keep their slots, pairs go in index order by a bitmap; the mid and wide shapes of
- * 4-byte pairs have no room for the bitmaps), and else the block sorts its bucket with
- * on-chip LSD passes over bits 0-47 instead.
+ * alone keep their slots, pairs go in index order by a bitmap, where the bucket's bins
+ * leave room for one), and else the block sorts its bucket with on-chip LSD passes over
+ * bits 0-47 instead.
  * Sweep (u64 uniform, ms at 2^25 / 2^26 / 2^27 / 2^28): 512 x 16 at 2 blocks/SM with up
  * to 12 bits 1.627 / 2.378 / 3.944 / 7.060, 11 bits 1.557 / 2.280 / 3.770 / 6.739;
  * 512 x 12 at 3 blocks/SM with 11 bits 1.396 / 2.107 / 3.558 / 6.691, with 10 bits
