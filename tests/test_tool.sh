@@ -32,7 +32,7 @@ next_seed() { SEED_I=$(( (SEED_I * 6364136223846793005 + 1442695040888963407) & 
 SEED_I=$SEED
 
 # --- round trips: gen -> sort -> check, raw ---
-dists=(uniform sorted reverse equal few lowentropy zipf)
+dists=(uniform sorted reverse equal few lowentropy zipf repeat)
 i=0
 for t in u8 i16 u32 i32 i64 u64 f16 bf16 f32 f64; do
   for d in "${dists[@]}"; do
@@ -60,6 +60,14 @@ for t in u8 i16 u32 i32 i64 u64 f16 bf16 f32 f64; do
     i=$((i + 1))
   done
 done
+
+# repeat: n / 256 + 1 values, each about 256 times (64-bit keys: no two values alike)
+n=$(( $(next_seed) % 60000 + 5000 ))
+"$RDX" gen -t u64 -n "$n" --dist repeat --seed "$(next_seed)" in.bin || fail "gen repeat"
+distinct=$(od -An -v -tx8 -w8 in.bin | sort -u | wc -l)
+[ "$distinct" -le $(( n / 256 + 1 )) ] && [ "$distinct" -ge $(( (n / 256 + 1) * 9 / 10 )) ] ||
+  fail "gen repeat: $distinct distinct keys of $n (expected about $(( n / 256 + 1 )))"
+pass
 
 # check says "not sorted" (exit 1) for a file that is not, and names the position.
 for t in u32 f32 i64; do

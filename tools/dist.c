@@ -13,10 +13,11 @@
 #define TOOL_FEW_DISTINCT 16        /* "few": this many distinct values */
 #define TOOL_ZIPF_RANKS 65536       /* "zipf": this many distinct values ... */
 #define TOOL_ZIPF_EXPONENT 1.0      /* ... the k-th most common with weight 1 / k^s */
+#define TOOL_REPEAT_COPIES 256      /* "repeat": n / this + 1 values, each about this many times */
 #define TOOL_PROGRESS_STEP (1u << 20) /* keys between progress updates */
 
 static const char *const dist_names[] = {
-    "uniform", "sorted", "reverse", "equal", "few", "lowentropy", "zipf",
+    "uniform", "sorted", "reverse", "equal", "few", "lowentropy", "zipf", "repeat",
 };
 
 int tool_parse_dist(const char *name, tool_dist *d)
@@ -107,6 +108,27 @@ static void fill_sorted(void *keys, size_t n, rdx_type t, tool_rng *r, int rever
     }
 }
 
+/* n / TOOL_REPEAT_COPIES + 1 random values, each key one of them drawn uniformly (ids that
+ * repeat: events per user, edges per vertex). */
+static int fill_repeat(void *keys, size_t n, rdx_type t, tool_rng *r)
+{
+    const size_t ksize = rdx_type_size(t), values = n / TOOL_REPEAT_COPIES + 1;
+    uint64_t *value = malloc(values * sizeof *value);
+    if (!value) {
+        tool_error("out of memory");
+        return -1;
+    }
+    for (size_t k = 0; k < values; k++)
+        value[k] = random_key(r, t);
+    for (size_t i = 0; i < n; i++) {
+        tool_store_bits(keys, i, ksize, value[tool_rng_next(r) % values]);
+        if ((i & (TOOL_PROGRESS_STEP - 1)) == 0)
+            tool_progress_set((double)i / (double)n);
+    }
+    free(value);
+    return 0;
+}
+
 static int fill_zipf(void *keys, size_t n, rdx_type t, tool_rng *r)
 {
     const size_t ksize = rdx_type_size(t);
@@ -155,6 +177,8 @@ int tool_generate(void *keys, size_t n, rdx_type t, tool_dist d, uint64_t seed)
         return 0;
     case TOOL_DIST_ZIPF:
         return fill_zipf(keys, n, t, &r);
+    case TOOL_DIST_REPEAT:
+        return fill_repeat(keys, n, t, &r);
     case TOOL_DIST_EQUAL: {
         uint64_t v = random_key(&r, t);
         for (size_t i = 0; i < n; i++)

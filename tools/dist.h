@@ -13,10 +13,11 @@ typedef enum tool_dist {
     TOOL_DIST_EQUAL,       /* one random value, n times */
     TOOL_DIST_FEW,         /* TOOL_FEW_DISTINCT random values, drawn uniformly */
     TOOL_DIST_LOWENTROPY,  /* AND of three random words: bits mostly 0 */
-    TOOL_DIST_ZIPF         /* Zipf over TOOL_ZIPF_RANKS random values: a few very common */
+    TOOL_DIST_ZIPF,        /* Zipf over TOOL_ZIPF_RANKS random values: a few very common */
+    TOOL_DIST_REPEAT       /* n / TOOL_REPEAT_COPIES + 1 random values, each about that many times */
 } tool_dist;
 
-#define TOOL_DIST_NAMES "uniform sorted reverse equal few lowentropy zipf"
+#define TOOL_DIST_NAMES "uniform sorted reverse equal few lowentropy zipf repeat"
 
 int tool_parse_dist(const char *name, tool_dist *d);
 const char *tool_dist_name(tool_dist d);
