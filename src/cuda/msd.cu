@@ -796,6 +796,10 @@ static __device__ __forceinline__ void msd_l3_fallback(const rdx_msd_args &a, co
         msd_block_lsd<K, W>(src, keys, m, a.cls, a.desc, smem);
 }
 
+/* The word of level 3's count of long runs (msd_runs_at): after the bins' counters and the
+ * end; the runs' digits follow it. */
+static constexpr __host__ __device__ uint32_t msd_runs_count(uint32_t bins) { return (bins + 1u + 3u) & ~3u; }
+
 /* Level 3's long runs of one key (more than RDX_MSD_L3_RUN_MAX keys share the level-3
  * digit, and all of them are equal: ids that repeat, a heavy key) with values, in the
  * counter words after the bucket's bins counters (one a bin and the end) up to the block
@@ -804,8 +808,6 @@ static __device__ __forceinline__ void msd_l3_fallback(const rdx_msd_args &a, co
  * Where the bucket's bins leave no room for one run's (the widest digits of the mid and
  * wide shapes of 4-byte pairs), its block takes the on-chip LSD passes. Keys alone need
  * none of it (equal keys go to any slot of their run). */
-/* The runs' count's word: after the bins' counters and the end (list: the next words) */
-static constexpr __host__ __device__ uint32_t msd_runs_count(uint32_t bins) { return (bins + 1u + 3u) & ~3u; }
 struct msd_runs_room {
     uint32_t count, list, maps, words, batch; /* word offsets from the counters; bitmap words a run; runs a batch */
 };

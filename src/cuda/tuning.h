@@ -609,7 +609,7 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
  * anything. The level-3 digit has about log2(n / 65536) bits (as many bins as an average
  * bucket has keys), between 8 and MAX_BITS; keys that share it are put in order by
  * comparing each with the others; more than RUN_MAX keys that share one are placed without
- * comparisons where they are one key repeated (round 51, msd.cu's msd_runs_layout: keys
+ * comparisons where they are one key repeated (round 51, msd.cu's msd_runs_at: keys
  * alone keep their slots, pairs go in index order by a bitmap, where the bucket's bins
  * leave room for one), and else the block sorts its bucket with on-chip LSD passes over
  * bits 0-47 instead.
