@@ -314,6 +314,29 @@ static __device__ __forceinline__ unsigned long long rdx_warp_max64(unsigned lon
     return (unsigned long long)high << 32 | low;
 }
 
+/* dst[i] = src[i] for i in [begin, end), by one block, RDX_BLOCK_COPY_UNROLL loads a thread
+ * in flight (each coalesced across the block): a plain loop keeps one, and held one
+ * block's copy of a heavy key's millions of keys to a few GB/s (tuning.h). */
+template <typename T>
+static __device__ __noinline__ void rdx_block_copy(T *__restrict__ dst, const T *__restrict__ src, size_t begin,
+                                                   size_t end)
+{
+    enum { UNROLL = RDX_BLOCK_COPY_UNROLL };
+    const size_t step = blockDim.x;
+    size_t i = begin + threadIdx.x;
+    for (; i + (UNROLL - 1) * step < end; i += UNROLL * step) {
+        T x[UNROLL];
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u)
+            x[u] = src[i + (size_t)u * step];
+#pragma unroll
+        for (int u = 0; u < UNROLL; ++u)
+            dst[i + (size_t)u * step] = x[u];
+    }
+    for (; i < end; i += step)
+        dst[i] = src[i];
+}
+
 /* A launch of `blocks` blocks capped at `waves` times per_sm blocks on each of sms
  * multiprocessors (a grid whose blocks loop over the work; per_sm and sms below 1 count
  * as 1; waves 0: no cap). At least one block. */

@@ -809,7 +809,7 @@ static constexpr __host__ __device__ uint32_t msd_runs_count(uint32_t bins) { re
  * wide shapes of 4-byte pairs), its block takes the on-chip LSD passes. Keys alone need
  * none of it (equal keys go to any slot of their run). */
 struct msd_runs_room {
-    uint32_t count, list, maps, words, batch; /* word offsets from the counters; bitmap words a run; runs a batch */
+    uint32_t count, maps, words, batch; /* word offsets from the counters (the runs' digits at count + 1); bitmap words a run; runs a batch */
 };
 template <typename K, int VB, int W>
 static constexpr __host__ __device__ msd_runs_room msd_runs_at(uint32_t bins, uint32_t m)
@@ -818,8 +818,7 @@ static constexpr __host__ __device__ msd_runs_room msd_runs_at(uint32_t bins, ui
     const uint32_t avail = (uint32_t)((R::SCAN - R::WCNT) / 4), warps = msd_shape<K, VB, W>::L3_THREADS / 32;
     msd_runs_room r{};
     r.count = msd_runs_count(bins);
-    r.list = r.count + 1u;
-    r.maps = (r.list + m / (RDX_MSD_L3_RUN_MAX + 1u) + 1u + 3u) & ~3u; /* the most long runs m keys hold */
+    r.maps = (r.count + 1u + m / (RDX_MSD_L3_RUN_MAX + 1u) + 1u + 3u) & ~3u; /* the most long runs m keys hold */
     r.words = (m + 31u) / 32u;
     const uint32_t fit = avail > r.maps ? (avail - r.maps) / (2u * r.words) : 0u;
     r.batch = fit < warps ? fit : warps; /* a warp scans a run's bitmap */
@@ -857,7 +856,7 @@ static __device__ __noinline__ void msd_l3_place_runs(uint32_t *s_cnt, const K *
             s_map[j] = 0u;
         __syncthreads();
         for (uint32_t r = 0; r < batch; ++r) {
-            const uint32_t d = s_cnt[room.list + first + r], st = d ? s_cnt[d - 1u] : 0u, en = s_cnt[d];
+            const uint32_t d = s_cnt[room.count + 1u + first + r], st = d ? s_cnt[d - 1u] : 0u, en = s_cnt[d];
             for (uint32_t j = st + threadIdx.x; j < en; j += THREADS) {
                 const uint32_t at = (uint32_t)s_keys[j] & 0xFFFFu;
                 atomicOr(&s_map[r * words + (at >> 5)], 1u << (at & 31u));
@@ -879,7 +878,7 @@ static __device__ __noinline__ void msd_l3_place_runs(uint32_t *s_cnt, const K *
         }
         __syncthreads();
         for (uint32_t r = 0; r < batch; ++r) {
-            const uint32_t d = s_cnt[room.list + first + r], st = d ? s_cnt[d - 1u] : 0u, en = s_cnt[d];
+            const uint32_t d = s_cnt[room.count + 1u + first + r], st = d ? s_cnt[d - 1u] : 0u, en = s_cnt[d];
             for (uint32_t j = st + threadIdx.x; j < en; j += THREADS) {
                 const K me = s_keys[j];
                 const uint32_t at = (uint32_t)me & 0xFFFFu, w = r * words + (at >> 5);
@@ -1470,26 +1469,6 @@ __global__ void __launch_bounds__(MSD_DEEP_GROUPS_THREADS) msd_deep_groups_kerne
     }
 }
 
-/* Copies m elements from src to dst by one block, RDX_MSD_COPY_UNROLL loads a thread in
- * flight (each of them coalesced across the block). */
-template <typename T, int THREADS>
-static __device__ __noinline__ void msd_block_copy(T *__restrict__ dst, const T *__restrict__ src, uint32_t m)
-{
-    enum { UNROLL = RDX_MSD_COPY_UNROLL };
-    uint32_t i = threadIdx.x;
-    for (; i + (UNROLL - 1) * THREADS < m; i += UNROLL * THREADS) {
-        T x[UNROLL];
-#pragma unroll
-        for (int u = 0; u < UNROLL; ++u)
-            x[u] = src[i + (uint32_t)u * THREADS];
-#pragma unroll
-        for (int u = 0; u < UNROLL; ++u)
-            dst[i + (uint32_t)u * THREADS] = x[u];
-    }
-    for (; i < m; i += THREADS)
-        dst[i] = src[i];
-}
-
 /* Level 3 on a deep level's groups (msd_deep_groups_kernel), a block taking every
  * grid-th: each group into A (its digit: the group's deep digits, less the first, above as
  * many bits below the deep digit as the group needs). A lone sub-bucket above level 3's
@@ -1529,9 +1508,9 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
             continue;
         if (m > (uint32_t)CAP) { /* a lone sub-bucket: a group of several holds at most CAP */
             if (in_b) {
-                msd_block_copy<K, THREADS>((K *)a.keys_a + begin, src + begin, m);
+                rdx_block_copy<K>((K *)a.keys_a, src, begin, begin + m);
                 if (VB)
-                    msd_block_copy<V, THREADS>((V *)a.vals_a + begin, vsrc + begin, m);
+                    rdx_block_copy<V>((V *)a.vals_a, vsrc, begin, begin + m);
             }
             if (threadIdx.x == 0) {
                 atomicAdd(&a.ctrl[d.long_word], 1u);

@@ -331,13 +331,11 @@ __global__ void segp_plan_kernel(const segp_dev d, int passes, int apart, const 
 /* dst[i] = src[i] for i in [begin, end), elements of `bytes` bytes, over the block. */
 static __device__ __forceinline__ void segp_copy(void *dst, const void *src, size_t begin, size_t end, int bytes)
 {
-    for (size_t i = begin + threadIdx.x; i < end; i += blockDim.x) {
-        switch (bytes) {
-        case 1: ((uint8_t *)dst)[i] = ((const uint8_t *)src)[i]; break;
-        case 2: ((uint16_t *)dst)[i] = ((const uint16_t *)src)[i]; break;
-        case 4: ((uint32_t *)dst)[i] = ((const uint32_t *)src)[i]; break;
-        default: ((unsigned long long *)dst)[i] = ((const unsigned long long *)src)[i]; break;
-        }
+    switch (bytes) {
+    case 1: rdx_block_copy((uint8_t *)dst, (const uint8_t *)src, begin, end); break;
+    case 2: rdx_block_copy((uint16_t *)dst, (const uint16_t *)src, begin, end); break;
+    case 4: rdx_block_copy((uint32_t *)dst, (const uint32_t *)src, begin, end); break;
+    default: rdx_block_copy((unsigned long long *)dst, (const unsigned long long *)src, begin, end); break;
     }
 }
 

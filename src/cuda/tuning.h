@@ -719,12 +719,13 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #ifndef RDX_MSD_L3_PREFETCH_BYTES
 #define RDX_MSD_L3_PREFETCH_BYTES (48 * 1024)
 #endif
-/* The deep level's copy of a lone sub-bucket above level 3's capacity from B to A (one
- * block's, msd_block_copy): loads in flight a thread. A plain loop kept one, and held a
- * heavy key's sub-bucket of millions of keys to a few GB/s (H100, round 51: u64 zipf 2^26
- * forced onto the route, the deep kernels 6.9 of its 10.6 ms). */
-#ifndef RDX_MSD_COPY_UNROLL
-#define RDX_MSD_COPY_UNROLL 16
+/* One block's copy of a segment (rdx_block_copy: the deep level's lone sub-bucket above
+ * level 3's capacity from B to A, the segmented passes' segments left in B): loads in
+ * flight a thread. A plain loop kept one, and held a heavy key's sub-bucket of millions of
+ * keys to a few GB/s (H100, round 51: u64 zipf 2^26 forced onto the route, the deep
+ * kernels 6.9 of its 10.6 ms). */
+#ifndef RDX_BLOCK_COPY_UNROLL
+#define RDX_BLOCK_COPY_UNROLL 16
 #endif
 /* Level 3's grid: this many times the blocks resident on the device, each taking every
  * grid-th level-2 bucket (enough blocks that uneven buckets even out; few enough that a
