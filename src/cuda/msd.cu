@@ -495,14 +495,17 @@ __global__ void __launch_bounds__(MSD_SCAN_THREADS) msd_scan_kernel(const rdx_ms
 
 /* The level-2 buckets as offsets for the segmented passes (seg_passes.h), which sort those
  * above level 3's capacity: off[b] is bucket b's first key, off[65536] = n; all zero (every
- * bucket empty) where the route is not on. */
+ * bucket empty) where the route is not on. Zeroes the counts of list_long (when not NULL),
+ * where msd_long_kernel lists the buckets above its shape's capacity too. */
 __global__ void __launch_bounds__(RDX_COPY_THREADS) msd_offsets_kernel(const uint32_t *ctrl, const uint32_t *bases2,
-                                                                      size_t *off, size_t n)
+                                                                      size_t *off, size_t n, uint32_t *list_long)
 {
     rdx_chain_enter();
     const bool on = ctrl[RDX_MSD_STATE] == RDX_MSD_ON;
     for (uint32_t b = blockIdx.x * blockDim.x + threadIdx.x; b <= MSD_BUCKETS2; b += gridDim.x * blockDim.x)
         off[b] = !on ? 0 : b < MSD_BUCKETS2 ? (size_t)bases2[b] : n;
+    if (list_long && blockIdx.x == 0 && threadIdx.x < 2 * RDX_SEG_BINS)
+        list_long[threadIdx.x] = 0u;
 }
 
 /* ---- level 2: the segmented pass ---- */
@@ -1418,6 +1421,40 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
     }
 }
 
+/* Level 3 in a wider shape W (4-byte keys) over the level-2 buckets above the first shape's
+ * capacity, which rdx_seg_tile_bin listed in bins' long bin: each block takes every
+ * grid-th of them; those above W's capacity too go to the long bin of list_long (its
+ * counts zeroed by msd_offsets_kernel) for the segmented passes. The list holds only long
+ * buckets, so a grid of resident blocks finds its work with no pass over the 65536. */
+template <typename K, int VB, int W>
+__global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, VB, W>::L3_MIN_BLOCKS)
+    msd_long_kernel(const rdx_msd_args a, const uint32_t *bins, uint32_t *list_long)
+{
+    static_assert(sizeof(K) == 4 && W != 0, "a wider shape of 4-byte keys");
+    rdx_chain_enter();
+    extern __shared__ __align__(16) unsigned char smem[];
+    if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON)
+        return;
+    uint32_t before = 0;
+    for (int g = 0; g < RDX_SEG_LONG_BIN; ++g)
+        before += bins[g];
+    const uint32_t *list = bins + 2 * RDX_SEG_BINS + before, longs = bins[RDX_SEG_LONG_BIN];
+    const int below = MSD_SECOND(K) - (int)a.ctrl[RDX_MSD_DROP];
+    for (uint32_t i = blockIdx.x; i < longs; i += gridDim.x) {
+        const uint32_t b = list[i];
+        if (msd_bucket_end(a, b) - a.bases2[b] > (uint32_t)msd_shape<K, VB, W>::L3_CAP) {
+            if (threadIdx.x == 0) {
+                atomicAdd(&a.ctrl[RDX_MSD_DEEP_LONG], 1u);
+                const uint32_t at = atomicAdd(&list_long[RDX_SEG_LONG_BIN], 1u);
+                list_long[2 * RDX_SEG_BINS + at] = b;
+            }
+            continue;
+        }
+        msd_l3_bucket<K, VB, W>(a, b, below, smem);
+        __syncthreads(); /* the shared memory is the next bucket's */
+    }
+}
+
 /* ---- the deep level (8-byte keys): the long level-2 buckets one digit further ---- */
 
 /* The deep level's groups of sub-buckets. The segmented passes' first pass (route_msd.cu)
@@ -1690,11 +1727,44 @@ cudaError_t rdx_launch_msd_decide(int kb, const void *keys, size_t n, size_t max
                    : launch_decide<msd_k8>(keys, n, max_n, cls, desc, top_pass, ctrl, s);
 }
 
-cudaError_t rdx_launch_msd_offsets(const rdx_msd_args *a, size_t *off, int sms, cudaStream_t s)
+cudaError_t rdx_launch_msd_offsets(const rdx_msd_args *a, size_t *off, uint32_t *list_long, int sms, cudaStream_t s)
 {
+    static_assert(2 * RDX_SEG_BINS <= RDX_COPY_THREADS, "one block zeroes the list's counts");
     rdx_chain_launch l;
     return cudaLaunchKernelEx(rdx_chain_config(&l, rdx_copy_grid(MSD_BUCKETS2 + 1u, sms), RDX_COPY_THREADS, 0, s),
-                              msd_offsets_kernel, (const uint32_t *)a->ctrl, (const uint32_t *)a->bases2, off, a->n);
+                              msd_offsets_kernel, (const uint32_t *)a->ctrl, (const uint32_t *)a->bases2, off, a->n,
+                              list_long);
+}
+
+template <typename K, int VB, int W = 0>
+static cudaError_t launch_long(const rdx_msd_args *a, const uint32_t *bins, uint32_t *list_long, int sms,
+                               cudaStream_t s)
+{
+    if constexpr (sizeof(K) != 4 || W == 0) {
+        return cudaErrorInvalidValue; /* (msd_long_args_ok) */
+    } else {
+        /* the most level-2 buckets above the smallest first shape's capacity */
+        size_t longs = a->n / ((size_t)msd_shape<K, VB, 0>::L3_CAP + 1);
+        longs = longs < MSD_BUCKETS2 ? longs : MSD_BUCKETS2;
+        rdx_msd_args b = *a;
+        /* keys alone's digit where counting every value cannot serve (16 equal keys): the
+         * route's for buckets of the first shape's capacity, the smallest listed */
+        b.l3_bits = l3_bits((size_t)msd_shape<K, VB, 0>::L3_CAP * MSD_BUCKETS2, msd_shape<K, VB, W>::L3_MAX_BITS,
+                            MSD_L3_BIN_KEYS_LOG2(K));
+        rdx_chain_launch l;
+        return cudaLaunchKernelEx(
+            rdx_chain_config(&l, rdx_resident_grid(longs > 0 ? longs : 1, sms, *l3_resident<K, VB, W>(), 1),
+                             msd_shape<K, VB, W>::L3_THREADS, msd_l3_bytes<K, VB, W>(), s),
+            msd_long_kernel<K, VB, W>, b, bins, list_long);
+    }
+}
+
+cudaError_t rdx_launch_msd_long(int kb, int vb, int shape, const rdx_msd_args *a, const uint32_t *bins,
+                                uint32_t *list_long, int sms, cudaStream_t s)
+{
+    if (kb != 4 || shape == RDX_MSD_L3_NARROW || !msd_args_ok(kb, vb, shape, a) || !bins || !list_long)
+        return cudaErrorInvalidValue;
+    return MSD_DISPATCH_W(kb, vb, shape, launch_long, a, bins, list_long, sms, s);
 }
 
 template <typename K, int VB, int W = 0> static cudaError_t init_shape(void)
@@ -1708,6 +1778,10 @@ template <typename K, int VB, int W = 0> static cudaError_t init_shape(void)
     if constexpr (sizeof(K) == 8)
         if (e == cudaSuccess)
             e = cudaFuncSetAttribute((const void *)msd_deep_kernel<K, VB, W>,
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize, (int)msd_l3_bytes<K, VB, W>());
+    if constexpr (sizeof(K) == 4 && W != 0)
+        if (e == cudaSuccess)
+            e = cudaFuncSetAttribute((const void *)msd_long_kernel<K, VB, W>,
                                      cudaFuncAttributeMaxDynamicSharedMemorySize, (int)msd_l3_bytes<K, VB, W>());
     if (e == cudaSuccess)
         e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&l2_per_sm[k][v], l2, L2::THREADS, L2::BYTES);
