@@ -130,7 +130,7 @@ enum {
                        most frequent 9% of all; at these sizes the deep level's test takes
                        them (8-byte keys): long level-2 buckets of one key and level-3 runs
                        of one key */
-    MSD_PREFIX128,  /* one of 128 random 16-bit prefixes above random bits: the route runs
+    MSD_PREFIX128,  /* one of 128 distinct 16-bit prefixes above random bits: the route runs
                        (few prefixes), every level-2 bucket holds about n / 128 keys, above
                        level 3's first capacity; 4-byte keys' wider level 3 takes those
                        within its own (msd_long_kernel), the segmented passes the others */
@@ -163,6 +163,12 @@ static int cmp_u64(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
+/* One of 128 distinct 16-bit prefixes, by r % 128, spread over the top digit. */
+static uint64_t prefix128(uint64_t base, uint64_t r)
+{
+    return (uint64_t)(uint16_t)(base + (r % 128) * 509u) << 48;
+}
+
 static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
 {
     const uint64_t base = rnd(s), low48 = 0x0000FFFFFFFFFFFFull;
@@ -191,10 +197,8 @@ static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
             k[i] = r % 8 == 5 ? (base & 0xFFFF000000000000ull) | (msd_mix(base ^ (r >> 3) % 512) >> 16) : r;
             break;
         case MSD_TAGGED: k[i] = (few[r % 8] & ~low48) | (rnd(s) & low48); break;
-        case MSD_PREFIX128: k[i] = (msd_mix(base ^ (r % 128)) & ~low48) | (rnd(s) & low48); break;
-        case MSD_PREFIX128_RUNS:
-            k[i] = (msd_mix(base ^ (r % 128)) & ~low48) | (msd_mix(base ^ (r >> 7) % 64 ^ 0x5A5A) & low48);
-            break;
+        case MSD_PREFIX128: k[i] = prefix128(base, r) | (rnd(s) & low48); break;
+        case MSD_PREFIX128_RUNS: k[i] = prefix128(base, r) | (msd_mix(base ^ (r >> 7) % 64 ^ 0x5A5A) & low48); break;
         case MSD_NARROW: k[i] = r >> 3; break;
         case MSD_BITS40: k[i] = r >> 24; break;
         case MSD_OUTLIER: k[i] = i == 32 ? r | 1ull << 63 : i == 33 ? r : r >> 3; break;
@@ -427,6 +431,9 @@ static void msd_case(rdx_ctx *ctx, rdx_type type, size_t n, int desc, int fill, 
     if (counts_shape) /* it sorts every bucket from its counts, whatever its keys */
         CHECK(slow == 0, "msd %s n=%zu: %u blocks of the counts-only level 3 took the on-chip LSD passes",
               msd_fill_names[fill], n, slow);
+    else if (kb == 4) /* a run of several keys is counted by its bits below the digit */
+        CHECK(slow == 0, "msd %s %s n=%zu: %u level-3 blocks of 4-byte keys alone took the on-chip LSD passes",
+              type_name(type), msd_fill_names[fill], n, slow);
     else
         CHECK((fill != MSD_SUBBIG && fill != MSD_CAPDUPS) || route < 2 || slow > 0,
               "msd %s n=%zu: no level-3 block took the on-chip LSD passes", msd_fill_names[fill], n);

@@ -897,6 +897,70 @@ static __device__ __noinline__ void msd_l3_place_runs(uint32_t *s_cnt, const K *
     }
 }
 
+/* Level 3's long runs of several keys, 4-byte keys alone (msd_l3_mixed_runs): in the
+ * counter words after the bucket's bins counters, the number of such runs and their
+ * digits, a bitmap of the digits listed, and 32 counters a warp. */
+struct msd_mixed_room {
+    uint32_t count, map, warp; /* word offsets from the counters (the runs' digits at count + 1) */
+};
+template <typename K, int W> static constexpr __host__ __device__ msd_mixed_room msd_mixed_at(uint32_t bins, uint32_t m)
+{
+    msd_mixed_room r{};
+    r.count = msd_runs_count(bins);
+    r.map = r.count + 1u + m / (RDX_MSD_L3_RUN_MAX + 1u) + 1u; /* the most long runs m keys hold */
+    r.warp = r.map + (bins + 31u) / 32u;
+    return r;
+}
+template <int W> static constexpr bool msd_mixed_fits()
+{
+    typedef msd_l3_layout<uint32_t, 0, W> R;
+    typedef msd_shape<uint32_t, 0, W> S;
+    return msd_mixed_at<uint32_t, W>(1u << S::L3_MAX_BITS, S::L3_CAP).warp + S::L3_THREADS <= (R::SCAN - R::WCNT) / 4;
+}
+static_assert(msd_mixed_fits<0>() && msd_mixed_fits<1>(), "the mixed runs' words fit in level 3's counter words");
+
+/* Sorts the long runs of several keys that msd_l3_sort listed (4-byte keys alone), a warp a
+ * run: the keys of a run share every bit from `shift` up, and it counts them by the bits
+ * below, 32 of their values a round (one a lane), then writes each key, decoded, at the
+ * next slot of its value (equal keys in any order). In production the digit leaves at
+ * most 5 bits below it (one round); a lowered route minimum (tests) leaves up to 8. */
+template <typename K, int W>
+static __device__ __noinline__ void msd_l3_mixed_runs(uint32_t *s_cnt, const K *s_keys, K *keys, uint32_t bins,
+                                                      uint32_t m, int shift, K high, K flip)
+{
+    static_assert(sizeof(K) == 4, "4-byte keys: few bits below the digit");
+    enum { WARPS = msd_shape<K, 0, W>::L3_THREADS / 32 };
+    const msd_mixed_room room = msd_mixed_at<K, W>(bins, m);
+    const uint32_t runs = s_cnt[room.count], lane = rdx_lane(), warp = threadIdx.x >> 5;
+    const uint32_t values = 1u << shift, low = values - 1u;
+    uint32_t *cnt = s_cnt + room.warp + warp * 32u;
+    for (uint32_t k = warp; k < runs; k += WARPS) {
+        const uint32_t d = s_cnt[room.count + 1u + k], st = d ? s_cnt[d - 1u] : 0u, en = s_cnt[d];
+        uint32_t at = st;
+        for (uint32_t first = 0; first < values; first += 32u) {
+            cnt[lane] = 0u;
+            __syncwarp();
+            for (uint32_t j = st + lane; j < en; j += 32u) {
+                const uint32_t v = ((uint32_t)(s_keys[j] >> 16) & low) - first;
+                if (v < 32u)
+                    atomicAdd(&cnt[v], 1u);
+            }
+            __syncwarp();
+            const uint32_t c = cnt[lane], incl = rdx_warp_incl_scan(c, lane);
+            cnt[lane] = at + incl - c;
+            at += __shfl_sync(RDX_FULL_WARP, incl, 31);
+            __syncwarp();
+            for (uint32_t j = st + lane; j < en; j += 32u) {
+                const K me = s_keys[j];
+                const uint32_t v = ((uint32_t)(me >> 16) & low) - first;
+                if (v < 32u)
+                    keys[atomicAdd(&cnt[v], 1u)] = (high | me >> 16) ^ flip;
+            }
+            __syncwarp();
+        }
+    }
+}
+
 /* Sorts a bucket of m keys (the top two digits equal, and with the deep level's digit that
  * too) from src into keys_a + begin, and with VB > 0 its values from vsrc into vals_a +
  * begin (or vals_wide), src and vsrc being keys_a + begin and vals_a + begin or of B
@@ -916,7 +980,9 @@ static __device__ __noinline__ void msd_l3_place_runs(uint32_t *s_cnt, const K *
  * The layout is row-striped so that short buckets keep every warp busy. Every key and value
  * is read before the first barrier (src may be the destination).
  * A run longer than RDX_MSD_L3_RUN_MAX keys is placed without comparisons where it is one
- * key repeated (msd_runs_at); one of several keys sends the block to msd_block_lsd. */
+ * key repeated (msd_runs_at); one of several keys is counted by its bits below the digit
+ * where the keys are 4 bytes alone (msd_l3_mixed_runs), and otherwise sends the block to
+ * msd_block_lsd. */
 template <typename K, int VB, int W>
 static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const K *src, const void *vsrc_p,
                                                    size_t begin, uint32_t m, int shift, uint32_t mask, uint32_t sub,
@@ -929,6 +995,8 @@ static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const 
         ITEMS = msd_shape<K, VB, W>::L3_ITEMS,
         PER = ((1 << msd_shape<K, VB, W>::L3_MAX_BITS) + THREADS - 1) / THREADS
     };
+    /* long runs of several keys counted by their low bits (msd_l3_mixed_runs) */
+    constexpr bool MIXED = sizeof(K) == 4 && VB == 0;
     K *s_keys = (K *)(smem + R::KEYS);
     V *s_vals = (V *)(smem + R::VALS);
     uint32_t *s_cnt = (uint32_t *)(smem + R::WCNT);
@@ -1019,20 +1087,37 @@ static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const 
         }
     }
     const K high = key[0] & ~(~(K)0 >> 16); /* the bits every key of the bucket shares */
+    if constexpr (MIXED) {
+        if (any_long) { /* no mixed run listed yet */
+            const msd_mixed_room room = msd_mixed_at<K, W>(bins, m);
+            for (uint32_t j = threadIdx.x; j <= (bins + 31u) / 32u; j += THREADS)
+                s_cnt[j ? room.map + j - 1u : room.count] = 0u;
+        }
+    }
     __syncthreads();
 
     /* A long run is placed without comparisons where it is one key repeated (its rank
-     * words differ only in their tie-breaks); one of several keys sends the block to the
-     * on-chip LSD passes (nothing has been written yet). */
+     * words differ only in their tie-breaks); one of several keys is listed for
+     * msd_l3_mixed_runs (4-byte keys alone) or sends the block to the on-chip LSD passes
+     * (nothing has been written yet). */
     if (any_long) {
         bool mixed = false;
         for (uint32_t pos = threadIdx.x; pos < m; pos += THREADS) {
             const K me = s_keys[pos];
             const uint32_t d = rdx_digit(high | me >> 16, shift, mask) - sub;
             const uint32_t st = d ? s_cnt[d - 1u] : 0u;
-            mixed |= s_cnt[d] - st > (uint32_t)RDX_MSD_L3_RUN_MAX && (me >> 16) != (s_keys[st] >> 16);
+            const bool here = s_cnt[d] - st > (uint32_t)RDX_MSD_L3_RUN_MAX && (me >> 16) != (s_keys[st] >> 16);
+            if constexpr (MIXED) {
+                if (here) { /* the first key to find the run mixed lists it */
+                    const msd_mixed_room room = msd_mixed_at<K, W>(bins, m);
+                    const uint32_t bit = 1u << (d & 31u);
+                    if (!(atomicOr(&s_cnt[room.map + (d >> 5)], bit) & bit))
+                        s_cnt[room.count + 1u + atomicAdd(&s_cnt[room.count], 1u)] = d;
+                }
+            }
+            mixed |= here;
         }
-        if (__syncthreads_or(mixed)) {
+        if (__syncthreads_or(mixed) && !MIXED) {
             msd_l3_fallback<K, VB, W>(a, src, vsrc_p, keys, (void *)vals, wide, m, smem);
             return;
         }
@@ -1052,6 +1137,9 @@ static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const 
         if (en - st > (uint32_t)RDX_MSD_L3_RUN_MAX) {
             if (VB)
                 continue;
+            if constexpr (MIXED)
+                if (s_cnt[msd_mixed_at<K, W>(bins, m).map + (d >> 5)] >> (d & 31u) & 1u)
+                    continue; /* a run of several keys: msd_l3_mixed_runs */
             r = pos;
         } else {
 #pragma unroll 1
@@ -1071,6 +1159,9 @@ static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const 
     if constexpr (VB != 0)
         if (any_long)
             msd_l3_place_runs<K, VB, W>(s_cnt, s_keys, (const V *)s_vals, keys, vals, wide, bins, m, high, flip);
+    if constexpr (MIXED)
+        if (any_long)
+            msd_l3_mixed_runs<K, W>(s_cnt, s_keys, keys, bins, m, shift, high, flip);
 }
 
 /* The sum of the eight 4-bit counters of x. */
