@@ -16,6 +16,7 @@
  * that count outcomes over all the sorts run only without it (as ctest runs the test).
  * RDX_TEST_MSD_TRACE=1 prints each sort as it starts, with the seconds since the start (a
  * sanitizer's run that runs out of time names its slow sorts). */
+#include <limits.h>
 #include <math.h>
 #include <time.h>
 
@@ -129,6 +130,12 @@ enum {
                        most frequent 9% of all; at these sizes the deep level's test takes
                        them (8-byte keys): long level-2 buckets of one key and level-3 runs
                        of one key */
+    MSD_PREFIX128,  /* one of 128 distinct 16-bit prefixes above random bits: the route runs
+                       (few prefixes), every level-2 bucket holds about n / 128 keys, above
+                       level 3's first capacity; 4-byte keys' wider level 3 takes those
+                       within its own (msd_long_kernel), the segmented passes the others */
+    MSD_PREFIX128_RUNS, /* the same with 64 values below each prefix, each about n / 8192
+                           times: runs of one key in the wider level 3 */
     MSD_NFILL
 };
 static const char *const msd_fill_names[MSD_NFILL] = {
@@ -139,7 +146,7 @@ static const char *const msd_fill_names[MSD_NFILL] = {
     "high, two small", "near the top, two 0", "a long sub-bucket", "a long sub-bucket, 32 bits", "24-bit tags", "one top digit 90%",
     "tagged, 40 bits", "tagged, 3 bits dropped", "capacity, 5 bits dropped", "capacity, negative",
     "capacity, 8 low values", "sorted, one pair swapped", "narrow, one -0.0", "narrow, one NaN", "[0, 1)", "(-1, 0]", "[0, 1), one 2^-200",
-    "heavy x128", "heavy in a long bucket", "zipf"};
+    "heavy x128", "heavy in a long bucket", "zipf", "128 prefixes", "128 prefixes, runs"};
 
 /* A random-looking 64-bit value for each index (the splitmix64 finalizer). */
 static uint64_t msd_mix(uint64_t x)
@@ -154,6 +161,12 @@ static int cmp_u64(const void *x, const void *y)
 {
     const uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
     return a < b ? -1 : a > b;
+}
+
+/* One of 128 distinct 16-bit prefixes, by r % 128, spread over the top digit. */
+static uint64_t prefix128(uint64_t base, uint64_t r)
+{
+    return (uint64_t)(uint16_t)(base + (r % 128) * 509u) << 48;
 }
 
 static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
@@ -184,6 +197,8 @@ static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
             k[i] = r % 8 == 5 ? (base & 0xFFFF000000000000ull) | (msd_mix(base ^ (r >> 3) % 512) >> 16) : r;
             break;
         case MSD_TAGGED: k[i] = (few[r % 8] & ~low48) | (rnd(s) & low48); break;
+        case MSD_PREFIX128: k[i] = prefix128(base, r) | (rnd(s) & low48); break;
+        case MSD_PREFIX128_RUNS: k[i] = prefix128(base, r) | (msd_mix(base ^ (r >> 7) % 64 ^ 0x5A5A) & low48); break;
         case MSD_NARROW: k[i] = r >> 3; break;
         case MSD_BITS40: k[i] = r >> 24; break;
         case MSD_OUTLIER: k[i] = i == 32 ? r | 1ull << 63 : i == 33 ? r : r >> 3; break;
@@ -269,6 +284,9 @@ enum { MSD_LONG = 3, MSD_MISSED_RANGE = 4, MSD_SEGP = 5, MSD_IN_ORDER = 6, MSD_D
  * or as long level-2 buckets (4-byte keys). */
 static int msd_segp(size_t kb) { return kb == 8 ? MSD_SEGP : MSD_LONG; }
 static int msd_routes[9]; /* counted at outcome + 1 */
+/* The last outcome's level-2 buckets of 4-byte keys above the wider level 3's capacity too
+ * (the segmented passes sorted them); UINT_MAX before a sort (a sort of another share). */
+static unsigned msd_wider_left = UINT_MAX;
 static int counts_shape;   /* msd_case's 4-byte keys take level 3's counts-only shape */
 static unsigned msd_deep_skipped; /* the last outcome's: the sample skipped the deep level */
 static unsigned shard_k = 1, shard_n = 1; /* this process runs the shard_k-th of shard_n shares */
@@ -304,10 +322,14 @@ static int my_sort(const char *what, rdx_type type, size_t n, int fill)
     return 1;
 }
 
-static int msd_outcome(rdx_ctx *ctx, unsigned *slow)
+static int msd_outcome(rdx_ctx *ctx, unsigned *slow, size_t kb)
 {
     unsigned long_buckets = 0, deep_long = 0, deep2_long = 0;
     const int state = rdx_cuda_ctx_msd_state(ctx, slow, &long_buckets, &deep_long, &deep2_long, &msd_deep_skipped);
+    if (kb == 4) { /* no deep level: the word counts the long buckets the wider level 3 left */
+        msd_wider_left = deep_long;
+        deep_long = 0;
+    }
     const int route = state == 3                      ? MSD_MISSED_RANGE
                       : state == 4                      ? MSD_IN_ORDER
                       : state == 2 && deep2_long > 0   ? MSD_SEGP
@@ -389,7 +411,7 @@ static void msd_case(rdx_ctx *ctx, rdx_type type, size_t n, int desc, int fill, 
     dev_upload(in, orig, n * kb);
     const rdx_status st = into ? into_keys(ctx, in, out, n, type, &opts) : rdx_sort_keys(ctx, in, n, type, &opts);
     unsigned slow = 0;
-    const int route = msd_outcome(ctx, &slow);
+    const int route = msd_outcome(ctx, &slow, kb);
     CHECK(st == RDX_OK, "msd %s %s n=%zu %s%s: status %d (%s)", type_name(type), msd_fill_names[fill], n,
           desc ? "descending" : "ascending", into ? " into" : "", (int)st, rdx_ctx_error(ctx));
     if (st == RDX_OK) {
@@ -409,6 +431,9 @@ static void msd_case(rdx_ctx *ctx, rdx_type type, size_t n, int desc, int fill, 
     if (counts_shape) /* it sorts every bucket from its counts, whatever its keys */
         CHECK(slow == 0, "msd %s n=%zu: %u blocks of the counts-only level 3 took the on-chip LSD passes",
               msd_fill_names[fill], n, slow);
+    else if (kb == 4) /* a run of several keys is counted by its bits below the digit */
+        CHECK(slow == 0, "msd %s %s n=%zu: %u level-3 blocks of 4-byte keys alone took the on-chip LSD passes",
+              type_name(type), msd_fill_names[fill], n, slow);
     else
         CHECK((fill != MSD_SUBBIG && fill != MSD_CAPDUPS) || route < 2 || slow > 0,
               "msd %s n=%zu: no level-3 block took the on-chip LSD passes", msd_fill_names[fill], n);
@@ -457,7 +482,7 @@ static void msd_pairs_case(rdx_ctx *ctx, rdx_type type, size_t n, size_t vs, int
     const rdx_status st = into ? into_pairs(ctx, kin, kout, vin, vout, vs, n, type, &opts)
                                : rdx_sort_pairs(ctx, kin, vin, vs, n, type, &opts);
     unsigned slow = 0;
-    const int route = msd_outcome(ctx, &slow);
+    const int route = msd_outcome(ctx, &slow, kb);
     char desc_text[160];
     snprintf(desc_text, sizeof desc_text, "msd pairs %s/%zu-byte values %s n=%zu %s%s (route %d, %u slow blocks)",
              type_name(type), vs, msd_fill_names[fill], n, desc ? "descending" : "ascending", into ? " into" : "",
@@ -524,7 +549,7 @@ static void msd_argsort_case(rdx_ctx *ctx, rdx_type type, size_t n, rdx_type ind
     const rdx_status st = async ? async_argsort(ctx, keys, n, type, dev_idx, index_type, &opts)
                                 : rdx_argsort(ctx, keys, n, type, dev_idx, index_type, &opts);
     unsigned slow = 0;
-    const int route = msd_outcome(ctx, &slow);
+    const int route = msd_outcome(ctx, &slow, kb);
     char what[160];
     snprintf(what, sizeof what, "msd argsort %s to %s %s n=%zu %s%s (route %d, %u slow blocks)", type_name(type),
              type_name(index_type), msd_fill_names[fill], n, desc ? "descending" : "ascending",
@@ -554,6 +579,49 @@ static void msd_argsort_case(rdx_ctx *ctx, rdx_type type, size_t n, rdx_type ind
     free(got);
     free(idx);
     free(perm);
+}
+
+/* 4-byte keys' level-2 buckets above level 3's capacity: the wider level 3 (keys alone:
+ * counts-only, 40960 keys; pairs: mid, 9216) sorts those within its own capacity, and
+ * leaves the others to the segmented passes (msd_wider_left counts them). */
+static void msd_wider_check(const char *what, size_t n, unsigned want_left)
+{
+    if (msd_wider_left == UINT_MAX) /* not this share's sort */
+        return;
+    CHECK(want_left == UINT_MAX ? msd_wider_left > 0 : msd_wider_left == want_left,
+          "%s n=%zu: %u level-2 buckets left to the segmented passes by the wider level 3, expected %s", what, n,
+          msd_wider_left, want_left == UINT_MAX ? "some" : "none");
+    msd_wider_left = UINT_MAX;
+}
+
+static void msd_wider_tests(rdx_ctx *ctx, int max_log2)
+{
+    uint64_t s = seed ^ 0x3D1E;
+    /* about 8192 and 16384 keys a bucket; 64-bit indices widen above the grid route's n */
+    const size_t n = (size_t)1 << 20, widen = n + 77, big = ((size_t)1 << 21) + 77;
+    if (max_log2 < 20)
+        return;
+    msd_wider_left = UINT_MAX;
+    msd_case(ctx, RDX_U32, n, 0, MSD_PREFIX128, 0, MSD_LONG, &s);
+    msd_wider_check("keys u32, 128 prefixes", n, 0);
+    msd_case(ctx, RDX_F32, n, 1, MSD_PREFIX128_RUNS, 1, MSD_LONG, &s);
+    msd_wider_check("keys f32, 128 prefixes with runs", n, 0);
+    msd_pairs_case(ctx, RDX_U32, n, 4, 0, MSD_PREFIX128, 1, MSD_LONG, &s);
+    msd_wider_check("pairs u32/u32, 128 prefixes", n, 0);
+    msd_pairs_case(ctx, RDX_I32, n, 4, 1, MSD_PREFIX128_RUNS, 0, MSD_LONG, &s);
+    msd_wider_check("pairs i32/u32, 128 prefixes with runs", n, 0);
+    msd_argsort_case(ctx, RDX_U32, n, RDX_U32, 1, MSD_PREFIX128_RUNS, 1, MSD_LONG, &s);
+    msd_wider_check("argsort u32, 128 prefixes with runs", n, 0);
+    msd_pairs_case(ctx, RDX_U32, n, 8, 0, MSD_PREFIX128, 0, MSD_LONG, &s); /* no wider shape: the passes */
+    msd_wider_left = UINT_MAX;
+    if (max_log2 >= 21) {
+        msd_argsort_case(ctx, RDX_F32, widen, RDX_U64, 0, MSD_PREFIX128, 0, MSD_LONG, &s);
+        msd_wider_check("argsort f32 to u64, 128 prefixes", widen, 0);
+        msd_case(ctx, RDX_I32, big, 1, MSD_PREFIX128_RUNS, 0, MSD_LONG, &s);
+        msd_wider_check("keys i32, 128 prefixes with runs", big, 0);
+        msd_pairs_case(ctx, RDX_U32, big, 4, 0, MSD_PREFIX128_RUNS, 1, MSD_LONG, &s);
+        msd_wider_check("pairs u32/u32, 128 prefixes with runs", big, UINT_MAX);
+    }
 }
 
 /* Argsorts and gathered values through the route: both index types, keys that run the
@@ -846,6 +914,7 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
     msd_case(ctx, RDX_F32, ((size_t)1 << 19) + 77, 0, MSD_DEEPLONG, 1, MSD_LONG, &s);
     msd_pairs_tests(ctx, max_log2);
     msd_argsort_tests(ctx, max_log2);
+    msd_wider_tests(ctx, max_log2);
     /* A top digit half used shrinks the route's largest n by that share: declined where the
      * context's largest n is n, taken where it is 4n (uniform keys, every top digit: taken
      * at n). */
@@ -1203,7 +1272,7 @@ static void msd_graph_test(int max_log2)
         cuda_or_die(cudaGraphLaunch(exec, gs), "cudaGraphLaunch");
         cuda_or_die(cudaStreamSynchronize(gs), "graph replay");
         unsigned slow = 0;
-        const int route = msd_outcome(ctx, &slow);
+        const int route = msd_outcome(ctx, &slow, 4);
         CHECK(rdx_ref_argsort(orig, n, RDX_U32, NULL, perm) == 0, "msd: the reference ran out of memory");
         dev_download(got, out, n * 4);
         const size_t bad = first_unlike((const unsigned char *)got, (const unsigned char *)orig, perm, n, 4);

@@ -247,7 +247,10 @@ typedef struct rdx_fixup_args {
                                  encoded key (low, high word) and of its complement: the bits
                                  that vary over all the keys (rdx_msd_range_missed) */
 #define RDX_MSD_DEEP_LONG 20  /* sub-buckets of the deep level above level 3's capacity
-                                 (msd_deep_kernel): the second deep level splits them */
+                                 (msd_deep_kernel): the second deep level splits them; for
+                                 4-byte keys, which have no deep level, the level-2 buckets
+                                 above the wider level 3's capacity too (msd_long_kernel):
+                                 the segmented passes sort them */
 #define RDX_MSD_SKIP_DEEP 21  /* 1 where the sample of 8-byte keys (4-byte keys have no deep
                                  level) saw few values of the bits the deep level
                                  splits by (msd_decide_kernel): its pass (and the second
@@ -346,8 +349,16 @@ size_t rdx_msd_l3_cap(int kb, int vb, int shape);
 cudaError_t rdx_launch_msd_counts(int kb, int vb, int shape, const rdx_msd_args *a, cudaStream_t s);
 cudaError_t rdx_launch_msd_sort(int kb, int vb, int shape, const rdx_msd_args *a, int sms, cudaStream_t s);
 /* The level-2 buckets as the S = 65536 offsets (65537 words) of the segmented passes,
- * which take the buckets above level 3's capacity; all zero unless the route is on. */
-cudaError_t rdx_launch_msd_offsets(const rdx_msd_args *a, size_t *off, int sms, cudaStream_t s);
+ * which take the buckets above level 3's capacity; all zero unless the route is on. Zeroes
+ * the bin counts of list_long (seg_tile.h's scratch) unless it is NULL. */
+cudaError_t rdx_launch_msd_offsets(const rdx_msd_args *a, size_t *off, uint32_t *list_long, int sms, cudaStream_t s);
+/* Level 3 in a wider shape (4-byte keys: wide or counts-only alone, mid or wide with 4-byte
+ * values) over the level-2 buckets listed in bins' long bin (rdx_seg_tile_bin over the
+ * offsets above, with level 3's first capacity); those above this shape's capacity too are
+ * listed in list_long's long bin (zeroed by rdx_launch_msd_offsets) for the segmented
+ * passes. */
+cudaError_t rdx_launch_msd_long(int kb, int vb, int shape, const rdx_msd_args *a, const uint32_t *bins,
+                                uint32_t *list_long, int sms, cudaStream_t s);
 /* The deep level (msd.cu, msd_deep_kernel): the sub-buckets of the long level-2 buckets,
  * which the segmented passes' first pass partitioned by the digit of bits low8 to low8 + 7
  * in place in A (the result left in B where it ran: seg_passes.h, leave_in_b): level 3

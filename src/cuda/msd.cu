@@ -495,14 +495,17 @@ __global__ void __launch_bounds__(MSD_SCAN_THREADS) msd_scan_kernel(const rdx_ms
 
 /* The level-2 buckets as offsets for the segmented passes (seg_passes.h), which sort those
  * above level 3's capacity: off[b] is bucket b's first key, off[65536] = n; all zero (every
- * bucket empty) where the route is not on. */
+ * bucket empty) where the route is not on. Zeroes the counts of list_long (when not NULL),
+ * where msd_long_kernel lists the buckets above its shape's capacity too. */
 __global__ void __launch_bounds__(RDX_COPY_THREADS) msd_offsets_kernel(const uint32_t *ctrl, const uint32_t *bases2,
-                                                                      size_t *off, size_t n)
+                                                                      size_t *off, size_t n, uint32_t *list_long)
 {
     rdx_chain_enter();
     const bool on = ctrl[RDX_MSD_STATE] == RDX_MSD_ON;
     for (uint32_t b = blockIdx.x * blockDim.x + threadIdx.x; b <= MSD_BUCKETS2; b += gridDim.x * blockDim.x)
         off[b] = !on ? 0 : b < MSD_BUCKETS2 ? (size_t)bases2[b] : n;
+    if (list_long && blockIdx.x == 0 && threadIdx.x < 2 * RDX_SEG_BINS)
+        list_long[threadIdx.x] = 0u;
 }
 
 /* ---- level 2: the segmented pass ---- */
@@ -894,6 +897,70 @@ static __device__ __noinline__ void msd_l3_place_runs(uint32_t *s_cnt, const K *
     }
 }
 
+/* Level 3's long runs of several keys, 4-byte keys alone (msd_l3_mixed_runs): in the
+ * counter words after the bucket's bins counters, the number of such runs and their
+ * digits, a bitmap of the digits listed, and 32 counters a warp. */
+struct msd_mixed_room {
+    uint32_t count, map, warp; /* word offsets from the counters (the runs' digits at count + 1) */
+};
+template <typename K, int W> static constexpr __host__ __device__ msd_mixed_room msd_mixed_at(uint32_t bins, uint32_t m)
+{
+    msd_mixed_room r{};
+    r.count = msd_runs_count(bins);
+    r.map = r.count + 1u + m / (RDX_MSD_L3_RUN_MAX + 1u) + 1u; /* the most long runs m keys hold */
+    r.warp = r.map + (bins + 31u) / 32u;
+    return r;
+}
+template <int W> static constexpr bool msd_mixed_fits()
+{
+    typedef msd_l3_layout<uint32_t, 0, W> R;
+    typedef msd_shape<uint32_t, 0, W> S;
+    return msd_mixed_at<uint32_t, W>(1u << S::L3_MAX_BITS, S::L3_CAP).warp + S::L3_THREADS <= (R::SCAN - R::WCNT) / 4;
+}
+static_assert(msd_mixed_fits<0>() && msd_mixed_fits<1>(), "the mixed runs' words fit in level 3's counter words");
+
+/* Sorts the long runs of several keys that msd_l3_sort listed (4-byte keys alone), a warp a
+ * run: the keys of a run share every bit from `shift` up, and it counts them by the bits
+ * below, 32 of their values a round (one a lane), then writes each key, decoded, at the
+ * next slot of its value (equal keys in any order). In production the digit leaves at
+ * most 5 bits below it (one round); a lowered route minimum (tests) leaves up to 8. */
+template <typename K, int W>
+static __device__ __noinline__ void msd_l3_mixed_runs(uint32_t *s_cnt, const K *s_keys, K *keys, uint32_t bins,
+                                                      uint32_t m, int shift, K high, K flip)
+{
+    static_assert(sizeof(K) == 4, "4-byte keys: few bits below the digit");
+    enum { WARPS = msd_shape<K, 0, W>::L3_THREADS / 32 };
+    const msd_mixed_room room = msd_mixed_at<K, W>(bins, m);
+    const uint32_t runs = s_cnt[room.count], lane = rdx_lane(), warp = threadIdx.x >> 5;
+    const uint32_t values = 1u << shift, low = values - 1u;
+    uint32_t *cnt = s_cnt + room.warp + warp * 32u;
+    for (uint32_t k = warp; k < runs; k += WARPS) {
+        const uint32_t d = s_cnt[room.count + 1u + k], st = d ? s_cnt[d - 1u] : 0u, en = s_cnt[d];
+        uint32_t at = st;
+        for (uint32_t first = 0; first < values; first += 32u) {
+            cnt[lane] = 0u;
+            __syncwarp();
+            for (uint32_t j = st + lane; j < en; j += 32u) {
+                const uint32_t v = ((uint32_t)(s_keys[j] >> 16) & low) - first;
+                if (v < 32u)
+                    atomicAdd(&cnt[v], 1u);
+            }
+            __syncwarp();
+            const uint32_t c = cnt[lane], incl = rdx_warp_incl_scan(c, lane);
+            cnt[lane] = at + incl - c;
+            at += __shfl_sync(RDX_FULL_WARP, incl, 31);
+            __syncwarp();
+            for (uint32_t j = st + lane; j < en; j += 32u) {
+                const K me = s_keys[j];
+                const uint32_t v = ((uint32_t)(me >> 16) & low) - first;
+                if (v < 32u)
+                    keys[atomicAdd(&cnt[v], 1u)] = (high | me >> 16) ^ flip;
+            }
+            __syncwarp();
+        }
+    }
+}
+
 /* Sorts a bucket of m keys (the top two digits equal, and with the deep level's digit that
  * too) from src into keys_a + begin, and with VB > 0 its values from vsrc into vals_a +
  * begin (or vals_wide), src and vsrc being keys_a + begin and vals_a + begin or of B
@@ -913,7 +980,9 @@ static __device__ __noinline__ void msd_l3_place_runs(uint32_t *s_cnt, const K *
  * The layout is row-striped so that short buckets keep every warp busy. Every key and value
  * is read before the first barrier (src may be the destination).
  * A run longer than RDX_MSD_L3_RUN_MAX keys is placed without comparisons where it is one
- * key repeated (msd_runs_at); one of several keys sends the block to msd_block_lsd. */
+ * key repeated (msd_runs_at); one of several keys is counted by its bits below the digit
+ * where the keys are 4 bytes alone (msd_l3_mixed_runs), and otherwise sends the block to
+ * msd_block_lsd. */
 template <typename K, int VB, int W>
 static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const K *src, const void *vsrc_p,
                                                    size_t begin, uint32_t m, int shift, uint32_t mask, uint32_t sub,
@@ -926,6 +995,8 @@ static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const 
         ITEMS = msd_shape<K, VB, W>::L3_ITEMS,
         PER = ((1 << msd_shape<K, VB, W>::L3_MAX_BITS) + THREADS - 1) / THREADS
     };
+    /* long runs of several keys counted by their low bits (msd_l3_mixed_runs) */
+    constexpr bool MIXED = sizeof(K) == 4 && VB == 0;
     K *s_keys = (K *)(smem + R::KEYS);
     V *s_vals = (V *)(smem + R::VALS);
     uint32_t *s_cnt = (uint32_t *)(smem + R::WCNT);
@@ -1016,20 +1087,37 @@ static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const 
         }
     }
     const K high = key[0] & ~(~(K)0 >> 16); /* the bits every key of the bucket shares */
+    if constexpr (MIXED) {
+        if (any_long) { /* no mixed run listed yet */
+            const msd_mixed_room room = msd_mixed_at<K, W>(bins, m);
+            for (uint32_t j = threadIdx.x; j <= (bins + 31u) / 32u; j += THREADS)
+                s_cnt[j ? room.map + j - 1u : room.count] = 0u;
+        }
+    }
     __syncthreads();
 
     /* A long run is placed without comparisons where it is one key repeated (its rank
-     * words differ only in their tie-breaks); one of several keys sends the block to the
-     * on-chip LSD passes (nothing has been written yet). */
+     * words differ only in their tie-breaks); one of several keys is listed for
+     * msd_l3_mixed_runs (4-byte keys alone) or sends the block to the on-chip LSD passes
+     * (nothing has been written yet). */
     if (any_long) {
         bool mixed = false;
         for (uint32_t pos = threadIdx.x; pos < m; pos += THREADS) {
             const K me = s_keys[pos];
             const uint32_t d = rdx_digit(high | me >> 16, shift, mask) - sub;
             const uint32_t st = d ? s_cnt[d - 1u] : 0u;
-            mixed |= s_cnt[d] - st > (uint32_t)RDX_MSD_L3_RUN_MAX && (me >> 16) != (s_keys[st] >> 16);
+            const bool here = s_cnt[d] - st > (uint32_t)RDX_MSD_L3_RUN_MAX && (me >> 16) != (s_keys[st] >> 16);
+            if constexpr (MIXED) {
+                if (here) { /* the first key to find the run mixed lists it */
+                    const msd_mixed_room room = msd_mixed_at<K, W>(bins, m);
+                    const uint32_t bit = 1u << (d & 31u);
+                    if (!(atomicOr(&s_cnt[room.map + (d >> 5)], bit) & bit))
+                        s_cnt[room.count + 1u + atomicAdd(&s_cnt[room.count], 1u)] = d;
+                }
+            }
+            mixed |= here;
         }
-        if (__syncthreads_or(mixed)) {
+        if (__syncthreads_or(mixed) && !MIXED) {
             msd_l3_fallback<K, VB, W>(a, src, vsrc_p, keys, (void *)vals, wide, m, smem);
             return;
         }
@@ -1049,6 +1137,9 @@ static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const 
         if (en - st > (uint32_t)RDX_MSD_L3_RUN_MAX) {
             if (VB)
                 continue;
+            if constexpr (MIXED)
+                if (s_cnt[msd_mixed_at<K, W>(bins, m).map + (d >> 5)] >> (d & 31u) & 1u)
+                    continue; /* a run of several keys: msd_l3_mixed_runs */
             r = pos;
         } else {
 #pragma unroll 1
@@ -1068,6 +1159,9 @@ static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const 
     if constexpr (VB != 0)
         if (any_long)
             msd_l3_place_runs<K, VB, W>(s_cnt, s_keys, (const V *)s_vals, keys, vals, wide, bins, m, high, flip);
+    if constexpr (MIXED)
+        if (any_long)
+            msd_l3_mixed_runs<K, W>(s_cnt, s_keys, keys, bins, m, shift, high, flip);
 }
 
 /* The sum of the eight 4-bit counters of x. */
@@ -1418,6 +1512,40 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
     }
 }
 
+/* Level 3 in a wider shape W (4-byte keys) over the level-2 buckets above the first shape's
+ * capacity, which rdx_seg_tile_bin listed in bins' long bin: each block takes every
+ * grid-th of them; those above W's capacity too go to the long bin of list_long (its
+ * counts zeroed by msd_offsets_kernel) for the segmented passes. The list holds only long
+ * buckets, so a grid of resident blocks finds its work with no pass over the 65536. */
+template <typename K, int VB, int W>
+__global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, VB, W>::L3_MIN_BLOCKS)
+    msd_long_kernel(const rdx_msd_args a, const uint32_t *bins, uint32_t *list_long)
+{
+    static_assert(sizeof(K) == 4 && W != 0, "a wider shape of 4-byte keys");
+    rdx_chain_enter();
+    extern __shared__ __align__(16) unsigned char smem[];
+    if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON)
+        return;
+    uint32_t before = 0;
+    for (int g = 0; g < RDX_SEG_LONG_BIN; ++g)
+        before += bins[g];
+    const uint32_t *list = bins + 2 * RDX_SEG_BINS + before, longs = bins[RDX_SEG_LONG_BIN];
+    const int below = MSD_SECOND(K) - (int)a.ctrl[RDX_MSD_DROP];
+    for (uint32_t i = blockIdx.x; i < longs; i += gridDim.x) {
+        const uint32_t b = list[i];
+        if (msd_bucket_end(a, b) - a.bases2[b] > (uint32_t)msd_shape<K, VB, W>::L3_CAP) {
+            if (threadIdx.x == 0) {
+                atomicAdd(&a.ctrl[RDX_MSD_DEEP_LONG], 1u);
+                const uint32_t at = atomicAdd(&list_long[RDX_SEG_LONG_BIN], 1u);
+                list_long[2 * RDX_SEG_BINS + at] = b;
+            }
+            continue;
+        }
+        msd_l3_bucket<K, VB, W>(a, b, below, smem);
+        __syncthreads(); /* the shared memory is the next bucket's */
+    }
+}
+
 /* ---- the deep level (8-byte keys): the long level-2 buckets one digit further ---- */
 
 /* The deep level's groups of sub-buckets. The segmented passes' first pass (route_msd.cu)
@@ -1690,11 +1818,44 @@ cudaError_t rdx_launch_msd_decide(int kb, const void *keys, size_t n, size_t max
                    : launch_decide<msd_k8>(keys, n, max_n, cls, desc, top_pass, ctrl, s);
 }
 
-cudaError_t rdx_launch_msd_offsets(const rdx_msd_args *a, size_t *off, int sms, cudaStream_t s)
+cudaError_t rdx_launch_msd_offsets(const rdx_msd_args *a, size_t *off, uint32_t *list_long, int sms, cudaStream_t s)
 {
+    static_assert(2 * RDX_SEG_BINS <= RDX_COPY_THREADS, "one block zeroes the list's counts");
     rdx_chain_launch l;
     return cudaLaunchKernelEx(rdx_chain_config(&l, rdx_copy_grid(MSD_BUCKETS2 + 1u, sms), RDX_COPY_THREADS, 0, s),
-                              msd_offsets_kernel, (const uint32_t *)a->ctrl, (const uint32_t *)a->bases2, off, a->n);
+                              msd_offsets_kernel, (const uint32_t *)a->ctrl, (const uint32_t *)a->bases2, off, a->n,
+                              list_long);
+}
+
+template <typename K, int VB, int W = 0>
+static cudaError_t launch_long(const rdx_msd_args *a, const uint32_t *bins, uint32_t *list_long, int sms,
+                               cudaStream_t s)
+{
+    if constexpr (sizeof(K) != 4 || W == 0) {
+        return cudaErrorInvalidValue; /* (msd_long_args_ok) */
+    } else {
+        /* the most level-2 buckets above the smallest first shape's capacity */
+        size_t longs = a->n / ((size_t)msd_shape<K, VB, 0>::L3_CAP + 1);
+        longs = longs < MSD_BUCKETS2 ? longs : MSD_BUCKETS2;
+        rdx_msd_args b = *a;
+        /* keys alone's digit where counting every value cannot serve (16 equal keys): the
+         * route's for buckets of the first shape's capacity, the smallest listed */
+        b.l3_bits = l3_bits((size_t)msd_shape<K, VB, 0>::L3_CAP * MSD_BUCKETS2, msd_shape<K, VB, W>::L3_MAX_BITS,
+                            MSD_L3_BIN_KEYS_LOG2(K));
+        rdx_chain_launch l;
+        return cudaLaunchKernelEx(
+            rdx_chain_config(&l, rdx_resident_grid(longs > 0 ? longs : 1, sms, *l3_resident<K, VB, W>(), 1),
+                             msd_shape<K, VB, W>::L3_THREADS, msd_l3_bytes<K, VB, W>(), s),
+            msd_long_kernel<K, VB, W>, b, bins, list_long);
+    }
+}
+
+cudaError_t rdx_launch_msd_long(int kb, int vb, int shape, const rdx_msd_args *a, const uint32_t *bins,
+                                uint32_t *list_long, int sms, cudaStream_t s)
+{
+    if (kb != 4 || shape == RDX_MSD_L3_NARROW || !msd_args_ok(kb, vb, shape, a) || !bins || !list_long)
+        return cudaErrorInvalidValue;
+    return MSD_DISPATCH_W(kb, vb, shape, launch_long, a, bins, list_long, sms, s);
 }
 
 template <typename K, int VB, int W = 0> static cudaError_t init_shape(void)
@@ -1708,6 +1869,10 @@ template <typename K, int VB, int W = 0> static cudaError_t init_shape(void)
     if constexpr (sizeof(K) == 8)
         if (e == cudaSuccess)
             e = cudaFuncSetAttribute((const void *)msd_deep_kernel<K, VB, W>,
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize, (int)msd_l3_bytes<K, VB, W>());
+    if constexpr (sizeof(K) == 4 && W != 0)
+        if (e == cudaSuccess)
+            e = cudaFuncSetAttribute((const void *)msd_long_kernel<K, VB, W>,
                                      cudaFuncAttributeMaxDynamicSharedMemorySize, (int)msd_l3_bytes<K, VB, W>());
     if (e == cudaSuccess)
         e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&l2_per_sm[k][v], l2, L2::THREADS, L2::BYTES);

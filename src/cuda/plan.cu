@@ -27,6 +27,25 @@ static int msd_l3_shape(const rdx_cuda_tuning *t, int kb, int vb, size_t n)
     return n <= t->msd_pairs_max_n ? RDX_MSD_L3_NARROW : n <= t->msd4_pairs_mid_max_n ? RDX_MSD_L3_MID : RDX_MSD_L3_WIDE;
 }
 
+/* The shape that sorts the level-2 buckets above level 3's capacity in `shape`, or -1 (the
+ * segmented passes take them): 4-byte keys have wider shapes, and a bucket a little above
+ * the capacity (keys repeated a few hundred times make many: u32/u32 at 2^28, 13% of the
+ * buckets) costs a block of one of them less than two segmented passes and their launches.
+ * Keys alone go to the counts-only shape, which takes any bucket of up to 40960 keys
+ * whatever its values; pairs from the narrow shape to the mid one. (Pairs from the mid
+ * shape to the wide one lost 4% (u32/u32 repeated 256 times at 2^29, H100, round 52): the
+ * wide shape's widest digits leave no room for runs of one key, and its blocks took the
+ * on-chip LSD passes; the wide shape after the narrow one lost 3% to the mid one at 2^28.)
+ * 8-byte keys have the deep level. */
+static int msd_l3_long_shape(int kb, int vb, int shape)
+{
+    if (kb != 4 || (vb != 0 && vb != 4))
+        return -1;
+    if (vb == 0)
+        return shape == RDX_MSD_L3_COUNTS ? -1 : RDX_MSD_L3_COUNTS;
+    return shape == RDX_MSD_L3_NARROW ? RDX_MSD_L3_MID : -1;
+}
+
 /* Sizes, digits, the moved values, and the pass kernel's tiles and portions: what every
  * route may look at. */
 static void plan_shared(const rdx_cuda_tuning *t, const rdx_job *job, int keys_dev, int vals_dev, int idx_dev,
@@ -77,6 +96,7 @@ static void plan_shared(const rdx_cuda_tuning *t, const rdx_job *job, int keys_d
     const size_t pack_from = t->dram_gbps < RDX_PACK_FAST_DRAM_GBPS ? t->pack_min_n : t->pack_fast_min_n;
     p->packed = p->kb == 4 && p->vb == 4 && !p->numpy_order && n >= pack_from;
     p->msd_l3 = msd_l3_shape(t, p->kb, p->vb, n);
+    p->msd_l3_long = msd_l3_long_shape(p->kb, p->vb, p->msd_l3);
     p->medium = n <= t->medium_max_n ? RDX_OS_MEDIUM : n <= t->mid_max_n ? RDX_OS_MID : RDX_OS_LARGE;
     p->tile = rdx_os_tile(p->kb, p->vb, p->medium);
     size_t portion_max = RDX_STATUS_COUNT_MASK;

@@ -43,6 +43,8 @@ typedef struct rdx_cuda_plan {
     size_t grid_blocks;    /* grid route: its blocks */
     int msd;               /* the MSD route: whether it runs is decided on the device */
     int msd_l3;            /* its level 3's shape (tuning.h, RDX_MSD_L3_*) */
+    int msd_l3_long;       /* the wider shape that sorts the level-2 buckets above msd_l3's
+                              capacity, or -1: the segmented passes take them all */
     int keys_dev, vals_dev, idx_dev; /* the caller's arrays are device memory */
 
     /* Byte offsets in temporary storage (RDX_NO_SLOT where absent). */
@@ -55,6 +57,7 @@ typedef struct rdx_cuda_plan {
     size_t msd_bases2, msd_first_tile; /* level-2 bases and tile numbers */
     size_t msd_off, msd_bins, msd_segp; /* the level-2 buckets above level 3's capacity:
                                            their offsets, bins and segmented passes */
+    size_t msd_bins_long; /* those above msd_l3_long's capacity too: their list */
     size_t msd_off3, msd_bins3; /* the deep level's sub-buckets above it: offsets, list */
     size_t msd_off4, msd_bins4; /* the second deep level's: the same */
     size_t msd_groups;          /* the deep level's groups of sub-buckets (msd.cu) */

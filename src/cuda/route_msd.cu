@@ -26,6 +26,12 @@ static int has_deep(const rdx_cuda_plan *p) { return p->kb == 8; }
 /* The most buckets above level 3's capacity n keys can hold (level-2 buckets, or
  * sub-buckets of the deep level). */
 static size_t l3_cap(const rdx_cuda_plan *p) { return rdx_msd_l3_cap(p->kb, p->vb, p->msd_l3); }
+/* The level-2 buckets above this many keys go to the segmented passes: above level 3's
+ * capacity, or the wider shape's where one takes the buckets above that (p->msd_l3_long). */
+static size_t segp_min(const rdx_cuda_plan *p)
+{
+    return p->msd_l3_long >= 0 ? rdx_msd_l3_cap(p->kb, p->vb, p->msd_l3_long) : l3_cap(p);
+}
 static size_t most_long(const rdx_cuda_plan *p) { return p->n / (l3_cap(p) + 1); }
 
 /* The most keys the route takes for the plan's job where the keys use every value of the
@@ -101,8 +107,10 @@ void rdx_cuda_msd_long_layout(rdx_cuda_plan *p, size_t *end)
     p->msd_off = rdx_cuda_take(end, (MSD_L2_BUCKETS + 1) * sizeof(size_t));
     p->msd_bins = rdx_cuda_take(end, rdx_seg_tile_scratch_bytes(MSD_L2_BUCKETS));
     if (!has_deep(p)) {
-        p->msd_segp =
-            rdx_cuda_take(end, rdx_seg_passes_scratch_bytes(p->kb, p->vb, p->n, MSD_L2_BUCKETS, cap, low_passes(p)));
+        if (p->msd_l3_long >= 0)
+            p->msd_bins_long = rdx_cuda_take(end, rdx_seg_tile_scratch_bytes(MSD_L2_BUCKETS));
+        p->msd_segp = rdx_cuda_take(
+            end, rdx_seg_passes_scratch_bytes(p->kb, p->vb, p->n, MSD_L2_BUCKETS, segp_min(p), low_passes(p)));
         return;
     }
     const size_t subs = most_long(p); /* each deep level's sub-buckets above level 3's capacity */
@@ -177,10 +185,13 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     RDX_CUDA_TRY(rdx_launch_msd_sort(p->kb, p->vb, p->msd_l3, &m, b->sms, s));
 
     /* The level-2 buckets above level 3's capacity (few distinct keys, a heavy key, skew
-     * below the top digit), as offsets and a list of the long ones. */
+     * below the top digit, keys repeated a few hundred times), as offsets and a list of the
+     * long ones; where a wider shape of level 3 takes them (4-byte keys), the list of those
+     * it leaves. */
     size_t *off = (size_t *)(t + p->msd_off);
     uint32_t *bins = (uint32_t *)(t + p->msd_bins);
-    RDX_CUDA_TRY(rdx_launch_msd_offsets(&m, off, b->sms, s));
+    uint32_t *bins_long = p->msd_l3_long >= 0 ? (uint32_t *)(t + p->msd_bins_long) : NULL;
+    RDX_CUDA_TRY(rdx_launch_msd_offsets(&m, off, bins_long, b->sms, s));
     rdx_seg_tile_args g;
     memset(&g, 0, sizeof g);
     g.n = n;
@@ -188,6 +199,10 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     g.S = MSD_L2_BUCKETS;
     g.max_short = l3_cap(p);
     RDX_CUDA_TRY(rdx_seg_tile_bin(&g, bins, b->sms, s));
+    if (bins_long) {
+        RDX_CUDA_TRY(rdx_launch_msd_long(p->kb, p->vb, p->msd_l3_long, &m, bins, bins_long, b->sms, s));
+        bins = bins_long;
+    }
     rdx_seg_passes_args q;
     memset(&q, 0, sizeof q);
     q.kb = p->kb;
@@ -202,7 +217,7 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     q.off = off;
     q.S = MSD_L2_BUCKETS;
     q.bins = bins;
-    q.max_short = g.max_short;
+    q.max_short = segp_min(p);
     q.cls = p->cls;
     q.desc = p->desc;
     void *segp = t + p->msd_segp;
