@@ -23,8 +23,6 @@ static int low_bits(const rdx_cuda_plan *p) { return p->kb * 8 - 16; }
 static int low_passes(const rdx_cuda_plan *p) { return low_bits(p) / 8; }
 static int has_deep(const rdx_cuda_plan *p) { return p->kb == 8; }
 
-/* The most buckets above level 3's capacity n keys can hold (level-2 buckets, or
- * sub-buckets of the deep level). */
 static size_t l3_cap(const rdx_cuda_plan *p) { return rdx_msd_l3_cap(p->kb, p->vb, p->msd_l3); }
 /* The level-2 buckets above this many keys go to the segmented passes: above level 3's
  * capacity, or the wider shape's where one takes the buckets above that (p->msd_l3_long). */
@@ -32,6 +30,8 @@ static size_t segp_min(const rdx_cuda_plan *p)
 {
     return p->msd_l3_long >= 0 ? rdx_msd_l3_cap(p->kb, p->vb, p->msd_l3_long) : l3_cap(p);
 }
+/* The most buckets above level 3's capacity n keys can hold (level-2 buckets, or
+ * sub-buckets of the deep level). */
 static size_t most_long(const rdx_cuda_plan *p) { return p->n / (l3_cap(p) + 1); }
 
 /* The most keys the route takes for the plan's job where the keys use every value of the
