@@ -134,8 +134,9 @@ enum {
                        (few prefixes), every level-2 bucket holds about n / 128 keys, above
                        level 3's first capacity; 4-byte keys' wider level 3 takes those
                        within its own (msd_long_kernel), the segmented passes the others */
-    MSD_PREFIX128_RUNS, /* the same with 64 values below each prefix, each about n / 8192
-                           times: runs of one key in the wider level 3 */
+    MSD_PREFIX128_RUNS, /* the same with 16 values below each prefix, each about n / 2048
+                           times: runs of one key in the wider level 3 (pairs: the mid
+                           shape's digit narrowed to leave room for their bitmaps) */
     MSD_NFILL
 };
 static const char *const msd_fill_names[MSD_NFILL] = {
@@ -198,7 +199,7 @@ static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
             break;
         case MSD_TAGGED: k[i] = (few[r % 8] & ~low48) | (rnd(s) & low48); break;
         case MSD_PREFIX128: k[i] = prefix128(base, r) | (rnd(s) & low48); break;
-        case MSD_PREFIX128_RUNS: k[i] = prefix128(base, r) | (msd_mix(base ^ (r >> 7) % 64 ^ 0x5A5A) & low48); break;
+        case MSD_PREFIX128_RUNS: k[i] = prefix128(base, r) | (msd_mix(base ^ (r >> 7) % 16 ^ 0x5A5A) & low48); break;
         case MSD_NARROW: k[i] = r >> 3; break;
         case MSD_BITS40: k[i] = r >> 24; break;
         case MSD_OUTLIER: k[i] = i == 32 ? r | 1ull << 63 : i == 33 ? r : r >> 3; break;
@@ -287,6 +288,7 @@ static int msd_routes[9]; /* counted at outcome + 1 */
 /* The last outcome's level-2 buckets of 4-byte keys above the wider level 3's capacity too
  * (the segmented passes sorted them); UINT_MAX before a sort (a sort of another share). */
 static unsigned msd_wider_left = UINT_MAX;
+static unsigned msd_last_slow = UINT_MAX; /* the last outcome's level-3 blocks on the LSD passes */
 static int counts_shape;   /* msd_case's 4-byte keys take level 3's counts-only shape */
 static unsigned msd_deep_skipped; /* the last outcome's: the sample skipped the deep level */
 static unsigned shard_k = 1, shard_n = 1; /* this process runs the shard_k-th of shard_n shares */
@@ -326,6 +328,7 @@ static int msd_outcome(rdx_ctx *ctx, unsigned *slow, size_t kb)
 {
     unsigned long_buckets = 0, deep_long = 0, deep2_long = 0;
     const int state = rdx_cuda_ctx_msd_state(ctx, slow, &long_buckets, &deep_long, &deep2_long, &msd_deep_skipped);
+    msd_last_slow = *slow;
     if (kb == 4) { /* no deep level: the word counts the long buckets the wider level 3 left */
         msd_wider_left = deep_long;
         deep_long = 0;
@@ -608,7 +611,14 @@ static void msd_wider_tests(rdx_ctx *ctx, int max_log2)
     msd_wider_check("keys f32, 128 prefixes with runs", n, 0);
     msd_pairs_case(ctx, RDX_U32, n, 4, 0, MSD_PREFIX128, 1, MSD_LONG, &s);
     msd_wider_check("pairs u32/u32, 128 prefixes", n, 0);
+    msd_last_slow = UINT_MAX;
     msd_pairs_case(ctx, RDX_I32, n, 4, 1, MSD_PREFIX128_RUNS, 0, MSD_LONG, &s);
+    /* The mid shape's 12-bit digit of these buckets (~8192 pairs) leaves no room for the
+     * runs' bitmaps: an 11-bit one does, and only a bucket where two of its 16 values share
+     * the digit (about 6% of them) takes the LSD passes (each of the 128 would, without). */
+    CHECK(msd_last_slow == UINT_MAX || msd_last_slow <= 32,
+          "pairs i32/u32, 128 prefixes with runs, n=%zu: %u of 128 level-3 blocks took the on-chip LSD passes", n,
+          msd_last_slow);
     msd_wider_check("pairs i32/u32, 128 prefixes with runs", n, 0);
     msd_argsort_case(ctx, RDX_U32, n, RDX_U32, 1, MSD_PREFIX128_RUNS, 1, MSD_LONG, &s);
     msd_wider_check("argsort u32, 128 prefixes with runs", n, 0);

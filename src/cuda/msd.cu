@@ -1038,33 +1038,54 @@ static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const 
         key[i] ^= flip;
     __syncthreads();
 
+    bool any_long;
+    for (;;) {
 #pragma unroll
-    for (int i = 0; i < ITEMS; ++i)
-        if ((uint32_t)i * THREADS + threadIdx.x < m)
-            atomicAdd(&s_cnt[rdx_digit(key[i], shift, mask) - sub], 1u);
-    __syncthreads();
+        for (int i = 0; i < ITEMS; ++i)
+            if ((uint32_t)i * THREADS + threadIdx.x < m)
+                atomicAdd(&s_cnt[rdx_digit(key[i], shift, mask) - sub], 1u);
+        __syncthreads();
 
-    /* Exclusive scan of the bins, PER consecutive bins per thread; a run too long for the
-     * comparisons is noticed here (with values, its digit listed: msd_runs_at). */
-    uint32_t c[PER], sum = 0;
-    bool long_run = false;
-    const uint32_t lo = threadIdx.x * PER;
+        /* Exclusive scan of the bins, PER consecutive bins per thread; a run too long for
+         * the comparisons is noticed here (with values, its digit listed: msd_runs_at). */
+        uint32_t c[PER], sum = 0;
+        bool long_run = false;
+        const uint32_t lo = threadIdx.x * PER;
 #pragma unroll
-    for (int j = 0; j < PER; ++j) {
-        c[j] = lo + (uint32_t)j < bins ? s_cnt[lo + (uint32_t)j] : 0u;
-        sum += c[j];
-        long_run |= c[j] > (uint32_t)RDX_MSD_L3_RUN_MAX;
-    }
-    uint32_t run = rdx_block_excl_scan<THREADS>(sum, s_scan);
+        for (int j = 0; j < PER; ++j) {
+            c[j] = lo + (uint32_t)j < bins ? s_cnt[lo + (uint32_t)j] : 0u;
+            sum += c[j];
+            long_run |= c[j] > (uint32_t)RDX_MSD_L3_RUN_MAX;
+        }
+        uint32_t run = rdx_block_excl_scan<THREADS>(sum, s_scan);
 #pragma unroll
-    for (int j = 0; j < PER; ++j) {
-        if (lo + (uint32_t)j < bins)
-            s_cnt[lo + (uint32_t)j] = run;
-        run += c[j];
-        if (VB != 0 && c[j] > (uint32_t)RDX_MSD_L3_RUN_MAX && msd_runs_at<K, VB, W>(bins, m).batch >= 1u)
-            s_cnt[msd_runs_count(bins) + 1u + atomicAdd(&s_cnt[msd_runs_count(bins)], 1u)] = lo + (uint32_t)j;
+        for (int j = 0; j < PER; ++j) {
+            if (lo + (uint32_t)j < bins)
+                s_cnt[lo + (uint32_t)j] = run;
+            run += c[j];
+            if (VB != 0 && c[j] > (uint32_t)RDX_MSD_L3_RUN_MAX && msd_runs_at<K, VB, W>(bins, m).batch >= 1u)
+                s_cnt[msd_runs_count(bins) + 1u + atomicAdd(&s_cnt[msd_runs_count(bins)], 1u)] = lo + (uint32_t)j;
+        }
+        any_long = __syncthreads_or(long_run);
+        if constexpr (W != 0 && VB != 0) {
+            /* The mid and wide shapes' widest digits leave no room for a long run's bitmap
+             * (msd_runs_at): count again by a digit one bit narrower (half the bins, room
+             * for more), down to 8 bits; the keys are still in registers, nothing written
+             * but the counters (the digit is the bucket's own: sub is 0). */
+            if (any_long && msd_runs_at<K, VB, W>(bins, m).batch == 0u && bins > 256u) {
+                ++shift;
+                bins >>= 1;
+                mask = bins - 1u;
+                for (uint32_t j = threadIdx.x; j < bins; j += THREADS)
+                    s_cnt[j] = 0u;
+                if (threadIdx.x == 0)
+                    s_cnt[msd_runs_count(bins)] = 0u;
+                __syncthreads();
+                continue;
+            }
+        }
+        break;
     }
-    const bool any_long = __syncthreads_or(long_run);
     if (VB != 0 && any_long && msd_runs_at<K, VB, W>(bins, m).batch == 0u) { /* no room for the runs */
         msd_l3_fallback<K, VB, W>(a, src, vsrc_p, keys, (void *)vals, wide, m, smem);
         return;
