@@ -806,13 +806,14 @@ static constexpr __host__ __device__ uint32_t msd_runs_count(uint32_t bins) { re
 /* Level 3's long runs of one key (more than RDX_MSD_L3_RUN_MAX keys share the level-3
  * digit, and all of them are equal: ids that repeat, a heavy key) with values, in the
  * counter words after the bucket's bins counters (one a bin and the end) up to the block
- * scan's: the number of long runs and their digits, and for a batch of runs at a time, a
- * bitmap of each run's keys' indices in the bucket and its words' exclusive prefix counts.
+ * scan's: the number of long runs and their digits, and for each of `batch` warps (a run at
+ * a time each), a bitmap of its run's keys' indices in the bucket and its words' exclusive
+ * prefix counts.
  * Where the bucket's bins leave no room for one run's (the widest digits of the mid and
  * wide shapes of 4-byte pairs), its block takes the on-chip LSD passes. Keys alone need
  * none of it (equal keys go to any slot of their run). */
 struct msd_runs_room {
-    uint32_t count, maps, words, batch; /* word offsets from the counters (the runs' digits at count + 1); bitmap words a run; runs a batch */
+    uint32_t count, maps, words, batch; /* word offsets from the counters (the runs' digits at count + 1); bitmap words a run; warps with a bitmap */
 };
 template <typename K, int VB, int W>
 static constexpr __host__ __device__ msd_runs_room msd_runs_at(uint32_t bins, uint32_t m)
@@ -837,63 +838,57 @@ static_assert(msd_runs_at<unsigned long long, 8, 0>(1u << RDX_MSD_L3_MAX_BITS, R
                   msd_runs_at<uint32_t, 4, 0>(1u << RDX_MSD4_L3_MAX_BITS, RDX_MSD_L3_CAP_PAIRS).batch >= 1u,
               "the narrow shapes of pairs place runs of one key in every bucket");
 
-/* Places level 3's long runs of one key with values (msd_runs_at), a batch of runs at a
- * time, each in the order of its keys' indices in the bucket (their input order: the
- * sort is stable), which the tie-breaks of their rank words in s_keys are: a bitmap of a
- * run's indices, its words' exclusive prefix counts (a warp a run), then a key's place is
- * its run's start plus the count of the run's indices below its own. bins, m, high and
- * flip are msd_l3_sort's. Every thread calls it. */
+/* Places level 3's long runs of one key with values (msd_runs_at), each in the order of its
+ * keys' indices in the bucket (their input order: the sort is stable), which the tie-breaks
+ * of their rank words in s_keys are. A warp a run, room.batch warps at a time (those with a
+ * map in the room), with no barrier of the block: a bitmap of the run's indices, its words'
+ * exclusive prefix counts, then a key's place is the run's start plus the count of the run's
+ * indices below its own. bins, m, high and flip are msd_l3_sort's. Every thread calls it;
+ * the block's shared memory is free again after the caller's next barrier. */
 template <typename K, int VB, int W, typename V>
 static __device__ __noinline__ void msd_l3_place_runs(uint32_t *s_cnt, const K *s_keys, const V *s_vals, K *keys,
                                                       V *vals, unsigned long long *wide, uint32_t bins, uint32_t m,
                                                       K high, K flip)
 {
-    enum { THREADS = msd_shape<K, VB, W>::L3_THREADS };
     const msd_runs_room room = msd_runs_at<K, VB, W>(bins, m);
     const uint32_t words = room.words, per_lane = (words + 31u) / 32u;
-    uint32_t *const s_map = s_cnt + room.maps, *const s_pre = s_map + room.batch * words;
     const uint32_t runs = s_cnt[room.count], lane = rdx_lane(), warp = threadIdx.x >> 5;
-    for (uint32_t first = 0; first < runs; first += room.batch) {
-        const uint32_t batch = runs - first < room.batch ? runs - first : room.batch;
-        for (uint32_t j = threadIdx.x; j < batch * words; j += THREADS)
-            s_map[j] = 0u;
-        __syncthreads();
-        for (uint32_t r = 0; r < batch; ++r) {
-            const uint32_t d = s_cnt[room.count + 1u + first + r], st = d ? s_cnt[d - 1u] : 0u, en = s_cnt[d];
-            for (uint32_t j = st + threadIdx.x; j < en; j += THREADS) {
-                const uint32_t at = (uint32_t)s_keys[j] & 0xFFFFu;
-                atomicOr(&s_map[r * words + (at >> 5)], 1u << (at & 31u));
-            }
+    if (warp >= room.batch)
+        return;
+    uint32_t *const map = s_cnt + room.maps + warp * words, *const pre = s_cnt + room.maps + (room.batch + warp) * words;
+    for (uint32_t k = warp; k < runs; k += room.batch) {
+        const uint32_t d = s_cnt[room.count + 1u + k], st = d ? s_cnt[d - 1u] : 0u, en = s_cnt[d];
+        for (uint32_t w = lane; w < words; w += 32u)
+            map[w] = 0u;
+        __syncwarp();
+        for (uint32_t j = st + lane; j < en; j += 32u) {
+            const uint32_t at = (uint32_t)s_keys[j] & 0xFFFFu;
+            atomicOr(&map[at >> 5], 1u << (at & 31u));
         }
-        __syncthreads();
-        if (warp < batch) { /* lane l scans words l * per_lane .. (l + 1) * per_lane - 1 */
-            const uint32_t *map = s_map + warp * words;
-            uint32_t *pre = s_pre + warp * words;
-            const uint32_t w0 = lane * per_lane, w1 = w0 + per_lane < words ? w0 + per_lane : words;
-            uint32_t total = 0;
-            for (uint32_t w = w0; w < w1; ++w)
-                total += (uint32_t)__popc(map[w]);
-            uint32_t before = rdx_warp_incl_scan(total, lane) - total;
-            for (uint32_t w = w0; w < w1; ++w) {
-                pre[w] = before;
-                before += (uint32_t)__popc(map[w]);
-            }
+        __syncwarp();
+        /* lane l: words l * per_lane .. (l + 1) * per_lane - 1 */
+        const uint32_t w0 = lane * per_lane < words ? lane * per_lane : words;
+        const uint32_t w1 = w0 + per_lane < words ? w0 + per_lane : words;
+        uint32_t total = 0;
+        for (uint32_t w = w0; w < w1; ++w)
+            total += (uint32_t)__popc(map[w]);
+        uint32_t before = rdx_warp_incl_scan(total, lane) - total;
+        for (uint32_t w = w0; w < w1; ++w) {
+            pre[w] = before;
+            before += (uint32_t)__popc(map[w]);
         }
-        __syncthreads();
-        for (uint32_t r = 0; r < batch; ++r) {
-            const uint32_t d = s_cnt[room.count + 1u + first + r], st = d ? s_cnt[d - 1u] : 0u, en = s_cnt[d];
-            for (uint32_t j = st + threadIdx.x; j < en; j += THREADS) {
-                const K me = s_keys[j];
-                const uint32_t at = (uint32_t)me & 0xFFFFu, w = r * words + (at >> 5);
-                const uint32_t place = st + s_pre[w] + (uint32_t)__popc(s_map[w] & ((1u << (at & 31u)) - 1u));
-                keys[place] = (high | me >> 16) ^ flip;
-                if (wide)
-                    wide[place] = s_vals[j];
-                else
-                    vals[place] = s_vals[j];
-            }
+        __syncwarp();
+        for (uint32_t j = st + lane; j < en; j += 32u) {
+            const K me = s_keys[j];
+            const uint32_t at = (uint32_t)me & 0xFFFFu, w = at >> 5;
+            const uint32_t place = st + pre[w] + (uint32_t)__popc(map[w] & ((1u << (at & 31u)) - 1u));
+            keys[place] = (high | me >> 16) ^ flip;
+            if (wide)
+                wide[place] = s_vals[j];
+            else
+                vals[place] = s_vals[j];
         }
-        __syncthreads(); /* the maps are the next batch's */
+        __syncwarp(); /* the map is the next run's */
     }
 }
 
