@@ -130,13 +130,13 @@ enum {
                        most frequent 9% of all; at these sizes the deep level's test takes
                        them (8-byte keys): long level-2 buckets of one key and level-3 runs
                        of one key */
-    MSD_PREFIX128,  /* one of 128 distinct 16-bit prefixes above random bits: the route runs
-                       (few prefixes), every level-2 bucket holds about n / 128 keys, above
-                       level 3's first capacity; 4-byte keys' wider level 3 takes those
-                       within its own (msd_long_kernel), the segmented passes the others */
-    MSD_PREFIX128_RUNS, /* the same with 16 values below each prefix, each about n / 2048
-                           times: runs of one key in the wider level 3 (pairs: the mid
-                           shape's digit narrowed to leave room for their bitmaps) */
+    MSD_PREFIXES,   /* one of n / 8192 distinct 16-bit prefixes (16 at 2^17, 128 at 2^20)
+                       above random bits: the route runs (few prefixes), and every level-2
+                       bucket holds about 8192 keys, above level 3's first capacity, within
+                       the wider one's of 4-byte keys (msd_long_kernel) */
+    MSD_PREFIXES_RUNS, /* the same with 16 values below each prefix, each about 512 times:
+                          runs of one key in the wider level 3 (pairs: the mid shape's digit
+                          narrowed to leave room for their bitmaps) */
     MSD_NFILL
 };
 static const char *const msd_fill_names[MSD_NFILL] = {
@@ -147,7 +147,7 @@ static const char *const msd_fill_names[MSD_NFILL] = {
     "high, two small", "near the top, two 0", "a long sub-bucket", "a long sub-bucket, 32 bits", "24-bit tags", "one top digit 90%",
     "tagged, 40 bits", "tagged, 3 bits dropped", "capacity, 5 bits dropped", "capacity, negative",
     "capacity, 8 low values", "sorted, one pair swapped", "narrow, one -0.0", "narrow, one NaN", "[0, 1)", "(-1, 0]", "[0, 1), one 2^-200",
-    "heavy x128", "heavy in a long bucket", "zipf", "128 prefixes", "128 prefixes, runs"};
+    "heavy x128", "heavy in a long bucket", "zipf", "n/8192 prefixes", "n/8192 prefixes, runs"};
 
 /* A random-looking 64-bit value for each index (the splitmix64 finalizer). */
 static uint64_t msd_mix(uint64_t x)
@@ -164,10 +164,11 @@ static int cmp_u64(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
-/* One of 128 distinct 16-bit prefixes, by r % 128, spread over the top digit. */
-static uint64_t prefix128(uint64_t base, uint64_t r)
+/* One of n / 8192 (at least 1) distinct 16-bit prefixes, by r, spread over the top digit. */
+static uint64_t prefix_of(uint64_t base, uint64_t r, size_t n)
 {
-    return (uint64_t)(uint16_t)(base + (r % 128) * 509u) << 48;
+    const uint64_t prefixes = n >> 13 ? n >> 13 : 1;
+    return (uint64_t)(uint16_t)(base + (r % prefixes) * 509u) << 48;
 }
 
 static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
@@ -198,8 +199,8 @@ static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
             k[i] = r % 8 == 5 ? (base & 0xFFFF000000000000ull) | (msd_mix(base ^ (r >> 3) % 512) >> 16) : r;
             break;
         case MSD_TAGGED: k[i] = (few[r % 8] & ~low48) | (rnd(s) & low48); break;
-        case MSD_PREFIX128: k[i] = prefix128(base, r) | (rnd(s) & low48); break;
-        case MSD_PREFIX128_RUNS: k[i] = prefix128(base, r) | (msd_mix(base ^ (r >> 7) % 16 ^ 0x5A5A) & low48); break;
+        case MSD_PREFIXES: k[i] = prefix_of(base, r, n) | (rnd(s) & low48); break;
+        case MSD_PREFIXES_RUNS: k[i] = prefix_of(base, r, n) | (msd_mix(base ^ (r >> 17) % 16 ^ 0x5A5A) & low48); break;
         case MSD_NARROW: k[i] = r >> 3; break;
         case MSD_BITS40: k[i] = r >> 24; break;
         case MSD_OUTLIER: k[i] = i == 32 ? r | 1ull << 63 : i == 33 ? r : r >> 3; break;
@@ -591,46 +592,57 @@ static void msd_wider_check(const char *what, size_t n, unsigned want_left)
 {
     if (msd_wider_left == UINT_MAX) /* not this share's sort */
         return;
-    CHECK(want_left == UINT_MAX ? msd_wider_left > 0 : msd_wider_left == want_left,
-          "%s n=%zu: %u level-2 buckets left to the segmented passes by the wider level 3, expected %s", what, n,
-          msd_wider_left, want_left == UINT_MAX ? "some" : "none");
+    CHECK(msd_wider_left == want_left,
+          "%s n=%zu: %u level-2 buckets left to the segmented passes by the wider level 3, expected %u", what, n,
+          msd_wider_left, want_left);
     msd_wider_left = UINT_MAX;
 }
 
 static void msd_wider_tests(rdx_ctx *ctx, int max_log2)
 {
     uint64_t s = seed ^ 0x3D1E;
-    /* about 8192 and 16384 keys a bucket; 64-bit indices widen above the grid route's n */
-    const size_t n = (size_t)1 << 20, widen = n + 77, big = ((size_t)1 << 21) + 77;
-    if (max_log2 < 20)
-        return;
+    /* about 8192 keys a bucket (16384 in MSD_GIANT's at 2^20); 64-bit indices widen above
+     * the grid route's n; 2^17 runs under the sanitizers too */
+    const size_t small = (size_t)1 << 17, n = (size_t)1 << 20, widen = n + 77, big = ((size_t)1 << 21) + 77;
     msd_wider_left = UINT_MAX;
-    msd_case(ctx, RDX_U32, n, 0, MSD_PREFIX128, 0, MSD_LONG, &s);
-    msd_wider_check("keys u32, 128 prefixes", n, 0);
-    msd_case(ctx, RDX_F32, n, 1, MSD_PREFIX128_RUNS, 1, MSD_LONG, &s);
-    msd_wider_check("keys f32, 128 prefixes with runs", n, 0);
-    msd_pairs_case(ctx, RDX_U32, n, 4, 0, MSD_PREFIX128, 1, MSD_LONG, &s);
-    msd_wider_check("pairs u32/u32, 128 prefixes", n, 0);
+    msd_case(ctx, RDX_U32, small, 0, MSD_PREFIXES_RUNS, 1, MSD_LONG, &s);
+    msd_wider_check("keys u32, n/8192 prefixes with runs", small, 0);
     msd_last_slow = UINT_MAX;
-    msd_pairs_case(ctx, RDX_I32, n, 4, 1, MSD_PREFIX128_RUNS, 0, MSD_LONG, &s);
+    msd_pairs_case(ctx, RDX_I32, small, 4, 1, MSD_PREFIXES_RUNS, 0, MSD_LONG, &s);
     /* The mid shape's 12-bit digit of these buckets (~8192 pairs) leaves no room for the
      * runs' bitmaps: an 11-bit one does, and only a bucket where two of its 16 values share
-     * the digit (about 6% of them) takes the LSD passes (each of the 128 would, without). */
+     * the digit (about 6% of them) takes the LSD passes (each bucket would, without). */
+    CHECK(msd_last_slow == UINT_MAX || msd_last_slow <= 8,
+          "pairs i32/u32, n/8192 prefixes with runs, n=%zu: %u of 16 level-3 blocks took the on-chip LSD passes",
+          small, msd_last_slow);
+    msd_wider_check("pairs i32/u32, n/8192 prefixes with runs", small, 0);
+    if (max_log2 < 20)
+        return;
+    msd_case(ctx, RDX_U32, n, 0, MSD_PREFIXES, 0, MSD_LONG, &s);
+    msd_wider_check("keys u32, n/8192 prefixes", n, 0);
+    msd_case(ctx, RDX_F32, n, 1, MSD_PREFIXES_RUNS, 1, MSD_LONG, &s);
+    msd_wider_check("keys f32, n/8192 prefixes with runs", n, 0);
+    msd_pairs_case(ctx, RDX_U32, n, 4, 0, MSD_PREFIXES, 1, MSD_LONG, &s);
+    msd_wider_check("pairs u32/u32, n/8192 prefixes", n, 0);
+    msd_last_slow = UINT_MAX;
+    msd_pairs_case(ctx, RDX_I32, n, 4, 1, MSD_PREFIXES_RUNS, 0, MSD_LONG, &s);
     CHECK(msd_last_slow == UINT_MAX || msd_last_slow <= 32,
-          "pairs i32/u32, 128 prefixes with runs, n=%zu: %u of 128 level-3 blocks took the on-chip LSD passes", n,
+          "pairs i32/u32, n/8192 prefixes with runs, n=%zu: %u of 128 level-3 blocks took the on-chip LSD passes", n,
           msd_last_slow);
-    msd_wider_check("pairs i32/u32, 128 prefixes with runs", n, 0);
-    msd_argsort_case(ctx, RDX_U32, n, RDX_U32, 1, MSD_PREFIX128_RUNS, 1, MSD_LONG, &s);
-    msd_wider_check("argsort u32, 128 prefixes with runs", n, 0);
-    msd_pairs_case(ctx, RDX_U32, n, 8, 0, MSD_PREFIX128, 0, MSD_LONG, &s); /* no wider shape: the passes */
+    msd_wider_check("pairs i32/u32, n/8192 prefixes with runs", n, 0);
+    msd_argsort_case(ctx, RDX_U32, n, RDX_U32, 1, MSD_PREFIXES_RUNS, 1, MSD_LONG, &s);
+    msd_wider_check("argsort u32, n/8192 prefixes with runs", n, 0);
+    msd_pairs_case(ctx, RDX_U32, n, 4, 1, MSD_GIANT, 0, MSD_LONG, &s); /* 16384 pairs: above the mid shape */
+    msd_wider_check("pairs u32/u32, one bucket of 16384", n, 1);
+    msd_pairs_case(ctx, RDX_U32, n, 8, 0, MSD_PREFIXES, 0, MSD_LONG, &s); /* no wider shape: the passes */
     msd_wider_left = UINT_MAX;
     if (max_log2 >= 21) {
-        msd_argsort_case(ctx, RDX_F32, widen, RDX_U64, 0, MSD_PREFIX128, 0, MSD_LONG, &s);
-        msd_wider_check("argsort f32 to u64, 128 prefixes", widen, 0);
-        msd_case(ctx, RDX_I32, big, 1, MSD_PREFIX128_RUNS, 0, MSD_LONG, &s);
-        msd_wider_check("keys i32, 128 prefixes with runs", big, 0);
-        msd_pairs_case(ctx, RDX_U32, big, 4, 0, MSD_PREFIX128_RUNS, 1, MSD_LONG, &s);
-        msd_wider_check("pairs u32/u32, 128 prefixes with runs", big, UINT_MAX);
+        msd_argsort_case(ctx, RDX_F32, widen, RDX_U64, 0, MSD_PREFIXES, 0, MSD_LONG, &s);
+        msd_wider_check("argsort f32 to u64, n/8192 prefixes", widen, 0);
+        msd_case(ctx, RDX_I32, big, 1, MSD_PREFIXES_RUNS, 0, MSD_LONG, &s);
+        msd_wider_check("keys i32, n/8192 prefixes with runs", big, 0);
+        msd_pairs_case(ctx, RDX_U32, big, 4, 0, MSD_PREFIXES_RUNS, 1, MSD_LONG, &s);
+        msd_wider_check("pairs u32/u32, n/8192 prefixes with runs", big, 0);
     }
 }
 
@@ -840,6 +852,7 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         msd_pairs_case(ctx, RDX_U32, n, 4, 1, MSD_UNIFORM, 0, 2, &s);
         msd_case(ctx, RDX_I64, n, 0, MSD_ONETOP, 0, MSD_MISSED_RANGE, &s);
         rdx_cuda_ctx_tuning(ctx)->portion_max_n = 0;
+        msd_wider_tests(ctx, max_log2); /* its 2^17 sorts: the wider level 3 */
         msd_threshold(ctx, 0);
         if (shard_n > 1)
             return;
