@@ -806,14 +806,14 @@ static constexpr __host__ __device__ uint32_t msd_runs_count(uint32_t bins) { re
 /* Level 3's long runs of one key (more than RDX_MSD_L3_RUN_MAX keys share the level-3
  * digit, and all of them are equal: ids that repeat, a heavy key) with values, in the
  * counter words after the bucket's bins counters (one a bin and the end) up to the block
- * scan's: the number of long runs and their digits, and for each of `batch` warps (a run at
- * a time each), a bitmap of its run's keys' indices in the bucket and its words' exclusive
+ * scan's: the number of long runs and their digits, and for each of `batch` teams of warps (a
+ * run at a time each: msd_l3_place_runs), a bitmap of its run's keys' indices in the bucket and its words' exclusive
  * prefix counts.
  * Where the bucket's bins leave no room for one run's (the widest digits of the mid and
  * wide shapes of 4-byte pairs), its block takes the on-chip LSD passes. Keys alone need
  * none of it (equal keys go to any slot of their run). */
 struct msd_runs_room {
-    uint32_t count, maps, words, batch; /* word offsets from the counters (the runs' digits at count + 1); bitmap words a run; warps with a bitmap */
+    uint32_t count, maps, words, batch; /* word offsets from the counters (the runs' digits at count + 1); bitmap words a run; teams with a bitmap */
 };
 template <typename K, int VB, int W>
 static constexpr __host__ __device__ msd_runs_room msd_runs_at(uint32_t bins, uint32_t m)
@@ -825,7 +825,7 @@ static constexpr __host__ __device__ msd_runs_room msd_runs_at(uint32_t bins, ui
     r.maps = (r.count + 1u + m / (RDX_MSD_L3_RUN_MAX + 1u) + 1u + 3u) & ~3u; /* the most long runs m keys hold */
     r.words = (m + 31u) / 32u;
     const uint32_t fit = avail > r.maps ? (avail - r.maps) / (2u * r.words) : 0u;
-    r.batch = fit < warps ? fit : warps; /* a warp scans a run's bitmap */
+    r.batch = fit < warps ? fit : warps; /* a team has a warp at least */
     return r;
 }
 static_assert(msd_runs_count(1u << RDX_MSD4_L3_WIDE_MAX_BITS_PAIRS) < (msd_l3_layout<uint32_t, 4, 1>::SCAN - msd_l3_layout<uint32_t, 4, 1>::WCNT) / 4 &&
@@ -838,47 +838,65 @@ static_assert(msd_runs_at<unsigned long long, 8, 0>(1u << RDX_MSD_L3_MAX_BITS, R
                   msd_runs_at<uint32_t, 4, 0>(1u << RDX_MSD4_L3_MAX_BITS, RDX_MSD_L3_CAP_PAIRS).batch >= 1u,
               "the narrow shapes of pairs place runs of one key in every bucket");
 
+/* Synchronizes a team of `size` warps (msd_l3_place_runs): a warp alone, or named barrier
+ * team + 1 (0 is __syncthreads') of size * 32 threads. */
+static __device__ __forceinline__ void msd_team_sync(uint32_t team, uint32_t size)
+{
+    if (size == 1u)
+        __syncwarp();
+    else
+        asm volatile("bar.sync %0, %1;" ::"r"(team + 1u), "r"(size * 32u) : "memory");
+}
+
 /* Places level 3's long runs of one key with values (msd_runs_at), each in the order of its
  * keys' indices in the bucket (their input order: the sort is stable), which the tie-breaks
- * of their rank words in s_keys are. A warp a run, room.batch warps at a time (those with a
- * map in the room), with no barrier of the block: a bitmap of the run's indices, its words'
- * exclusive prefix counts, then a key's place is the run's start plus the count of the run's
- * indices below its own. bins, m, high and flip are msd_l3_sort's. Every thread calls it;
- * the block's shared memory is free again after the caller's next barrier. */
+ * of their rank words in s_keys are: a bitmap of the run's indices, its words' exclusive
+ * prefix counts (by the team's first warp), then a key's place is the run's start plus the
+ * count of the run's indices below its own. The block's warps share out into room.batch
+ * teams (one a map, at most 15 of several warps: the named barriers), a run at a time each
+ * with no barrier of the block: one warp a team in the narrow shapes' buckets (every warp
+ * has a map), several in the wide ones' (a map for a few warps; a warp alone would place
+ * its share of 64 runs of 256 while the others wait: u32/u32 repeated 2^30 41.8 -> 50.1 ms,
+ * H100 round 53). bins, m, high and flip are msd_l3_sort's. Every thread calls it; the
+ * block's shared memory is free again after the caller's next barrier. */
 template <typename K, int VB, int W, typename V>
 static __device__ __noinline__ void msd_l3_place_runs(uint32_t *s_cnt, const K *s_keys, const V *s_vals, K *keys,
                                                       V *vals, unsigned long long *wide, uint32_t bins, uint32_t m,
                                                       K high, K flip)
 {
+    enum { WARPS = msd_shape<K, VB, W>::L3_THREADS / 32 };
     const msd_runs_room room = msd_runs_at<K, VB, W>(bins, m);
-    const uint32_t words = room.words, per_lane = (words + 31u) / 32u;
-    const uint32_t runs = s_cnt[room.count], lane = rdx_lane(), warp = threadIdx.x >> 5;
-    if (warp >= room.batch)
+    const uint32_t size = WARPS / room.batch, teams = size > 1u && room.batch > 15u ? 15u : room.batch;
+    const uint32_t team = (threadIdx.x >> 5) / size, me_in = threadIdx.x - team * size * 32u, step = size * 32u;
+    if (team >= teams)
         return;
-    uint32_t *const map = s_cnt + room.maps + warp * words, *const pre = s_cnt + room.maps + (room.batch + warp) * words;
-    for (uint32_t k = warp; k < runs; k += room.batch) {
+    const uint32_t words = room.words, per_lane = (words + 31u) / 32u;
+    const uint32_t runs = s_cnt[room.count], lane = rdx_lane();
+    uint32_t *const map = s_cnt + room.maps + team * words, *const pre = s_cnt + room.maps + (room.batch + team) * words;
+    for (uint32_t k = team; k < runs; k += teams) {
         const uint32_t d = s_cnt[room.count + 1u + k], st = d ? s_cnt[d - 1u] : 0u, en = s_cnt[d];
-        for (uint32_t w = lane; w < words; w += 32u)
+        for (uint32_t w = me_in; w < words; w += step)
             map[w] = 0u;
-        __syncwarp();
-        for (uint32_t j = st + lane; j < en; j += 32u) {
+        msd_team_sync(team, size);
+        for (uint32_t j = st + me_in; j < en; j += step) {
             const uint32_t at = (uint32_t)s_keys[j] & 0xFFFFu;
             atomicOr(&map[at >> 5], 1u << (at & 31u));
         }
-        __syncwarp();
-        /* lane l: words l * per_lane .. (l + 1) * per_lane - 1 */
-        const uint32_t w0 = lane * per_lane < words ? lane * per_lane : words;
-        const uint32_t w1 = w0 + per_lane < words ? w0 + per_lane : words;
-        uint32_t total = 0;
-        for (uint32_t w = w0; w < w1; ++w)
-            total += (uint32_t)__popc(map[w]);
-        uint32_t before = rdx_warp_incl_scan(total, lane) - total;
-        for (uint32_t w = w0; w < w1; ++w) {
-            pre[w] = before;
-            before += (uint32_t)__popc(map[w]);
+        msd_team_sync(team, size);
+        if (me_in < 32u) { /* lane l: words l * per_lane .. (l + 1) * per_lane - 1 */
+            const uint32_t w0 = lane * per_lane < words ? lane * per_lane : words;
+            const uint32_t w1 = w0 + per_lane < words ? w0 + per_lane : words;
+            uint32_t total = 0;
+            for (uint32_t w = w0; w < w1; ++w)
+                total += (uint32_t)__popc(map[w]);
+            uint32_t before = rdx_warp_incl_scan(total, lane) - total;
+            for (uint32_t w = w0; w < w1; ++w) {
+                pre[w] = before;
+                before += (uint32_t)__popc(map[w]);
+            }
         }
-        __syncwarp();
-        for (uint32_t j = st + lane; j < en; j += 32u) {
+        msd_team_sync(team, size);
+        for (uint32_t j = st + me_in; j < en; j += step) {
             const K me = s_keys[j];
             const uint32_t at = (uint32_t)me & 0xFFFFu, w = at >> 5;
             const uint32_t place = st + pre[w] + (uint32_t)__popc(map[w] & ((1u << (at & 31u)) - 1u));
@@ -888,7 +906,7 @@ static __device__ __noinline__ void msd_l3_place_runs(uint32_t *s_cnt, const K *
             else
                 vals[place] = s_vals[j];
         }
-        __syncwarp(); /* the map is the next run's */
+        msd_team_sync(team, size); /* the map is the next run's */
     }
 }
 
