@@ -314,6 +314,19 @@ static __device__ __forceinline__ unsigned long long rdx_warp_max64(unsigned lon
     return (unsigned long long)high << 32 | low;
 }
 
+/* Bin `bin`'s segments in a scratch of segment bins (seg_tile.h: RDX_SEG_BINS counts,
+ * RDX_SEG_BINS fill counters, then the segments listed bin after bin): its first entry,
+ * and its count in *items. The segmented passes and the MSD route's wider level 3 read the
+ * long bin (RDX_SEG_LONG_BIN), the tile kernels the others. */
+static __device__ __forceinline__ const uint32_t *rdx_seg_bin_list(const uint32_t *scratch, int bin, uint32_t *items)
+{
+    uint32_t before = 0;
+    for (int b = 0; b < bin; ++b)
+        before += scratch[b];
+    *items = scratch[bin];
+    return scratch + 2 * RDX_SEG_BINS + before;
+}
+
 /* dst[i] = src[i] for i in [begin, end), by one block, RDX_BLOCK_COPY_UNROLL loads a thread
  * in flight (each coalesced across the block): a plain loop keeps one, and held one
  * block's copy of a heavy key's millions of keys to a few GB/s (tuning.h). */

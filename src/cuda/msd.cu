@@ -1560,10 +1560,8 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
     extern __shared__ __align__(16) unsigned char smem[];
     if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON)
         return;
-    uint32_t before = 0;
-    for (int g = 0; g < RDX_SEG_LONG_BIN; ++g)
-        before += bins[g];
-    const uint32_t *list = bins + 2 * RDX_SEG_BINS + before, longs = bins[RDX_SEG_LONG_BIN];
+    uint32_t longs;
+    const uint32_t *list = rdx_seg_bin_list(bins, RDX_SEG_LONG_BIN, &longs);
     const int below = MSD_SECOND(K) - (int)a.ctrl[RDX_MSD_DROP];
     for (uint32_t i = blockIdx.x; i < longs; i += gridDim.x) {
         const uint32_t b = list[i];

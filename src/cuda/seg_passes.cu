@@ -156,11 +156,9 @@ __global__ void __launch_bounds__(RDX_SEGP_TILES_THREADS) segp_tiles_kernel(cons
     const uint32_t *list = NULL;
     size_t L = a.S;
     if (a.off) {
-        uint32_t before = 0;
-        for (int b = 0; b < RDX_SEG_LONG_BIN; ++b)
-            before += a.bins[b];
-        list = a.bins + 2 * RDX_SEG_BINS + before;
-        L = a.bins[RDX_SEG_LONG_BIN];
+        uint32_t longs;
+        list = rdx_seg_bin_list(a.bins, RDX_SEG_LONG_BIN, &longs);
+        L = longs;
     }
     if (L > d.lmax) /* only with offsets that break the rules (overlapping segments) */
         L = d.lmax;

@@ -51,11 +51,9 @@ static __device__ __forceinline__ seg_work seg_work_of(const rdx_seg_tile_args &
         w.items = a.S;
         return w;
     }
-    size_t before = 0;
-    for (int b = 0; b < bin; ++b)
-        before += scratch[b];
-    w.list = scratch + 2 * RDX_SEG_BINS + before;
-    w.items = scratch[bin];
+    uint32_t items;
+    w.list = rdx_seg_bin_list(scratch, bin, &items);
+    w.items = items;
     return w;
 }
 
