@@ -135,8 +135,11 @@ enum {
                        bucket holds about 8192 keys, above level 3's first capacity, within
                        the wider one's of 4-byte keys (msd_long_kernel) */
     MSD_PREFIXES_RUNS, /* the same with 16 values below each prefix, each about 512 times:
-                          runs of one key in the wider level 3 (pairs: the mid shape's digit
-                          narrowed to leave room for their bitmaps) */
+                          runs of one key in the wider level 3 (pairs: the mid shape's
+                          widest digit leaves no room for their bitmaps: the LSD passes) */
+    MSD_RUNS4096,   /* one of n / 4096 prefixes, 16 values below each, each about 256 times:
+                       level 3's narrow shape at its fullest, pairs placing their runs of
+                       one key by teams of several warps (msd_l3_place_runs) */
     MSD_NFILL
 };
 static const char *const msd_fill_names[MSD_NFILL] = {
@@ -147,7 +150,8 @@ static const char *const msd_fill_names[MSD_NFILL] = {
     "high, two small", "near the top, two 0", "a long sub-bucket", "a long sub-bucket, 32 bits", "24-bit tags", "one top digit 90%",
     "tagged, 40 bits", "tagged, 3 bits dropped", "capacity, 5 bits dropped", "capacity, negative",
     "capacity, 8 low values", "sorted, one pair swapped", "narrow, one -0.0", "narrow, one NaN", "[0, 1)", "(-1, 0]", "[0, 1), one 2^-200",
-    "heavy x128", "heavy in a long bucket", "zipf", "n/8192 prefixes", "n/8192 prefixes, runs"};
+    "heavy x128", "heavy in a long bucket", "zipf", "n/8192 prefixes", "n/8192 prefixes, runs",
+    "n/4096 prefixes, runs"};
 
 /* A random-looking 64-bit value for each index (the splitmix64 finalizer). */
 static uint64_t msd_mix(uint64_t x)
@@ -201,6 +205,7 @@ static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
         case MSD_TAGGED: k[i] = (few[r % 8] & ~low48) | (rnd(s) & low48); break;
         case MSD_PREFIXES: k[i] = prefix_of(base, r, n) | (rnd(s) & low48); break;
         case MSD_PREFIXES_RUNS: k[i] = prefix_of(base, r, n) | (msd_mix(base ^ (r >> 17) % 16 ^ 0x5A5A) & low48); break;
+        case MSD_RUNS4096: k[i] = prefix_of(base, r, 2 * n) | (msd_mix(base ^ (r >> 17) % 16 ^ 0x5A5A) & low48); break;
         case MSD_NARROW: k[i] = r >> 3; break;
         case MSD_BITS40: k[i] = r >> 24; break;
         case MSD_OUTLIER: k[i] = i == 32 ? r | 1ull << 63 : i == 33 ? r : r >> 3; break;
@@ -613,14 +618,7 @@ static void msd_wider_tests(rdx_ctx *ctx, int max_log2)
     msd_wider_check("keys f32, n/8192 prefixes with runs", n, 0);
     msd_pairs_case(ctx, RDX_U32, n, 4, 0, MSD_PREFIXES, 1, MSD_LONG, &s);
     msd_wider_check("pairs u32/u32, n/8192 prefixes", n, 0);
-    msd_last_slow = UINT_MAX;
     msd_pairs_case(ctx, RDX_I32, n, 4, 1, MSD_PREFIXES_RUNS, 0, MSD_LONG, &s);
-    /* The mid shape's 12-bit digit of these buckets (~8192 pairs) leaves no room for the
-     * runs' bitmaps: an 11-bit one does, and only a bucket where two of its 16 values share
-     * the digit (about 6% of them) takes the LSD passes (each bucket would, without). */
-    CHECK(msd_last_slow == UINT_MAX || msd_last_slow <= 32,
-          "pairs i32/u32, n/8192 prefixes with runs, n=%zu: %u of 128 level-3 blocks took the on-chip LSD passes", n,
-          msd_last_slow);
     msd_wider_check("pairs i32/u32, n/8192 prefixes with runs", n, 0);
     msd_argsort_case(ctx, RDX_U32, n, RDX_U32, 1, MSD_PREFIXES_RUNS, 1, MSD_LONG, &s);
     msd_wider_check("argsort u32, n/8192 prefixes with runs", n, 0);
@@ -714,6 +712,19 @@ static void msd_pairs_tests(rdx_ctx *ctx, int max_log2)
                     msd_pairs_case(ctx, types[t], sizes[i], vs, desc, fill, (int)((i + f) & 1), want, &s);
                 }
             }
+    if (max_log2 >= 20) {
+        /* Level 3's narrow shape at its fullest (about 4096 pairs a bucket, 16 runs of one
+         * key): teams of two warps place the runs; only a bucket where two of its 16 values
+         * share the 11-bit digit (about 6% of them) takes the on-chip LSD passes. */
+        const size_t n = (size_t)1 << 20;
+        msd_last_slow = UINT_MAX;
+        msd_pairs_case(ctx, RDX_U32, n, 4, 0, MSD_RUNS4096, 0, 2, &s);
+        CHECK(msd_last_slow == UINT_MAX || msd_last_slow <= 64,
+              "pairs u32/u32, n/4096 prefixes with runs: %u of 256 level-3 blocks took the on-chip LSD passes",
+              msd_last_slow);
+        msd_pairs_case(ctx, RDX_I32, n + 77, 4, 1, MSD_RUNS4096, 1, 2, &s);
+        msd_argsort_case(ctx, RDX_F32, n, RDX_U32, 0, MSD_RUNS4096, 0, 2, &s);
+    }
     msd_pairs_case(ctx, RDX_U64, (size_t)1 << 17, 4, 0, MSD_UNIFORM, 0, 2, &s);
     msd_pairs_case(ctx, RDX_U64, (size_t)1 << 18, 4, 1, MSD_DUPS, 1, 2, &s);
     msd_pairs_case(ctx, RDX_I64, (size_t)1 << 18, 4, 0, MSD_DUPS_BIG, 0, -9, &s);

@@ -806,11 +806,13 @@ static constexpr __host__ __device__ uint32_t msd_runs_count(uint32_t bins) { re
 /* Level 3's long runs of one key (more than RDX_MSD_L3_RUN_MAX keys share the level-3
  * digit, and all of them are equal: ids that repeat, a heavy key) with values, in the
  * counter words after the bucket's bins counters (one a bin and the end) up to the block
- * scan's: the number of long runs and their digits, and for each of `batch` teams of warps (a
- * run at a time each: msd_l3_place_runs), a bitmap of its run's keys' indices in the bucket and its words' exclusive
- * prefix counts.
+ * scan's: the number of long runs and their digits, and for each of `batch` teams of warps
+ * (a run at a time each: msd_l3_place_runs), a bitmap of its run's keys' indices in the
+ * bucket and its words' exclusive prefix counts.
  * Where the bucket's bins leave no room for one run's (the widest digits of the mid and
- * wide shapes of 4-byte pairs), its block takes the on-chip LSD passes. Keys alone need
+ * wide shapes of 4-byte pairs), its block takes the on-chip LSD passes: faster there than
+ * a narrower digit with room for a few maps (u32/u32 repeated at 2^30 41.7 -> 51.8 ms,
+ * H100 round 53). Keys alone need
  * none of it (equal keys go to any slot of their run). */
 struct msd_runs_room {
     uint32_t count, maps, words, batch; /* word offsets from the counters (the runs' digits at count + 1); bitmap words a run; teams with a bitmap */
@@ -853,11 +855,11 @@ static __device__ __forceinline__ void msd_team_sync(uint32_t team, uint32_t siz
  * of their rank words in s_keys are: a bitmap of the run's indices, its words' exclusive
  * prefix counts (by the team's first warp), then a key's place is the run's start plus the
  * count of the run's indices below its own. The block's warps share out into room.batch
- * teams (one a map, at most 15 of several warps: the named barriers), a run at a time each
- * with no barrier of the block: one warp a team in the narrow shapes' buckets (every warp
- * has a map), several in the wide ones' (a map for a few warps; a warp alone would place
- * its share of 64 runs of 256 while the others wait: u32/u32 repeated 2^30 41.8 -> 50.1 ms,
- * H100 round 53). bins, m, high and flip are msd_l3_sort's. Every thread calls it; the
+ * teams (one a map; at most 15 of several warps: the named barriers), a run at a time each
+ * with no barrier of the block: a warp a team where every warp has a map, two where the
+ * narrow shape's fullest buckets leave a map for every other warp. (The whole block a run,
+ * a batch of runs between block barriers: u32/u32 repeated at 2^28 9.67 ms, a team 8.95,
+ * H100 round 53.) bins, m, high and flip are msd_l3_sort's. Every thread calls it; the
  * block's shared memory is free again after the caller's next barrier. */
 template <typename K, int VB, int W, typename V>
 static __device__ __noinline__ void msd_l3_place_runs(uint32_t *s_cnt, const K *s_keys, const V *s_vals, K *keys,
@@ -1051,54 +1053,33 @@ static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const 
         key[i] ^= flip;
     __syncthreads();
 
-    bool any_long;
-    for (;;) {
 #pragma unroll
-        for (int i = 0; i < ITEMS; ++i)
-            if ((uint32_t)i * THREADS + threadIdx.x < m)
-                atomicAdd(&s_cnt[rdx_digit(key[i], shift, mask) - sub], 1u);
-        __syncthreads();
+    for (int i = 0; i < ITEMS; ++i)
+        if ((uint32_t)i * THREADS + threadIdx.x < m)
+            atomicAdd(&s_cnt[rdx_digit(key[i], shift, mask) - sub], 1u);
+    __syncthreads();
 
-        /* Exclusive scan of the bins, PER consecutive bins per thread; a run too long for
-         * the comparisons is noticed here (with values, its digit listed: msd_runs_at). */
-        uint32_t c[PER], sum = 0;
-        bool long_run = false;
-        const uint32_t lo = threadIdx.x * PER;
+    /* Exclusive scan of the bins, PER consecutive bins per thread; a run too long for the
+     * comparisons is noticed here (with values, its digit listed: msd_runs_at). */
+    uint32_t c[PER], sum = 0;
+    bool long_run = false;
+    const uint32_t lo = threadIdx.x * PER;
 #pragma unroll
-        for (int j = 0; j < PER; ++j) {
-            c[j] = lo + (uint32_t)j < bins ? s_cnt[lo + (uint32_t)j] : 0u;
-            sum += c[j];
-            long_run |= c[j] > (uint32_t)RDX_MSD_L3_RUN_MAX;
-        }
-        uint32_t run = rdx_block_excl_scan<THREADS>(sum, s_scan);
-#pragma unroll
-        for (int j = 0; j < PER; ++j) {
-            if (lo + (uint32_t)j < bins)
-                s_cnt[lo + (uint32_t)j] = run;
-            run += c[j];
-            if (VB != 0 && c[j] > (uint32_t)RDX_MSD_L3_RUN_MAX && msd_runs_at<K, VB, W>(bins, m).batch >= 1u)
-                s_cnt[msd_runs_count(bins) + 1u + atomicAdd(&s_cnt[msd_runs_count(bins)], 1u)] = lo + (uint32_t)j;
-        }
-        any_long = __syncthreads_or(long_run);
-        if constexpr (W != 0 && VB != 0) {
-            /* The mid and wide shapes' widest digits leave no room for a long run's bitmap
-             * (msd_runs_at): count again by a digit one bit narrower (half the bins, room
-             * for more), down to 8 bits; the keys are still in registers, nothing written
-             * but the counters (the digit is the bucket's own: sub is 0). */
-            if (any_long && msd_runs_at<K, VB, W>(bins, m).batch == 0u && bins > 256u) {
-                ++shift;
-                bins >>= 1;
-                mask = bins - 1u;
-                for (uint32_t j = threadIdx.x; j < bins; j += THREADS)
-                    s_cnt[j] = 0u;
-                if (threadIdx.x == 0)
-                    s_cnt[msd_runs_count(bins)] = 0u;
-                __syncthreads();
-                continue;
-            }
-        }
-        break;
+    for (int j = 0; j < PER; ++j) {
+        c[j] = lo + (uint32_t)j < bins ? s_cnt[lo + (uint32_t)j] : 0u;
+        sum += c[j];
+        long_run |= c[j] > (uint32_t)RDX_MSD_L3_RUN_MAX;
     }
+    uint32_t run = rdx_block_excl_scan<THREADS>(sum, s_scan);
+#pragma unroll
+    for (int j = 0; j < PER; ++j) {
+        if (lo + (uint32_t)j < bins)
+            s_cnt[lo + (uint32_t)j] = run;
+        run += c[j];
+        if (VB != 0 && c[j] > (uint32_t)RDX_MSD_L3_RUN_MAX && msd_runs_at<K, VB, W>(bins, m).batch >= 1u)
+            s_cnt[msd_runs_count(bins) + 1u + atomicAdd(&s_cnt[msd_runs_count(bins)], 1u)] = lo + (uint32_t)j;
+    }
+    const bool any_long = __syncthreads_or(long_run);
     if (VB != 0 && any_long && msd_runs_at<K, VB, W>(bins, m).batch == 0u) { /* no room for the runs */
         msd_l3_fallback<K, VB, W>(a, src, vsrc_p, keys, (void *)vals, wide, m, smem);
         return;
