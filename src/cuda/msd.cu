@@ -681,6 +681,8 @@ template <typename K, int VB, int W> static constexpr size_t msd_l3_bytes()
 {
     if constexpr (W == 2)
         return msd_counts_layout::BYTES;
+    else if constexpr (sizeof(K) == 4 && VB == 0 && W == 1) /* and the counts-only shape's, after 16 equal keys */
+        return msd_counts_layout::BYTES;
     else if constexpr (sizeof(K) == 4 && VB == 0)
         return msd_count_layout<W>::BYTES > msd_l3_layout<K, VB, W>::BYTES ? msd_count_layout<W>::BYTES
                                                                            : msd_l3_layout<K, VB, W>::BYTES;
@@ -1463,6 +1465,11 @@ static __device__ __forceinline__ void msd_l3_bucket(const rdx_msd_args &a, uint
                         src, (uint32_t *)a.keys_a + begin, m, rem, (uint32_t)msd_flip(src[0], a.cls, a.desc), smem))
                     return;
                 __syncthreads(); /* 16 equal keys: the shared memory is msd_l3_sort's */
+                if constexpr (W == 1) { /* the wide shape holds the counts-only one's 16-bit counters */
+                    msd_l3_counts_only<msd_shape<K, VB, W>::L3_THREADS>(src, (uint32_t *)a.keys_a + begin, m, rem,
+                                                                        (uint32_t)msd_flip(src[0], a.cls, a.desc), smem);
+                    return;
+                }
             }
         }
         msd_l3_sort<K, VB, W>(a, (const K *)a.keys_a + begin, (const V *)a.vals_a + begin, begin, m, shift,
