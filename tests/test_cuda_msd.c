@@ -1076,7 +1076,7 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
  * (shape 2, RDX_MSD4_L3_COUNTS_*) up to msd4_counts_max_n; lowered here so that they sort
  * small inputs: level-2 buckets of a few keys (the wide shape's comparisons), 256 buckets
  * of n / 256 (narrowed, with the drop; negative; with 16 and more equal keys, which send
- * the wide shape to its on-chip LSD passes and never the counts-only one), a bucket
+ * the wide shape from its 4-bit counters to the counts-only counting), a bucket
  * exactly at the capacity and one key above it (the segmented passes), the deep level,
  * and the shape's limit (past which the counts-only shape follows the wide one and nothing
  * follows the counts-only one). Pairs and 8-byte keys keep their shapes. */

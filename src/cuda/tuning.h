@@ -658,7 +658,8 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 /* 4-byte keys alone above RDX_MSD_MAX_N (level-2 buckets of more than 5120 keys on
  * average, about all the narrow shape above holds) take level 3's wide shape: one block of
  * WIDE_THREADS x WIDE_ITEMS keys (18432) a multiprocessor, nearly all of them counted
- * (msd_l3_count_all), where the LSD passes would move every key four times; the route
+ * (msd_l3_count_all; after 16 equal keys the counts-only shape's counting, whose shared
+ * memory its block takes), where the LSD passes would move every key four times; the route
  * then serves them up to WIDE_MAX_N (level-2 buckets of 17408 keys on average, uniform
  * keys about 8 standard deviations below the capacity). H200 round 38 (device calls 3
  * and 6, ms, LSD passes / the route with the wide shape, CUB): u32 uniform 2^29 9.86 /
