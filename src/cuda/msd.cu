@@ -25,8 +25,8 @@
  *            on-chip LSD passes. 4-byte keys alone have at most 16 bits left: a bucket of
  *            enough keys is counted over all of them instead (msd_l3_count_all), and
  *            above the wide shape's sizes (or in it, after 16 equal keys) sorted from
- *            those counts alone (msd_l3_counts_only). Its shape (the template's W, tuning.h RDX_MSD_L3_*)
- *            grows with the buckets: narrow for every job, then for 4-byte keys the
+ *            those counts alone (msd_l3_counts_only). Its shape (the template's W,
+ *            tuning.h RDX_MSD_L3_*) grows with the buckets: narrow for every job, then for 4-byte keys the
  *            wide and counts-only ones (alone) or the mid and wide ones (with 4-byte
  *            values, a digit of each bucket's own width).
  *   deep     the larger buckets: the segmented passes' first pass (seg_passes.h, launched
@@ -689,6 +689,9 @@ template <typename K, int VB, int W> static constexpr size_t msd_l3_bytes()
     else
         return msd_l3_layout<K, VB, W>::BYTES;
 }
+static_assert(msd_counts_layout::BYTES >= msd_count_layout<1>::BYTES &&
+                  msd_counts_layout::BYTES >= msd_l3_layout<uint32_t, 0, 1>::BYTES,
+              "the counts-only shape's shared memory holds the wide shape's of 4-byte keys alone");
 
 static_assert(msd_l3_bytes<uint32_t, 4, 1>() <= 227u * 1024u && msd_l3_bytes<uint32_t, 0, 2>() <= 227u * 1024u,
               "the wide shapes fit a Hopper block's shared memory");
@@ -814,8 +817,7 @@ static constexpr __host__ __device__ uint32_t msd_runs_count(uint32_t bins) { re
  * Where the bucket's bins leave no room for one run's (the widest digits of the mid and
  * wide shapes of 4-byte pairs), its block takes the on-chip LSD passes: faster there than
  * a narrower digit with room for a few maps (u32/u32 repeated at 2^30 41.7 -> 51.8 ms,
- * H100 round 53). Keys alone need
- * none of it (equal keys go to any slot of their run). */
+ * H100 round 53). Keys alone need none of it (equal keys go to any slot of their run). */
 struct msd_runs_room {
     uint32_t count, maps, words, batch; /* word offsets from the counters (the runs' digits at count + 1); bitmap words a run; teams with a bitmap */
 };
@@ -860,7 +862,7 @@ static __device__ __forceinline__ void msd_team_sync(uint32_t team, uint32_t siz
  * teams (one a map; at most 15 of several warps: the named barriers), a run at a time each
  * with no barrier of the block: a warp a team where every warp has a map, two where the
  * narrow shape's fullest buckets leave a map for every other warp. (The whole block a run,
- * a batch of runs between block barriers: u32/u32 repeated at 2^28 9.67 ms, a team 8.95,
+ * a batch of runs between block barriers: u32/u32 repeated at 2^28 9.65 ms, teams 9.12,
  * H100 round 53.) bins, m, high and flip are msd_l3_sort's. Every thread calls it; the
  * block's shared memory is free again after the caller's next barrier. */
 template <typename K, int VB, int W, typename V>
