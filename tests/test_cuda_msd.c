@@ -855,7 +855,9 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         msd_pairs_case(ctx, RDX_U32, n, 4, 1, MSD_UNIFORM, 0, 2, &s);
         msd_case(ctx, RDX_I64, n, 0, MSD_ONETOP, 0, MSD_MISSED_RANGE, &s);
         rdx_cuda_ctx_tuning(ctx)->portion_max_n = 0;
-        msd_wider_tests(ctx, 20); /* its 2^20 sorts: the wider level 3 */
+        /* the wider level 3 of 4-byte keys (msd_long_kernel): keys alone, then pairs */
+        msd_case(ctx, RDX_F32, (size_t)1 << 20, 1, MSD_PREFIXES_RUNS, 1, MSD_LONG, &s);
+        msd_pairs_case(ctx, RDX_I32, (size_t)1 << 20, 4, 1, MSD_PREFIXES_RUNS, 0, MSD_LONG, &s);
         msd_threshold(ctx, 0);
         if (shard_n > 1)
             return;
