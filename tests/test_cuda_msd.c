@@ -130,8 +130,8 @@ enum {
                        most frequent 9% of all; at these sizes the deep level's test takes
                        them (8-byte keys): long level-2 buckets of one key and level-3 runs
                        of one key */
-    MSD_PREFIXES,   /* one of n / 8192 distinct 16-bit prefixes (16 at 2^17, 128 at 2^20)
-                       above random bits: the route runs (few prefixes), and every level-2
+    MSD_PREFIXES,   /* one of n / 8192 distinct 16-bit prefixes (128 at 2^20; the 16 of 2^17
+                       are too few: the route declines them) above random bits, and every level-2
                        bucket holds about 8192 keys, above level 3's first capacity, within
                        the wider one's of 4-byte keys (msd_long_kernel) */
     MSD_PREFIXES_RUNS, /* the same with 16 values below each prefix, each about 512 times:
