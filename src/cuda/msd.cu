@@ -1456,31 +1456,34 @@ static __device__ __forceinline__ void msd_l3_bucket(const rdx_msd_args &a, uint
     const int shift = below - bits;
     const uint32_t bins = 1u << bits;
     const int rem = shift + bits; /* the bits below level 2 */
-    if constexpr (W == 2) {
-        const uint32_t *src = (const uint32_t *)a.keys_a + begin;
-        msd_l3_counts_only<msd_shape<K, VB, W>::L3_THREADS>(src, (uint32_t *)a.keys_a + begin, m, rem,
-                                                            (uint32_t)msd_flip(src[0], a.cls, a.desc), smem);
-    } else {
-        if constexpr (sizeof(K) == 4 && VB == 0) {
+    if constexpr (sizeof(K) == 4 && VB == 0) {
+        const uint32_t *src = (const uint32_t *)a.keys_a + begin, flip = (uint32_t)msd_flip(src[0], a.cls, a.desc);
+        /* The counts-only shape counts every bucket; the others first try 4-bit counters.
+         * After 16 equal keys overflow them, the wide shape (whose block holds the
+         * counts-only one's 16-bit counters, which no run overflows: u32 repeated at 2^29
+         * 11.55 -> 10.27 ms, H100 round 53) counts again; the narrow shape's blocks share
+         * a multiprocessor, so it keeps msd_l3_sort. */
+        bool counts = W == 2;
+        if constexpr (W != 2) {
             if (m >= (1u << rem) >> RDX_MSD4_L3_COUNT_VALUES_LOG2) {
-                const uint32_t *src = (const uint32_t *)a.keys_a + begin;
                 if (msd_l3_count_all<msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, VB, W>::L3_ITEMS, W>(
-                        src, (uint32_t *)a.keys_a + begin, m, rem, (uint32_t)msd_flip(src[0], a.cls, a.desc), smem))
+                        src, (uint32_t *)a.keys_a + begin, m, rem, flip, smem))
                     return;
-                __syncthreads(); /* 16 equal keys: the shared memory is msd_l3_sort's */
-                /* The wide shape holds the counts-only one's 16-bit counters, which no run
-                 * overflows (u32 repeated at 2^29 11.55 -> 10.27 ms, H100 round 53); the
-                 * narrow shape's blocks share a multiprocessor, so it keeps msd_l3_sort. */
-                if constexpr (W == 1) {
-                    msd_l3_counts_only<msd_shape<K, VB, W>::L3_THREADS>(src, (uint32_t *)a.keys_a + begin, m, rem,
-                                                                        (uint32_t)msd_flip(src[0], a.cls, a.desc), smem);
-                    return;
-                }
+                __syncthreads(); /* 16 equal keys: the shared memory is the next step's */
+                counts = W == 1;
             }
         }
+        if constexpr (W != 0) {
+            if (counts) {
+                msd_l3_counts_only<msd_shape<K, VB, W>::L3_THREADS>(src, (uint32_t *)a.keys_a + begin, m, rem, flip,
+                                                                    smem);
+                return;
+            }
+        }
+    }
+    if constexpr (W != 2)
         msd_l3_sort<K, VB, W>(a, (const K *)a.keys_a + begin, (const V *)a.vals_a + begin, begin, m, shift,
                               bins - 1u, 0u, bins, smem);
-    }
 }
 
 /* Asks the L2 cache for bytes at p (rounded out to 16-byte chunks, within the pages that
