@@ -269,11 +269,14 @@ static void msd_narrow(uint64_t *k, size_t n, size_t kb)
 
 /* Lowers both thresholds of the route (8- and 4-byte keys), or restores the defaults; the
  * histogram's order check off either way, so that sorted keys go through the route's
- * levels (msd_in_order turns it on). */
+ * levels (msd_in_order turns it on). Lowered, 4-byte pairs whose keys repeat keep the
+ * route (RDX_MSD_PAIRS_REPEATS off), so that level 3's runs of one key are sorted there
+ * (msd_repeats_tests checks the decline). */
 static void msd_threshold(rdx_ctx *ctx, int low)
 {
     rdx_cuda_ctx_tuning(ctx)->msd_min_n = low ? (size_t)1 << 17 : RDX_MSD_MIN_N;
     rdx_cuda_ctx_tuning(ctx)->msd4_min_n = low ? (size_t)1 << 17 : RDX_MSD4_MIN_N;
+    rdx_cuda_ctx_tuning(ctx)->msd_pairs_repeats = low ? 0u : RDX_MSD_PAIRS_REPEATS;
     rdx_cuda_ctx_tuning(ctx)->order_min_n = (size_t)-1;
 }
 
@@ -687,6 +690,28 @@ static void msd_argsort_tests(rdx_ctx *ctx, int max_log2)
  * equal keys per level-3 run), big sub-buckets level 3's on-chip LSD passes, few distinct
  * keys and the giant bucket the segmented passes; pairs level 3 holds
  * RDX_MSD_L3_CAP_PAIRS keys. */
+/* The sample's repeats (RDX_MSD_PAIRS_REPEATS): 4-byte keys with values or indices, many
+ * distinct keys each about 8 times, decline the route (the LSD passes sort them); the same
+ * keys alone, 8-byte pairs, uniform keys, and few distinct keys (most of the sample
+ * repeats) keep it. */
+static void msd_repeats_tests(rdx_ctx *ctx, int max_log2)
+{
+    if (max_log2 < 20)
+        return;
+    uint64_t s = seed ^ 0x4E9EA7;
+    const size_t n = (size_t)1 << 20;
+    msd_threshold(ctx, 1);
+    rdx_cuda_ctx_tuning(ctx)->msd_pairs_repeats = RDX_MSD_PAIRS_REPEATS;
+    msd_pairs_case(ctx, RDX_U32, n, 4, 0, MSD_DUPS, 0, 0, &s);
+    msd_pairs_case(ctx, RDX_F32, n + 5, 8, 1, MSD_DUPS, 1, 0, &s);
+    msd_argsort_case(ctx, RDX_I32, n, RDX_U32, 0, MSD_DUPS, 1, 0, &s);
+    msd_case(ctx, RDX_U32, n, 0, MSD_DUPS, 0, 2, &s);
+    msd_pairs_case(ctx, RDX_U64, n, 8, 0, MSD_DUPS, 1, 2, &s);
+    msd_pairs_case(ctx, RDX_U32, n, 4, 1, MSD_UNIFORM, 0, 2, &s);
+    msd_pairs_case(ctx, RDX_I32, n, 4, 0, MSD_FEW, 1, msd_segp(4), &s);
+    msd_threshold(ctx, 0);
+}
+
 static void msd_pairs_tests(rdx_ctx *ctx, int max_log2)
 {
     uint64_t s = seed ^ 0x9A125;
@@ -1330,6 +1355,7 @@ int main(int argc, char **argv)
     rdx_ctx *ctx = rdx_test_cuda_context();
     into_begin();
     msd_tests(ctx, rdx_test_max_log2(21));
+    msd_repeats_tests(ctx, rdx_test_max_log2(21));
     msd_wide_tests(ctx, rdx_test_max_log2(21), 1);
     msd_wide_tests(ctx, rdx_test_max_log2(21), 2);
     msd_wide_pairs_tests(ctx, rdx_test_max_log2(21), RDX_MSD_L3_MID);

@@ -139,6 +139,48 @@ static __device__ __forceinline__ uint32_t msd_deep_bit(uint32_t p)
     return msd_hash(p, 0x9E3779B1u, __builtin_ctz(RDX_MSD_DEEP_MAP_BITS));
 }
 
+/* The sampled 4-byte keys equal to an earlier sampled key (RDX_MSD_PAIRS_REPEATS), to every
+ * thread of the block (it calls this together): each key goes into an open-addressed table
+ * of MSD_PAIR_WORDS slots (twice the sample; the prefixes' counts, no longer read), linear
+ * probing from a multiplicative hash; a key equal to the empty slot's mark is counted
+ * apart. s_count: two words, zero on entry. */
+template <int PER_WARP>
+__device__ uint32_t msd_sample_repeats(const uint32_t *key, const bool *have, uint32_t *table, uint32_t *s_count)
+{
+    const uint32_t empty = 0xFFFFFFFFu, slots = MSD_PAIR_WORDS;
+    static_assert((MSD_PAIR_WORDS & (MSD_PAIR_WORDS - 1u)) == 0u && MSD_PAIR_WORDS >= 2u * RDX_MSD_SAMPLE_CHUNKS * 32u,
+                  "a table of a power of two slots, at most half full");
+    for (uint32_t j = threadIdx.x; j < slots; j += blockDim.x)
+        table[j] = empty;
+    __syncthreads();
+    uint32_t repeats = 0u, marks = 0u;
+#pragma unroll
+    for (int j = 0; j < PER_WARP; ++j) {
+        if (!have[j])
+            continue;
+        if (key[j] == empty) {
+            ++marks;
+            continue;
+        }
+        for (uint32_t slot = (key[j] * 0x9E3779B1u) >> (32 - __builtin_ctz(MSD_PAIR_WORDS));;
+             slot = (slot + 1u) & (slots - 1u)) {
+            const uint32_t was = atomicCAS(&table[slot], empty, key[j]);
+            if (was == empty || was == key[j]) {
+                repeats += was == key[j];
+                break;
+            }
+        }
+    }
+    repeats = __reduce_add_sync(RDX_FULL_WARP, repeats);
+    marks = __reduce_add_sync(RDX_FULL_WARP, marks);
+    if (rdx_lane() == 0) {
+        atomicAdd(&s_count[0], repeats);
+        atomicAdd(&s_count[1], marks);
+    }
+    __syncthreads();
+    return s_count[0] + (s_count[1] > 1u ? s_count[1] - 1u : 0u);
+}
+
 /* Chunk c of the sample is 32 keys from about c * stride, shifted within its stride by a
  * hash of c so that keys repeating with the stride's period do not fool it (all keys
  * when n is small); the first chunk is the first 32 keys and the last the last 32, where
@@ -154,15 +196,17 @@ static __device__ __forceinline__ uint32_t msd_deep_bit(uint32_t p)
  * level 3's capacity the segmented passes would sort them all (u64 i * 65537 at 2^28, 129
  * top digits: 14.9 ms against 10.5 for the LSD passes, H200 round 29 call 3). (The second
  * digit's values are not counted: a sample of runs of sorted keys sees few of them.) The
- * histogram checks the drop over all the keys (rdx_msd_range_missed). */
+ * histogram checks the drop over all the keys (rdx_msd_range_missed). With repeats_min (4-byte
+ * keys with values), not where that many sampled keys repeat (msd_sample_repeats). */
 template <typename K>
-__global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K *keys, size_t n, size_t max_n, int cls,
-                                                                        int desc, int top_pass, uint32_t *ctrl)
+__global__ void __launch_bounds__(MSD_DECIDE_THREADS)
+    msd_decide_kernel(const K *keys, size_t n, size_t max_n, int cls, int desc, int top_pass, uint32_t repeats_min,
+                      uint32_t *ctrl)
 {
     enum { PER_WARP = RDX_MSD_SAMPLE_CHUNKS / (MSD_DECIDE_THREADS / 32) };
     static_assert(PER_WARP * (MSD_DECIDE_THREADS / 32) == RDX_MSD_SAMPLE_CHUNKS, "whole chunks per warp");
     rdx_chain_enter();
-    __shared__ uint32_t s_top[256], s_second[256], s_sum[6];
+    __shared__ uint32_t s_top[256], s_second[256], s_sum[8]; /* [6], [7]: msd_sample_repeats' counts */
     extern __shared__ uint32_t s_pairs[]; /* MSD_PAIR_WORDS: the 16-bit prefixes' counts */
     uint32_t *const s_deep2 = s_pairs + MSD_PAIR_WORDS; /* the 24-bit prefixes' hashed counts */
     __shared__ uint32_t s_deep[RDX_MSD_DEEP_MAP_BITS / 32]; /* the 24-bit prefixes seen, hashed */
@@ -172,7 +216,7 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
         s_top[t] = 0u;
         s_second[t] = 0u;
     }
-    if (t < 6)
+    if (t < 8)
         s_sum[t] = 0u;
     if (t < RDX_MSD_DEEP_MAP_BITS / 32)
         s_deep[t] = 0u;
@@ -283,6 +327,14 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
         s_second[2u * (t & 127u) + 1u] = 1u;
     atomicMax(&s_sum[3], most_pair);
     __syncthreads();
+    uint32_t repeats = 0u; /* the same in every thread: the call is the whole block's */
+    if (sizeof(K) == 4 && repeats_min != 0u) {
+        uint32_t key4[PER_WARP];
+#pragma unroll
+        for (int j = 0; j < PER_WARP; ++j)
+            key4[j] = (uint32_t)key[j];
+        repeats = msd_sample_repeats<PER_WARP>(key4, have, s_pairs, s_sum + 6);
+    }
     if (sizeof(K) == 8 && t < RDX_MSD_DEEP_MAP_BITS / 32)
         atomicAdd(&s_sum[4], (uint32_t)__popc(s_deep[t]));
     if (sizeof(K) == 8) { /* the largest hashed count of a 24-bit prefix */
@@ -304,6 +356,8 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
         const int spread = (unsigned long long)most * 256u <= (unsigned long long)RDX_MSD_SKEW * sampled &&
                            (unsigned long long)n * MSD_BUCKETS1 <= (unsigned long long)max_n * top_digits;
         const int few_prefixes = top_digits > 1 && top_digits * second_digits <= RDX_MSD_FEW_PREFIXES;
+        /* many distinct keys that repeat: level 3's runs (tuning.h, RDX_MSD_PAIRS_REPEATS) */
+        const int repeated = repeats_min != 0u && repeats >= repeats_min && 2u * (size_t)repeats <= sampled;
         /* 8-byte keys also where the deep level would split the largest level-2 bucket
          * into sub-buckets of about the route's average at max_n (max_n / 65536 keys), if it
          * split it RDX_MSD_DEEP_SPLIT ways. The largest sampled count, less
@@ -327,7 +381,7 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS) msd_decide_kernel(const K 
          * to about the average at max_n (normal doubles from 2^27 on). */
         const int deep2 = sizeof(K) == 8 && !skip_deep2 && s_sum[5] <= RDX_MSD_DEEP2_MOST24 &&
                           largest <= deep_room * RDX_MSD_DEEP2_SPLIT;
-        const int on = lead <= MSD_MAX_DROP(K) && (spread || few_prefixes || deep || deep2);
+        const int on = lead <= MSD_MAX_DROP(K) && ((spread && !repeated) || few_prefixes || deep || deep2);
         ctrl[RDX_MSD_STATE] = on ? RDX_MSD_LEVEL1 : RDX_MSD_OFF;
         ctrl[RDX_MSD_DROP] = on ? (uint32_t)drop : 0u;
         ctrl[RDX_MSD_SKIP_DEEP] = on && skip_deep ? 1u : 0u;
@@ -1831,20 +1885,20 @@ cudaError_t rdx_launch_msd_deep(int kb, int vb, const rdx_msd_args *a, const rdx
 
 template <typename K>
 static cudaError_t launch_decide(const void *keys, size_t n, size_t max_n, int cls, int desc, int top_pass,
-                                 uint32_t *ctrl, cudaStream_t s)
+                                 unsigned repeats_min, uint32_t *ctrl, cudaStream_t s)
 {
     rdx_chain_launch l;
     return cudaLaunchKernelEx(rdx_chain_config(&l, 1, MSD_DECIDE_THREADS, MSD_DECIDE_SMEM, s), msd_decide_kernel<K>,
-                              (const K *)keys, n, max_n, cls, desc, top_pass, ctrl);
+                              (const K *)keys, n, max_n, cls, desc, top_pass, (uint32_t)repeats_min, ctrl);
 }
 
 cudaError_t rdx_launch_msd_decide(int kb, const void *keys, size_t n, size_t max_n, int cls, int desc, int top_pass,
-                                  uint32_t *ctrl, cudaStream_t s)
+                                  unsigned repeats_min, uint32_t *ctrl, cudaStream_t s)
 {
-    if ((kb != 4 && kb != 8) || n == 0 || top_pass < 0 || top_pass >= 8)
+    if ((kb != 4 && kb != 8) || n == 0 || top_pass < 0 || top_pass >= 8 || (kb == 8 && repeats_min != 0u))
         return cudaErrorInvalidValue;
-    return kb == 4 ? launch_decide<uint32_t>(keys, n, max_n, cls, desc, top_pass, ctrl, s)
-                   : launch_decide<msd_k8>(keys, n, max_n, cls, desc, top_pass, ctrl, s);
+    return kb == 4 ? launch_decide<uint32_t>(keys, n, max_n, cls, desc, top_pass, repeats_min, ctrl, s)
+                   : launch_decide<msd_k8>(keys, n, max_n, cls, desc, top_pass, 0u, ctrl, s);
 }
 
 cudaError_t rdx_launch_msd_offsets(const rdx_msd_args *a, size_t *off, uint32_t *list_long, int sms, cudaStream_t s)

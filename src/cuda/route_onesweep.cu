@@ -154,7 +154,9 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
     int msd_levels = p->msd, lsd_passes = 1; /* what is enqueued (each kernel checks the state) */
     if (p->msd) {
         const size_t max_n = rdx_cuda_msd_max_n(p, &ctx->cuda->tuning);
-        RDX_CUDA_TRY(rdx_launch_msd_decide(p->kb, b->keys_src, n, max_n, p->cls, p->desc, p->passes - 1, l.msd_ctrl, s));
+        const unsigned repeats_min = p->kb == 4 && p->vb ? ctx->cuda->tuning.msd_pairs_repeats : 0u;
+        RDX_CUDA_TRY(rdx_launch_msd_decide(p->kb, b->keys_src, n, max_n, p->cls, p->desc, p->passes - 1, repeats_min,
+                                           l.msd_ctrl, s));
         if (p->numpy_order) /* the route sorts by the plain images: a key special in NumPy's order sends it back */
             RDX_CUDA_TRY(rdx_launch_numpy_special(b->keys_src, n, (unsigned)p->kb,
                                                   rdx_float_inf_bits(p->kb == 4 ? RDX_F32 : RDX_F64),

@@ -19,6 +19,7 @@ void rdx_cuda_tuning_defaults(rdx_cuda_tuning *t)
     t->msd4_counts_max_n = RDX_MSD4_COUNTS_MAX_N;
     t->msd4_pairs_mid_max_n = RDX_MSD4_PAIRS_MID_MAX_N;
     t->msd_pairs_max_n = RDX_MSD_PAIRS_MAX_N;
+    t->msd_pairs_repeats = RDX_MSD_PAIRS_REPEATS;
     t->msd_deep_max_n = RDX_MSD_DEEP_MAX_N;
     t->count_min_n = RDX_COUNT_MIN_N;
     t->count16_min_n = RDX_COUNT16_MIN_N;
