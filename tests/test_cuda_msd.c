@@ -140,6 +140,8 @@ enum {
     MSD_RUNS4096,   /* one of n / 4096 prefixes, 16 values below each, each about 256 times:
                        level 3's narrow shape at its fullest, pairs placing their runs of
                        one key by teams of several warps (msd_l3_place_runs) */
+    MSD_TILED,      /* n / 16 random keys, the array 16 copies of them one after another:
+                       keys that repeat with a period (msd_repeats_tests) */
     MSD_NFILL
 };
 static const char *const msd_fill_names[MSD_NFILL] = {
@@ -151,7 +153,7 @@ static const char *const msd_fill_names[MSD_NFILL] = {
     "tagged, 40 bits", "tagged, 3 bits dropped", "capacity, 5 bits dropped", "capacity, negative",
     "capacity, 8 low values", "sorted, one pair swapped", "narrow, one -0.0", "narrow, one NaN", "[0, 1)", "(-1, 0]", "[0, 1), one 2^-200",
     "heavy x128", "heavy in a long bucket", "zipf", "n/8192 prefixes", "n/8192 prefixes, runs",
-    "n/4096 prefixes, runs"};
+    "n/4096 prefixes, runs", "16 copies"};
 
 /* A random-looking 64-bit value for each index (the splitmix64 finalizer). */
 static uint64_t msd_mix(uint64_t x)
@@ -193,6 +195,7 @@ static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
                                 (rnd(s) & 0x000000FFFFFFFF00ull); break;
         case MSD_DUPS: k[i] = msd_mix(base ^ (r % (n / 8 + 1))); break;
         case MSD_DUPS_BIG: k[i] = msd_mix(base ^ (r % 4096)); break;
+        case MSD_TILED: k[i] = msd_mix(base ^ (i % (n / 16 + 1))); break;
         case MSD_HEAVY: k[i] = msd_mix(base ^ (r % (n / 128 + 1))); break;
         case MSD_ZIPF: { /* the inverse of the continuous CDF log(1 + k) / log(1 + 65536) */
             const uint64_t rank = (uint64_t)exp((double)(r >> 11) * 0x1p-53 * log(65537.0)) - 1;
@@ -691,9 +694,9 @@ static void msd_argsort_tests(rdx_ctx *ctx, int max_log2)
  * keys and the giant bucket the segmented passes; pairs level 3 holds
  * RDX_MSD_L3_CAP_PAIRS keys. */
 /* The sample's repeats (RDX_MSD_PAIRS_REPEATS): 4-byte keys with values or indices, many
- * distinct keys each about 8 times, decline the route (the LSD passes sort them); the same
- * keys alone, 8-byte pairs, uniform keys, and few distinct keys (most of the sample
- * repeats) keep it. */
+ * distinct keys each about 8 times at random places or 16 times as copies of the array's
+ * first sixteenth, decline the route (the LSD passes sort them); the same keys alone, 8-byte
+ * pairs, uniform keys, and few distinct keys (most of the sample repeats) keep it. */
 static void msd_repeats_tests(rdx_ctx *ctx, int max_log2)
 {
     if (max_log2 < 20)
@@ -705,6 +708,8 @@ static void msd_repeats_tests(rdx_ctx *ctx, int max_log2)
     msd_pairs_case(ctx, RDX_U32, n, 4, 0, MSD_DUPS, 0, 0, &s);
     msd_pairs_case(ctx, RDX_F32, n + 5, 8, 1, MSD_DUPS, 1, 0, &s);
     msd_argsort_case(ctx, RDX_I32, n, RDX_U32, 0, MSD_DUPS, 1, 0, &s);
+    msd_pairs_case(ctx, RDX_U32, n + 3, 4, 1, MSD_TILED, 1, 0, &s);
+    msd_argsort_case(ctx, RDX_F32, n, RDX_U64, 0, MSD_TILED, 0, 0, &s);
     msd_case(ctx, RDX_U32, n, 0, MSD_DUPS, 0, 2, &s);
     msd_pairs_case(ctx, RDX_U64, n, 8, 0, MSD_DUPS, 1, 2, &s);
     msd_pairs_case(ctx, RDX_U32, n, 4, 1, MSD_UNIFORM, 0, 2, &s);

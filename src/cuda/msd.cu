@@ -139,23 +139,38 @@ static __device__ __forceinline__ uint32_t msd_deep_bit(uint32_t p)
     return msd_hash(p, 0x9E3779B1u, __builtin_ctz(RDX_MSD_DEEP_MAP_BITS));
 }
 
-/* The sampled 4-byte keys equal to an earlier sampled key (RDX_MSD_PAIRS_REPEATS), to every
- * thread of the block (it calls this together): each key goes into an open-addressed table
- * of MSD_PAIR_WORDS slots (twice the sample; the prefixes' counts, no longer read), linear
+/* The 4-byte keys of a second sample equal to an earlier key of it (RDX_MSD_PAIRS_REPEATS),
+ * to every thread of the block (it calls this together). Its keys are single ones, one a
+ * stratum of n / (PER_THREAD x the block's threads) at a hashed offset in it (every key
+ * where n is smaller): distinct places, so only equal keys repeat, and keys repeating with
+ * any period are met as keys at random places are (the decision's runs of 32 neighbours
+ * see a period's copies only by chance). Each key goes into an open-addressed table of
+ * MSD_PAIR_WORDS slots (twice the sample; the prefixes' counts, no longer read), linear
  * probing from a multiplicative hash; a key equal to the empty slot's mark is counted
  * apart. s_count: two words, zero on entry. */
-template <int PER_WARP>
-__device__ uint32_t msd_sample_repeats(const uint32_t *key, const bool *have, uint32_t *table, uint32_t *s_count)
+template <int PER_THREAD>
+__device__ uint32_t msd_sample_repeats(const uint32_t *keys, size_t n, uint32_t *table, uint32_t *s_count)
 {
     const uint32_t empty = 0xFFFFFFFFu, slots = MSD_PAIR_WORDS;
-    static_assert((MSD_PAIR_WORDS & (MSD_PAIR_WORDS - 1u)) == 0u && MSD_PAIR_WORDS >= 2u * RDX_MSD_SAMPLE_CHUNKS * 32u,
+    static_assert((MSD_PAIR_WORDS & (MSD_PAIR_WORDS - 1u)) == 0u &&
+                      MSD_PAIR_WORDS >= 2u * PER_THREAD * MSD_DECIDE_THREADS,
                   "a table of a power of two slots, at most half full");
+    const size_t strata = (size_t)PER_THREAD * blockDim.x, stratum = n / strata;
+    uint32_t key[PER_THREAD];
+    bool have[PER_THREAD];
+#pragma unroll
+    for (int j = 0; j < PER_THREAD; ++j) { /* the loads first, all in flight */
+        const size_t k = threadIdx.x + (size_t)j * blockDim.x;
+        const size_t at = stratum ? k * stratum + (size_t)__umul64hi((k + 1) * 0x9E3779B97F4A7C15ull, stratum) : k;
+        have[j] = at < n;
+        key[j] = have[j] ? keys[at] : 0u;
+    }
     for (uint32_t j = threadIdx.x; j < slots; j += blockDim.x)
         table[j] = empty;
     __syncthreads();
     uint32_t repeats = 0u, marks = 0u;
 #pragma unroll
-    for (int j = 0; j < PER_WARP; ++j) {
+    for (int j = 0; j < PER_THREAD; ++j) {
         if (!have[j])
             continue;
         if (key[j] == empty) {
@@ -328,13 +343,9 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS)
     atomicMax(&s_sum[3], most_pair);
     __syncthreads();
     uint32_t repeats = 0u; /* the same in every thread: the call is the whole block's */
-    if (sizeof(K) == 4 && repeats_min != 0u) {
-        uint32_t key4[PER_WARP];
-#pragma unroll
-        for (int j = 0; j < PER_WARP; ++j)
-            key4[j] = (uint32_t)key[j];
-        repeats = msd_sample_repeats<PER_WARP>(key4, have, s_pairs, s_sum + 6);
-    }
+    if (sizeof(K) == 4 && repeats_min != 0u)
+        repeats = msd_sample_repeats<RDX_MSD_SAMPLE_CHUNKS * 32 / MSD_DECIDE_THREADS>((const uint32_t *)keys, n, s_pairs,
+                                                                                   s_sum + 6);
     if (sizeof(K) == 8 && t < RDX_MSD_DEEP_MAP_BITS / 32)
         atomicAdd(&s_sum[4], (uint32_t)__popc(s_deep[t]));
     if (sizeof(K) == 8) { /* the largest hashed count of a 24-bit prefix */
