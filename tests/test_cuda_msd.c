@@ -861,6 +861,9 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         msd_pairs_case(ctx, RDX_I64, n, 8, 1, MSD_FEW, 0, MSD_SEGP, &s);
         msd_pairs_case(ctx, RDX_I64, n + 3, 8, 1, MSD_DUPS, 1, 2, &s);
         msd_pairs_case(ctx, RDX_U32, n, 4, 0, MSD_DUPS, 1, 2, &s);
+        rdx_cuda_ctx_tuning(ctx)->msd_pairs_repeats = RDX_MSD_PAIRS_REPEATS; /* the sample's repeats: declined */
+        msd_pairs_case(ctx, RDX_U32, n, 4, 1, MSD_DUPS, 0, 0, &s);
+        rdx_cuda_ctx_tuning(ctx)->msd_pairs_repeats = 0u;
         msd_pairs_case(ctx, RDX_I32, n + 3, 8, 1, MSD_FEW, 0, MSD_LONG, &s);
         msd_pairs_case(ctx, RDX_I64, n + 3, 4, 0, MSD_TAG24, 1, MSD_SEGP, &s);
         msd_pairs_case(ctx, RDX_U64, n, 8, 0, MSD_OUTLIER, 1, MSD_MISSED_RANGE, &s);
