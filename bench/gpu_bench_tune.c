@@ -7,7 +7,8 @@
 #include "gpu_bench_tune.h"
 #include "cuda/test_hooks.h"
 
-/* Every limit of rdx_cuda_tuning that a route's choice reads (a count of keys). */
+/* Every limit of rdx_cuda_tuning that a route's choice reads (a count of keys; of sampled
+ * keys for msd_pairs_repeats). */
 static const struct {
     const char *name;
     size_t offset;
@@ -20,7 +21,7 @@ static const struct {
     TUNE_FIELD(msd_pairs_max_n), TUNE_FIELD(msd_deep_max_n),    TUNE_FIELD(count_min_n),
     TUNE_FIELD(count16_min_n),   TUNE_FIELD(order_min_n),
     TUNE_FIELD(numpy_lsd_min_n), TUNE_FIELD(pack_min_n),
-    TUNE_FIELD(pack_fast_min_n),
+    TUNE_FIELD(pack_fast_min_n), TUNE_FIELD(msd_pairs_repeats),
 #undef TUNE_FIELD
 };
 #define TUNE_NFIELDS (sizeof tune_fields / sizeof tune_fields[0])

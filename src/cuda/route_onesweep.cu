@@ -154,7 +154,8 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
     int msd_levels = p->msd, lsd_passes = 1; /* what is enqueued (each kernel checks the state) */
     if (p->msd) {
         const size_t max_n = rdx_cuda_msd_max_n(p, &ctx->cuda->tuning);
-        const unsigned repeats_min = p->kb == 4 && p->vb ? ctx->cuda->tuning.msd_pairs_repeats : 0u;
+        const size_t repeats = p->kb == 4 && p->vb ? ctx->cuda->tuning.msd_pairs_repeats : 0u;
+        const unsigned repeats_min = repeats < UINT32_MAX ? (unsigned)repeats : UINT32_MAX; /* above the sample: never */
         RDX_CUDA_TRY(rdx_launch_msd_decide(p->kb, b->keys_src, n, max_n, p->cls, p->desc, p->passes - 1, repeats_min,
                                            l.msd_ctrl, s));
         if (p->numpy_order) /* the route sorts by the plain images: a key special in NumPy's order sends it back */

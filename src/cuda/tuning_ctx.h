@@ -42,7 +42,7 @@ typedef struct rdx_cuda_tuning {
     size_t msd4_counts_max_n;   /* up to this many (RDX_MSD4_COUNTS_MAX_N) */
     size_t msd_pairs_max_n;     /* or pairs (RDX_MSD_PAIRS_MAX_N); the device scales both
                                    by the share of top-digit values the keys use */
-    unsigned msd_pairs_repeats; /* 4-byte keys with values decline the route where this
+    size_t msd_pairs_repeats;   /* 4-byte keys with values decline the route where this
                                    many sampled keys repeat (RDX_MSD_PAIRS_REPEATS; 0:
                                    never, for tests of level 3's runs) */
     size_t msd_deep_max_n;      /* 8-byte keys above those, up to this many, where the
