@@ -146,7 +146,7 @@ static __device__ __forceinline__ uint32_t msd_deep_bit(uint32_t p)
  * any period are met as keys at random places are (the decision's runs of 32 neighbours
  * see a period's copies only by chance). Each key goes into an open-addressed table of
  * MSD_PAIR_WORDS slots (twice the sample; the prefixes' counts, no longer read), linear
- * probing from a multiplicative hash; a key equal to the empty slot's mark is counted
+ * probing from msd_hash; a key equal to the empty slot's mark is counted
  * apart. s_count: two words, zero on entry. */
 template <int PER_THREAD>
 __device__ uint32_t msd_sample_repeats(const uint32_t *keys, size_t n, uint32_t *table, uint32_t *s_count)
@@ -177,7 +177,7 @@ __device__ uint32_t msd_sample_repeats(const uint32_t *keys, size_t n, uint32_t 
             ++marks;
             continue;
         }
-        for (uint32_t slot = (key[j] * 0x9E3779B1u) >> (32 - __builtin_ctz(MSD_PAIR_WORDS));;
+        for (uint32_t slot = msd_hash(key[j], 0x9E3779B1u, __builtin_ctz(MSD_PAIR_WORDS));;
              slot = (slot + 1u) & (slots - 1u)) {
             const uint32_t was = atomicCAS(&table[slot], empty, key[j]);
             if (was == empty || was == key[j]) {
