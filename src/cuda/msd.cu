@@ -148,6 +148,17 @@ static __device__ __forceinline__ uint32_t msd_deep_bit(uint32_t p)
  * MSD_PAIR_WORDS slots (twice the sample; the prefixes' counts, no longer read), linear
  * probing from msd_hash; a key equal to the empty slot's mark is counted
  * apart. s_count: two words, zero on entry. */
+/* A well-mixed 64-bit hash of stratum k, for its sampled key's offset. Mixed, not a plain
+ * multiple: the offsets of k * phi are evenly spread, so strata a period apart never meet
+ * the same offset and copies of one part of the array would never repeat in the sample. */
+static __device__ __forceinline__ uint64_t msd_place_hash(uint64_t k)
+{
+    uint64_t z = (k + 1u) * 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
 template <int PER_THREAD>
 __device__ uint32_t msd_sample_repeats(const uint32_t *keys, size_t n, uint32_t *table, uint32_t *s_count)
 {
@@ -161,7 +172,7 @@ __device__ uint32_t msd_sample_repeats(const uint32_t *keys, size_t n, uint32_t 
 #pragma unroll
     for (int j = 0; j < PER_THREAD; ++j) { /* the loads first, all in flight */
         const size_t k = threadIdx.x + (size_t)j * blockDim.x;
-        const size_t at = stratum ? k * stratum + (size_t)__umul64hi((k + 1) * 0x9E3779B97F4A7C15ull, stratum) : k;
+        const size_t at = stratum ? k * stratum + (size_t)__umul64hi(msd_place_hash(k), stratum) : k;
         have[j] = at < n;
         key[j] = have[j] ? keys[at] : 0u;
     }
