@@ -139,15 +139,6 @@ static __device__ __forceinline__ uint32_t msd_deep_bit(uint32_t p)
     return msd_hash(p, 0x9E3779B1u, __builtin_ctz(RDX_MSD_DEEP_MAP_BITS));
 }
 
-/* The 4-byte keys of a second sample equal to an earlier key of it (RDX_MSD_PAIRS_REPEATS),
- * to every thread of the block (it calls this together). Its keys are single ones, one a
- * stratum of n / (PER_THREAD x the block's threads) at a hashed offset in it (every key
- * where n is smaller): distinct places, so only equal keys repeat, and keys repeating with
- * any period are met as keys at random places are (the decision's runs of 32 neighbours
- * see a period's copies only by chance). Each key goes into an open-addressed table of
- * MSD_PAIR_WORDS slots (twice the sample; the prefixes' counts, no longer read), linear
- * probing from msd_hash; a key equal to the empty slot's mark is counted
- * apart. s_count: two words, zero on entry. */
 /* A well-mixed 64-bit hash of stratum k, for its sampled key's offset. Mixed, not a plain
  * multiple: the offsets of k * phi are evenly spread, so strata a period apart never meet
  * the same offset and copies of one part of the array would never repeat in the sample. */
@@ -159,6 +150,15 @@ static __device__ __forceinline__ uint64_t msd_place_hash(uint64_t k)
     return z ^ (z >> 31);
 }
 
+/* The 4-byte keys of a second sample equal to an earlier key of it (RDX_MSD_PAIRS_REPEATS),
+ * to every thread of the block (it calls this together). Its keys are single ones, one a
+ * stratum of n / (PER_THREAD x the block's threads) at an offset from msd_place_hash (every key
+ * where n is smaller): distinct places, so only equal keys repeat, and keys repeating with
+ * any period are met as keys at random places are (the decision's runs of 32 neighbours
+ * see a period's copies only by chance). Each key goes into an open-addressed table of
+ * MSD_PAIR_WORDS slots (twice the sample; the prefixes' counts, no longer read), linear
+ * probing from msd_hash; a key equal to the empty slot's mark is counted
+ * apart. s_count: two words, zero on entry. */
 template <int PER_THREAD>
 __device__ uint32_t msd_sample_repeats(const uint32_t *keys, size_t n, uint32_t *table, uint32_t *s_count)
 {

@@ -523,11 +523,12 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
  *   LSD passes; the packed LSD passes beat it there. H200 round 54 (u32/u32, the route /
  *   the LSD passes / CUB, ms): n / 256 keys at random places, 2^28 7.93 / 6.83 / 8.25, 2^29
  *   17.22 / 13.53 / 16.50; n / 64 keys as 64 copies, 2^28 10.02 / 6.86 / 8.28 (round 55,
- *   declined: 7.08 ms); n / 16 as 16 copies, 2^29 15.58 / 13.97 / 16.82 (14.21); uniform keys at 2^29 11.87 / 14.17 / 17.03 and 16
- *   distinct keys 8.56 / 11.30 / 13.36 keep the route. Random keys of all 32 bits repeat
- *   in a sample of 16384 about 0.03 times; n / m keys each m times about 16384^2 m / 2n
- *   times (n / 16 keys at 2^28: 8; at 2^30: 2, kept, 1.01x CUB). Keys alone keep the route (repeated u32 2^28 4.61 ms
- *   against 4.81 for the LSD passes). 0 (a test's context) never declines. */
+ *   declined: 7.08 ms); n / 16 as 16 copies, 2^29 15.58 / 13.97 / 16.82 (14.21); uniform
+ *   keys at 2^29 11.87 / 14.17 / 17.03 and 16 distinct keys 8.56 / 11.30 / 13.36 keep the
+ *   route. Random keys of all 32 bits repeat in a sample of 16384 about 0.03 times; n / m
+ *   keys each m times about 16384^2 m / 2n times (n / 16 keys at 2^28: 8; at 2^30: 2, so
+ *   kept, 1.01x CUB). Keys alone keep the route (repeated u32 2^28 4.61 ms against 4.81
+ *   for the LSD passes). 0 (a test's context) never declines. */
 #ifndef RDX_MSD_PAIRS_REPEATS
 #define RDX_MSD_PAIRS_REPEATS 4
 #endif
