@@ -39,7 +39,7 @@ static void usage(FILE *f)
         "                 row that differs FAILS), L2 flushed before every run, median of %d runs\n"
         "                 after %d warm-ups (%d after %d from 2^%d on); progress on stderr; the\n"
         "                 table, the rows below 1.0x CUB from 2^%d on and, last, the worst\n"
-        "                 ratio. About 10 minutes on an H200. quick: n = 2^16, 2^22, 2^26 only,\n"
+        "                 ratio. About 7 minutes on an H200. quick: n = 2^16, 2^22, 2^26 only,\n"
         "                 every case and distribution (under 3 minutes). In matrix mode:\n"
         "                 -t LIST   u8 u16 u32 i32 f32 u64 i64 f64, pairs u32/u32 u64/u32\n"
         "                           u64/u64 (u32/u64), argsort of u32 keys into u32 or u64\n"
