@@ -329,10 +329,10 @@ cudaError_t rdx_launch_numpy_special(const void *keys, size_t n, unsigned kb, un
  * keys of kb bytes (4 or 8; RDX_MSD_SAMPLE_CHUNKS runs of 32), the leading bits to drop
  * and whether the route is taken (RDX_MSD_SKEW, RDX_MSD_FEW_PREFIXES, and n at most
  * max_n, the route's limit for keys that use every top digit, times the share of them
- * the sample uses; and with repeats_min > 0, 4-byte keys only, not where that many
- * sampled keys repeat: RDX_MSD_PAIRS_REPEATS); if so it arms level 1 (ctrl[RDX_MSD_STATE]
- * = RDX_MSD_LEVEL1, ctrl[RDX_MSD_DROP], ctrl[RDX_MSD_INFO + top_pass]). One block; no
- * extra read of the keys. */
+ * the sample uses; and with repeats_min > 0, 4-byte keys only, not where that many keys
+ * of a second sample, 16384 single keys at scattered places, repeat: RDX_MSD_PAIRS_REPEATS);
+ * if so it arms level 1 (ctrl[RDX_MSD_STATE] = RDX_MSD_LEVEL1, ctrl[RDX_MSD_DROP],
+ * ctrl[RDX_MSD_INFO + top_pass]). One block; no extra read of the keys. */
 cudaError_t rdx_launch_msd_decide(int kb, const void *keys, size_t n, size_t max_n, int cls, int desc, int top_pass,
                                   unsigned repeats_min, uint32_t *ctrl, cudaStream_t s);
 
