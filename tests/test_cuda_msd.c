@@ -1076,6 +1076,14 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
     msd_case(ctx, RDX_U64, half_n, 1, MSD_ONETOP, 0, MSD_MISSED_RANGE, &s);
     msd_case(ctx, RDX_F64, half_n + 3, 0, MSD_ONETOP, 1, MSD_MISSED_RANGE, &s);
     msd_pairs_case(ctx, RDX_I64, half_n, 8, 0, MSD_ONETOP, 1, MSD_MISSED_RANGE, &s);
+    /* The limit is a count's, not a portion's size: with counts of at most 31/32 n the keys
+     * are two portions of n / 2, and a top digit holding 90% of them takes the route (the
+     * 90% of 2^30 keys in one top digit of the benchmark's "bucket" rows). */
+    t->portion_max_n = half_n - half_n / 32;
+    msd_case(ctx, RDX_U64, half_n, 0, MSD_ONETOP, 1, MSD_RAN, &s);
+    msd_pairs_case(ctx, RDX_I64, half_n + 5, 8, 1, MSD_ONETOP, 0, MSD_RAN, &s);
+    msd_argsort_case(ctx, RDX_F64, half_n, RDX_U32, 0, MSD_ONETOP, 1, MSD_RAN, &s);
+    t->portion_max_n = half_n / 4;
     /* above the context's largest n (the deep level on every bucket) with portions */
     t->msd_max_n = t->msd_pairs_max_n = half_n / 8;
     msd_case(ctx, RDX_U64, half_n + 3, 1, MSD_UNIFORM, 0, MSD_RAN, &s);

@@ -184,7 +184,7 @@ static __device__ __forceinline__ bool rdx_msd_range_missed(const uint32_t *ctrl
 }
 
 /* Whether the MSD route, armed, falls back to the LSD passes (RDX_MSD_MISSED): its sample
- * missed the keys' range, or a top digit holds more keys than a portion (kernels.h,
+ * missed the keys' range, or a top digit holds more keys than a look-back count (kernels.h,
  * rdx_msd_bucket_check). The same answer in every thread: a barrier, for the whole block. */
 static __device__ __forceinline__ bool rdx_msd_falls_back(const uint32_t *ctrl, int key_bits,
                                                           const rdx_msd_bucket_check &c)

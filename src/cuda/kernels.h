@@ -19,12 +19,14 @@
 
 /* The MSD route's level 2 looks back over each level-1 bucket with the pass kernel's
  * counts of at most 2^30 - 1 keys: where the keys make more than one portion, a top digit
- * holding more than a portion's keys (a skew its sample missed) sends the sort to the LSD
- * passes (rdx_msd_falls_back, hist.cuh). The first histogram's counts of every portion: */
+ * holding more keys than a count holds (a skew its sample missed) sends the sort to the LSD
+ * passes (rdx_msd_falls_back, hist.cuh). It is the count's limit, not a portion's size
+ * (n / portions), that binds: 90% of 2^30 keys in one top digit take the route. The first
+ * histogram's counts of every portion: */
 typedef struct rdx_msd_bucket_check {
     const uint32_t *counts;      /* [portions][passes][256], the top pass's row counted */
     size_t portions;             /* 1: no check (no bucket holds more than n) */
-    size_t bucket_max;           /* a portion's keys */
+    size_t bucket_max;           /* the most keys a count holds (rdx_cuda_plan.count_max) */
     int top;                     /* the top pass */
 } rdx_msd_bucket_check;
 
@@ -79,7 +81,7 @@ typedef struct rdx_scan_args {
                                     are read): the passes are laid out to end in A */
     uint32_t *msd_ctrl;          /* NULL, or the MSD route's control words: where it falls
                                     back (rdx_msd_falls_back: its sample missed the keys'
-                                    range, or a top digit holds more than a portion), the
+                                    range, or a top digit holds more than a count), the
                                     counts are the recount's (after every portion's) and the
                                     route is turned off (RDX_MSD_MISSED) */
     rdx_msd_bucket_check top;    /* what rdx_msd_falls_back reads */

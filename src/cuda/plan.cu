@@ -99,14 +99,14 @@ static void plan_shared(const rdx_cuda_tuning *t, const rdx_job *job, int keys_d
     p->msd_l3_long = msd_l3_long_shape(p->kb, p->vb, p->msd_l3);
     p->medium = n <= t->medium_max_n ? RDX_OS_MEDIUM : n <= t->mid_max_n ? RDX_OS_MID : RDX_OS_LARGE;
     p->tile = rdx_os_tile(p->kb, p->vb, p->medium);
-    size_t portion_max = RDX_STATUS_COUNT_MASK;
-    if (t->portion_max_n && t->portion_max_n < portion_max)
-        portion_max = t->portion_max_n;
+    p->count_max = RDX_STATUS_COUNT_MASK;
+    if (t->portion_max_n && t->portion_max_n < p->count_max)
+        p->count_max = t->portion_max_n;
     /* Portions of equal size (whole tiles): each launch of the pass kernel clears the next
      * launch's look-back rows with its own blocks (rdx_clear_status_rows), so a launch of a
      * few tiles after a full one (2^30 keys cut as 2^30 - 1 and a remainder) left one block
      * clearing ~120 MB: that was the 2.6x cliff from 2^30 to 2^32 keys. */
-    const size_t portion_cap = portion_max < p->tile ? p->tile : portion_max / p->tile * p->tile;
+    const size_t portion_cap = p->count_max < p->tile ? p->tile : p->count_max / p->tile * p->tile;
     p->portions = n ? (n + portion_cap - 1) / portion_cap : 1;
     const size_t per_portion = (n + p->portions - 1) / p->portions;
     p->portion = per_portion ? (per_portion + p->tile - 1) / p->tile * p->tile : p->tile;

@@ -36,6 +36,9 @@ typedef struct rdx_cuda_plan {
     int medium;            /* the pass kernel's size class: RDX_OS_LARGE, RDX_OS_MEDIUM or
                               RDX_OS_MID (tuning.h) */
     size_t tile, portion, portions, max_tiles; /* the pass kernel's tiles and portions */
+    size_t count_max;      /* the most keys one look-back count holds (2^30 - 1, or a test's
+                              smaller portion_max_n): a portion's cap, and the most keys a
+                              top digit may hold for the MSD route's level 2 */
     const struct rdx_cuda_route *route; /* the route that takes the job */
     const char *declined[RDX_CUDA_ROUTES]; /* why each route before it in the table did
                                               not take it; NULL from the route on */

@@ -182,7 +182,7 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
     rdx_msd_bucket_check top;
     top.counts = l.counts;
     top.portions = p->portions;
-    top.bucket_max = p->portion;
+    top.bucket_max = p->count_max;
     top.top = p->passes - 1;
     for (int recount = 0; recount <= (msd_levels && lsd_passes); ++recount)
         for (size_t k = 0; k < p->portions; ++k) {
