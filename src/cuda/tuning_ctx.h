@@ -26,9 +26,11 @@ typedef struct rdx_cuda_tuning {
                                    (RDX_CLUSTER_PAIRS_MAX_N) */
     size_t grid_max_n;          /* the grid route serves up to this many keys; 0 turns it
                                    off (RDX_GRID_MAX_N) */
-    size_t portion_max_n;       /* one launch of the pass kernel covers at most this many
-                                   keys (whole tiles, at least one); 0: the look-back count
-                                   limit, about 2^30 */
+    size_t portion_max_n;       /* the look-back count's limit as the plan takes it: one
+                                   launch of the pass kernel covers at most this many keys
+                                   (whole tiles, at least one), and the MSD route's top
+                                   digit may hold as many; 0: the counts' own limit,
+                                   2^30 - 1 (rdx_cuda_plan.count_max) */
     size_t msd_min_n;           /* the MSD route serves from this many 8-byte keys on
                                    (RDX_MSD_MIN_N), */
     size_t msd4_min_n;          /* and from this many 4-byte keys (RDX_MSD4_MIN_N), */
