@@ -26,7 +26,7 @@ static const char usage[] =
     "the peer sorts (qsort, std::sort, std::stable_sort, boost spreadsort where built,\n"
     "__gnu_parallel::sort) on the same data; verifies every result (order, and a checksum\n"
     "of the keys, or pairs, equal to the input's); prints one row per sorter, type, size:\n"
-    "median time of R runs, keys/s, GB/s by DESIGN.md's byte model for an LSD sort with\n"
+    "median time of R runs, keys/s, GB/s by the byte model of an LSD sort with\n"
     "8-bit digits (K + K*(2K + 2V) bytes per key of K bytes with values of V bytes: 36 for\n"
     "u32, 136 for u64, 68 for u32/u32), and rdx/this, rdxsort's speedup over the peer.\n"
     "\n"
