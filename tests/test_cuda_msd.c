@@ -76,15 +76,19 @@ enum {
     MSD_TOPWRAP,  /* keys in [0xFF81 << 48, 2^64), but keys 32 and 33 (never sampled) 0: the
                      window of the base would pass 2^64 and take 0 in, so the route takes
                      no base; it drops the 9 leading bits, and the histogram finds 0 */
-    MSD_DEEPLONG, /* 1/64 of the keys share their top 24 bits, the others random: the deep
+    MSD_DEEPLONG, /* 1/48 of the keys share their top 24 bits, the others random: the deep
                      level's pass runs, and that sub-bucket (above level 3's capacity from
-                     2^19 keys) goes from B to the second deep level, which splits it (4-byte
-                     keys, which have no deep level: the long level-2 bucket goes to the
-                     segmented passes whole) */
-    MSD_DEEPLONG32, /* 1/64 of the keys share their top 32 bits, the others random: the
+                     2^19 keys) is sorted by level 3's wide shape where it lies (at 2^19 +
+                     77 keys: 10924 keys, within its capacity of 18432 keys alone and 14336
+                     with 4-byte values), or goes to the second deep level, which splits it
+                     (at 2^20 keys, 21845; with 8-byte values, whose wide capacity is 10240,
+                     from 2^19) (4-byte keys, which have no deep level: the long level-2
+                     bucket goes to the segmented passes whole) */
+    MSD_DEEPLONG32, /* 1/48 of the keys share their top 32 bits, the others random: the
                        second deep level cannot split that sub-bucket either, and it goes to
-                       the segmented passes (4-byte keys: one long level-2 bucket of equal
-                       keys) */
+                       the segmented passes where it is above the wide shape's capacity, or
+                       the wide shape sorts it at the first deep level (4-byte keys: one
+                       long level-2 bucket of equal keys) */
     MSD_TAG24,    /* one of 8 random 24-bit tags on top of random bits: the sample sees 8
                      values of the top three digits and skips the deep level (8-byte keys),
                      and every long bucket goes whole to the segmented passes from A */
@@ -220,8 +224,8 @@ static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
         case MSD_NEARZERO: k[i] = (r >> 13) - (1ull << 50); break;
         case MSD_HIGHLOW: k[i] = i == 32 || i == 33 ? r >> 20 : r < (1ull << 56) ? r | 1ull << 63 : r; break;
         case MSD_TOPWRAP: k[i] = i == 32 || i == 33 ? 0 : (0xFF81ull << 48) + r % (0ull - (0xFF81ull << 48)); break;
-        case MSD_DEEPLONG: k[i] = i % 64 == 5 ? (base & 0xFFFFFF0000000000ull) | (r >> 24) : r; break;
-        case MSD_DEEPLONG32: k[i] = i % 64 == 5 ? (base & 0xFFFFFFFF00000000ull) | (r >> 32) : r; break;
+        case MSD_DEEPLONG: k[i] = i % 48 == 5 ? (base & 0xFFFFFF0000000000ull) | (r >> 24) : r; break;
+        case MSD_DEEPLONG32: k[i] = i % 48 == 5 ? (base & 0xFFFFFFFF00000000ull) | (r >> 32) : r; break;
         case MSD_ONETOP: k[i] = rnd(s) % 10 ? (base & 0xFF00000000000000ull) | (r >> 8) : r; break;
         case MSD_TAG24: k[i] = (few[r % 8] & 0xFFFFFF0000000000ull) | (rnd(s) >> 24); break;
         case MSD_TAGGED40: k[i] = ((r % 8) << 37 | (few[r % 8] >> 51 << 24)) | (rnd(s) >> 40); break;
@@ -290,13 +294,19 @@ static void msd_threshold(rdx_ctx *ctx, int low)
  * second deep level split them), 5 where sub-buckets of the second deep level were still
  * above it (the segmented passes), 4 where the histogram found the sample's range missed
  * (state 3: the LSD passes on a recount), 6 where it found the keys already in order
- * (state 4: nothing ran). A case's expected outcome may also be MSD_RAN: 2, 3, 5 or 7;
- * msd_segp gives 3 or 5 by the key's width. */
-enum { MSD_LONG = 3, MSD_MISSED_RANGE = 4, MSD_SEGP = 5, MSD_IN_ORDER = 6, MSD_DEEP2 = 7, MSD_RAN = -8 };
+ * (state 4: nothing ran), 8 where a sub-bucket of a deep level above it, and within its
+ * wide shape's, was sorted by that shape (and no other went further). A case's expected
+ * outcome may also be MSD_RAN: 2, 3, 5, 7 or 8; msd_segp gives 3 or 5 by the key's width. */
+enum { MSD_LONG = 3, MSD_MISSED_RANGE = 4, MSD_SEGP = 5, MSD_IN_ORDER = 6, MSD_DEEP2 = 7, MSD_WIDE = 8, MSD_RAN = -8 };
+/* Whether outcome route is one where the route ran. */
+static int msd_ran(int route)
+{
+    return route == 2 || route == MSD_LONG || route == MSD_SEGP || route == MSD_DEEP2 || route == MSD_WIDE;
+}
 /* The outcome where keys went to the segmented passes: after the deep level (8-byte keys),
  * or as long level-2 buckets (4-byte keys). */
 static int msd_segp(size_t kb) { return kb == 8 ? MSD_SEGP : MSD_LONG; }
-static int msd_routes[9]; /* counted at outcome + 1 */
+static int msd_routes[10]; /* counted at outcome + 1 */
 /* The last outcome's level-2 buckets of 4-byte keys above the wider level 3's capacity too
  * (the segmented passes sorted them); UINT_MAX before a sort (a sort of another share). */
 static unsigned msd_wider_left = UINT_MAX;
@@ -338,8 +348,9 @@ static int my_sort(const char *what, rdx_type type, size_t n, int fill)
 
 static int msd_outcome(rdx_ctx *ctx, unsigned *slow, size_t kb)
 {
-    unsigned long_buckets = 0, deep_long = 0, deep2_long = 0;
-    const int state = rdx_cuda_ctx_msd_state(ctx, slow, &long_buckets, &deep_long, &deep2_long, &msd_deep_skipped);
+    unsigned long_buckets = 0, deep_long = 0, deep2_long = 0, deep_wide = 0;
+    const int state =
+        rdx_cuda_ctx_msd_state(ctx, slow, &long_buckets, &deep_long, &deep2_long, &msd_deep_skipped, &deep_wide);
     msd_last_slow = *slow;
     if (kb == 4) { /* no deep level: the word counts the long buckets the wider level 3 left */
         msd_wider_left = deep_long;
@@ -349,9 +360,10 @@ static int msd_outcome(rdx_ctx *ctx, unsigned *slow, size_t kb)
                       : state == 4                      ? MSD_IN_ORDER
                       : state == 2 && deep2_long > 0   ? MSD_SEGP
                       : state == 2 && deep_long > 0    ? MSD_DEEP2
+                      : state == 2 && deep_wide > 0    ? MSD_WIDE
                       : state == 2 && long_buckets > 0 ? MSD_LONG
                                                        : state;
-    if (route >= -1 && route <= 7)
+    if (route >= -1 && route <= 8)
         msd_routes[route + 1]++;
     return route;
 }
@@ -366,7 +378,7 @@ static void check_deep_skip(int route, int fill, size_t kb, const char *what)
         CHECK(msd_deep_skipped == 0, "%s: the sample skipped the deep level of 4-byte keys", what);
         return;
     }
-    if (route != 2 && route != MSD_LONG && route != MSD_SEGP && route != MSD_DEEP2)
+    if (!msd_ran(route))
         return;
     if (fill == MSD_FEW || fill == MSD_TAG24)
         CHECK(msd_deep_skipped == 1, "%s: the sample kept the deep level (few values of the top 24 bits)", what);
@@ -387,7 +399,7 @@ static void check_heavy_runs(int route, int fill, size_t n, unsigned slow, const
 static int msd_as_expected(int route, int want)
 {
     return want == -9 || route == want ||
-           (want == MSD_RAN && (route == 2 || route == MSD_LONG || route == MSD_SEGP || route == MSD_DEEP2));
+           (want == MSD_RAN && msd_ran(route));
 }
 
 /* rdx_ctx_route after a successful sort whose outcome is route: the device's outcome
@@ -401,7 +413,7 @@ static void check_route_name(rdx_ctx *ctx, int route, int into, const char *what
         return;
     }
     const char *want = into                              ? "msd (decided on the device)"
-                       : route == 2 || route == MSD_LONG || route == MSD_SEGP || route == MSD_DEEP2 ? "msd"
+                       : msd_ran(route)                  ? "msd"
                        : route == 0                      ? "onesweep (msd declined: skew)"
                        : route == MSD_MISSED_RANGE       ? "onesweep (msd declined: range)"
                        : route == MSD_IN_ORDER           ? "onesweep (msd declined: in order)"
@@ -761,8 +773,8 @@ static void msd_pairs_tests(rdx_ctx *ctx, int max_log2)
     msd_pairs_case(ctx, RDX_I64, ((size_t)1 << 17) + 3, 4, 1, MSD_FEW, 1, MSD_SEGP, &s);
     msd_pairs_case(ctx, RDX_U64, (size_t)1 << 20, 8, 1, MSD_DEEPLONG, 0, MSD_DEEP2, &s);
     msd_pairs_case(ctx, RDX_U64, (size_t)1 << 20, 8, 1, MSD_DEEPLONG32, 0, MSD_SEGP, &s);
-    msd_pairs_case(ctx, RDX_I64, ((size_t)1 << 19) + 77, 4, 0, MSD_DEEPLONG, 1, MSD_DEEP2, &s);
-    msd_pairs_case(ctx, RDX_I64, ((size_t)1 << 19) + 77, 4, 0, MSD_DEEPLONG32, 1, MSD_SEGP, &s);
+    msd_pairs_case(ctx, RDX_I64, ((size_t)1 << 19) + 77, 4, 0, MSD_DEEPLONG, 1, MSD_WIDE, &s);
+    msd_pairs_case(ctx, RDX_I64, ((size_t)1 << 19) + 77, 4, 0, MSD_DEEPLONG32, 1, MSD_WIDE, &s);
     msd_pairs_case(ctx, RDX_U64, (size_t)1 << 20, 8, 0, MSD_TAG24, 1, MSD_SEGP, &s);
     msd_pairs_case(ctx, RDX_U32, (size_t)1 << 20, 4, 1, MSD_DEEPLONG, 0, MSD_LONG, &s);
     msd_pairs_case(ctx, RDX_I32, ((size_t)1 << 19) + 77, 8, 0, MSD_TAG24, 1, MSD_LONG, &s);
@@ -841,8 +853,8 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         msd_case(ctx, RDX_U64, n, 0, MSD_SUBBIG, 0, 2, &s);
         msd_case(ctx, RDX_U64, n, 0, MSD_TOPEQ, 0, 2, &s);
         msd_case(ctx, RDX_U32, n, 1, MSD_LOWENT, 0, 0, &s);
-        msd_case(ctx, RDX_U64, ((size_t)1 << 19) + 77, 1, MSD_DEEPLONG, 0, MSD_DEEP2, &s);
-        msd_case(ctx, RDX_U64, ((size_t)1 << 19) + 77, 1, MSD_DEEPLONG32, 0, MSD_SEGP, &s);
+        msd_case(ctx, RDX_U64, ((size_t)1 << 19) + 77, 1, MSD_DEEPLONG, 0, MSD_WIDE, &s);
+        msd_case(ctx, RDX_U64, ((size_t)1 << 19) + 77, 1, MSD_DEEPLONG32, 0, MSD_WIDE, &s);
         msd_case(ctx, RDX_I32, n, 0, MSD_TAG24, 1, MSD_LONG, &s);
         msd_case(ctx, RDX_I64, n, 0, MSD_BITS40, 1, 2, &s);
         msd_case(ctx, RDX_U64, n, 1, MSD_OUTLIER, 0, MSD_MISSED_RANGE, &s);
@@ -899,6 +911,7 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         CHECK(msd_routes[5] > 0, "msd: no sample missed the keys' range");
         CHECK(msd_routes[6] > 0, "msd: no sub-bucket of the second deep level went to the segmented passes");
         CHECK(msd_routes[8] > 0, "msd: no sub-bucket of the deep level went to the second deep level");
+        CHECK(msd_routes[9] > 0, "msd: no sub-bucket of the deep level went to its wide shape");
         return;
     }
     static const rdx_type types[6] = {RDX_U64, RDX_I64, RDX_F64, RDX_U32, RDX_I32, RDX_F32};
@@ -969,8 +982,8 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
     msd_pairs_case(ctx, RDX_I64, (size_t)1 << 20, 8, 0, MSD_HEAVYLONG, 1, MSD_RAN, &s);
     msd_pairs_case(ctx, RDX_U64, ((size_t)1 << 20) + 5, 4, 1, MSD_HEAVYLONG, 0, MSD_RAN, &s);
     msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_DEEPLONG32, 0, MSD_SEGP, &s);
-    msd_case(ctx, RDX_F64, ((size_t)1 << 19) + 77, 1, MSD_DEEPLONG, 1, MSD_DEEP2, &s);
-    msd_case(ctx, RDX_F64, ((size_t)1 << 19) + 77, 1, MSD_DEEPLONG32, 1, MSD_SEGP, &s);
+    msd_case(ctx, RDX_F64, ((size_t)1 << 19) + 77, 1, MSD_DEEPLONG, 1, MSD_WIDE, &s);
+    msd_case(ctx, RDX_F64, ((size_t)1 << 19) + 77, 1, MSD_DEEPLONG32, 1, MSD_WIDE, &s);
     msd_case(ctx, RDX_I32, (size_t)1 << 20, 1, MSD_DEEPLONG, 0, MSD_LONG, &s);
     msd_case(ctx, RDX_F32, ((size_t)1 << 19) + 77, 0, MSD_DEEPLONG, 1, MSD_LONG, &s);
     msd_pairs_tests(ctx, max_log2);
@@ -1101,15 +1114,16 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
     msd_case(ctx, RDX_U32, (size_t)1 << 20, 0, MSD_UNIFORM, 0, (size_t)RDX_MSD4_MIN_N <= ((size_t)1 << 20) ? 2 : -1,
              &s);
     printf("msd: outcomes: none planned %d, declined (skew) %d, ran %d, ran with long level-2 buckets %d, with "
-           "sub-buckets for the second deep level %d, for the segmented passes %d, range missed by the sample %d, "
-           "in order %d, inconsistent %d\n",
-           msd_routes[0], msd_routes[1], msd_routes[3], msd_routes[4], msd_routes[8], msd_routes[6], msd_routes[5],
-           msd_routes[7], msd_routes[2]);
+           "sub-buckets for the deep level's wide shape %d, for the second deep level %d, for the segmented passes "
+           "%d, range missed by the sample %d, in order %d, inconsistent %d\n",
+           msd_routes[0], msd_routes[1], msd_routes[3], msd_routes[4], msd_routes[9], msd_routes[8], msd_routes[6],
+           msd_routes[5], msd_routes[7], msd_routes[2]);
     if (shard_n > 1)
         return;
     CHECK(msd_routes[3] > 0, "msd: the route never ran without long buckets");
     CHECK(msd_routes[4] > 0, "msd: no level-2 bucket above level 3's capacity (the deep level, or 4-byte keys' segmented passes)");
     CHECK(msd_routes[8] > 0, "msd: no sub-bucket of the deep level went to the second deep level");
+    CHECK(msd_routes[9] > 0, "msd: no sub-bucket of the deep level went to its wide shape");
     CHECK(msd_routes[6] > 0, "msd: no sub-bucket of the second deep level went to the segmented passes");
     CHECK(msd_routes[5] > 0, "msd: no sample missed the keys' range");
 }

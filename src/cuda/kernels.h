@@ -272,7 +272,13 @@ typedef struct rdx_fixup_args {
                                   them before the histogram): the
                                   route, which sorts by the plain images, falls back to the
                                   LSD passes in NumPy's order (rdx_msd_range_missed) */
-#define RDX_MSD_CTRL_WORDS 26
+#define RDX_MSD_DEEP_WIDE 26   /* lone sub-buckets of the deep level above level 3's
+                                  capacity and within its wide shape's for 8-byte keys
+                                  (RDX_MSD_L3_WIDE8_*): msd_deep_wide_kernel sorts them
+                                  where they lie, not the second deep level */
+#define RDX_MSD_DEEP2_WIDE 27  /* the same of the second deep level (not the segmented
+                                  passes) */
+#define RDX_MSD_CTRL_WORDS 28
 #define RDX_MSD_BUCKETS2 (256u * 256u) /* level-2 buckets: (top digit, next digit) */
 #define RDX_MSD_OFF 0u        /* not taken (skew), or not decided */
 #define RDX_MSD_LEVEL1 1u     /* the sample armed level 1 (rdx_launch_msd_decide) */
@@ -381,6 +387,13 @@ typedef struct rdx_msd_deep_args {
                                     sub-buckets: RDX_MSD_GROUPS and RDX_MSD_DEEP_LONG for the
                                     deep level, RDX_MSD_GROUPS2 and RDX_MSD_DEEP2_LONG for the
                                     second */
+    int skip_word;               /* RDX_MSD_SKIP_DEEP, RDX_MSD_SKIP_DEEP2: where it is set the
+                                    pass took every long bucket as one sub-bucket (no digit) */
+    uint2 *wide;                 /* out: the lone sub-buckets within the wide shape's
+                                    capacity, {first key, keys | deep digit << 16}, sorted
+                                    where they lie by the same launch (msd_deep_wide_kernel) */
+    int wide_word;               /* the control word that counts them: RDX_MSD_DEEP_WIDE,
+                                    RDX_MSD_DEEP2_WIDE */
 } rdx_msd_deep_args;
 cudaError_t rdx_launch_msd_deep(int kb, int vb, const rdx_msd_args *a, const rdx_msd_deep_args *d, int sms,
                                 cudaStream_t s); /* 8-byte keys (level 3's narrow shape) */

@@ -492,17 +492,20 @@ template <typename K, int VB, int W = 0> struct msd_shape {
     static constexpr int L2_MIN_BLOCKS = K4   ? RDX_MSD4_L2_MIN_BLOCKS(VB)
                                          : VB ? RDX_MSD_L2_MIN_BLOCKS_PAIRS
                                               : RDX_MSD_L2_MIN_BLOCKS;
-    static constexpr int L3_THREADS = W == 2 ? RDX_MSD4_L3_COUNTS_THREADS
+    static constexpr int L3_THREADS = W == 4 ? RDX_MSD_L3_WIDE8_THREADS
+                                      : W == 2 ? RDX_MSD4_L3_COUNTS_THREADS
                                       : W == 3 ? RDX_MSD4_L3_MID_THREADS_PAIRS
                                       : W    ? RDX_MSD4_L3_WIDE_THREADS
                                       : VB   ? RDX_MSD_L3_THREADS_PAIRS
                                              : RDX_MSD_L3_THREADS;
-    static constexpr int L3_ITEMS = W == 2 ? RDX_MSD4_L3_COUNTS_ITEMS
+    static constexpr int L3_ITEMS = W == 4 ? RDX_MSD_L3_WIDE8_ITEMS(VB)
+                                    : W == 2 ? RDX_MSD4_L3_COUNTS_ITEMS
                                     : W == 3 ? RDX_MSD4_L3_MID_ITEMS_PAIRS
                                     : W    ? RDX_MSD4_L3_WIDE_ITEMS
                                     : VB   ? RDX_MSD_L3_ITEMS_PAIRS
                                            : RDX_MSD_L3_ITEMS;
-    static constexpr int L3_MIN_BLOCKS = W == 2 ? 1 /* its 208 KB of shared memory */
+    static constexpr int L3_MIN_BLOCKS = W == 4   ? 1 /* 177-201 KB of shared memory */
+                                         : W == 2 ? 1 /* its 208 KB of shared memory */
                                          : W == 3 ? RDX_MSD4_L3_MID_MIN_BLOCKS_PAIRS
                                          : W    ? RDX_MSD4_L3_WIDE_MIN_BLOCKS
                                          : VB   ? RDX_MSD_L3_MIN_BLOCKS_PAIRS
@@ -510,12 +513,13 @@ template <typename K, int VB, int W = 0> struct msd_shape {
     static constexpr int L3_CAP = L3_THREADS * L3_ITEMS;
     /* The widest level-3 digit: pairs in the mid and wide shapes compare each key with
      * the others of its bin, so they keep about two keys a bin in their larger buckets */
-    static constexpr int L3_MAX_BITS = W == 3   ? RDX_MSD4_L3_MID_MAX_BITS_PAIRS
+    static constexpr int L3_MAX_BITS = W == 4   ? RDX_MSD_L3_WIDE8_MAX_BITS
+                                       : W == 3 ? RDX_MSD4_L3_MID_MAX_BITS_PAIRS
                                        : W && VB ? RDX_MSD4_L3_WIDE_MAX_BITS_PAIRS
                                                  : MSD_L3_MAX_BITS(K);
-    static_assert(!W || (K4 && (VB == 0 ? W <= 2 : VB == 4 && (W == 1 || W == 3))),
+    static_assert(!W || (K4 && (VB == 0 ? W <= 2 : VB == 4 && (W == 1 || W == 3))) || (!K4 && W == 4),
                   "the wide level 3 is 4-byte keys' alone or with 4-byte values, the counts-only one keys "
-                  "alone's, the mid one pairs'");
+                  "alone's, the mid one pairs', and the deep level's wide one 8-byte keys' (W = 4)");
 };
 static_assert(msd_shape<unsigned long long, 8>::L3_CAP <= 65535 && msd_shape<uint32_t, 8>::L3_CAP <= 65535 &&
                   msd_shape<uint32_t, 0, 1>::L3_CAP <= 65535 && msd_shape<uint32_t, 4, 1>::L3_CAP <= 65535 &&
@@ -1653,6 +1657,34 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
 
 /* ---- the deep level (8-byte keys): the long level-2 buckets one digit further ---- */
 
+#define MSD_W_DEEP 4 /* level 3's wide shape of 8-byte keys (RDX_MSD_L3_WIDE8_*) */
+static_assert(msd_l3_bytes<unsigned long long, 0, MSD_W_DEEP>() <= 227u * 1024u &&
+                  msd_l3_bytes<unsigned long long, 4, MSD_W_DEEP>() <= 227u * 1024u &&
+                  msd_l3_bytes<unsigned long long, 8, MSD_W_DEEP>() <= 227u * 1024u,
+              "the deep level's wide shape fits a Hopper block's shared memory");
+static_assert(msd_l3_counters_fit<unsigned long long, 0, MSD_W_DEEP>() &&
+                  msd_l3_counters_fit<unsigned long long, 4, MSD_W_DEEP>() &&
+                  msd_l3_counters_fit<unsigned long long, 8, MSD_W_DEEP>(),
+              "the deep level's wide shape's counters fit in the ranking's counter words");
+static_assert(msd_shape<unsigned long long, 0, MSD_W_DEEP>::L3_CAP < 65536 &&
+                  msd_shape<unsigned long long, 0, MSD_W_DEEP>::L3_CAP > msd_shape<unsigned long long, 0>::L3_CAP &&
+                  msd_shape<unsigned long long, 4, MSD_W_DEEP>::L3_CAP > msd_shape<unsigned long long, 4>::L3_CAP &&
+                  msd_shape<unsigned long long, 8, MSD_W_DEEP>::L3_CAP > msd_shape<unsigned long long, 8>::L3_CAP,
+              "a sub-bucket's keys fit the list's 16 bits, and the wide shape holds more than the narrow one");
+
+/* The level-3 digit of a sub-bucket group whose deep digits are dg .. e - 1, m keys, in a
+ * shape of at most `wid` bits with `low8` bits below the deep digit: about
+ * 2^MSD_L3_BIN_KEYS_LOG2 keys a bin, at least 1 bit for a lone sub-bucket, the digit of
+ * msd_l3_sort being the deep digits less dg above the b bits below them. */
+template <typename K> static __device__ __forceinline__ int msd_deep_bits(uint32_t dg, uint32_t e, uint32_t m, int wid,
+                                                                         int low8)
+{
+    const int group = msd_ceil_log2(e - dg);
+    const int need = msd_ceil_log2(((m - 1u) >> MSD_L3_BIN_KEYS_LOG2(K)) + 1u) - group;
+    const int most = wid - group < low8 ? wid - group : low8;
+    return need < (e - dg == 1u) ? (int)(e - dg == 1u) : need < most ? need : most;
+}
+
 /* The deep level's groups of sub-buckets. The segmented passes' first pass (route_msd.cu)
  * partitioned each long level-2 bucket by the deep digit, the 8 bits below the second
  * digit (bits low8 to low8 + 7 of keys with nothing dropped), in place in A with the result
@@ -1705,8 +1737,10 @@ __global__ void __launch_bounds__(MSD_DEEP_GROUPS_THREADS) msd_deep_groups_kerne
 /* Level 3 on a deep level's groups (msd_deep_groups_kernel), a block taking every
  * grid-th: each group into A (its digit: the group's deep digits, less the first, above as
  * many bits below the deep digit as the group needs). A lone sub-bucket above level 3's
- * capacity (dense values, or a key that repeats thousands of times) is copied to A where
- * it is in B and listed for the next level: the second deep level, and after it the
+ * capacity and within its wide shape's (MSD_W_DEEP) is listed for that shape, which sorts
+ * it where it lies (msd_deep_wide_kernel, the next launch); a larger one (dense values, or
+ * a key that repeats thousands of times) is copied to A where it is in B and listed for
+ * the next level: the second deep level, and after it the
  * segmented passes over the bits below the second digit (its deep digits are constant,
  * so those passes cost it nothing). Where the sample skipped the deep level
  * (RDX_MSD_SKIP_DEEP, RDX_MSD_SKIP_DEEP2), the pass counted every key of a long bucket
@@ -1740,6 +1774,16 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
         if (m == 0u)
             continue;
         if (m > (uint32_t)CAP) { /* a lone sub-bucket: a group of several holds at most CAP */
+            /* Within the wide shape's capacity, and the pass split by the deep digit (not
+             * skipped: then no digit was counted), it is listed for the wide shape, which
+             * sorts it where it lies right after this launch. */
+            if (m <= (uint32_t)msd_shape<K, VB, MSD_W_DEEP>::L3_CAP && a.ctrl[d.skip_word] == 0u) {
+                if (threadIdx.x == 0) {
+                    const uint32_t at = atomicAdd(&a.ctrl[d.wide_word], 1u);
+                    d.wide[at] = make_uint2((uint32_t)begin, m | dg << 16);
+                }
+                continue;
+            }
             if (in_b) {
                 rdx_block_copy<K>((K *)a.keys_a, src, begin, begin + m);
                 if (VB)
@@ -1754,15 +1798,43 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
             }
             continue;
         }
-        /* About 2^MSD_L3_BIN_KEYS_LOG2 keys a bin: (e - dg) deep digits, each split by the b
-         * bits below the deep digit (at least 1 for a lone sub-bucket). */
-        const int group = msd_ceil_log2(e - dg);
-        const int need = msd_ceil_log2(((m - 1u) >> MSD_L3_BIN_KEYS_LOG2(K)) + 1u) - group;
-        const int wid = msd_shape<K, VB, W>::L3_MAX_BITS, most = wid - group < low8 ? wid - group : low8;
-        const int b = need < (e - dg == 1u) ? (int)(e - dg == 1u) : need < most ? need : most;
+        /* (e - dg) deep digits, each split by the b bits below the deep digit */
+        const int b = msd_deep_bits<K>(dg, e, m, msd_shape<K, VB, W>::L3_MAX_BITS, low8);
         msd_l3_sort<K, VB, W>(a, src + begin, vsrc + begin, begin, m, low8 - b, (256u << b) - 1u, dg << b,
                               (e - dg) << b, smem);
         __syncthreads(); /* the shared memory is the next group's */
+    }
+}
+
+/* The lone sub-buckets that msd_deep_kernel listed for the wide shape (d.wide, counted in
+ * d.wide_word), a block each (every grid-th), sorted into A from where the pass left them
+ * (B where it ran), with the digit msd_deep_kernel gives a lone sub-bucket, in the wide
+ * shape's bits. Launched right after msd_deep_kernel: the next segmented-pass enqueue
+ * clears the view (d.first.active) that says where they lie, and the next level's pass
+ * uses B; neither touches these sub-buckets before this kernel has ended. */
+template <typename K, int VB>
+__global__ void __launch_bounds__(msd_shape<K, VB, MSD_W_DEEP>::L3_THREADS, msd_shape<K, VB, MSD_W_DEEP>::L3_MIN_BLOCKS)
+    msd_deep_wide_kernel(const rdx_msd_args a, const rdx_msd_deep_args d)
+{
+    static_assert(sizeof(K) == 8, "the deep level is 8-byte keys'");
+    rdx_chain_enter();
+    typedef typename rdx_uint<(VB ? VB : 4)>::t V;
+    typedef msd_shape<K, VB, MSD_W_DEEP> S;
+    extern __shared__ __align__(16) unsigned char smem[];
+    if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON)
+        return;
+    const uint32_t count = a.ctrl[d.wide_word];
+    const int low8 = d.low8 - (int)a.ctrl[RDX_MSD_DROP]; /* the deep digit's lowest bit */
+    const bool in_b = *d.first.active != 0u;
+    const K *src = (const K *)(in_b ? a.keys_b : a.keys_a);
+    const V *vsrc = (const V *)(in_b ? a.vals_b : a.vals_a);
+    for (uint32_t i = blockIdx.x; i < count; i += gridDim.x) {
+        const uint2 w = d.wide[i];
+        const uint32_t m = w.y & 0xFFFFu, dg = w.y >> 16;
+        const int b = msd_deep_bits<K>(dg, dg + 1u, m, S::L3_MAX_BITS, low8);
+        msd_l3_sort<K, VB, MSD_W_DEEP>(a, src + w.x, vsrc + w.x, w.x, m, low8 - b, (256u << b) - 1u, dg << b, 1u << b,
+                                       smem);
+        __syncthreads(); /* the shared memory is the next sub-bucket's */
     }
 }
 
@@ -1822,6 +1894,7 @@ static int l3_bits(size_t n, int max_bits, int bin_keys_log2)
  * VB = 0, 4, 8, and of level 3's other shapes: keys alone's wide and counts-only, pairs'
  * mid and wide (rdx_msd_init). */
 static int l2_per_sm[2][3], l3_per_sm[2][3], l3_other_per_sm[4];
+static int deep_wide_per_sm[3]; /* msd_deep_wide_kernel's, VB = 0, 4, 8 */
 template <typename K, int VB, int W> static int *l3_resident(void)
 {
     return W ? &l3_other_per_sm[VB ? (W == 3 ? 3 : 2) : W - 1] : &l3_per_sm[sizeof(K) / 8][VB / 4];
@@ -1890,15 +1963,21 @@ static cudaError_t launch_deep(const rdx_msd_args *a, const rdx_msd_deep_args *d
         return e;
     const unsigned grid =
         rdx_resident_grid(longs > 0 ? longs * 256 : 1, sms, *l3_resident<K, VB, W>(), RDX_MSD_L3_WAVES);
-    return cudaLaunchKernelEx(
-        rdx_chain_config(&l, grid, msd_shape<K, VB, W>::L3_THREADS, msd_l3_bytes<K, VB, W>(), s),
-        msd_deep_kernel<K, VB, W>, *a, *d);
+    e = cudaLaunchKernelEx(rdx_chain_config(&l, grid, msd_shape<K, VB, W>::L3_THREADS, msd_l3_bytes<K, VB, W>(), s),
+                           msd_deep_kernel<K, VB, W>, *a, *d);
+    if (e != cudaSuccess)
+        return e;
+    /* at most one listed sub-bucket above the narrow capacity per CAP + 1 keys */
+    const unsigned wide_grid = rdx_resident_grid(longs > 0 ? longs : 1, sms, deep_wide_per_sm[VB / 4], 1);
+    return cudaLaunchKernelEx(rdx_chain_config(&l, wide_grid, msd_shape<K, VB, MSD_W_DEEP>::L3_THREADS,
+                                               msd_l3_bytes<K, VB, MSD_W_DEEP>(), s),
+                              msd_deep_wide_kernel<K, VB>, *a, *d);
 }
 
 cudaError_t rdx_launch_msd_deep(int kb, int vb, const rdx_msd_args *a, const rdx_msd_deep_args *d, int sms,
                                 cudaStream_t s)
 {
-    if (kb != 8 || !msd_args_ok(kb, vb, RDX_MSD_L3_NARROW, a) || d->low8 < 1)
+    if (kb != 8 || !msd_args_ok(kb, vb, RDX_MSD_L3_NARROW, a) || d->low8 < 1 || !d->wide)
         return cudaErrorInvalidValue;
     return vb == 0 ? launch_deep<msd_k8, 0>(a, d, sms, s)
            : vb == 4 ? launch_deep<msd_k8, 4>(a, d, sms, s)
@@ -1971,10 +2050,18 @@ template <typename K, int VB, int W = 0> static cudaError_t init_shape(void)
     cudaError_t e = cudaFuncSetAttribute(l2, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)L2::BYTES);
     if (e == cudaSuccess)
         e = cudaFuncSetAttribute(l3, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)msd_l3_bytes<K, VB, W>());
-    if constexpr (sizeof(K) == 8)
+    if constexpr (sizeof(K) == 8 && W == 0) {
+        const void *wide = (const void *)msd_deep_wide_kernel<K, VB>;
+        const int wide_bytes = (int)msd_l3_bytes<K, VB, MSD_W_DEEP>();
         if (e == cudaSuccess)
             e = cudaFuncSetAttribute((const void *)msd_deep_kernel<K, VB, W>,
                                      cudaFuncAttributeMaxDynamicSharedMemorySize, (int)msd_l3_bytes<K, VB, W>());
+        if (e == cudaSuccess)
+            e = cudaFuncSetAttribute(wide, cudaFuncAttributeMaxDynamicSharedMemorySize, wide_bytes);
+        if (e == cudaSuccess)
+            e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&deep_wide_per_sm[VB / 4], wide,
+                                                              msd_shape<K, VB, MSD_W_DEEP>::L3_THREADS, wide_bytes);
+    }
     if constexpr (sizeof(K) == 4 && W != 0)
         if (e == cudaSuccess)
             e = cudaFuncSetAttribute((const void *)msd_long_kernel<K, VB, W>,

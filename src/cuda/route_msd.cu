@@ -124,6 +124,8 @@ void rdx_cuda_msd_long_layout(rdx_cuda_plan *p, size_t *end)
      * (a group is a segment's first, one sub-bucket above half the capacity, or the first
      * in a window of half the capacity), within this for every n. */
     p->msd_groups = rdx_cuda_take(end, longs * 256 * sizeof(uint32_t));
+    /* Each deep level's lone sub-buckets above the narrow capacity: at most subs. */
+    p->msd_wide = rdx_cuda_take(end, 2 * subs * sizeof(uint2));
     /* The deep levels' passes and then the segmented passes share the scratch (each deep
      * kernel reads its pass's view before the next pass starts). */
     const size_t first = rdx_seg_passes_scratch_bytes(p->kb, p->vb, p->n, MSD_L2_BUCKETS, cap, 1);
@@ -225,17 +227,19 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
         /* The deep level: the segmented passes' first pass on the 8 bits below the top two
          * digits partitions each long bucket, in place in A with B (free after level 2) as
          * the other buffer, leaving them in B where it runs; the deep kernel sorts the
-         * sub-buckets within level 3's capacity into A, and lists the others (in A). Level 2
-         * wrote the keys decoded. Then the second deep level does the same on the next 8
-         * bits over those listed sub-buckets: normal doubles at 2^28 leave 60% of their
-         * keys in sub-buckets of up to 3 times level 3's capacity, which it splits. Each
+         * sub-buckets within level 3's capacity into A, lists those within its wide
+         * shape's (RDX_MSD_L3_WIDE8_*), which a kernel of that shape then sorts from where
+         * they lie, and lists the others (in A). Level 2 wrote the keys decoded. Then the
+         * second deep level does the same on the next 8 bits over those listed
+         * sub-buckets (normal doubles at 2^28 left 60% of their keys in sub-buckets of up
+         * to 3 times level 3's capacity before the wide shape took them). Each
          * level's list holds offset pairs, segment 2i being sub-bucket i (the odd ones are
          * never listed). Where the sample skips a level (RDX_MSD_SKIP_DEEP, and with it
          * RDX_MSD_SKIP_DEEP2), its pass reads nothing and every long bucket is one
          * sub-bucket, listed whole. */
-        static const struct { int skip_word, groups_word, long_word; } levels[2] = {
-            {RDX_MSD_SKIP_DEEP, RDX_MSD_GROUPS, RDX_MSD_DEEP_LONG},
-            {RDX_MSD_SKIP_DEEP2, RDX_MSD_GROUPS2, RDX_MSD_DEEP2_LONG}};
+        static const struct { int skip_word, groups_word, long_word, wide_word; } levels[2] = {
+            {RDX_MSD_SKIP_DEEP, RDX_MSD_GROUPS, RDX_MSD_DEEP_LONG, RDX_MSD_DEEP_WIDE},
+            {RDX_MSD_SKIP_DEEP2, RDX_MSD_GROUPS2, RDX_MSD_DEEP2_LONG, RDX_MSD_DEEP2_WIDE}};
         q.leave_in_b = 1;
         q.radix_bits = 8;
         q.bit_less = l->msd_ctrl + RDX_MSD_DROP; /* the deep digits lie below the second digit */
@@ -254,6 +258,9 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
             d.bins3 = (uint32_t *)(t + (k ? p->msd_bins4 : p->msd_bins3));
             d.groups_word = levels[k].groups_word;
             d.long_word = levels[k].long_word;
+            d.skip_word = levels[k].skip_word;
+            d.wide = (uint2 *)(t + p->msd_wide) + (size_t)k * most_long(p);
+            d.wide_word = levels[k].wide_word;
             RDX_CUDA_TRY(cudaMemsetAsync(d.bins3, 0, rdx_seg_tile_scratch_bytes(0), s));
             RDX_CUDA_TRY(rdx_launch_msd_deep(p->kb, p->vb, &m, &d, b->sms, s));
             q.off = d.off3;

@@ -40,9 +40,11 @@ int rdx_cuda_cluster_max_blocks(size_t key_bytes, size_t value_bytes);
  * second deep level split. *deep2_long (if not NULL): the second deep level's sub-buckets
  * still above it, which the segmented passes sorted. *deep_skipped (if not NULL): 1 where
  * the sample skipped the deep level (8-byte keys with few values of its digit: the long
- * buckets went whole to the segmented passes), else 0. */
+ * buckets went whole to the segmented passes), else 0. *deep_wide (if not NULL): the
+ * lone sub-buckets of both deep levels that level 3's wide shape of 8-byte keys sorted
+ * (above the narrow shape's capacity, within its own). */
 int rdx_cuda_ctx_msd_state(rdx_ctx *ctx, unsigned *slow_blocks, unsigned *long_buckets, unsigned *deep_long,
-                           unsigned *deep2_long, unsigned *deep_skipped);
+                           unsigned *deep2_long, unsigned *deep_skipped, unsigned *deep_wide);
 
 /* The kinds of neighbouring pair the order check of the last sort enqueued on ctx found,
  * read after a device-wide synchronization: a bit mask of 1 (a pair out of the sort's

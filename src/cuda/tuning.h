@@ -692,6 +692,22 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #ifndef RDX_MSD4_L3_WIDE_MIN_BLOCKS
 #define RDX_MSD4_L3_WIDE_MIN_BLOCKS 1
 #endif
+/* 8-byte keys: the deep level's lone sub-buckets above the narrow capacity (6144 keys
+ * alone, 5120 with values) and up to this shape's (1024 threads x WIDE8_ITEMS: 18432 keys
+ * alone, 14336 with 4-byte values, 10240 with 8-byte ones; 177-201 KB of shared memory,
+ * one block a multiprocessor) are sorted on chip where they lie (msd_deep_wide_kernel),
+ * instead of going to the next deep level, a move more. A CPU model of the matrix's
+ * inputs (docs/performance.md "Round 56"): f64 normal 2^28 keeps 62% of its keys in
+ * sub-buckets of 1-3 capacities, 90% "bucket" keys at 2^29-2^30 in ones of 1.2-2.4.
+ * WIDE8_MAX_BITS: the level-3 digit's most bits there (the counters fit 8448 words; at
+ * 13 bits pairs have no room for runs of one key). First choices, not yet run. */
+#ifndef RDX_MSD_L3_WIDE8_THREADS
+#define RDX_MSD_L3_WIDE8_THREADS 1024
+#endif
+#define RDX_MSD_L3_WIDE8_ITEMS(VB) ((VB) == 0 ? 18 : (VB) == 4 ? 14 : 10)
+#ifndef RDX_MSD_L3_WIDE8_MAX_BITS
+#define RDX_MSD_L3_WIDE8_MAX_BITS 12
+#endif
 #ifndef RDX_MSD4_WIDE_MAX_N
 #define RDX_MSD4_WIDE_MAX_N (((size_t)1 << 30) + ((size_t)1 << 26))
 #endif
