@@ -76,19 +76,20 @@ enum {
     MSD_TOPWRAP,  /* keys in [0xFF81 << 48, 2^64), but keys 32 and 33 (never sampled) 0: the
                      window of the base would pass 2^64 and take 0 in, so the route takes
                      no base; it drops the 9 leading bits, and the histogram finds 0 */
-    MSD_DEEPLONG, /* 1/48 of the keys share their top 24 bits, the others random: the deep
-                     level's pass runs, and that sub-bucket (above level 3's capacity from
-                     2^19 keys) is sorted by level 3's wide shape where it lies (at 2^19 +
-                     77 keys: 10924 keys, within its capacity of 18432 keys alone and 14336
-                     with 4-byte values), or goes to the second deep level, which splits it
-                     (at 2^20 keys, 21845; with 8-byte values, whose wide capacity is 10240,
-                     from 2^19) (4-byte keys, which have no deep level: the long level-2
-                     bucket goes to the segmented passes whole) */
-    MSD_DEEPLONG32, /* 1/48 of the keys share their top 32 bits, the others random: the
-                       second deep level cannot split that sub-bucket either, and it goes to
-                       the segmented passes where it is above the wide shape's capacity, or
-                       the wide shape sorts it at the first deep level (4-byte keys: one
-                       long level-2 bucket of equal keys) */
+    MSD_DEEPLONG, /* 1/24 of the keys share their top 16 bits and have one of two values of
+                     the next 8, the others random: that level-2 bucket is above level 3's
+                     wide capacity from 2^19 keys (18432 keys alone, 14336 with 4-byte
+                     values), the deep level's pass runs, and each of its two sub-buckets
+                     is sorted by the wide shape where it lies (at 2^19 + 77 keys: 10924
+                     keys each) or goes to the second deep level, which splits it (at 2^20
+                     keys, 21845; with 8-byte values, whose wide capacity is 10240, from
+                     2^19) (4-byte keys, which have no deep level: the long level-2 bucket
+                     goes to a wider shape or the segmented passes whole) */
+    MSD_DEEPLONG32, /* as MSD_DEEPLONG, but with the next 8 bits constant too: the second
+                       deep level cannot split a sub-bucket either, and it goes to the
+                       segmented passes where it is above the wide shape's capacity, or the
+                       wide shape sorts it at the first deep level (4-byte keys: one long
+                       level-2 bucket of two keys) */
     MSD_TAG24,    /* one of 8 random 24-bit tags on top of random bits: the sample sees 8
                      values of the top three digits and skips the deep level (8-byte keys),
                      and every long bucket goes whole to the segmented passes from A */
@@ -224,8 +225,8 @@ static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
         case MSD_NEARZERO: k[i] = (r >> 13) - (1ull << 50); break;
         case MSD_HIGHLOW: k[i] = i == 32 || i == 33 ? r >> 20 : r < (1ull << 56) ? r | 1ull << 63 : r; break;
         case MSD_TOPWRAP: k[i] = i == 32 || i == 33 ? 0 : (0xFF81ull << 48) + r % (0ull - (0xFF81ull << 48)); break;
-        case MSD_DEEPLONG: k[i] = i % 48 == 5 ? (base & 0xFFFFFF0000000000ull) | (r >> 24) : r; break;
-        case MSD_DEEPLONG32: k[i] = i % 48 == 5 ? (base & 0xFFFFFFFF00000000ull) | (r >> 32) : r; break;
+        case MSD_DEEPLONG: k[i] = i % 24 == 5 ? ((base & 0xFFFFFF0000000000ull) ^ (r & 1) << 40) | (r >> 24) : r; break;
+        case MSD_DEEPLONG32: k[i] = i % 24 == 5 ? ((base & 0xFFFFFFFF00000000ull) ^ (r & 1) << 40) | (r >> 32) : r; break;
         case MSD_ONETOP: k[i] = rnd(s) % 10 ? (base & 0xFF00000000000000ull) | (r >> 8) : r; break;
         case MSD_TAG24: k[i] = (few[r % 8] & 0xFFFFFF0000000000ull) | (rnd(s) >> 24); break;
         case MSD_TAGGED40: k[i] = ((r % 8) << 37 | (few[r % 8] >> 51 << 24)) | (rnd(s) >> 40); break;
@@ -307,8 +308,9 @@ static int msd_ran(int route)
  * or as long level-2 buckets (4-byte keys). */
 static int msd_segp(size_t kb) { return kb == 8 ? MSD_SEGP : MSD_LONG; }
 static int msd_routes[10]; /* counted at outcome + 1 */
-/* The last outcome's level-2 buckets of 4-byte keys above the wider level 3's capacity too
- * (the segmented passes sorted them); UINT_MAX before a sort (a sort of another share). */
+/* The last outcome's level-2 buckets above the wider level 3's capacity too (the segmented
+ * passes sorted 4-byte keys', the deep level 8-byte keys'); UINT_MAX before a sort (a sort
+ * of another share). */
 static unsigned msd_wider_left = UINT_MAX;
 static unsigned msd_last_slow = UINT_MAX; /* the last outcome's level-3 blocks on the LSD passes */
 static int counts_shape;   /* msd_case's 4-byte keys take level 3's counts-only shape */
@@ -346,16 +348,12 @@ static int my_sort(const char *what, rdx_type type, size_t n, int fill)
     return 1;
 }
 
-static int msd_outcome(rdx_ctx *ctx, unsigned *slow, size_t kb)
+static int msd_outcome(rdx_ctx *ctx, unsigned *slow)
 {
     unsigned long_buckets = 0, deep_long = 0, deep2_long = 0, deep_wide = 0;
-    const int state =
-        rdx_cuda_ctx_msd_state(ctx, slow, &long_buckets, &deep_long, &deep2_long, &msd_deep_skipped, &deep_wide);
+    const int state = rdx_cuda_ctx_msd_state(ctx, slow, &long_buckets, &deep_long, &deep2_long, &msd_deep_skipped,
+                                             &deep_wide, &msd_wider_left);
     msd_last_slow = *slow;
-    if (kb == 4) { /* no deep level: the word counts the long buckets the wider level 3 left */
-        msd_wider_left = deep_long;
-        deep_long = 0;
-    }
     const int route = state == 3                      ? MSD_MISSED_RANGE
                       : state == 4                      ? MSD_IN_ORDER
                       : state == 2 && deep2_long > 0   ? MSD_SEGP
@@ -438,7 +436,7 @@ static void msd_case(rdx_ctx *ctx, rdx_type type, size_t n, int desc, int fill, 
     dev_upload(in, orig, n * kb);
     const rdx_status st = into ? into_keys(ctx, in, out, n, type, &opts) : rdx_sort_keys(ctx, in, n, type, &opts);
     unsigned slow = 0;
-    const int route = msd_outcome(ctx, &slow, kb);
+    const int route = msd_outcome(ctx, &slow);
     CHECK(st == RDX_OK, "msd %s %s n=%zu %s%s: status %d (%s)", type_name(type), msd_fill_names[fill], n,
           desc ? "descending" : "ascending", into ? " into" : "", (int)st, rdx_ctx_error(ctx));
     if (st == RDX_OK) {
@@ -509,7 +507,7 @@ static void msd_pairs_case(rdx_ctx *ctx, rdx_type type, size_t n, size_t vs, int
     const rdx_status st = into ? into_pairs(ctx, kin, kout, vin, vout, vs, n, type, &opts)
                                : rdx_sort_pairs(ctx, kin, vin, vs, n, type, &opts);
     unsigned slow = 0;
-    const int route = msd_outcome(ctx, &slow, kb);
+    const int route = msd_outcome(ctx, &slow);
     char desc_text[160];
     snprintf(desc_text, sizeof desc_text, "msd pairs %s/%zu-byte values %s n=%zu %s%s (route %d, %u slow blocks)",
              type_name(type), vs, msd_fill_names[fill], n, desc ? "descending" : "ascending", into ? " into" : "",
@@ -576,7 +574,7 @@ static void msd_argsort_case(rdx_ctx *ctx, rdx_type type, size_t n, rdx_type ind
     const rdx_status st = async ? async_argsort(ctx, keys, n, type, dev_idx, index_type, &opts)
                                 : rdx_argsort(ctx, keys, n, type, dev_idx, index_type, &opts);
     unsigned slow = 0;
-    const int route = msd_outcome(ctx, &slow, kb);
+    const int route = msd_outcome(ctx, &slow);
     char what[160];
     snprintf(what, sizeof what, "msd argsort %s to %s %s n=%zu %s%s (route %d, %u slow blocks)", type_name(type),
              type_name(index_type), msd_fill_names[fill], n, desc ? "descending" : "ascending",
@@ -608,9 +606,11 @@ static void msd_argsort_case(rdx_ctx *ctx, rdx_type type, size_t n, rdx_type ind
     free(perm);
 }
 
-/* 4-byte keys' level-2 buckets above level 3's capacity: the wider level 3 (keys alone:
- * counts-only, 40960 keys; pairs: mid, 9216) sorts those within its own capacity, and
- * leaves the others to the segmented passes (msd_wider_left counts them). */
+/* Level-2 buckets above level 3's capacity: the wider level 3 (4-byte keys alone:
+ * counts-only, 40960 keys; pairs: mid, 9216; 8-byte keys: wide, 18432 keys alone, 14336
+ * with 4-byte values, 10240 with 8-byte ones) sorts those within its own capacity, and
+ * leaves the others (msd_wider_left counts them) to the segmented passes (4-byte keys) or
+ * the deep level (8-byte keys). */
 static void msd_wider_check(const char *what, size_t n, unsigned want_left)
 {
     if (msd_wider_left == UINT_MAX) /* not this share's sort */
@@ -644,6 +644,18 @@ static void msd_wider_tests(rdx_ctx *ctx, int max_log2)
     msd_wider_check("pairs u32/u32, one bucket of 16384", n, 1);
     msd_pairs_case(ctx, RDX_U32, n, 8, 0, MSD_PREFIXES, 0, MSD_LONG, &s); /* no wider shape: the passes */
     msd_wider_left = UINT_MAX;
+    msd_case(ctx, RDX_U64, n, 1, MSD_PREFIXES, 0, MSD_LONG, &s);
+    msd_wider_check("keys u64, n/8192 prefixes", n, 0);
+    msd_pairs_case(ctx, RDX_I64, n, 4, 0, MSD_PREFIXES, 1, MSD_LONG, &s);
+    msd_wider_check("pairs i64/u32, n/8192 prefixes", n, 0);
+    msd_pairs_case(ctx, RDX_F64, n, 8, 1, MSD_PREFIXES, 0, MSD_LONG, &s);
+    msd_wider_check("pairs f64/u64, n/8192 prefixes", n, 0);
+    msd_argsort_case(ctx, RDX_U64, n, RDX_U32, 0, MSD_PREFIXES_RUNS, 1, MSD_LONG, &s);
+    msd_wider_check("argsort u64, n/8192 prefixes with runs", n, 0);
+    msd_case(ctx, RDX_U64, n, 0, MSD_GIANT, 1, MSD_LONG, &s); /* one bucket of 16384 keys: the wide shape */
+    msd_wider_check("keys u64, one bucket of 16384", n, 0);
+    msd_pairs_case(ctx, RDX_U64, n, 8, 0, MSD_GIANT, 1, MSD_LONG, &s); /* above the wide shape: the deep level */
+    msd_wider_check("pairs u64/u64, one bucket of 16384", n, 1);
     if (max_log2 >= 21) {
         msd_argsort_case(ctx, RDX_F32, widen, RDX_U64, 0, MSD_PREFIXES, 0, MSD_LONG, &s);
         msd_wider_check("argsort f32 to u64, n/8192 prefixes", widen, 0);
@@ -860,7 +872,8 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         msd_case(ctx, RDX_U64, n, 1, MSD_OUTLIER, 0, MSD_MISSED_RANGE, &s);
         msd_case(ctx, RDX_U32, n, 1, MSD_NARROW, 1, 2, &s);
         msd_case(ctx, RDX_I32, n, 0, MSD_OUTLIER, 0, MSD_MISSED_RANGE, &s);
-        msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_GIANT, 0, MSD_LONG, &s);
+        msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_GIANT, 0, MSD_LONG, &s); /* 8-byte keys' wide shape */
+        msd_pairs_case(ctx, RDX_U64, ((size_t)1 << 19) + 77, 8, 1, MSD_GIANT, 0, MSD_LONG, &s); /* its pairs' */
         msd_case(ctx, RDX_U32, n, 0, MSD_UNIFORM, 1, 2, &s);
         msd_case(ctx, RDX_I32, n + 3, 1, MSD_SUBBIG, 0, 2, &s);
         msd_case(ctx, RDX_U32, (size_t)1 << 20, 0, MSD_GIANT, 0, MSD_LONG, &s);
@@ -1355,7 +1368,7 @@ static void msd_graph_test(int max_log2)
         cuda_or_die(cudaGraphLaunch(exec, gs), "cudaGraphLaunch");
         cuda_or_die(cudaStreamSynchronize(gs), "graph replay");
         unsigned slow = 0;
-        const int route = msd_outcome(ctx, &slow, 4);
+        const int route = msd_outcome(ctx, &slow);
         CHECK(rdx_ref_argsort(orig, n, RDX_U32, NULL, perm) == 0, "msd: the reference ran out of memory");
         dev_download(got, out, n * 4);
         const size_t bad = first_unlike((const unsigned char *)got, (const unsigned char *)orig, perm, n, 4);

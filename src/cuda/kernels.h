@@ -249,10 +249,7 @@ typedef struct rdx_fixup_args {
                                  encoded key (low, high word) and of its complement: the bits
                                  that vary over all the keys (rdx_msd_range_missed) */
 #define RDX_MSD_DEEP_LONG 20  /* sub-buckets of the deep level above level 3's capacity
-                                 (msd_deep_kernel): the second deep level splits them; for
-                                 4-byte keys, which have no deep level, the level-2 buckets
-                                 above the wider level 3's capacity too (msd_long_kernel):
-                                 the segmented passes sort them */
+                                 (msd_deep_kernel): the second deep level splits them */
 #define RDX_MSD_SKIP_DEEP 21  /* 1 where the sample of 8-byte keys (4-byte keys have no deep
                                  level) saw few values of the bits the deep level
                                  splits by (msd_decide_kernel): its pass (and the second
@@ -278,7 +275,11 @@ typedef struct rdx_fixup_args {
                                   where they lie, not the second deep level */
 #define RDX_MSD_DEEP2_WIDE 27  /* the same of the second deep level (not the segmented
                                   passes) */
-#define RDX_MSD_CTRL_WORDS 28
+#define RDX_MSD_WIDER_LEFT 28  /* level-2 buckets above level 3's capacity in the wider shape
+                                  that takes the long ones (msd_long_kernel) too: the
+                                  segmented passes sort 4-byte keys', the deep level 8-byte
+                                  keys' */
+#define RDX_MSD_CTRL_WORDS 29
 #define RDX_MSD_BUCKETS2 (256u * 256u) /* level-2 buckets: (top digit, next digit) */
 #define RDX_MSD_OFF 0u        /* not taken (skew), or not decided */
 #define RDX_MSD_LEVEL1 1u     /* the sample armed level 1 (rdx_launch_msd_decide) */

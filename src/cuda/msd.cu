@@ -492,19 +492,19 @@ template <typename K, int VB, int W = 0> struct msd_shape {
     static constexpr int L2_MIN_BLOCKS = K4   ? RDX_MSD4_L2_MIN_BLOCKS(VB)
                                          : VB ? RDX_MSD_L2_MIN_BLOCKS_PAIRS
                                               : RDX_MSD_L2_MIN_BLOCKS;
-    static constexpr int L3_THREADS = W == 4 ? RDX_MSD_L3_WIDE8_THREADS
+    static constexpr int L3_THREADS = W == RDX_MSD_L3_WIDE8 ? RDX_MSD_L3_WIDE8_THREADS
                                       : W == 2 ? RDX_MSD4_L3_COUNTS_THREADS
                                       : W == 3 ? RDX_MSD4_L3_MID_THREADS_PAIRS
                                       : W    ? RDX_MSD4_L3_WIDE_THREADS
                                       : VB   ? RDX_MSD_L3_THREADS_PAIRS
                                              : RDX_MSD_L3_THREADS;
-    static constexpr int L3_ITEMS = W == 4 ? RDX_MSD_L3_WIDE8_ITEMS(VB)
+    static constexpr int L3_ITEMS = W == RDX_MSD_L3_WIDE8 ? RDX_MSD_L3_WIDE8_ITEMS(VB)
                                     : W == 2 ? RDX_MSD4_L3_COUNTS_ITEMS
                                     : W == 3 ? RDX_MSD4_L3_MID_ITEMS_PAIRS
                                     : W    ? RDX_MSD4_L3_WIDE_ITEMS
                                     : VB   ? RDX_MSD_L3_ITEMS_PAIRS
                                            : RDX_MSD_L3_ITEMS;
-    static constexpr int L3_MIN_BLOCKS = W == 4   ? 1 /* 177-201 KB of shared memory */
+    static constexpr int L3_MIN_BLOCKS = W == RDX_MSD_L3_WIDE8   ? 1 /* 177-201 KB of shared memory */
                                          : W == 2 ? 1 /* its 208 KB of shared memory */
                                          : W == 3 ? RDX_MSD4_L3_MID_MIN_BLOCKS_PAIRS
                                          : W    ? RDX_MSD4_L3_WIDE_MIN_BLOCKS
@@ -513,13 +513,13 @@ template <typename K, int VB, int W = 0> struct msd_shape {
     static constexpr int L3_CAP = L3_THREADS * L3_ITEMS;
     /* The widest level-3 digit: pairs in the mid and wide shapes compare each key with
      * the others of its bin, so they keep about two keys a bin in their larger buckets */
-    static constexpr int L3_MAX_BITS = W == 4   ? RDX_MSD_L3_WIDE8_MAX_BITS
+    static constexpr int L3_MAX_BITS = W == RDX_MSD_L3_WIDE8   ? RDX_MSD_L3_WIDE8_MAX_BITS
                                        : W == 3 ? RDX_MSD4_L3_MID_MAX_BITS_PAIRS
                                        : W && VB ? RDX_MSD4_L3_WIDE_MAX_BITS_PAIRS
                                                  : MSD_L3_MAX_BITS(K);
-    static_assert(!W || (K4 && (VB == 0 ? W <= 2 : VB == 4 && (W == 1 || W == 3))) || (!K4 && W == 4),
+    static_assert(!W || (K4 && (VB == 0 ? W <= 2 : VB == 4 && (W == 1 || W == 3))) || (!K4 && W == RDX_MSD_L3_WIDE8),
                   "the wide level 3 is 4-byte keys' alone or with 4-byte values, the counts-only one keys "
-                  "alone's, the mid one pairs', and the deep level's wide one 8-byte keys' (W = 4)");
+                  "alone's, the mid one pairs', and the deep level's wide one 8-byte keys' (W = RDX_MSD_L3_WIDE8)");
 };
 static_assert(msd_shape<unsigned long long, 8>::L3_CAP <= 65535 && msd_shape<uint32_t, 8>::L3_CAP <= 65535 &&
                   msd_shape<uint32_t, 0, 1>::L3_CAP <= 65535 && msd_shape<uint32_t, 4, 1>::L3_CAP <= 65535 &&
@@ -1524,11 +1524,12 @@ static __device__ __forceinline__ void msd_l3_bucket(const rdx_msd_args &a, uint
         return;
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
     /* The level-3 digit: the route's for its n (a.l3_bits), or in the mid and wide shapes
-     * of pairs the bucket's own, about 2^MSD_L3_BIN_KEYS_LOG2 keys a bin (a shape serves
-     * buckets of several sizes); never more bits than lie below level 2 (MSD_MAX_DROP keeps
-     * the narrow shapes' digits within them, not the wider ones of pairs). */
+     * of pairs and 8-byte keys' wide shape the bucket's own, about 2^MSD_L3_BIN_KEYS_LOG2
+     * keys a bin (a shape serves buckets of several sizes); never more bits than lie below
+     * level 2 (MSD_MAX_DROP keeps the narrow shapes' digits within them, not the wider
+     * ones). */
     int bits = a.l3_bits;
-    if constexpr (W != 0 && VB != 0) {
+    if constexpr (W != 0 && (VB != 0 || sizeof(K) == 8)) {
         bits = msd_ceil_log2(((m - 1u) >> MSD_L3_BIN_KEYS_LOG2(K)) + 1u);
         bits = bits < 8 ? 8 : bits > msd_shape<K, VB, W>::L3_MAX_BITS ? msd_shape<K, VB, W>::L3_MAX_BITS : bits;
         bits = bits < below ? bits : below;
@@ -1623,16 +1624,18 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
     }
 }
 
-/* Level 3 in a wider shape W (4-byte keys) over the level-2 buckets above the first shape's
- * capacity, which rdx_seg_tile_bin listed in bins' long bin: each block takes every
- * grid-th of them; those above W's capacity too go to the long bin of list_long (its
- * counts zeroed by msd_offsets_kernel) for the segmented passes. The list holds only long
- * buckets, so a grid of resident blocks finds its work with no pass over the 65536. */
+/* Level 3 in a wider shape W (4-byte keys' wide, counts-only or mid; 8-byte keys'
+ * RDX_MSD_L3_WIDE8) over the level-2 buckets above the first shape's capacity, which
+ * rdx_seg_tile_bin listed in bins' long bin: each block takes every grid-th of them; those
+ * above W's capacity too go to the long bin of list_long (its counts zeroed by
+ * msd_offsets_kernel), counted in RDX_MSD_WIDER_LEFT: the segmented passes sort 4-byte
+ * keys', the deep level 8-byte keys'. The list holds only long buckets, so a grid of
+ * resident blocks finds its work with no pass over the 65536. */
 template <typename K, int VB, int W>
 __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, VB, W>::L3_MIN_BLOCKS)
     msd_long_kernel(const rdx_msd_args a, const uint32_t *bins, uint32_t *list_long)
 {
-    static_assert(sizeof(K) == 4 && W != 0, "a wider shape of 4-byte keys");
+    static_assert((sizeof(K) == 4 && W != 0) || (sizeof(K) == 8 && W == RDX_MSD_L3_WIDE8), "a wider shape");
     rdx_chain_enter();
     extern __shared__ __align__(16) unsigned char smem[];
     if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON)
@@ -1644,7 +1647,7 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
         const uint32_t b = list[i];
         if (msd_bucket_end(a, b) - a.bases2[b] > (uint32_t)msd_shape<K, VB, W>::L3_CAP) {
             if (threadIdx.x == 0) {
-                atomicAdd(&a.ctrl[RDX_MSD_DEEP_LONG], 1u);
+                atomicAdd(&a.ctrl[RDX_MSD_WIDER_LEFT], 1u);
                 const uint32_t at = atomicAdd(&list_long[RDX_SEG_LONG_BIN], 1u);
                 list_long[2 * RDX_SEG_BINS + at] = b;
             }
@@ -1657,19 +1660,18 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
 
 /* ---- the deep level (8-byte keys): the long level-2 buckets one digit further ---- */
 
-#define MSD_W_DEEP 4 /* level 3's wide shape of 8-byte keys (RDX_MSD_L3_WIDE8_*) */
-static_assert(msd_l3_bytes<unsigned long long, 0, MSD_W_DEEP>() <= 227u * 1024u &&
-                  msd_l3_bytes<unsigned long long, 4, MSD_W_DEEP>() <= 227u * 1024u &&
-                  msd_l3_bytes<unsigned long long, 8, MSD_W_DEEP>() <= 227u * 1024u,
+static_assert(msd_l3_bytes<unsigned long long, 0, RDX_MSD_L3_WIDE8>() <= 227u * 1024u &&
+                  msd_l3_bytes<unsigned long long, 4, RDX_MSD_L3_WIDE8>() <= 227u * 1024u &&
+                  msd_l3_bytes<unsigned long long, 8, RDX_MSD_L3_WIDE8>() <= 227u * 1024u,
               "the deep level's wide shape fits a Hopper block's shared memory");
-static_assert(msd_l3_counters_fit<unsigned long long, 0, MSD_W_DEEP>() &&
-                  msd_l3_counters_fit<unsigned long long, 4, MSD_W_DEEP>() &&
-                  msd_l3_counters_fit<unsigned long long, 8, MSD_W_DEEP>(),
+static_assert(msd_l3_counters_fit<unsigned long long, 0, RDX_MSD_L3_WIDE8>() &&
+                  msd_l3_counters_fit<unsigned long long, 4, RDX_MSD_L3_WIDE8>() &&
+                  msd_l3_counters_fit<unsigned long long, 8, RDX_MSD_L3_WIDE8>(),
               "the deep level's wide shape's counters fit in the ranking's counter words");
-static_assert(msd_shape<unsigned long long, 0, MSD_W_DEEP>::L3_CAP < 65536 &&
-                  msd_shape<unsigned long long, 0, MSD_W_DEEP>::L3_CAP > msd_shape<unsigned long long, 0>::L3_CAP &&
-                  msd_shape<unsigned long long, 4, MSD_W_DEEP>::L3_CAP > msd_shape<unsigned long long, 4>::L3_CAP &&
-                  msd_shape<unsigned long long, 8, MSD_W_DEEP>::L3_CAP > msd_shape<unsigned long long, 8>::L3_CAP,
+static_assert(msd_shape<unsigned long long, 0, RDX_MSD_L3_WIDE8>::L3_CAP < 65536 &&
+                  msd_shape<unsigned long long, 0, RDX_MSD_L3_WIDE8>::L3_CAP > msd_shape<unsigned long long, 0>::L3_CAP &&
+                  msd_shape<unsigned long long, 4, RDX_MSD_L3_WIDE8>::L3_CAP > msd_shape<unsigned long long, 4>::L3_CAP &&
+                  msd_shape<unsigned long long, 8, RDX_MSD_L3_WIDE8>::L3_CAP > msd_shape<unsigned long long, 8>::L3_CAP,
               "a sub-bucket's keys fit the list's 16 bits, and the wide shape holds more than the narrow one");
 
 /* The level-3 digit of a sub-bucket group whose deep digits are dg .. e - 1, m keys, in a
@@ -1737,7 +1739,7 @@ __global__ void __launch_bounds__(MSD_DEEP_GROUPS_THREADS) msd_deep_groups_kerne
 /* Level 3 on a deep level's groups (msd_deep_groups_kernel), a block taking every
  * grid-th: each group into A (its digit: the group's deep digits, less the first, above as
  * many bits below the deep digit as the group needs). A lone sub-bucket above level 3's
- * capacity and within its wide shape's (MSD_W_DEEP) is listed for that shape, which sorts
+ * capacity and within its wide shape's (RDX_MSD_L3_WIDE8) is listed for that shape, which sorts
  * it where it lies (msd_deep_wide_kernel, the next launch); a larger one (dense values, or
  * a key that repeats thousands of times) is copied to A where it is in B and listed for
  * the next level: the second deep level, and after it the
@@ -1777,7 +1779,7 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
             /* Within the wide shape's capacity, and the pass split by the deep digit (not
              * skipped: then no digit was counted), it is listed for the wide shape, which
              * sorts it where it lies right after this launch. */
-            if (m <= (uint32_t)msd_shape<K, VB, MSD_W_DEEP>::L3_CAP && a.ctrl[d.skip_word] == 0u) {
+            if (m <= (uint32_t)msd_shape<K, VB, RDX_MSD_L3_WIDE8>::L3_CAP && a.ctrl[d.skip_word] == 0u) {
                 if (threadIdx.x == 0) {
                     const uint32_t at = atomicAdd(&a.ctrl[d.wide_word], 1u);
                     d.wide[at] = make_uint2((uint32_t)begin, m | dg << 16);
@@ -1813,13 +1815,13 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
  * clears the view (d.first.active) that says where they lie, and the next level's pass
  * uses B; neither touches these sub-buckets before this kernel has ended. */
 template <typename K, int VB>
-__global__ void __launch_bounds__(msd_shape<K, VB, MSD_W_DEEP>::L3_THREADS, msd_shape<K, VB, MSD_W_DEEP>::L3_MIN_BLOCKS)
+__global__ void __launch_bounds__(msd_shape<K, VB, RDX_MSD_L3_WIDE8>::L3_THREADS, msd_shape<K, VB, RDX_MSD_L3_WIDE8>::L3_MIN_BLOCKS)
     msd_deep_wide_kernel(const rdx_msd_args a, const rdx_msd_deep_args d)
 {
     static_assert(sizeof(K) == 8, "the deep level is 8-byte keys'");
     rdx_chain_enter();
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
-    typedef msd_shape<K, VB, MSD_W_DEEP> S;
+    typedef msd_shape<K, VB, RDX_MSD_L3_WIDE8> S;
     extern __shared__ __align__(16) unsigned char smem[];
     if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON)
         return;
@@ -1832,7 +1834,7 @@ __global__ void __launch_bounds__(msd_shape<K, VB, MSD_W_DEEP>::L3_THREADS, msd_
         const uint2 w = d.wide[i];
         const uint32_t m = w.y & 0xFFFFu, dg = w.y >> 16;
         const int b = msd_deep_bits<K>(dg, dg + 1u, m, S::L3_MAX_BITS, low8);
-        msd_l3_sort<K, VB, MSD_W_DEEP>(a, src + w.x, vsrc + w.x, w.x, m, low8 - b, (256u << b) - 1u, dg << b, 1u << b,
+        msd_l3_sort<K, VB, RDX_MSD_L3_WIDE8>(a, src + w.x, vsrc + w.x, w.x, m, low8 - b, (256u << b) - 1u, dg << b, 1u << b,
                                        smem);
         __syncthreads(); /* the shared memory is the next sub-bucket's */
     }
@@ -1867,7 +1869,13 @@ size_t rdx_msd_l2_max_tiles(size_t n, int kb, int vb)
     return (n + tile - 1) / tile + MSD_BUCKETS1;
 }
 
-size_t rdx_msd_l3_cap(int kb, int vb, int shape) { return MSD_DISPATCH_W(kb, vb, shape, l3_cap); }
+size_t rdx_msd_l3_cap(int kb, int vb, int shape)
+{
+    if (shape == RDX_MSD_L3_WIDE8) /* (not in MSD_DISPATCH_W: no level 3 of its own) */
+        return vb == 0 ? l3_cap<msd_k8, 0, RDX_MSD_L3_WIDE8>()
+                       : vb == 4 ? l3_cap<msd_k8, 4, RDX_MSD_L3_WIDE8>() : l3_cap<msd_k8, 8, RDX_MSD_L3_WIDE8>();
+    return MSD_DISPATCH_W(kb, vb, shape, l3_cap);
+}
 
 template <typename K, int VB, int W = 0> static cudaError_t launch_counts(const rdx_msd_args *a, cudaStream_t s)
 {
@@ -1891,13 +1899,14 @@ static int l3_bits(size_t n, int max_bits, int bin_keys_log2)
 }
 
 /* Blocks of levels 2 and 3 resident per multiprocessor, for 4- and 8-byte keys and
- * VB = 0, 4, 8, and of level 3's other shapes: keys alone's wide and counts-only, pairs'
- * mid and wide (rdx_msd_init). */
-static int l2_per_sm[2][3], l3_per_sm[2][3], l3_other_per_sm[4];
-static int deep_wide_per_sm[3]; /* msd_deep_wide_kernel's, VB = 0, 4, 8 */
+ * VB = 0, 4, 8, and of level 3's other shapes: 4-byte keys alone's wide and counts-only,
+ * pairs' mid and wide, 8-byte keys' wide for VB = 0, 4, 8 (rdx_msd_init). */
+static int l2_per_sm[2][3], l3_per_sm[2][3], l3_other_per_sm[4], l3_wide8_per_sm[3];
 template <typename K, int VB, int W> static int *l3_resident(void)
 {
-    return W ? &l3_other_per_sm[VB ? (W == 3 ? 3 : 2) : W - 1] : &l3_per_sm[sizeof(K) / 8][VB / 4];
+    return W == RDX_MSD_L3_WIDE8 ? &l3_wide8_per_sm[VB / 4]
+           : W                   ? &l3_other_per_sm[VB ? (W == 3 ? 3 : 2) : W - 1]
+                                 : &l3_per_sm[sizeof(K) / 8][VB / 4];
 }
 
 template <typename K, int VB, int W = 0> static cudaError_t launch_sort(const rdx_msd_args *a, int sms, cudaStream_t s)
@@ -1968,9 +1977,10 @@ static cudaError_t launch_deep(const rdx_msd_args *a, const rdx_msd_deep_args *d
     if (e != cudaSuccess)
         return e;
     /* at most one listed sub-bucket above the narrow capacity per CAP + 1 keys */
-    const unsigned wide_grid = rdx_resident_grid(longs > 0 ? longs : 1, sms, deep_wide_per_sm[VB / 4], 1);
-    return cudaLaunchKernelEx(rdx_chain_config(&l, wide_grid, msd_shape<K, VB, MSD_W_DEEP>::L3_THREADS,
-                                               msd_l3_bytes<K, VB, MSD_W_DEEP>(), s),
+    const unsigned wide_grid =
+        rdx_resident_grid(longs > 0 ? longs : 1, sms, *l3_resident<K, VB, RDX_MSD_L3_WIDE8>(), 1);
+    return cudaLaunchKernelEx(rdx_chain_config(&l, wide_grid, msd_shape<K, VB, RDX_MSD_L3_WIDE8>::L3_THREADS,
+                                               msd_l3_bytes<K, VB, RDX_MSD_L3_WIDE8>(), s),
                               msd_deep_wide_kernel<K, VB>, *a, *d);
 }
 
@@ -2015,15 +2025,16 @@ template <typename K, int VB, int W = 0>
 static cudaError_t launch_long(const rdx_msd_args *a, const uint32_t *bins, uint32_t *list_long, int sms,
                                cudaStream_t s)
 {
-    if constexpr (sizeof(K) != 4 || W == 0) {
-        return cudaErrorInvalidValue; /* (msd_long_args_ok) */
+    if constexpr (W == 0 || (sizeof(K) == 8) != (W == RDX_MSD_L3_WIDE8)) {
+        return cudaErrorInvalidValue; /* (rdx_launch_msd_long checks) */
     } else {
         /* the most level-2 buckets above the smallest first shape's capacity */
         size_t longs = a->n / ((size_t)msd_shape<K, VB, 0>::L3_CAP + 1);
         longs = longs < MSD_BUCKETS2 ? longs : MSD_BUCKETS2;
         rdx_msd_args b = *a;
-        /* keys alone's digit where counting every value cannot serve (16 equal keys): the
-         * route's for buckets of the first shape's capacity, the smallest listed */
+        /* 4-byte keys alone's digit where counting every value cannot serve (16 equal
+         * keys): the route's for buckets of the first shape's capacity, the smallest listed
+         * (the other shapes take each bucket's own, msd_l3_bucket) */
         b.l3_bits = l3_bits((size_t)msd_shape<K, VB, 0>::L3_CAP * MSD_BUCKETS2, msd_shape<K, VB, W>::L3_MAX_BITS,
                             MSD_L3_BIN_KEYS_LOG2(K));
         rdx_chain_launch l;
@@ -2037,6 +2048,10 @@ static cudaError_t launch_long(const rdx_msd_args *a, const uint32_t *bins, uint
 cudaError_t rdx_launch_msd_long(int kb, int vb, int shape, const rdx_msd_args *a, const uint32_t *bins,
                                 uint32_t *list_long, int sms, cudaStream_t s)
 {
+    if (kb == 8 && shape == RDX_MSD_L3_WIDE8 && msd_args_ok(kb, vb, RDX_MSD_L3_NARROW, a) && bins && list_long)
+        return vb == 0 ? launch_long<msd_k8, 0, RDX_MSD_L3_WIDE8>(a, bins, list_long, sms, s)
+               : vb == 4 ? launch_long<msd_k8, 4, RDX_MSD_L3_WIDE8>(a, bins, list_long, sms, s)
+                         : launch_long<msd_k8, 8, RDX_MSD_L3_WIDE8>(a, bins, list_long, sms, s);
     if (kb != 4 || shape == RDX_MSD_L3_NARROW || !msd_args_ok(kb, vb, shape, a) || !bins || !list_long)
         return cudaErrorInvalidValue;
     return MSD_DISPATCH_W(kb, vb, shape, launch_long, a, bins, list_long, sms, s);
@@ -2051,16 +2066,20 @@ template <typename K, int VB, int W = 0> static cudaError_t init_shape(void)
     if (e == cudaSuccess)
         e = cudaFuncSetAttribute(l3, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)msd_l3_bytes<K, VB, W>());
     if constexpr (sizeof(K) == 8 && W == 0) {
+        /* the wide shape's two kernels (the same block: their occupancy is one) */
         const void *wide = (const void *)msd_deep_wide_kernel<K, VB>;
-        const int wide_bytes = (int)msd_l3_bytes<K, VB, MSD_W_DEEP>();
+        const void *wide_long = (const void *)msd_long_kernel<K, VB, RDX_MSD_L3_WIDE8>;
+        const int wide_bytes = (int)msd_l3_bytes<K, VB, RDX_MSD_L3_WIDE8>();
         if (e == cudaSuccess)
             e = cudaFuncSetAttribute((const void *)msd_deep_kernel<K, VB, W>,
                                      cudaFuncAttributeMaxDynamicSharedMemorySize, (int)msd_l3_bytes<K, VB, W>());
         if (e == cudaSuccess)
             e = cudaFuncSetAttribute(wide, cudaFuncAttributeMaxDynamicSharedMemorySize, wide_bytes);
         if (e == cudaSuccess)
-            e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&deep_wide_per_sm[VB / 4], wide,
-                                                              msd_shape<K, VB, MSD_W_DEEP>::L3_THREADS, wide_bytes);
+            e = cudaFuncSetAttribute(wide_long, cudaFuncAttributeMaxDynamicSharedMemorySize, wide_bytes);
+        if (e == cudaSuccess)
+            e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(l3_resident<K, VB, RDX_MSD_L3_WIDE8>(), wide,
+                                                              msd_shape<K, VB, RDX_MSD_L3_WIDE8>::L3_THREADS, wide_bytes);
     }
     if constexpr (sizeof(K) == 4 && W != 0)
         if (e == cudaSuccess)

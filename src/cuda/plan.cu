@@ -28,17 +28,21 @@ static int msd_l3_shape(const rdx_cuda_tuning *t, int kb, int vb, size_t n)
 }
 
 /* The shape that sorts the level-2 buckets above level 3's capacity in `shape`, or -1 (the
- * segmented passes take them): 4-byte keys have wider shapes, and a bucket a little above
- * the capacity (keys repeated a few hundred times make many: u32/u32 at 2^28, 13% of the
- * buckets) costs a block of one of them less than two segmented passes and their launches.
- * Keys alone go to the counts-only shape, which takes any bucket of up to 40960 keys
+ * segmented passes take them): a bucket a little above the capacity (keys repeated a few
+ * hundred times make many: u32/u32 at 2^28, 13% of the buckets; uniform 8-byte keys from
+ * 2^29, every bucket) costs a block of a wider shape less than two moves more (two
+ * segmented passes and their launches, or the deep level's pass and kernel).
+ * 4-byte keys alone go to the counts-only shape, which takes any bucket of up to 40960 keys
  * whatever its values; pairs from the narrow shape to the mid one. (Pairs from the mid
  * shape to the wide one lost 4% (u32/u32 repeated 256 times at 2^29, H100, round 52): the
  * wide shape's widest digits leave no room for runs of one key, and its blocks took the
  * on-chip LSD passes; the wide shape after the narrow one lost 3% to the mid one at 2^28.)
- * 8-byte keys have the deep level. */
+ * 8-byte keys take their wide shape (RDX_MSD_L3_WIDE8), and the deep level the buckets
+ * above it. */
 static int msd_l3_long_shape(int kb, int vb, int shape)
 {
+    if (kb == 8)
+        return RDX_MSD_L3_WIDE8;
     if (kb != 4 || (vb != 0 && vb != 4))
         return -1;
     if (vb == 0)

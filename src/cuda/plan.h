@@ -47,7 +47,9 @@ typedef struct rdx_cuda_plan {
     int msd;               /* the MSD route: whether it runs is decided on the device */
     int msd_l3;            /* its level 3's shape (tuning.h, RDX_MSD_L3_*) */
     int msd_l3_long;       /* the wider shape that sorts the level-2 buckets above msd_l3's
-                              capacity, or -1: the segmented passes take them all */
+                              capacity, or -1: the segmented passes take them all (those
+                              above its capacity too: 4-byte keys' the segmented passes,
+                              8-byte keys' the deep level) */
     int keys_dev, vals_dev, idx_dev; /* the caller's arrays are device memory */
 
     /* Byte offsets in temporary storage (RDX_NO_SLOT where absent). */

@@ -24,11 +24,13 @@ static int low_passes(const rdx_cuda_plan *p) { return low_bits(p) / 8; }
 static int has_deep(const rdx_cuda_plan *p) { return p->kb == 8; }
 
 static size_t l3_cap(const rdx_cuda_plan *p) { return rdx_msd_l3_cap(p->kb, p->vb, p->msd_l3); }
-/* The level-2 buckets above this many keys go to the segmented passes: above level 3's
- * capacity, or the wider shape's where one takes the buckets above that (p->msd_l3_long). */
+/* The level-2 buckets of 4-byte keys above this many keys go to the segmented passes: above
+ * level 3's capacity, or the wider shape's where one takes the buckets above that
+ * (p->msd_l3_long). (8-byte keys' segments are the deep level's sub-buckets above level 3's
+ * capacity.) */
 static size_t segp_min(const rdx_cuda_plan *p)
 {
-    return p->msd_l3_long >= 0 ? rdx_msd_l3_cap(p->kb, p->vb, p->msd_l3_long) : l3_cap(p);
+    return p->msd_l3_long >= 0 && !has_deep(p) ? rdx_msd_l3_cap(p->kb, p->vb, p->msd_l3_long) : l3_cap(p);
 }
 /* The most buckets above level 3's capacity n keys can hold (level-2 buckets, or
  * sub-buckets of the deep level). */
@@ -106,9 +108,9 @@ void rdx_cuda_msd_long_layout(rdx_cuda_plan *p, size_t *end)
     const size_t cap = l3_cap(p);
     p->msd_off = rdx_cuda_take(end, (MSD_L2_BUCKETS + 1) * sizeof(size_t));
     p->msd_bins = rdx_cuda_take(end, rdx_seg_tile_scratch_bytes(MSD_L2_BUCKETS));
+    if (p->msd_l3_long >= 0)
+        p->msd_bins_long = rdx_cuda_take(end, rdx_seg_tile_scratch_bytes(MSD_L2_BUCKETS));
     if (!has_deep(p)) {
-        if (p->msd_l3_long >= 0)
-            p->msd_bins_long = rdx_cuda_take(end, rdx_seg_tile_scratch_bytes(MSD_L2_BUCKETS));
         p->msd_segp = rdx_cuda_take(
             end, rdx_seg_passes_scratch_bytes(p->kb, p->vb, p->n, MSD_L2_BUCKETS, segp_min(p), low_passes(p)));
         return;
@@ -187,9 +189,9 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     RDX_CUDA_TRY(rdx_launch_msd_sort(p->kb, p->vb, p->msd_l3, &m, b->sms, s));
 
     /* The level-2 buckets above level 3's capacity (few distinct keys, a heavy key, skew
-     * below the top digit, keys repeated a few hundred times), as offsets and a list of the
-     * long ones; where a wider shape of level 3 takes them (4-byte keys), the list of those
-     * it leaves. */
+     * below the top digit, keys repeated a few hundred times, 8-byte keys from 2^29), as
+     * offsets and a list of the long ones; where a wider shape of level 3 takes them, the
+     * list of those it leaves. */
     size_t *off = (size_t *)(t + p->msd_off);
     uint32_t *bins = (uint32_t *)(t + p->msd_bins);
     uint32_t *bins_long = p->msd_l3_long >= 0 ? (uint32_t *)(t + p->msd_bins_long) : NULL;
@@ -225,7 +227,7 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     void *segp = t + p->msd_segp;
     if (has_deep(p)) {
         /* The deep level: the segmented passes' first pass on the 8 bits below the top two
-         * digits partitions each long bucket, in place in A with B (free after level 2) as
+         * digits partitions each long bucket the wide shape left, in place in A with B (free after level 2) as
          * the other buffer, leaving them in B where it runs; the deep kernel sorts the
          * sub-buckets within level 3's capacity into A, lists those within its wide
          * shape's (RDX_MSD_L3_WIDE8_*), which a kernel of that shape then sorts from where

@@ -10,7 +10,7 @@ rdx_cuda_tuning *rdx_cuda_ctx_tuning(rdx_ctx *ctx)
 }
 
 int rdx_cuda_ctx_msd_state(rdx_ctx *ctx, unsigned *slow_blocks, unsigned *long_buckets, unsigned *deep_long,
-                           unsigned *deep2_long, unsigned *deep_skipped, unsigned *deep_wide)
+                           unsigned *deep2_long, unsigned *deep_skipped, unsigned *deep_wide, unsigned *wider_left)
 {
     if (slow_blocks)
         *slow_blocks = 0;
@@ -24,6 +24,8 @@ int rdx_cuda_ctx_msd_state(rdx_ctx *ctx, unsigned *slow_blocks, unsigned *long_b
         *deep_skipped = 0;
     if (deep_wide)
         *deep_wide = 0;
+    if (wider_left)
+        *wider_left = 0;
     if (!ctx || !ctx->cuda || !ctx->cuda->msd_ctrl)
         return -1;
     uint32_t w[RDX_MSD_CTRL_WORDS] = {0};
@@ -44,6 +46,8 @@ int rdx_cuda_ctx_msd_state(rdx_ctx *ctx, unsigned *slow_blocks, unsigned *long_b
         *deep_skipped = w[RDX_MSD_SKIP_DEEP];
     if (deep_wide)
         *deep_wide = w[RDX_MSD_DEEP_WIDE] + w[RDX_MSD_DEEP2_WIDE];
+    if (wider_left)
+        *wider_left = w[RDX_MSD_WIDER_LEFT];
     return (int)w[RDX_MSD_STATE];
 }
 

@@ -34,9 +34,10 @@ int rdx_cuda_cluster_max_blocks(size_t key_bytes, size_t value_bytes);
  * sample had dropped (LSD, on a recount), 1 an inconsistent state, -2 the read failed.
  * *slow_blocks (if not NULL): level-3 blocks that sorted their bucket by on-chip LSD
  * passes (a sub-bucket above 64 keys). *long_buckets (if not NULL): level-2 buckets above
- * level 3's capacity (RDX_MSD_L3_CAP or RDX_MSD_L3_CAP_PAIRS), which the deep level
- * split (8-byte keys) or the segmented passes sorted (4-byte keys, which have no deep
- * level). *deep_long (if not NULL): the deep level's sub-buckets still above it, which the
+ * level 3's capacity (RDX_MSD_L3_CAP or RDX_MSD_L3_CAP_PAIRS), which a wider shape of
+ * level 3 sorted, or the deep level split (8-byte keys) or the segmented passes sorted
+ * (4-byte keys, which have no deep level). *wider_left (if not NULL): those above the
+ * wider shape's capacity too (RDX_MSD_WIDER_LEFT; 0 where no wider shape ran). *deep_long (if not NULL): the deep level's sub-buckets still above it, which the
  * second deep level split. *deep2_long (if not NULL): the second deep level's sub-buckets
  * still above it, which the segmented passes sorted. *deep_skipped (if not NULL): 1 where
  * the sample skipped the deep level (8-byte keys with few values of its digit: the long
@@ -44,7 +45,7 @@ int rdx_cuda_cluster_max_blocks(size_t key_bytes, size_t value_bytes);
  * lone sub-buckets of both deep levels that level 3's wide shape of 8-byte keys sorted
  * (above the narrow shape's capacity, within its own). */
 int rdx_cuda_ctx_msd_state(rdx_ctx *ctx, unsigned *slow_blocks, unsigned *long_buckets, unsigned *deep_long,
-                           unsigned *deep2_long, unsigned *deep_skipped, unsigned *deep_wide);
+                           unsigned *deep2_long, unsigned *deep_skipped, unsigned *deep_wide, unsigned *wider_left);
 
 /* The kinds of neighbouring pair the order check of the last sort enqueued on ctx found,
  * read after a device-wide synchronization: a bit mask of 1 (a pair out of the sort's

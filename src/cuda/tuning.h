@@ -692,15 +692,16 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #ifndef RDX_MSD4_L3_WIDE_MIN_BLOCKS
 #define RDX_MSD4_L3_WIDE_MIN_BLOCKS 1
 #endif
-/* 8-byte keys: the deep level's lone sub-buckets above the narrow capacity (6144 keys
- * alone, 5120 with values) and up to this shape's (1024 threads x WIDE8_ITEMS: 18432 keys
- * alone, 14336 with 4-byte values, 10240 with 8-byte ones; 177-201 KB of shared memory,
- * one block a multiprocessor) are sorted on chip where they lie (msd_deep_wide_kernel),
- * instead of going to the next deep level, a move more. A CPU model of the matrix's
- * inputs (docs/performance.md "Round 56"): f64 normal 2^28 keeps 62% of its keys in
- * sub-buckets of 1-3 capacities, 90% "bucket" keys at 2^29-2^30 in ones of 1.2-2.4.
- * WIDE8_MAX_BITS: the level-3 digit's most bits there (the counters fit 8448 words; at
- * 13 bits pairs have no room for runs of one key). First choices, not yet run. */
+/* 8-byte keys: level 3's wide shape (RDX_MSD_L3_WIDE8), 1024 threads x WIDE8_ITEMS keys:
+ * 18432 keys alone, 14336 with 4-byte values, 10240 with 8-byte ones (177-201 KB of shared
+ * memory, one block a multiprocessor), above the narrow capacity (6144 keys alone, 5120
+ * with values). It sorts on chip the level-2 buckets within its capacity (msd_long_kernel:
+ * uniform keys from 2^29, whose buckets of about n / 65536 keys are above the narrow
+ * capacity) and the deep level's lone sub-buckets within it (msd_deep_wide_kernel: f64
+ * normal 2^28 keeps 62% of its keys in sub-buckets of 1-3 narrow capacities, 90% "bucket"
+ * keys at 2^29-2^30 in ones of 1.2-2.4), each where it lies, sparing it the next level's
+ * two moves. WIDE8_MAX_BITS: the level-3 digit's most bits there (the counters fit 8448
+ * words; at 13 bits pairs have no room for runs of one key). */
 #ifndef RDX_MSD_L3_WIDE8_THREADS
 #define RDX_MSD_L3_WIDE8_THREADS 1024
 #endif
@@ -794,8 +795,10 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
  * (pairs); above those, 4-byte keys alone take WIDE (one block of RDX_MSD4_L3_WIDE_* keys
  * a multiprocessor) up to msd4_wide_max_n and COUNTS (RDX_MSD4_L3_COUNTS_*, no key kept)
  * above it; 4-byte keys with 4-byte values take MID (two blocks of RDX_MSD4_L3_MID_*_PAIRS
- * pairs) up to msd4_pairs_mid_max_n and WIDE above it. */
-enum { RDX_MSD_L3_NARROW = 0, RDX_MSD_L3_WIDE = 1, RDX_MSD_L3_COUNTS = 2, RDX_MSD_L3_MID = 3 };
+ * pairs) up to msd4_pairs_mid_max_n and WIDE above it. 8-byte keys keep NARROW, and WIDE8
+ * (RDX_MSD_L3_WIDE8_*) sorts their level-2 buckets and deep sub-buckets above its
+ * capacity. */
+enum { RDX_MSD_L3_NARROW = 0, RDX_MSD_L3_WIDE = 1, RDX_MSD_L3_COUNTS = 2, RDX_MSD_L3_MID = 3, RDX_MSD_L3_WIDE8 = 4 };
 /* 4-byte keys with 4-byte values (pairs, argsorts, values gathered by index) above
  * PAIRS_MID_MAX_N (below) take level 3's wide shape (RDX_MSD4_L3_WIDE_THREADS x WIDE_ITEMS pairs, keys,
  * values and 16-bit indices: 213 KB of shared memory) up to RDX_MSD4_WIDE_MAX_N, as keys
