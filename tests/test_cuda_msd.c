@@ -76,20 +76,19 @@ enum {
     MSD_TOPWRAP,  /* keys in [0xFF81 << 48, 2^64), but keys 32 and 33 (never sampled) 0: the
                      window of the base would pass 2^64 and take 0 in, so the route takes
                      no base; it drops the 9 leading bits, and the histogram finds 0 */
-    MSD_DEEPLONG, /* 1/24 of the keys share their top 16 bits and have one of two values of
-                     the next 8, the others random: that level-2 bucket is above level 3's
-                     wide capacity from 2^19 keys (18432 keys alone, 14336 with 4-byte
-                     values), the deep level's pass runs, and each of its two sub-buckets
-                     is sorted by the wide shape where it lies (at 2^19 + 77 keys: 10924
-                     keys each) or goes to the second deep level, which splits it (at 2^20
+    MSD_DEEPLONG, /* 1/48 of the keys share their top 24 bits, the others random: that
+                     level-2 bucket is sorted by level 3's wide shape where it is within its
+                     capacity (at 2^19 + 77 keys: 10924 keys, within 18432 keys alone and
+                     14336 with 4-byte values), or the deep level's pass runs and its
+                     sub-bucket goes to the second deep level, which splits it (at 2^20
                      keys, 21845; with 8-byte values, whose wide capacity is 10240, from
                      2^19) (4-byte keys, which have no deep level: the long level-2 bucket
                      goes to a wider shape or the segmented passes whole) */
-    MSD_DEEPLONG32, /* as MSD_DEEPLONG, but with the next 8 bits constant too: the second
-                       deep level cannot split a sub-bucket either, and it goes to the
-                       segmented passes where it is above the wide shape's capacity, or the
-                       wide shape sorts it at the first deep level (4-byte keys: one long
-                       level-2 bucket of two keys) */
+    MSD_DEEPLONG32, /* 1/48 of the keys share their top 32 bits, the others random: the
+                       second deep level cannot split that sub-bucket either, and it goes to
+                       the segmented passes where it is above the wide shape's capacity;
+                       within it, the wide shape sorts the level-2 bucket by its on-chip LSD
+                       passes (4-byte keys: one long level-2 bucket of equal keys) */
     MSD_TAG24,    /* one of 8 random 24-bit tags on top of random bits: the sample sees 8
                      values of the top three digits and skips the deep level (8-byte keys),
                      and every long bucket goes whole to the segmented passes from A */
@@ -147,6 +146,12 @@ enum {
                        one key by teams of several warps (msd_l3_place_runs) */
     MSD_TILED,      /* n / 16 random keys, the array 16 copies of them one after another:
                        keys that repeat with a period (msd_repeats_tests) */
+    MSD_DEEPWIDE,   /* 1/24 of the keys share their top 16 bits and have one of two values of
+                       the next 8, the others random (8-byte keys): that level-2 bucket is
+                       above level 3's wide capacity from 2^19 keys, the deep level's pass
+                       runs, and each of its two sub-buckets (10924 keys at 2^19 + 77) is
+                       sorted by the wide shape where it lies (keys alone, 4-byte values) or
+                       goes to the second deep level (8-byte values, above 10240) */
     MSD_NFILL
 };
 static const char *const msd_fill_names[MSD_NFILL] = {
@@ -158,7 +163,7 @@ static const char *const msd_fill_names[MSD_NFILL] = {
     "tagged, 40 bits", "tagged, 3 bits dropped", "capacity, 5 bits dropped", "capacity, negative",
     "capacity, 8 low values", "sorted, one pair swapped", "narrow, one -0.0", "narrow, one NaN", "[0, 1)", "(-1, 0]", "[0, 1), one 2^-200",
     "heavy x128", "heavy in a long bucket", "zipf", "n/8192 prefixes", "n/8192 prefixes, runs",
-    "n/4096 prefixes, runs", "16 copies"};
+    "n/4096 prefixes, runs", "16 copies", "two long sub-buckets"};
 
 /* A random-looking 64-bit value for each index (the splitmix64 finalizer). */
 static uint64_t msd_mix(uint64_t x)
@@ -225,8 +230,9 @@ static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
         case MSD_NEARZERO: k[i] = (r >> 13) - (1ull << 50); break;
         case MSD_HIGHLOW: k[i] = i == 32 || i == 33 ? r >> 20 : r < (1ull << 56) ? r | 1ull << 63 : r; break;
         case MSD_TOPWRAP: k[i] = i == 32 || i == 33 ? 0 : (0xFF81ull << 48) + r % (0ull - (0xFF81ull << 48)); break;
-        case MSD_DEEPLONG: k[i] = i % 24 == 5 ? ((base & 0xFFFFFF0000000000ull) ^ (r & 1) << 40) | (r >> 24) : r; break;
-        case MSD_DEEPLONG32: k[i] = i % 24 == 5 ? ((base & 0xFFFFFFFF00000000ull) ^ (r & 1) << 40) | (r >> 32) : r; break;
+        case MSD_DEEPLONG: k[i] = i % 48 == 5 ? (base & 0xFFFFFF0000000000ull) | (r >> 24) : r; break;
+        case MSD_DEEPLONG32: k[i] = i % 48 == 5 ? (base & 0xFFFFFFFF00000000ull) | (r >> 32) : r; break;
+        case MSD_DEEPWIDE: k[i] = i % 24 == 5 ? ((base & 0xFFFFFF0000000000ull) ^ (r & 1) << 40) | (r >> 24) : r; break;
         case MSD_ONETOP: k[i] = rnd(s) % 10 ? (base & 0xFF00000000000000ull) | (r >> 8) : r; break;
         case MSD_TAG24: k[i] = (few[r % 8] & 0xFFFFFF0000000000ull) | (rnd(s) >> 24); break;
         case MSD_TAGGED40: k[i] = ((r % 8) << 37 | (few[r % 8] >> 51 << 24)) | (rnd(s) >> 40); break;
@@ -298,7 +304,8 @@ static void msd_threshold(rdx_ctx *ctx, int low)
  * (state 4: nothing ran), 8 where a sub-bucket of a deep level above it, and within its
  * wide shape's, was sorted by that shape (and no other went further). A case's expected
  * outcome may also be MSD_RAN: 2, 3, 5, 7 or 8; msd_segp gives 3 or 5 by the key's width. */
-enum { MSD_LONG = 3, MSD_MISSED_RANGE = 4, MSD_SEGP = 5, MSD_IN_ORDER = 6, MSD_DEEP2 = 7, MSD_WIDE = 8, MSD_RAN = -8 };
+enum { MSD_LONG = 3, MSD_MISSED_RANGE = 4, MSD_SEGP = 5, MSD_IN_ORDER = 6, MSD_DEEP2 = 7, MSD_WIDE = 8, MSD_RAN = -8,
+       MSD_LONG_OR_SEGP = -7 };
 /* Whether outcome route is one where the route ran. */
 static int msd_ran(int route)
 {
@@ -307,6 +314,15 @@ static int msd_ran(int route)
 /* The outcome where keys went to the segmented passes: after the deep level (8-byte keys),
  * or as long level-2 buckets (4-byte keys). */
 static int msd_segp(size_t kb) { return kb == 8 ? MSD_SEGP : MSD_LONG; }
+/* The outcome of keys of few values or tags, about `per` keys a level-2 bucket, moving vb
+ * bytes of values with them: 8-byte keys' buckets within level 3's wide capacity are
+ * sorted there (MSD_LONG), but where two of the values share a bucket above it (about 1 in
+ * 500 inputs), which the segmented passes sort (MSD_SEGP); larger ones msd_segp's. */
+static int msd_few(size_t kb, size_t vb, size_t per)
+{
+    const size_t wide = (size_t)RDX_MSD_L3_WIDE8_THREADS * RDX_MSD_L3_WIDE8_ITEMS(vb);
+    return kb == 8 && per <= wide ? MSD_LONG_OR_SEGP : msd_segp(kb);
+}
 static int msd_routes[10]; /* counted at outcome + 1 */
 /* The last outcome's level-2 buckets above the wider level 3's capacity too (the segmented
  * passes sorted 4-byte keys', the deep level 8-byte keys'); UINT_MAX before a sort (a sort
@@ -380,7 +396,7 @@ static void check_deep_skip(int route, int fill, size_t kb, const char *what)
         return;
     if (fill == MSD_FEW || fill == MSD_TAG24)
         CHECK(msd_deep_skipped == 1, "%s: the sample kept the deep level (few values of the top 24 bits)", what);
-    if (fill == MSD_UNIFORM || fill == MSD_DEEPLONG || fill == MSD_DEEPLONG32)
+    if (fill == MSD_UNIFORM || fill == MSD_DEEPLONG || fill == MSD_DEEPLONG32 || fill == MSD_DEEPWIDE)
         CHECK(msd_deep_skipped == 0, "%s: the sample skipped the deep level (many values of the top 24 bits)", what);
 }
 
@@ -396,8 +412,8 @@ static void check_heavy_runs(int route, int fill, size_t n, unsigned slow, const
 /* Whether outcome route is the expected want (-9: any). */
 static int msd_as_expected(int route, int want)
 {
-    return want == -9 || route == want ||
-           (want == MSD_RAN && msd_ran(route));
+    return want == -9 || route == want || (want == MSD_RAN && msd_ran(route)) ||
+           (want == MSD_LONG_OR_SEGP && (route == MSD_LONG || route == MSD_SEGP));
 }
 
 /* rdx_ctx_route after a successful sort whose outcome is route: the device's outcome
@@ -704,7 +720,7 @@ static void msd_argsort_tests(rdx_ctx *ctx, int max_log2)
     t->grid_max_n = (size_t)1 << 16;
     msd_argsort_case(ctx, RDX_U32, (size_t)1 << 17, RDX_U64, 0, MSD_UNIFORM, 1, 2, &s);
     msd_argsort_case(ctx, RDX_I64, ((size_t)1 << 17) + 3, RDX_U64, 1, MSD_UNIFORM, 0, 2, &s);
-    msd_argsort_case(ctx, RDX_U64, (size_t)1 << 17, RDX_U64, 0, MSD_FEW, 0, MSD_SEGP, &s);
+    msd_argsort_case(ctx, RDX_U64, (size_t)1 << 17, RDX_U64, 0, MSD_FEW, 0, msd_few(8, 4, ((size_t)1 << 17) / 16), &s);
     msd_argsort_case(ctx, RDX_I64, (size_t)1 << 17, RDX_U64, 1, MSD_TAG24, 1, MSD_SEGP, &s);
     msd_argsort_case(ctx, RDX_F64, (size_t)1 << 17, RDX_U64, 1, MSD_NEGNARROW, 1, 2, &s);
     t->grid_max_n = grid_max_n;
@@ -757,7 +773,7 @@ static void msd_pairs_tests(rdx_ctx *ctx, int max_log2)
                     const int fill = fills[f];
                     const int wide = rdx_type_size(types[t]) == 8;
                     const int want = fill == MSD_UNIFORM || fill == MSD_SORTED || fill == MSD_DUPS ? 2
-                                     : fill == MSD_FEW                                          ? msd_segp(rdx_type_size(types[t]))
+                                     : fill == MSD_FEW ? msd_few(rdx_type_size(types[t]), 8, sizes[i] / 16)
                                      : fill == MSD_LOWENT                                       ? (wide ? MSD_RAN : 0)
                                      : (fill == MSD_HEAVY || fill == MSD_ZIPF) && wide          ? MSD_RAN
                                                                                                 : -9;
@@ -782,11 +798,12 @@ static void msd_pairs_tests(rdx_ctx *ctx, int max_log2)
     msd_pairs_case(ctx, RDX_U64, (size_t)1 << 17, 4, 0, MSD_UNIFORM, 0, 2, &s);
     msd_pairs_case(ctx, RDX_U64, (size_t)1 << 18, 4, 1, MSD_DUPS, 1, 2, &s);
     msd_pairs_case(ctx, RDX_I64, (size_t)1 << 18, 4, 0, MSD_DUPS_BIG, 0, -9, &s);
-    msd_pairs_case(ctx, RDX_I64, ((size_t)1 << 17) + 3, 4, 1, MSD_FEW, 1, MSD_SEGP, &s);
+    msd_pairs_case(ctx, RDX_I64, ((size_t)1 << 17) + 3, 4, 1, MSD_FEW, 1, msd_few(8, 4, ((size_t)1 << 17) / 16), &s);
     msd_pairs_case(ctx, RDX_U64, (size_t)1 << 20, 8, 1, MSD_DEEPLONG, 0, MSD_DEEP2, &s);
     msd_pairs_case(ctx, RDX_U64, (size_t)1 << 20, 8, 1, MSD_DEEPLONG32, 0, MSD_SEGP, &s);
-    msd_pairs_case(ctx, RDX_I64, ((size_t)1 << 19) + 77, 4, 0, MSD_DEEPLONG, 1, MSD_WIDE, &s);
-    msd_pairs_case(ctx, RDX_I64, ((size_t)1 << 19) + 77, 4, 0, MSD_DEEPLONG32, 1, MSD_WIDE, &s);
+    msd_pairs_case(ctx, RDX_I64, ((size_t)1 << 19) + 77, 4, 0, MSD_DEEPWIDE, 1, MSD_WIDE, &s);
+    msd_pairs_case(ctx, RDX_I64, ((size_t)1 << 19) + 77, 4, 0, MSD_DEEPLONG32, 1, MSD_LONG, &s);
+    msd_pairs_case(ctx, RDX_U64, ((size_t)1 << 19) + 77, 8, 1, MSD_DEEPWIDE, 0, MSD_DEEP2, &s);
     msd_pairs_case(ctx, RDX_U64, (size_t)1 << 20, 8, 0, MSD_TAG24, 1, MSD_SEGP, &s);
     msd_pairs_case(ctx, RDX_U32, (size_t)1 << 20, 4, 1, MSD_DEEPLONG, 0, MSD_LONG, &s);
     msd_pairs_case(ctx, RDX_I32, ((size_t)1 << 19) + 77, 8, 0, MSD_TAG24, 1, MSD_LONG, &s);
@@ -865,8 +882,8 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         msd_case(ctx, RDX_U64, n, 0, MSD_SUBBIG, 0, 2, &s);
         msd_case(ctx, RDX_U64, n, 0, MSD_TOPEQ, 0, 2, &s);
         msd_case(ctx, RDX_U32, n, 1, MSD_LOWENT, 0, 0, &s);
-        msd_case(ctx, RDX_U64, ((size_t)1 << 19) + 77, 1, MSD_DEEPLONG, 0, MSD_WIDE, &s);
-        msd_case(ctx, RDX_U64, ((size_t)1 << 19) + 77, 1, MSD_DEEPLONG32, 0, MSD_WIDE, &s);
+        msd_case(ctx, RDX_U64, ((size_t)1 << 19) + 77, 1, MSD_DEEPWIDE, 0, MSD_WIDE, &s);
+        msd_case(ctx, RDX_U64, ((size_t)1 << 19) + 77, 1, MSD_DEEPLONG32, 0, MSD_LONG, &s);
         msd_case(ctx, RDX_I32, n, 0, MSD_TAG24, 1, MSD_LONG, &s);
         msd_case(ctx, RDX_I64, n, 0, MSD_BITS40, 1, 2, &s);
         msd_case(ctx, RDX_U64, n, 1, MSD_OUTLIER, 0, MSD_MISSED_RANGE, &s);
@@ -883,7 +900,7 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         msd_pairs_case(ctx, RDX_F32, n, 4, 1, MSD_FEW, 0, MSD_LONG, &s);
         msd_pairs_case(ctx, RDX_F64, ((size_t)1 << 19) + 77, 8, 0, MSD_DEEPLONG, 1, MSD_DEEP2, &s);
         msd_pairs_case(ctx, RDX_U64, n, 8, 0, MSD_UNIFORM, 0, 2, &s);
-        msd_pairs_case(ctx, RDX_I64, n, 8, 1, MSD_FEW, 0, MSD_SEGP, &s);
+        msd_pairs_case(ctx, RDX_I64, n, 8, 1, MSD_FEW, 0, msd_few(8, 8, n / 16), &s);
         msd_pairs_case(ctx, RDX_I64, n + 3, 8, 1, MSD_DUPS, 1, 2, &s);
         msd_pairs_case(ctx, RDX_U32, n, 4, 0, MSD_DUPS, 1, 2, &s);
         rdx_cuda_ctx_tuning(ctx)->msd_pairs_repeats = RDX_MSD_PAIRS_REPEATS; /* the sample's repeats: declined */
@@ -942,7 +959,7 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
                              f == MSD_TOPEQ    ? (wide ? 2 : 0)
                              : f == MSD_LOWENT ? (wide ? MSD_RAN : 0)
                              : f == MSD_SORTED ? 2
-                                               : msd_segp(rdx_type_size(types[t])), &s);
+                                               : msd_few(rdx_type_size(types[t]), 0, sizes[i] / 16), &s);
                 /* Leading bits that do not vary: dropped (both widths, both signs), too
                  * many for 4-byte keys (declined), and missed by the sample (the recount);
                  * normal doubles' bits, declined. */
@@ -955,7 +972,8 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
                     msd_case(ctx, types[t], sizes[i], desc, MSD_NEGNARROW, (int)((i + desc) & 1), 2, &s);
                     msd_case(ctx, types[t], sizes[i], desc, MSD_NORMAL, (int)((i + desc + 1) & 1), wide ? MSD_RAN : 0,
                              &s);
-                    msd_case(ctx, types[t], sizes[i], desc, MSD_TAG24, (int)((i + desc) & 1), msd_segp(rdx_type_size(types[t])), &s);
+                    msd_case(ctx, types[t], sizes[i], desc, MSD_TAG24, (int)((i + desc) & 1),
+                             msd_few(rdx_type_size(types[t]), 0, sizes[i] / 8), &s);
                 }
                 msd_case(ctx, types[t], sizes[i], desc, MSD_HEAVY, (int)((i + desc + 1) & 1), wide ? MSD_RAN : -9, &s);
                 msd_case(ctx, types[t], sizes[i], desc, MSD_ZIPF, (int)((i + desc) & 1), wide ? MSD_RAN : -9, &s);
@@ -995,8 +1013,9 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
     msd_pairs_case(ctx, RDX_I64, (size_t)1 << 20, 8, 0, MSD_HEAVYLONG, 1, MSD_RAN, &s);
     msd_pairs_case(ctx, RDX_U64, ((size_t)1 << 20) + 5, 4, 1, MSD_HEAVYLONG, 0, MSD_RAN, &s);
     msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_DEEPLONG32, 0, MSD_SEGP, &s);
-    msd_case(ctx, RDX_F64, ((size_t)1 << 19) + 77, 1, MSD_DEEPLONG, 1, MSD_WIDE, &s);
-    msd_case(ctx, RDX_F64, ((size_t)1 << 19) + 77, 1, MSD_DEEPLONG32, 1, MSD_WIDE, &s);
+    msd_case(ctx, RDX_F64, ((size_t)1 << 19) + 77, 1, MSD_DEEPWIDE, 1, MSD_WIDE, &s);
+    msd_case(ctx, RDX_F64, ((size_t)1 << 19) + 77, 1, MSD_DEEPLONG, 0, MSD_LONG, &s);
+    msd_case(ctx, RDX_F64, ((size_t)1 << 19) + 77, 1, MSD_DEEPLONG32, 1, MSD_LONG, &s);
     msd_case(ctx, RDX_I32, (size_t)1 << 20, 1, MSD_DEEPLONG, 0, MSD_LONG, &s);
     msd_case(ctx, RDX_F32, ((size_t)1 << 19) + 77, 0, MSD_DEEPLONG, 1, MSD_LONG, &s);
     msd_pairs_tests(ctx, max_log2);

@@ -350,7 +350,7 @@ cudaError_t rdx_launch_msd_decide(int kb, const void *keys, size_t n, size_t max
 size_t rdx_msd_l2_tile(int kb, int vb);
 size_t rdx_msd_l2_max_tiles(size_t n, int kb, int vb);
 /* Level 3's capacity (keys of one level-2 bucket) with key bytes kb and value bytes vb, in
- * the given shape. */
+ * the given shape (RDX_MSD_L3_WIDE8: 8-byte keys). */
 size_t rdx_msd_l3_cap(int kb, int vb, int shape);
 /* Enqueue level 2's histogram and scan (which turn the route on), and level 2 and level 3,
  * for key bytes kb (4, 8) and value bytes vb (0, 4, 8; the args' vals_a / vals_b set when
@@ -364,10 +364,11 @@ cudaError_t rdx_launch_msd_sort(int kb, int vb, int shape, const rdx_msd_args *a
  * the bin counts of list_long (seg_tile.h's scratch) unless it is NULL. */
 cudaError_t rdx_launch_msd_offsets(const rdx_msd_args *a, size_t *off, uint32_t *list_long, int sms, cudaStream_t s);
 /* Level 3 in a wider shape (4-byte keys: wide or counts-only alone, mid or wide with 4-byte
- * values) over the level-2 buckets listed in bins' long bin (rdx_seg_tile_bin over the
- * offsets above, with level 3's first capacity); those above this shape's capacity too are
- * listed in list_long's long bin (zeroed by rdx_launch_msd_offsets) for the segmented
- * passes. */
+ * values; 8-byte keys: RDX_MSD_L3_WIDE8 with any values) over the level-2 buckets listed in
+ * bins' long bin (rdx_seg_tile_bin over the offsets above, with level 3's first capacity);
+ * those above this shape's capacity too are listed in list_long's long bin (zeroed by
+ * rdx_launch_msd_offsets) for the segmented passes (4-byte keys) or the deep level (8-byte
+ * keys), and counted in RDX_MSD_WIDER_LEFT. */
 cudaError_t rdx_launch_msd_long(int kb, int vb, int shape, const rdx_msd_args *a, const uint32_t *bins,
                                 uint32_t *list_long, int sms, cudaStream_t s);
 /* The deep level (msd.cu, msd_deep_kernel): the sub-buckets of the long level-2 buckets,
