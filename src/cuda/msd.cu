@@ -519,8 +519,10 @@ template <typename K, int VB, int W = 0> struct msd_shape {
                                                  : MSD_L3_MAX_BITS(K);
     static_assert(!W || (K4 && (VB == 0 ? W <= 2 : VB == 4 && (W == 1 || W == 3))) || (!K4 && W == RDX_MSD_L3_WIDE8),
                   "the wide level 3 is 4-byte keys' alone or with 4-byte values, the counts-only one keys "
-                  "alone's, the mid one pairs', and the deep level's wide one 8-byte keys' (W = RDX_MSD_L3_WIDE8)");
+                  "alone's, the mid one pairs', and 8-byte keys' wide one (W = RDX_MSD_L3_WIDE8)");
 };
+/* 8-byte keys' wide shape (level-2 buckets and the deep level's lone sub-buckets) */
+template <typename K, int VB> using msd_wide8 = msd_shape<K, VB, RDX_MSD_L3_WIDE8>;
 static_assert(msd_shape<unsigned long long, 8>::L3_CAP <= 65535 && msd_shape<uint32_t, 8>::L3_CAP <= 65535 &&
                   msd_shape<uint32_t, 0, 1>::L3_CAP <= 65535 && msd_shape<uint32_t, 4, 1>::L3_CAP <= 65535 &&
                   msd_shape<uint32_t, 4, 3>::L3_CAP <= 65535 &&
@@ -1668,10 +1670,10 @@ static_assert(msd_l3_counters_fit<unsigned long long, 0, RDX_MSD_L3_WIDE8>() &&
                   msd_l3_counters_fit<unsigned long long, 4, RDX_MSD_L3_WIDE8>() &&
                   msd_l3_counters_fit<unsigned long long, 8, RDX_MSD_L3_WIDE8>(),
               "the deep level's wide shape's counters fit in the ranking's counter words");
-static_assert(msd_shape<unsigned long long, 0, RDX_MSD_L3_WIDE8>::L3_CAP < 65536 &&
-                  msd_shape<unsigned long long, 0, RDX_MSD_L3_WIDE8>::L3_CAP > msd_shape<unsigned long long, 0>::L3_CAP &&
-                  msd_shape<unsigned long long, 4, RDX_MSD_L3_WIDE8>::L3_CAP > msd_shape<unsigned long long, 4>::L3_CAP &&
-                  msd_shape<unsigned long long, 8, RDX_MSD_L3_WIDE8>::L3_CAP > msd_shape<unsigned long long, 8>::L3_CAP,
+static_assert(msd_wide8<unsigned long long, 0>::L3_CAP < 65536 &&
+                  msd_wide8<unsigned long long, 0>::L3_CAP > msd_shape<unsigned long long, 0>::L3_CAP &&
+                  msd_wide8<unsigned long long, 4>::L3_CAP > msd_shape<unsigned long long, 4>::L3_CAP &&
+                  msd_wide8<unsigned long long, 8>::L3_CAP > msd_shape<unsigned long long, 8>::L3_CAP,
               "a sub-bucket's keys fit the list's 16 bits, and the wide shape holds more than the narrow one");
 
 /* The level-3 digit of a sub-bucket group whose deep digits are dg .. e - 1, m keys, in a
@@ -1736,19 +1738,18 @@ __global__ void __launch_bounds__(MSD_DEEP_GROUPS_THREADS) msd_deep_groups_kerne
     }
 }
 
-/* Level 3 on a deep level's groups (msd_deep_groups_kernel), a block taking every
- * grid-th: each group into A (its digit: the group's deep digits, less the first, above as
- * many bits below the deep digit as the group needs). A lone sub-bucket above level 3's
- * capacity and within its wide shape's (RDX_MSD_L3_WIDE8) is listed for that shape, which sorts
- * it where it lies (msd_deep_wide_kernel, the next launch); a larger one (dense values, or
- * a key that repeats thousands of times) is copied to A where it is in B and listed for
- * the next level: the second deep level, and after it the
- * segmented passes over the bits below the second digit (its deep digits are constant,
- * so those passes cost it nothing). Where the sample skipped the deep level
- * (RDX_MSD_SKIP_DEEP, RDX_MSD_SKIP_DEEP2), the pass counted every key of a long bucket
- * as digit 0: each is one sub-bucket, in A, listed whole. The second deep level runs the
- * same kernels with its own digit (d.low8), lists and counters (d.groups_word,
- * d.long_word). */
+/* Level 3 on a deep level's groups (msd_deep_groups_kernel), a block taking every grid-th:
+ * each group into A (its digit: the group's deep digits, less the first, above as many bits
+ * below the deep digit as the group needs). A lone sub-bucket above level 3's capacity and
+ * within its wide shape's (RDX_MSD_L3_WIDE8) is listed for that shape, which sorts it where
+ * it lies (msd_deep_wide_kernel, the next launch); a larger one (dense values, or a key
+ * that repeats thousands of times) is copied to A where it is in B and listed for the next
+ * level: the second deep level, and after it the segmented passes over the bits below the
+ * second digit (its deep digits are constant, so those passes cost it nothing). Where the
+ * sample skipped the deep level (RDX_MSD_SKIP_DEEP, RDX_MSD_SKIP_DEEP2), the pass counted
+ * every key of a long bucket as digit 0: each is one sub-bucket, in A, listed whole. The
+ * second deep level runs the same kernels with its own digit (d.low8), lists and counters
+ * (d.groups_word, d.long_word). */
 template <typename K, int VB, int W>
 __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, VB, W>::L3_MIN_BLOCKS)
     msd_deep_kernel(const rdx_msd_args a, const rdx_msd_deep_args d)
@@ -1779,7 +1780,7 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
             /* Within the wide shape's capacity, and the pass split by the deep digit (not
              * skipped: then no digit was counted), it is listed for the wide shape, which
              * sorts it where it lies right after this launch. */
-            if (m <= (uint32_t)msd_shape<K, VB, RDX_MSD_L3_WIDE8>::L3_CAP && a.ctrl[d.skip_word] == 0u) {
+            if (m <= (uint32_t)msd_wide8<K, VB>::L3_CAP && a.ctrl[d.skip_word] == 0u) {
                 if (threadIdx.x == 0) {
                     const uint32_t at = atomicAdd(&a.ctrl[d.wide_word], 1u);
                     d.wide[at] = make_uint2((uint32_t)begin, m | dg << 16);
@@ -1815,13 +1816,12 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
  * clears the view (d.first.active) that says where they lie, and the next level's pass
  * uses B; neither touches these sub-buckets before this kernel has ended. */
 template <typename K, int VB>
-__global__ void __launch_bounds__(msd_shape<K, VB, RDX_MSD_L3_WIDE8>::L3_THREADS, msd_shape<K, VB, RDX_MSD_L3_WIDE8>::L3_MIN_BLOCKS)
+__global__ void __launch_bounds__(msd_wide8<K, VB>::L3_THREADS, msd_wide8<K, VB>::L3_MIN_BLOCKS)
     msd_deep_wide_kernel(const rdx_msd_args a, const rdx_msd_deep_args d)
 {
     static_assert(sizeof(K) == 8, "the deep level is 8-byte keys'");
     rdx_chain_enter();
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
-    typedef msd_shape<K, VB, RDX_MSD_L3_WIDE8> S;
     extern __shared__ __align__(16) unsigned char smem[];
     if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON)
         return;
@@ -1833,9 +1833,9 @@ __global__ void __launch_bounds__(msd_shape<K, VB, RDX_MSD_L3_WIDE8>::L3_THREADS
     for (uint32_t i = blockIdx.x; i < count; i += gridDim.x) {
         const uint2 w = d.wide[i];
         const uint32_t m = w.y & 0xFFFFu, dg = w.y >> 16;
-        const int b = msd_deep_bits<K>(dg, dg + 1u, m, S::L3_MAX_BITS, low8);
-        msd_l3_sort<K, VB, RDX_MSD_L3_WIDE8>(a, src + w.x, vsrc + w.x, w.x, m, low8 - b, (256u << b) - 1u, dg << b, 1u << b,
-                                       smem);
+        const int b = msd_deep_bits<K>(dg, dg + 1u, m, msd_wide8<K, VB>::L3_MAX_BITS, low8);
+        msd_l3_sort<K, VB, RDX_MSD_L3_WIDE8>(a, src + w.x, vsrc + w.x, w.x, m, low8 - b, (256u << b) - 1u, dg << b,
+                                             1u << b, smem);
         __syncthreads(); /* the shared memory is the next sub-bucket's */
     }
 }
@@ -1979,7 +1979,7 @@ static cudaError_t launch_deep(const rdx_msd_args *a, const rdx_msd_deep_args *d
     /* at most one listed sub-bucket above the narrow capacity per CAP + 1 keys */
     const unsigned wide_grid =
         rdx_resident_grid(longs > 0 ? longs : 1, sms, *l3_resident<K, VB, RDX_MSD_L3_WIDE8>(), 1);
-    return cudaLaunchKernelEx(rdx_chain_config(&l, wide_grid, msd_shape<K, VB, RDX_MSD_L3_WIDE8>::L3_THREADS,
+    return cudaLaunchKernelEx(rdx_chain_config(&l, wide_grid, msd_wide8<K, VB>::L3_THREADS,
                                                msd_l3_bytes<K, VB, RDX_MSD_L3_WIDE8>(), s),
                               msd_deep_wide_kernel<K, VB>, *a, *d);
 }
@@ -2079,7 +2079,7 @@ template <typename K, int VB, int W = 0> static cudaError_t init_shape(void)
             e = cudaFuncSetAttribute(wide_long, cudaFuncAttributeMaxDynamicSharedMemorySize, wide_bytes);
         if (e == cudaSuccess)
             e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(l3_resident<K, VB, RDX_MSD_L3_WIDE8>(), wide,
-                                                              msd_shape<K, VB, RDX_MSD_L3_WIDE8>::L3_THREADS, wide_bytes);
+                                                              msd_wide8<K, VB>::L3_THREADS, wide_bytes);
     }
     if constexpr (sizeof(K) == 4 && W != 0)
         if (e == cudaSuccess)

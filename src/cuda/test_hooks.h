@@ -37,8 +37,9 @@ int rdx_cuda_cluster_max_blocks(size_t key_bytes, size_t value_bytes);
  * level 3's capacity (RDX_MSD_L3_CAP or RDX_MSD_L3_CAP_PAIRS), which a wider shape of
  * level 3 sorted, or the deep level split (8-byte keys) or the segmented passes sorted
  * (4-byte keys, which have no deep level). *wider_left (if not NULL): those above the
- * wider shape's capacity too (RDX_MSD_WIDER_LEFT; 0 where no wider shape ran). *deep_long (if not NULL): the deep level's sub-buckets still above it, which the
- * second deep level split. *deep2_long (if not NULL): the second deep level's sub-buckets
+ * wider shape's capacity too (RDX_MSD_WIDER_LEFT; 0 where no wider shape ran).
+ * *deep_long (if not NULL): the deep level's sub-buckets still above it, which the second
+ * deep level split. *deep2_long (if not NULL): the second deep level's sub-buckets
  * still above it, which the segmented passes sorted. *deep_skipped (if not NULL): 1 where
  * the sample skipped the deep level (8-byte keys with few values of its digit: the long
  * buckets went whole to the segmented passes), else 0. *deep_wide (if not NULL): the
