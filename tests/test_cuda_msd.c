@@ -141,7 +141,8 @@ enum {
     MSD_PREFIXES_RUNS, /* the same with 16 values below each prefix, each about 512 times:
                           runs of one key in the wider level 3 (pairs: the mid shape's
                           widest digit leaves no room for their bitmaps: the LSD passes) */
-    MSD_RUNS4096,   /* one of n / 4096 prefixes, 16 values below each, each about 256 times:
+    MSD_RUNS4096,   /* one of n / 4096 prefixes, 16 values below each (their own, drawn
+                       afresh for each prefix), each about 256 times:
                        level 3's narrow shape at its fullest, pairs placing their runs of
                        one key by teams of several warps (msd_l3_place_runs) */
     MSD_TILED,      /* n / 16 random keys, the array 16 copies of them one after another:
@@ -218,7 +219,11 @@ static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
         case MSD_TAGGED: k[i] = (few[r % 8] & ~low48) | (rnd(s) & low48); break;
         case MSD_PREFIXES: k[i] = prefix_of(base, r, n) | (rnd(s) & low48); break;
         case MSD_PREFIXES_RUNS: k[i] = prefix_of(base, r, n) | (msd_mix(base ^ (r >> 17) % 16 ^ 0x5A5A) & low48); break;
-        case MSD_RUNS4096: k[i] = prefix_of(base, r, 2 * n) | (msd_mix(base ^ (r >> 17) % 16 ^ 0x5A5A) & low48); break;
+        case MSD_RUNS4096: { /* each prefix its own 16 values, so that buckets share no digit collision */
+            const uint64_t p = prefix_of(base, r, 2 * n);
+            k[i] = p | (msd_mix(base ^ p ^ (r >> 17) % 16 ^ 0x5A5A) & low48);
+            break;
+        }
         case MSD_NARROW: k[i] = r >> 3; break;
         case MSD_BITS40: k[i] = r >> 24; break;
         case MSD_OUTLIER: k[i] = i == 32 ? r | 1ull << 63 : i == 33 ? r : r >> 3; break;
