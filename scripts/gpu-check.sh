@@ -85,8 +85,10 @@ declare -A SAN_RUN_ENV=([racecheck-test_stress]="RDX_TEST_STRESS_THREADS=1"
 # share as the argument K/N): racecheck on test_cuda_msd ran past 400 s beside the other
 # tools, past 500 s beside a build (round 48, H100) and past 330 s in 4 shares; in 4 shares
 # alone each took 402-438 s (round 49, H100: 75 sorts, 1-68 s each, most 15-45 s whatever
-# their size; RDX_TEST_MSD_TRACE=1 times them).
-declare -A SAN_SHARDS=([racecheck-test_cuda_msd]=4)
+# their size; RDX_TEST_MSD_TRACE=1 times them). 8 shares since round 58 (the test has gained
+# sorts since; its 4 shares ran past 285 s beside other runs on an H200, no result; 8 not yet
+# timed).
+declare -A SAN_SHARDS=([racecheck-test_cuda_msd]=8)
 declare -A SAN_TIMEOUT=([memcheck]=180 [racecheck]=300 [synccheck]=180 [initcheck]=180)   # seconds; the runs go in parallel
 # The runs of SAN_ALONE (below), together after the others: racecheck on test_cuda_msd took
 # 293 s in round 38 (H200 call 9, with level 3's wide shape), 438 s in its slowest of 4
