@@ -796,8 +796,8 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
  * a multiprocessor) up to msd4_wide_max_n and COUNTS (RDX_MSD4_L3_COUNTS_*, no key kept)
  * above it; 4-byte keys with 4-byte values take MID (two blocks of RDX_MSD4_L3_MID_*_PAIRS
  * pairs) up to msd4_pairs_mid_max_n and WIDE above it. 8-byte keys keep NARROW, and WIDE8
- * (RDX_MSD_L3_WIDE8_*) sorts their level-2 buckets and deep sub-buckets above its
- * capacity. */
+ * (RDX_MSD_L3_WIDE8_*) sorts their level-2 buckets and the deep levels' lone sub-buckets
+ * above NARROW's capacity and within its own. */
 enum { RDX_MSD_L3_NARROW = 0, RDX_MSD_L3_WIDE = 1, RDX_MSD_L3_COUNTS = 2, RDX_MSD_L3_MID = 3, RDX_MSD_L3_WIDE8 = 4 };
 /* 4-byte keys with 4-byte values (pairs, argsorts, values gathered by index) above
  * PAIRS_MID_MAX_N (below) take level 3's wide shape (RDX_MSD4_L3_WIDE_THREADS x WIDE_ITEMS pairs, keys,
