@@ -118,6 +118,9 @@ enum {
     MSD_NP_NEGZERO, /* as MSD_NARROW (positive floats, no NaN), but key 33 (never sampled)
                        -0.0: special in NumPy's order (msd_numpy_tests) */
     MSD_NP_NAN,     /* the same with key 33 a quiet NaN (not NumPy's canonical pattern) */
+    MSD_NP_NAN_LAST, /* the same with the last key that NaN: one the histogram's 16-byte
+                        loads miss (its tail, counted key by key), and the sample's last run
+                        sees (the route may be declined: any outcome, the result checked) */
     MSD_UNIT,       /* doubles uniform in [0, 1), keys 32 and 33 (never sampled) 2^-40 and
                        2^-60: the sample spans many binades (down to about 2^-14), the route
                        keeps the leading bits of a range widened toward zero, and the keys
@@ -230,6 +233,7 @@ static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
         case MSD_OUTLIER: k[i] = i == 32 ? r | 1ull << 63 : i == 33 ? r : r >> 3; break;
         case MSD_NP_NEGZERO: k[i] = i == 33 ? 1ull << 63 : r >> 3; break;
         case MSD_NP_NAN: k[i] = i == 33 ? 0x7FF8000000000000ull : r >> 3; break; /* (as f32: 0x7FF80000) */
+        case MSD_NP_NAN_LAST: k[i] = i + 1 == n ? 0x7FF8000000000000ull : r >> 3; break;
         case MSD_HALFTOP: k[i] = i + 32 >= n ? (1ull << 60) | (r >> 40) : r >> 4; break;
         case MSD_NEGNARROW: k[i] = (r >> 3) | 1ull << 63; break;
         case MSD_SIGNED62: k[i] = (r >> 1) - (1ull << 62); break;
@@ -1327,6 +1331,8 @@ static void msd_numpy_tests(rdx_ctx *ctx, int max_log2)
         msd_case(ctx, RDX_F32, n, 0, MSD_NP_NAN, 1, MSD_MISSED_RANGE, &s);
         msd_pairs_case(ctx, RDX_F32, n, 4, 0, MSD_NP_NEGZERO, 1, MSD_MISSED_RANGE, &s);
         msd_argsort_case(ctx, RDX_F64, n, RDX_U64, 0, MSD_NP_NAN, 1, MSD_MISSED_RANGE, &s);
+        msd_case(ctx, RDX_F32, n, 0, MSD_NP_NAN_LAST, 1, -9, &s);
+        msd_pairs_case(ctx, RDX_F64, n, 8, 0, MSD_NP_NAN_LAST, 1, -9, &s);
         msd_case(ctx, RDX_F64, n, 0, MSD_UNIFORM, 1, -9, &s); /* random bits: NaNs of every kind */
         msd_case(ctx, RDX_F64, n, 0, MSD_NARROW, 0, 2, &s);
         msd_case(ctx, RDX_F64, n, 0, MSD_NP_NEGZERO, 0, -1, &s);

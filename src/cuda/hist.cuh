@@ -24,6 +24,19 @@ static __device__ __forceinline__ K rdx_hist_code(K k, const rdx_hist_digits &g)
     return k;
 }
 
+/* Whether a key of f32 (K 4 bytes) or f64 (8) is special in NumPy's order: not its
+ * canonical pattern (a NaN other than the canonical one, or -0.0); false for narrower K
+ * (the MSD route's keys are 4 or 8 bytes). The +inf pattern is known when compiled. */
+template <typename K> static __device__ __forceinline__ bool rdx_numpy_special_key(K key)
+{
+    if constexpr (sizeof(K) < 4) {
+        return false;
+    } else {
+        const uint64_t inf = rdx_float_inf_bits(sizeof(K) == 4 ? RDX_F32 : RDX_F64);
+        return (K)rdx_numpy_canon_pattern(key, sizeof(K), inf) != key;
+    }
+}
+
 /* h[pass][digit] += 1 for every pass of the mapped key k (h: shared, 2^radix_bits bins a pass). */
 template <typename K>
 static __device__ __forceinline__ void rdx_hist_count_code(uint32_t *h, K k, const rdx_hist_digits &g)
@@ -124,11 +137,14 @@ static __device__ __forceinline__ void rdx_hist_order_round(const uint4 *vec, si
  * increments of one instruction. BYTES: the digits are the key's bytes, every pass
  * (8-bit digits from bit 0 to the top): in a round of UNROLL vectors, shifts, masks and
  * pass offsets are known when compiled and no vector is tested, 3 instructions a count
- * where the general loop takes about 6 (the counting, not the loads, bounds this kernel). */
-template <typename K, int UNROLL, bool BYTES = false, bool RANGE = false>
+ * where the general loop takes about 6 (the counting, not the loads, bounds this kernel).
+ * SPECIAL (the MSD route's top digit in NumPy's order): *special |= a key is not its
+ * canonical pattern (a NaN other than the canonical one, or -0.0), so that the route, which
+ * sorts by the plain images, is checked in this read of the keys (RDX_MSD_SPECIAL). */
+template <typename K, int UNROLL, bool BYTES = false, bool RANGE = false, bool SPECIAL = false>
 static __device__ __forceinline__ void rdx_hist_count_round(uint32_t *h, const uint4 *vec, size_t base, size_t stride,
                                                             size_t nvec, const rdx_hist_digits &g, K *range = nullptr,
-                                                            K msd_base = 0)
+                                                            K msd_base = 0, bool *special = nullptr)
 {
     enum { VEC = 16 / sizeof(K) };
     union { uint4 raw[UNROLL]; K k[UNROLL * VEC]; } u;
@@ -141,6 +157,8 @@ static __device__ __forceinline__ void rdx_hist_count_round(uint32_t *h, const u
     }
 #pragma unroll
     for (int j = 0; j < UNROLL * VEC; ++j) {
+        if (SPECIAL) /* (vectors past nvec read as +0.0, canonical) */
+            *special |= rdx_numpy_special_key(u.k[j]);
         u.k[j] = rdx_hist_code(u.k[j], g);
         if (RANGE) /* the MSD route's top digit: the code less its base (ctrl[RDX_MSD_BASE]) */
             u.k[j] -= msd_base;

@@ -11,11 +11,14 @@
 
 
 /* Counts one key (head and tail keys), and ORs its code (less the MSD route's base) and
- * complement into range. */
+ * complement into range; with check, *special |= the key is special in NumPy's order
+ * (rdx_hist_count_round's SPECIAL). */
 template <typename K>
 static __device__ __forceinline__ void hist_count_key(uint32_t *h, K key, const rdx_hist_digits &g, K *range,
-                                                      K msd_base)
+                                                      K msd_base, bool check, bool *special)
 {
+    if (check)
+        *special |= rdx_numpy_special_key(key);
     const K c = rdx_hist_code(key, g) - msd_base;
     rdx_hist_count_code(h, c, g);
     rdx_or_vary(range, c);
@@ -34,6 +37,7 @@ __global__ void __launch_bounds__(RDX_HIST_THREADS, RDX_HIST_MIN_BLOCKS(KB)) rdx
 {
     typedef typename rdx_uint<KB>::t K;
     enum { VEC = 16 / KB, UNROLL = RDX_HIST_KEYS / VEC > 0 ? RDX_HIST_KEYS / VEC : 1 };
+    enum { SPECIAL_UNROLL = KB == 4 && UNROLL > 1 ? UNROLL / 2 : UNROLL };
     __shared__ uint32_t s_hist[RDX_HIST_MAX_CELLS];
     __shared__ uint32_t s_found; /* the kinds of pair the order check found (RDX_ORDER_*) */
     rdx_chain_enter();
@@ -46,6 +50,10 @@ __global__ void __launch_bounds__(RDX_HIST_THREADS, RDX_HIST_MIN_BLOCKS(KB)) rdx
     if (a.recount && !(state == RDX_MSD_LEVEL1 && rdx_msd_falls_back(a.msd_ctrl, 8 * KB, a.top)))
         return;
     const bool top_only = KB >= 4 && !a.recount && state == RDX_MSD_LEVEL1; /* (4- and 8-byte keys only) */
+    /* Floats in NumPy's order: the route sorts by the plain images, which order them alike
+     * unless a key is special there; this read of every key looks for one. */
+    const bool check_special = top_only && a.numpy;
+    bool special = false;
     const int drop = top_only ? (int)a.msd_ctrl[RDX_MSD_DROP] : 0;
     const int skip = top_only ? a.passes - 1 : 0;
     const int passes = a.passes - skip;
@@ -84,12 +92,12 @@ __global__ void __launch_bounds__(RDX_HIST_THREADS, RDX_HIST_MIN_BLOCKS(KB)) rdx
     if (blockIdx.x == 0) { /* head and tail keys that miss the 16-byte loads */
         const K msd_base = top_only ? (K)rdx_u64_of(a.msd_ctrl + RDX_MSD_BASE) : (K)0; /* the route's codes are less it */
         for (size_t j = threadIdx.x; j < head; j += RDX_HIST_THREADS) {
-            hist_count_key(s_hist, keys[j], g, range, msd_base);
+            hist_count_key(s_hist, keys[j], g, range, msd_base, check_special, &special);
             if (rdx_order_checking(order) && j + 1 < limit)
                 atomicOr(&s_found, pair_kind(keys, j, g, order) & order.want);
         }
         for (size_t j = tail + threadIdx.x; j < a.count; j += RDX_HIST_THREADS) {
-            hist_count_key(s_hist, keys[j], g, range, msd_base);
+            hist_count_key(s_hist, keys[j], g, range, msd_base, check_special, &special);
             if (rdx_order_checking(order) && j + 1 < limit)
                 atomicOr(&s_found, pair_kind(keys, j, g, order) & order.want);
         }
@@ -110,8 +118,14 @@ __global__ void __launch_bounds__(RDX_HIST_THREADS, RDX_HIST_MIN_BLOCKS(KB)) rdx
     if (top_only) { /* (the base is loaded where it is used: held over the whole kernel it
                        spills at the 4-byte keys' 40-register cap) */
         const K msd_base = (K)rdx_u64_of(a.msd_ctrl + RDX_MSD_BASE);
-        for (size_t base = first; base < nvec; base += stride * UNROLL)
-            rdx_hist_count_round<K, UNROLL, false, true>(s_hist, vec, base, stride, nvec, g, range, msd_base);
+        if (check_special) /* half the loads in flight with 4-byte keys: at their 40-register cap,
+                              the check beside all of them spilled */
+            for (size_t base = first; base < nvec; base += stride * SPECIAL_UNROLL)
+                rdx_hist_count_round<K, SPECIAL_UNROLL, false, true, true>(s_hist, vec, base, stride, nvec, g, range,
+                                                                           msd_base, &special);
+        else
+            for (size_t base = first; base < nvec; base += stride * UNROLL)
+                rdx_hist_count_round<K, UNROLL, false, true>(s_hist, vec, base, stride, nvec, g, range, msd_base);
     } else if (passes == KB && g.begin_bit == 0 && g.end_bit == 8 * KB && g.radix_bits == 8 &&
                nvec >= stride * UNROLL * RDX_HIST_BYTES_MIN_ROUNDS) {
         for (size_t base = first; base < nvec; base += stride * UNROLL)
@@ -137,6 +151,8 @@ __global__ void __launch_bounds__(RDX_HIST_THREADS, RDX_HIST_MIN_BLOCKS(KB)) rdx
         for (int i = 0; i < 4; ++i)
             if (rdx_lane() == 0 && w[i])
                 atomicOr(&a.msd_ctrl[RDX_MSD_RANGE + i], w[i]);
+        if (__any_sync(RDX_FULL_WARP, special) && rdx_lane() == 0) /* (read by rdx_msd_falls_back) */
+            atomicOr(&a.msd_ctrl[RDX_MSD_SPECIAL], 1u);
     }
 }
 

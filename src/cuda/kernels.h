@@ -265,10 +265,10 @@ typedef struct rdx_fixup_args {
                                   deep digit */
 #define RDX_MSD_SPECIAL 25     /* 1 where a job in NumPy's order has a key whose canonical code
                                   differs from its plain image (a NaN other than the
-                                  canonical one, or -0.0; rdx_launch_numpy_special finds
-                                  them before the histogram): the
-                                  route, which sorts by the plain images, falls back to the
-                                  LSD passes in NumPy's order (rdx_msd_range_missed) */
+                                  canonical one, or -0.0; the up-front histogram finds
+                                  them as it counts the top digit): the route, which sorts
+                                  by the plain images, falls back to the LSD passes in
+                                  NumPy's order (rdx_msd_range_missed) */
 #define RDX_MSD_DEEP_WIDE 26   /* lone sub-buckets of the deep level above level 3's
                                   capacity and within its wide shape's for 8-byte keys
                                   (RDX_MSD_L3_WIDE8_*): msd_deep_wide_kernel sorts them
@@ -329,10 +329,10 @@ typedef struct rdx_msd_args {
 
 /* *found = 1 (set, never cleared) where one of the n keys of kb bytes is not its canonical
  * pattern in NumPy's order (a NaN other than the canonical one, or -0.0: the only keys that
- * order otherwise there than under totalOrder); inf: the float type's +inf pattern. With
- * msd_ctrl, only where the MSD route is armed (its state RDX_MSD_LEVEL1). (segmented.cu) */
+ * order otherwise there than under totalOrder); inf: the float type's +inf pattern.
+ * (segmented.cu; the MSD route checks its keys in its histogram instead.) */
 cudaError_t rdx_launch_numpy_special(const void *keys, size_t n, unsigned kb, unsigned long long inf, uint32_t *found,
-                                     const uint32_t *msd_ctrl, cudaStream_t s);
+                                     cudaStream_t s);
 
 /* The MSD route's decision, before the up-front histogram: from a sample of the n integer
  * keys of kb bytes (4 or 8; RDX_MSD_SAMPLE_CHUNKS runs of 32), the leading bits to drop

@@ -158,18 +158,14 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
         const unsigned repeats_min = repeats < UINT32_MAX ? (unsigned)repeats : UINT32_MAX; /* above the sample: never */
         RDX_CUDA_TRY(rdx_launch_msd_decide(p->kb, b->keys_src, n, max_n, p->cls, p->desc, p->passes - 1, repeats_min,
                                            l.msd_ctrl, s));
-        if (p->numpy_order) /* the route sorts by the plain images: a key special in NumPy's order sends it back */
-            RDX_CUDA_TRY(rdx_launch_numpy_special(b->keys_src, n, (unsigned)p->kb,
-                                                  rdx_float_inf_bits(p->kb == 4 ? RDX_F32 : RDX_F64),
-                                                  l.msd_ctrl + RDX_MSD_SPECIAL, l.msd_ctrl, s));
         if (b->host_waits) {
             /* A synchronous call waits for the decision and leaves out the other route's
              * launches, which would return at once but cost a few us each: about 80 us
              * where the MSD route is declined, about 25 us where it is taken (H200).
              * Where the sample dropped leading bits the histogram may still find them
              * varying, where the keys make several portions a top digit may hold too
-             * many, and in NumPy's order a key may be special there (RDX_MSD_SPECIAL):
-             * both routes are enqueued. */
+             * many, and in NumPy's order the histogram may find a key special there
+             * (RDX_MSD_SPECIAL): both routes are enqueued. */
             uint32_t w[RDX_MSD_DROP + 1];
             RDX_CUDA_TRY(cudaMemcpyAsync(w, l.msd_ctrl, sizeof w, cudaMemcpyDeviceToHost, s));
             RDX_CUDA_TRY(cudaStreamSynchronize(s));

@@ -55,14 +55,11 @@ static __global__ void canon_kernel(void *keys, size_t n, unsigned kb, uint64_t 
 
 /* *found = 1 when a key is not its canonical pattern (a NaN other than the canonical one,
  * or -0.0): only such keys order differently under RDX_NUMPY_ORDER than under totalOrder.
- * Nothing where msd_ctrl is given and its route is not armed. 16-byte loads, 4 in flight
- * a thread (the check runs before the MSD route on every key: a read at full speed). */
+ * 16-byte loads, 4 in flight a thread (a read at full speed). */
 template <typename K>
-static __global__ void special_kernel(const K *keys, size_t n, uint64_t inf, unsigned *found, const uint32_t *msd_ctrl)
+static __global__ void special_kernel(const K *keys, size_t n, uint64_t inf, unsigned *found)
 {
     enum { VEC = 16 / sizeof(K), UNROLL = 4 };
-    if (msd_ctrl && msd_ctrl[RDX_MSD_STATE] != RDX_MSD_LEVEL1)
-        return;
     size_t head = ((16u - ((uintptr_t)keys & 15u)) & 15u) / sizeof(K); /* keys before 16-byte alignment */
     if (head > n)
         head = n;
@@ -679,15 +676,15 @@ static int run_direct(rdx_ctx *ctx, const rdx_job *job, size_t max_len, rdx_stat
 }
 
 cudaError_t rdx_launch_numpy_special(const void *keys, size_t n, unsigned kb, unsigned long long inf, uint32_t *found,
-                                     const uint32_t *msd_ctrl, cudaStream_t s)
+                                     cudaStream_t s)
 {
     const size_t per_block = 256u * 4u * (16u / kb); /* a block's keys in one round */
     const size_t blocks = (n + per_block - 1) / per_block < 4096 ? (n + per_block - 1) / per_block : 4096;
     const unsigned grid = (unsigned)(blocks ? blocks : 1);
     switch (kb) {
-    case 2: special_kernel<uint16_t><<<grid, 256, 0, s>>>((const uint16_t *)keys, n, inf, found, msd_ctrl); break;
-    case 4: special_kernel<uint32_t><<<grid, 256, 0, s>>>((const uint32_t *)keys, n, inf, found, msd_ctrl); break;
-    case 8: special_kernel<uint64_t><<<grid, 256, 0, s>>>((const uint64_t *)keys, n, inf, found, msd_ctrl); break;
+    case 2: special_kernel<uint16_t><<<grid, 256, 0, s>>>((const uint16_t *)keys, n, inf, found); break;
+    case 4: special_kernel<uint32_t><<<grid, 256, 0, s>>>((const uint32_t *)keys, n, inf, found); break;
+    case 8: special_kernel<uint64_t><<<grid, 256, 0, s>>>((const uint64_t *)keys, n, inf, found); break;
     default: return cudaErrorInvalidValue;
     }
     return cudaGetLastError();
@@ -720,7 +717,7 @@ int rdx_cuda_numpy_special_keys(const rdx_job *job)
     }
     int r = -1;
     if (cudaMemset(found, 0, sizeof *found) == cudaSuccess &&
-        rdx_launch_numpy_special(job->keys, job->n, kb, inf, found, NULL, 0) == cudaSuccess &&
+        rdx_launch_numpy_special(job->keys, job->n, kb, inf, found, 0) == cudaSuccess &&
         cudaMemcpy(&got, found, sizeof got, cudaMemcpyDeviceToHost) == cudaSuccess)
         r = got != 0;
     (void)cudaFree(found);
