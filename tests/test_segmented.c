@@ -172,9 +172,9 @@ static uint64_t normal_key(uint64_t *s, rdx_type t)
 
 /* ---- layouts ---- */
 
-enum { L_EQUAL, L_RANDOM, L_HUGE_TINY, L_GAPS, L_FEW_LONG, L_BINS, L_LONG_ROWS, NLAYOUT };
-static const char *const layout_names[NLAYOUT] = {"equal rows", "random lengths", "huge + tiny",
-                                                  "gaps", "few long", "every bin", "long rows"};
+enum { L_EQUAL, L_RANDOM, L_HUGE_TINY, L_GAPS, L_FEW_LONG, L_BINS, L_LONG_ROWS, L_MANY_ROWS, NLAYOUT };
+static const char *const layout_names[NLAYOUT] = {"equal rows", "random lengths", "huge + tiny", "gaps",
+                                                  "few long", "every bin", "long rows", "many rows"};
 
 /* Lengths at the edges of the CUDA backend's bins of short segments (tuning.h: a warp up
  * to 32, 64, 128, 256 keys, a block up to 1024, 2048, 4096, 8192 and 16384, the segmented
@@ -193,14 +193,21 @@ typedef struct layout {
  * segmented passes); random 0..200 (a fifth empty); one segment past the CPU backend's
  * per-thread limit among thousands of 0..4-key ones; random ones starting after a gap and
  * ending before the end (the first one long half the time); a few segments of 20000..90000 keys; segments of every bin,
- * edges included, some empty, some longer than 16384; and 2 or 3 rows of 2^21 keys
- * (hundreds of tiles per segment in the passes). */
+ * edges included, some empty, some longer than 16384; 2 or 3 rows of 2^21 keys
+ * (hundreds of tiles per segment in the passes); and 600..1599 rows of 700, 1024 or 2048
+ * keys (several tiles per block of a CUDA block bin). */
 static int make_layout(int which, uint64_t *s, layout *L)
 {
     memset(L, 0, sizeof *L);
     if (which == L_LONG_ROWS) {
         L->nseg = 2 + rnd(s) % 2;
         L->n = L->nseg * (((size_t)1 << 21) + rnd(s) % 64);
+        return 0;
+    }
+    if (which == L_MANY_ROWS) { /* more rows of a CUDA block bin than the kernel has blocks */
+        static const size_t cols[] = {700, 1024, 2048};
+        L->nseg = 600 + rnd(s) % 1000;
+        L->n = L->nseg * cols[rnd(s) % 3];
         return 0;
     }
     if (which == L_EQUAL) {
@@ -302,8 +309,10 @@ static void run_case(const layout *L, int which, rdx_type type, unsigned flags, 
      * key), only the low 24 bits random (passes skipped, an odd number left), or a window
      * of `span` patterns from a random one (wrapping at the type's width: a segment's range
      * anywhere, across the sign bit or not; with a short span, runs of equal keys that the
-     * CUDA block bins' comparisons order, or too many for them). */
-    const unsigned data = (unsigned)(rnd(s) % 7);
+     * CUDA block bins' comparisons order, or too many for them), or each segment's keys
+     * either normal or of every bit pattern (floats: any exponent), so that a CUDA block's
+     * tiles take the range sort's digit by value, or by code where that one fails). */
+    const unsigned data = which == L_MANY_ROWS ? 7u : (unsigned)(rnd(s) % 8);
     const uint64_t same = random_key(s, type);
     static const uint64_t spans[] = {8, 700, 5000, 1u << 20};
     const uint64_t span = spans[rnd(s) % 4];
@@ -315,13 +324,26 @@ static void run_case(const layout *L, int which, rdx_type type, unsigned flags, 
                                        : random_key(s, type);
         memcpy(k0 + i * kb, &x, kb); /* little-endian low bytes */
     }
+    for (size_t g = 0; data == 7 && g < L->nseg; g++) {
+        size_t lo, hi;
+        segment_of(L, g, &lo, &hi);
+        const int any_bits = (int)(rnd(s) & 1);
+        for (size_t i = lo; i < hi; i++) {
+            const uint64_t x = any_bits ? rnd(s) : normal_key(s, type);
+            memcpy(k0 + i * kb, &x, kb);
+        }
+    }
     {
         const size_t used = strlen(what);
         if (data == 5)
             snprintf(what + used, sizeof what - used, ", keys in a window of %" PRIu64, span);
         else
             snprintf(what + used, sizeof what - used, "%s",
-                     data == 3 ? ", keys all equal" : data == 4 ? ", keys < 2^24" : data == 6 ? ", keys normal" : "");
+                     data == 3   ? ", keys all equal"
+                     : data == 4 ? ", keys < 2^24"
+                     : data == 6 ? ", keys normal"
+                     : data == 7 ? ", keys normal or of any bits by segment"
+                                 : "");
     }
     for (size_t i = 0; i < n * pb; i++)
         p0[i] = (unsigned char)rnd(s);
@@ -465,10 +487,14 @@ static void all_cases(uint64_t *s)
              * not under the sanitizers. */
             if (which == L_LONG_ROWS && (!long_rows || (type != RDX_U32 && type != RDX_F32 && type != RDX_I64)))
                 continue;
+            /* Many rows: 4- and 8-byte floats, the keys of the range sort's two digits. */
+            if (which == L_MANY_ROWS && type != RDX_F32 && type != RDX_F64)
+                continue;
             for (int f = 0; f < (is_float(type) ? 4 : 2); f++) {
                 const unsigned flags = (f & 1 ? RDX_DESCENDING : 0u) | (f & 2 ? RDX_NUMPY_ORDER : 0u);
                 /* The long layouts take one payload kind per type and order. */
-                const int cheap = sanitizer || which == L_HUGE_TINY || which == L_FEW_LONG || which == L_LONG_ROWS;
+                const int cheap = sanitizer || which == L_HUGE_TINY || which == L_FEW_LONG || which == L_LONG_ROWS ||
+                                  which == L_MANY_ROWS;
 #ifdef RDX_TEST_SEG_CUDA
                 const int kinds = use_async ? 6 : 5;
 #else

@@ -226,12 +226,16 @@ static __device__ __forceinline__ bool seg_range_count(const K (&key)[ITEMS], ui
  * positions) by the code's bits [begin_bit, end_bit). Returns true when it did: then
  * pos[i] is the source position of output slot first + 32 i (slots below count). Returns
  * false, with key[] and pos[] unchanged and every counter word zero, when neither digit
- * (the code's, then for floats the value's) spreads the keys enough. Every thread's reads
+ * spreads the keys enough: the code's, and before it, for floats over all their bits
+ * (FLOAT_BITS), the value's (normal or uniform values spread by value and crowd a few
+ * exponents by code; a wide exponent range spreads by code only; a failed attempt costs
+ * a count of the tile). FLOAT_BITS is a template argument: an attempt whose kind is
+ * chosen at run time spilled registers in the 1024-key bin (ptxas). Every thread's reads
  * of m before the call are done when its first barrier passes, and every thread has read
  * what it needs when it returns. */
-template <typename K, int THREADS, int ITEMS>
+template <typename K, int THREADS, int ITEMS, bool FLOAT_BITS>
 static __device__ __forceinline__ bool seg_range_sort(const K (&key)[ITEMS], uint32_t (&pos)[ITEMS], uint32_t count,
-                                                      int cls, int desc, int begin_bit, int end_bit,
+                                                      int desc, int begin_bit, int end_bit,
                                                       const seg_range_smem<K> &m)
 {
     const uint32_t lane = rdx_lane(), warp = threadIdx.x >> 5;
@@ -243,9 +247,11 @@ static __device__ __forceinline__ bool seg_range_sort(const K (&key)[ITEMS], uin
     while ((1u << bits) > m.cnt_words)
         --bits;
     seg_digit<K> g;
-    bool ok = seg_range_count<K, THREADS, ITEMS>(key, count, begin_bit, wmask, 0, desc, bits, m, &g);
-    if (!ok && RDX_SEG_BY_VALUE && cls == RDX_CLASS_FLOAT && width == (int)(8 * sizeof(K)))
+    bool ok = false;
+    if (FLOAT_BITS)
         ok = seg_range_count<K, THREADS, ITEMS>(key, count, 0, wmask, 1, desc, bits, m, &g);
+    if (!ok)
+        ok = seg_range_count<K, THREADS, ITEMS>(key, count, begin_bit, wmask, 0, desc, bits, m, &g);
     if (!ok) {
         for (uint32_t j = threadIdx.x; j < m.cnt_words; j += THREADS)
             m.cnt[j] = 0u;

@@ -366,6 +366,8 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) rdx_seg_block_kernel(cons
     rm.cnt_words = (THREADS / 32) * RDX_CUDA_MAX_BINS;
     rm.scan = s_scan;
     rm.red = (unsigned char *)s_start;
+    /* Floats over all their bits: the range sort's first digit by value (seg_range.cuh). */
+    const bool float_bits = RDX_SEG_BY_VALUE && a.cls == RDX_CLASS_FLOAT && a.end_bit - a.begin_bit == 8 * KB;
     for (size_t item = blockIdx.x; item < work.items; item += gridDim.x) {
         size_t base;
         uint32_t count;
@@ -383,9 +385,10 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS) rdx_seg_block_kernel(cons
         }
         /* Keys of 4 and 8 bytes over enough bits first try one digit from the tile's range
          * (seg_range.cuh); few distinct keys fall through to the passes. */
-        const bool by_range = KB >= 4 && ITEMS <= RDX_SEG_RANGE_MAX_ITEMS && passes >= RDX_SEG_RANGE_MIN_PASSES &&
-                              seg_range_sort<K, THREADS, ITEMS>(key, pos, count, a.cls, a.desc, a.begin_bit,
-                                                                a.end_bit, rm);
+        const bool by_range =
+            KB >= 4 && ITEMS <= RDX_SEG_RANGE_MAX_ITEMS && passes >= RDX_SEG_RANGE_MIN_PASSES &&
+            (float_bits ? seg_range_sort<K, THREADS, ITEMS, true>(key, pos, count, a.desc, a.begin_bit, a.end_bit, rm)
+                        : seg_range_sort<K, THREADS, ITEMS, false>(key, pos, count, a.desc, a.begin_bit, a.end_bit, rm));
         const uint32_t ranked = PADDED ? (uint32_t)TILE : count;
         for (int pass = 0; pass < (by_range ? 0 : passes); ++pass) {
             const int shift = a.begin_bit + pass * 8;
