@@ -172,6 +172,10 @@ static uint64_t normal_key(uint64_t *s, rdx_type t)
 
 /* ---- layouts ---- */
 
+/* Under compute-sanitizer (RDX_TEST_SANITIZER=1): one payload kind per type and order in
+ * every layout, and only the synchronous and the stream-ordered pass on device arrays. */
+static int sanitizer;
+
 enum { L_EQUAL, L_RANDOM, L_HUGE_TINY, L_GAPS, L_FEW_LONG, L_BINS, L_LONG_ROWS, L_MANY_ROWS, NLAYOUT };
 static const char *const layout_names[NLAYOUT] = {"equal rows", "random lengths", "huge + tiny", "gaps",
                                                   "few long", "every bin", "long rows", "many rows"};
@@ -195,7 +199,8 @@ typedef struct layout {
  * ending before the end (the first one long half the time); a few segments of 20000..90000 keys; segments of every bin,
  * edges included, some empty, some longer than 16384; 2 or 3 rows of 2^21 keys
  * (hundreds of tiles per segment in the passes); and 600..1599 rows of 700, 1024 or 2048
- * keys (several tiles per block of a CUDA block bin). */
+ * keys (one CUDA block bin, up to several tiles per block; 16..47 rows under the
+ * sanitizers). */
 static int make_layout(int which, uint64_t *s, layout *L)
 {
     memset(L, 0, sizeof *L);
@@ -204,9 +209,9 @@ static int make_layout(int which, uint64_t *s, layout *L)
         L->n = L->nseg * (((size_t)1 << 21) + rnd(s) % 64);
         return 0;
     }
-    if (which == L_MANY_ROWS) { /* more rows of a CUDA block bin than the kernel has blocks */
+    if (which == L_MANY_ROWS) {
         static const size_t cols[] = {700, 1024, 2048};
-        L->nseg = 600 + rnd(s) % 1000;
+        L->nseg = sanitizer ? 16 + rnd(s) % 32 : 600 + rnd(s) % 1000;
         L->n = L->nseg * cols[rnd(s) % 3];
         return 0;
     }
@@ -460,9 +465,6 @@ done:
 #endif
 }
 
-/* Under compute-sanitizer (RDX_TEST_SANITIZER=1): one payload kind per type and order in
- * every layout, and only the synchronous and the stream-ordered pass on device arrays. */
-static int sanitizer;
 /* RDX_TEST_SEG_HALF_TYPES=1: each layout sorts half the key types, every other one from a
  * random first, so that every type still runs in about half the layouts. For racecheck
  * (scripts/gpu-check.sh), which took 289 of its 300 s on the whole set (H200, round 19). */
