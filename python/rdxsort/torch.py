@@ -175,12 +175,13 @@ def sort(t, dim=-1, descending=False, stable=True):
     """As ``torch.sort(t, dim, descending, stable=True)``: returns (values, indices), a
     ``torch.return_types.sort``. The sort is always stable (``stable=False`` allows any
     order of equal keys, so the stable one is a right answer too)."""
-    if type(dim) is int and _plain_eager(t) and t.is_cuda:
+    eager = _plain_eager(t)
+    if eager and type(dim) is int and t.is_cuda:
         both = _sort_cuda_planned(t, dim, bool(descending))
         if both is not None:  # (a planned request had its dim checked)
             return torch.return_types.sort(both)
     _check(t, dim, "sort")
-    if _plain_eager(t):
+    if eager:
         values, indices = _sort_impl(t, dim, bool(descending))
     else:
         values, indices = torch.ops.rdxsort.sort(t, dim, bool(descending))
