@@ -157,6 +157,9 @@ enum {
                        runs, and each of its two sub-buckets (10924 keys at 2^19 + 77) is
                        sorted by the wide shape where it lies (keys alone, 4-byte values) or
                        goes to the second deep level (8-byte values, above 10240) */
+    MSD_FEW_PAIRED, /* as MSD_FEW, but two of the 16 values share their top 16 bits: one
+                       long bucket of two keys among long buckets of one key each (8-byte
+                       keys: the segmented passes move that one and leave the others) */
     MSD_NFILL
 };
 static const char *const msd_fill_names[MSD_NFILL] = {
@@ -168,7 +171,7 @@ static const char *const msd_fill_names[MSD_NFILL] = {
     "tagged, 40 bits", "tagged, 3 bits dropped", "capacity, 5 bits dropped", "capacity, negative",
     "capacity, 8 low values", "sorted, one pair swapped", "narrow, one -0.0", "narrow, one NaN", "[0, 1)", "(-1, 0]", "[0, 1), one 2^-200",
     "heavy x128", "heavy in a long bucket", "zipf", "n/8192 prefixes", "n/8192 prefixes, runs",
-    "n/4096 prefixes, runs", "16 copies", "two long sub-buckets"};
+    "n/4096 prefixes, runs", "16 copies", "two long sub-buckets", "few distinct, two sharing 16 bits"};
 
 /* A random-looking 64-bit value for each index (the splitmix64 finalizer). */
 static uint64_t msd_mix(uint64_t x)
@@ -204,6 +207,7 @@ static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
         case MSD_LOWENT: k[i] = r & rnd(s) & rnd(s); break;
         case MSD_TOPEQ: k[i] = (base & ~(low48 | 0x00FF000000000000ull)) | (r >> 8); break;
         case MSD_FEW: k[i] = few[r % 16]; break;
+        case MSD_FEW_PAIRED: k[i] = r % 16 == 1 ? (few[0] & ~low48) | (few[1] & low48) : few[r % 16]; break;
         case MSD_GIANT: k[i] = i < n / 64 ? (r & low48) : r; break;
         case MSD_CAP: k[i] = ((uint64_t)(i % 256) << 56) | (r & low48); break;
         case MSD_SUBBIG: k[i] = (r & 0xFF000000000000FFull) | ((uint64_t)(r % 4) << 48) | (0x5Aull << 40) |
@@ -985,6 +989,7 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
                              &s);
                     msd_case(ctx, types[t], sizes[i], desc, MSD_TAG24, (int)((i + desc) & 1),
                              msd_few(rdx_type_size(types[t]), 0, sizes[i] / 8), &s);
+                    msd_case(ctx, types[t], sizes[i], desc, MSD_FEW_PAIRED, (int)((i + desc + 1) & 1), MSD_RAN, &s);
                 }
                 msd_case(ctx, types[t], sizes[i], desc, MSD_HEAVY, (int)((i + desc + 1) & 1), wide ? MSD_RAN : -9, &s);
                 msd_case(ctx, types[t], sizes[i], desc, MSD_ZIPF, (int)((i + desc) & 1), wide ? MSD_RAN : -9, &s);

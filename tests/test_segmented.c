@@ -315,9 +315,13 @@ static void run_case(const layout *L, int which, rdx_type type, unsigned flags, 
      * of `span` patterns from a random one (wrapping at the type's width: a segment's range
      * anywhere, across the sign bit or not; with a short span, runs of equal keys that the
      * CUDA block bins' comparisons order, or too many for them), or each segment's keys
-     * either normal or of every bit pattern (floats: any exponent), so that a CUDA block's
-     * tiles take the range sort's digit by value, or by code where that one fails). */
-    const unsigned data = which == L_MANY_ROWS ? 7u : (unsigned)(rnd(s) % 8);
+     * normal, of every bit pattern (floats: any exponent) or all one key: a CUDA block's
+     * tiles take the range sort's digit by value, or by code where that one fails, and the
+     * segmented passes leave a long segment of one key where it is while they move the
+     * others). */
+    const unsigned data = which == L_MANY_ROWS || ((which == L_FEW_LONG || which == L_LONG_ROWS) && rnd(s) % 2)
+                              ? 7u
+                              : (unsigned)(rnd(s) % 8);
     const uint64_t same = random_key(s, type);
     static const uint64_t spans[] = {8, 700, 5000, 1u << 20};
     const uint64_t span = spans[rnd(s) % 4];
@@ -332,9 +336,10 @@ static void run_case(const layout *L, int which, rdx_type type, unsigned flags, 
     for (size_t g = 0; data == 7 && g < L->nseg; g++) {
         size_t lo, hi;
         segment_of(L, g, &lo, &hi);
-        const int any_bits = (int)(rnd(s) & 1);
+        const unsigned kind = (unsigned)(rnd(s) % 3); /* normal, any bits, one key */
+        const uint64_t one = random_key(s, type);
         for (size_t i = lo; i < hi; i++) {
-            const uint64_t x = any_bits ? rnd(s) : normal_key(s, type);
+            const uint64_t x = kind == 0 ? normal_key(s, type) : kind == 1 ? rnd(s) : one;
             memcpy(k0 + i * kb, &x, kb);
         }
     }
@@ -347,7 +352,7 @@ static void run_case(const layout *L, int which, rdx_type type, unsigned flags, 
                      data == 3   ? ", keys all equal"
                      : data == 4 ? ", keys < 2^24"
                      : data == 6 ? ", keys normal"
-                     : data == 7 ? ", keys normal or of any bits by segment"
+                     : data == 7 ? ", keys normal, of any bits or one by segment"
                                  : "");
     }
     for (size_t i = 0; i < n * pb; i++)

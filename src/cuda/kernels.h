@@ -108,6 +108,9 @@ typedef struct rdx_seg_tiles {
     uint32_t row_tiles;          /* equal rows: tiles per row */
     const uint32_t *bases;       /* [long segments][passes][256]: each digit's first slot,
                                     from the segment's start */
+    const uint32_t *moves;       /* [long segments]: 0 where a segment has one digit in
+                                    every pass (its tiles are skipped: it stays where the
+                                    first pass reads), or NULL: every segment moves */
     int passes;
     int iota_rel;                /* indices count from the segment's start (argsort) */
     int numpy;                   /* the first pass orders by RDX_NUMPY_ORDER's code (floats) */

@@ -387,6 +387,8 @@ static __device__ __forceinline__ void pass_tile(const rdx_pass_args &a, uint32_
             li = t.w;
             seg_start = tile_begin - (size_t)(tile - chain) * L::TILE;
         }
+        if (a.seg.moves && a.seg.moves[li] == 0u)
+            return; /* one digit in every pass: the segment stays (seg_passes.cu's fix-up) */
     } else {
         tile_begin = (size_t)tile * L::TILE;
         left = a.portion_count - tile_begin;

@@ -11,10 +11,14 @@
  *           memory when the run leaves it.
  *   scan    a warp per (segment, pass) turns the counts into each digit's first slot from
  *           the segment's start; a pass in which every segment has one digit only is not
- *           run (plan: rdx_plan_passes, as the whole-array scan kernel does).
+ *           run (plan: rdx_plan_passes, as the whole-array scan kernel does), and a
+ *           segment with one digit in every pass is marked to stay (moves).
  *   passes  the pass kernel with SEG = 1: a segment's first tile starts its look-back
- *           chain, so the segments' passes run side by side in one launch per digit.
- *   fixup   as the whole-array fix-up, over the long segments' keys only.
+ *           chain, so the segments' passes run side by side in one launch per digit; the
+ *           tiles of a segment marked to stay return at once (many segments of equal keys
+ *           and one that is not: the passes that one needs would else move them all).
+ *   fixup   as the whole-array fix-up, over the long segments' keys only; a segment that
+ *           stayed takes what every segment takes where no pass ran.
  *
  * Every launch is enqueued whatever the data, with grids sized for the most tiles the
  * segments can need (extra blocks return at once): no host read, CUDA-graph safe. */
@@ -31,13 +35,14 @@ enum { RDX_SEGP_LONG, RDX_SEGP_TILES, RDX_SEGP_CTL_WORDS }; /* the control words
 typedef struct segp_layout {
     size_t lmax, tmax, tile;  /* most long segments, most tiles, keys per tile */
     size_t ctl, act, info, active, counters, zero_end; /* zeroed first */
-    size_t bases, status0, status1, first_tile, start, end, tiles, total;
+    size_t bases, moves, status0, status1, first_tile, start, end, tiles, total;
 } segp_layout;
 
 /* The buffers of the kernels below, in the scratch. act[p]: bit 0, pass p runs; bit 1, a
- * segment's digit is crowded there (RDX_PASS_CROWDED). */
+ * segment's digit is crowded there (RDX_PASS_CROWDED). moves[i]: long segment i has two
+ * digits in some pass. */
 typedef struct segp_dev {
-    uint32_t *ctl, *act, *info, *active, *counters, *bases, *status[2], *first_tile;
+    uint32_t *ctl, *act, *info, *active, *counters, *bases, *moves, *status[2], *first_tile;
     uint4 *tiles;
     size_t *start, *end;
     size_t lmax, tmax, tile;
@@ -67,6 +72,7 @@ static segp_layout segp_plan(int kb, int vb, size_t n, size_t S, size_t max_shor
     L.zero_end = at;
     /* Zeroed by the map kernel, as far as the long segments use them. */
     L.bases = take(&at, L.lmax * rows * 4);
+    L.moves = take(&at, L.lmax * 4);
     L.status0 = take(&at, L.tmax * RDX_CUDA_MAX_BINS * 4);
     L.status1 = take(&at, L.tmax * RDX_CUDA_MAX_BINS * 4);
     L.first_tile = take(&at, (L.lmax + 1) * 4);
@@ -98,6 +104,7 @@ static segp_dev segp_dev_at(const segp_layout *L, void *scratch)
     d.active = (uint32_t *)(t + L->active);
     d.counters = (uint32_t *)(t + L->counters);
     d.bases = (uint32_t *)(t + L->bases);
+    d.moves = (uint32_t *)(t + L->moves);
     d.status[0] = (uint32_t *)(t + L->status0);
     d.status[1] = (uint32_t *)(t + L->status1);
     d.first_tile = (uint32_t *)(t + L->first_tile);
@@ -191,8 +198,8 @@ __global__ void __launch_bounds__(RDX_SEGP_TILES_THREADS) segp_tiles_kernel(cons
 /* tiles[t] = (first key, keys, first tile of its segment, segment) of tile t: its segment
  * is the last whose first tile is <= t (every long segment has a tile, so first tiles
  * increase). n < 2^32: a key's index fits 32 bits. The first pass's look-back row of each
- * tile, and each long segment's digit counts (at its first tile), are zeroed here: only
- * what the segments use, not the most they could. */
+ * tile, and each long segment's digit counts and moves word (at its first tile), are
+ * zeroed here: only what the segments use, not the most they could. */
 __global__ void __launch_bounds__(RDX_COPY_THREADS) segp_map_kernel(const segp_dev d, int passes)
 {
     rdx_chain_enter();
@@ -211,6 +218,7 @@ __global__ void __launch_bounds__(RDX_COPY_THREADS) segp_map_kernel(const segp_d
             uint4 *b = (uint4 *)(d.bases + (size_t)lo * passes * RDX_CUDA_MAX_BINS);
             for (int j = 0; j < passes * RDX_CUDA_MAX_BINS / 4; ++j)
                 b[j] = zero;
+            d.moves[lo] = 0u;
         }
     }
 }
@@ -296,8 +304,10 @@ static __device__ __forceinline__ void segp_scan_one(const rdx_seg_passes_args &
         slot += v[i];
     }
     crowded = __any_sync(RDX_FULL_WARP, crowded);
-    if (!__any_sync(RDX_FULL_WARP, one_digit) && lane == 0)
+    if (!__any_sync(RDX_FULL_WARP, one_digit) && lane == 0) {
         atomicOr(&d.act[p], crowded ? 3u : 1u); /* bit 1: crowded */
+        atomicOr(&d.moves[li], 1u);
+    }
 }
 
 /* A warp per (long segment, pass): the counts become each digit's first slot from the
@@ -371,25 +381,29 @@ static __device__ __forceinline__ void segp_widen(void *wide, const void *idx, s
 /* The whole-array fix-up (gather.cu) over the long segments' tiles: with no pass run, the
  * source (or the indices) to A where they differ; in place after an odd number of passes,
  * B back to A; shared canonical keys restored (orig_keys); and 4-byte indices widened into
- * wide_out. */
+ * wide_out. A segment that stayed through the passes (moves, not with leave_in_b) is
+ * treated as if no pass had run. */
 __global__ void __launch_bounds__(RDX_COPY_THREADS) segp_fixup_kernel(const rdx_seg_passes_args a, const segp_dev d,
                                                                      int apart)
 {
     rdx_chain_enter();
     const uint32_t active = *d.active, tiles = d.ctl[RDX_SEGP_TILES];
     const bool none = active == 0, back = (active & 1u) && !apart && !a.leave_in_b;
-    if (!none && !back && !a.wide_out && !a.orig_keys)
+    /* what a segment that stayed needs: the source to A, or its indices written */
+    const bool stayed_work = !a.leave_in_b && ((!a.keys_scratch && a.keys_src != a.keys_a) ||
+                                               (a.vb && (!a.vals_src || a.vals_src != a.vals_a)));
+    if (!none && !back && !a.wide_out && !a.orig_keys && !stayed_work)
         return;
     for (uint32_t t = blockIdx.x; t < tiles; t += gridDim.x) {
         const uint4 ti = d.tiles[t];
         const size_t begin = ti.x, end = begin + ti.y;
-        if (back) {
-            if (!a.keys_scratch)
-                segp_copy(a.keys_a, a.keys_b, begin, end, a.kb);
-            if (a.vb)
-                segp_copy(a.vals_a, a.vals_b, begin, end, a.vb);
-        }
-        if (!none) {
+        if (!none && (a.leave_in_b || d.moves[ti.w] != 0u)) { /* the segment went through the passes */
+            if (back) {
+                if (!a.keys_scratch)
+                    segp_copy(a.keys_a, a.keys_b, begin, end, a.kb);
+                if (a.vb)
+                    segp_copy(a.vals_a, a.vals_b, begin, end, a.vb);
+            }
             if (a.orig_keys)
                 segp_restore(a, begin, begin - (size_t)(t - ti.z) * d.tile, end);
             if (a.wide_out)
@@ -481,6 +495,7 @@ cudaError_t rdx_seg_passes_enqueue(const rdx_seg_passes_args *a, void *scratch, 
     pa.seg.tiles = d.tiles;
     pa.seg.tile_count = d.ctl + RDX_SEGP_TILES;
     pa.seg.bases = d.bases;
+    pa.seg.moves = a->leave_in_b ? NULL : d.moves; /* (the deep level reads every segment from B) */
     pa.seg.passes = passes;
     pa.seg.iota_rel = a->iota_rel;
     pa.seg.numpy = a->numpy;
