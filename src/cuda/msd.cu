@@ -1743,8 +1743,8 @@ __global__ void __launch_bounds__(MSD_DEEP_GROUPS_THREADS) msd_deep_groups_kerne
  * below the deep digit as the group needs). A lone sub-bucket above level 3's capacity and
  * within its wide shape's (RDX_MSD_L3_WIDE8) is listed for that shape, which sorts it where
  * it lies (msd_deep_wide_kernel, the next launch); a larger one (dense values, or a key
- * that repeats thousands of times) is copied to A where it is in B and listed for the next
- * level: the second deep level, and after it the segmented passes over the bits below the
+ * that repeats thousands of times) is listed for the next level (and copied to A where it
+ * is in B by msd_deep_copy_kernel, the launch after): the second deep level, and after it the segmented passes over the bits below the
  * second digit (its deep digits are constant, so those passes cost it nothing). Where the
  * sample skipped the deep level (RDX_MSD_SKIP_DEEP, RDX_MSD_SKIP_DEEP2), the pass counted
  * every key of a long bucket as digit 0: each is one sub-bucket, in A, listed whole. The
@@ -1787,12 +1787,7 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
                 }
                 continue;
             }
-            if (in_b) {
-                rdx_block_copy<K>((K *)a.keys_a, src, begin, begin + m);
-                if (VB)
-                    rdx_block_copy<V>((V *)a.vals_a, vsrc, begin, begin + m);
-            }
-            if (threadIdx.x == 0) {
+            if (threadIdx.x == 0) { /* copied to A, where it is in B, by msd_deep_copy_kernel */
                 atomicAdd(&a.ctrl[d.long_word], 1u);
                 const uint32_t at = atomicAdd(&d.bins3[RDX_SEG_LONG_BIN], 1u);
                 d.off3[2 * (size_t)at] = begin;
@@ -1806,6 +1801,38 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
         msd_l3_sort<K, VB, W>(a, src + begin, vsrc + begin, begin, m, low8 - b, (256u << b) - 1u, dg << b,
                               (e - dg) << b, smem);
         __syncthreads(); /* the shared memory is the next group's */
+    }
+}
+
+/* The lone sub-buckets that msd_deep_kernel listed for the next level (above the wide
+ * shape's capacity: dense values, a heavy key), copied to A where the pass left them in B,
+ * by every block: each takes every grid-th chunk of RDX_MSD_DEEP_COPY_CHUNK keys over the
+ * list. (A block copying a whole sub-bucket held a heavy key's, 5% of zipf keys, to one
+ * multiprocessor's bandwidth: 3.2 ms of u64 zipf 2^26 forced onto the route, H200 round
+ * 60.) Launched after msd_deep_wide_kernel, before the next level's pass reads A. */
+template <typename K, int VB>
+__global__ void __launch_bounds__(RDX_COPY_THREADS) msd_deep_copy_kernel(const rdx_msd_args a,
+                                                                        const rdx_msd_deep_args d)
+{
+    static_assert(sizeof(K) == 8, "the deep level is 8-byte keys'");
+    rdx_chain_enter();
+    typedef typename rdx_uint<(VB ? VB : 4)>::t V;
+    enum { CHUNK = RDX_MSD_DEEP_COPY_CHUNK };
+    if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON || *d.first.active == 0u)
+        return;
+    const uint32_t count = d.bins3[RDX_SEG_LONG_BIN];
+    size_t first = 0; /* sub-bucket i's first chunk, numbered over the list */
+    for (uint32_t i = 0; i < count; ++i) {
+        const size_t begin = d.off3[2 * (size_t)i], end = d.off3[2 * (size_t)i + 1];
+        const size_t chunks = (end - begin + CHUNK - 1) / CHUNK;
+        for (size_t c = first + (blockIdx.x + gridDim.x - first % gridDim.x) % gridDim.x; c < first + chunks;
+             c += gridDim.x) {
+            const size_t lo = begin + (c - first) * CHUNK, hi = lo + CHUNK < end ? lo + CHUNK : end;
+            rdx_block_copy<K>((K *)a.keys_a, (const K *)a.keys_b, lo, hi);
+            if (VB)
+                rdx_block_copy<V>((V *)a.vals_a, (const V *)a.vals_b, lo, hi);
+        }
+        first += chunks;
     }
 }
 
@@ -1979,9 +2006,13 @@ static cudaError_t launch_deep(const rdx_msd_args *a, const rdx_msd_deep_args *d
     /* at most one listed sub-bucket above the narrow capacity per CAP + 1 keys */
     const unsigned wide_grid =
         rdx_resident_grid(longs > 0 ? longs : 1, sms, *l3_resident<K, VB, RDX_MSD_L3_WIDE8>(), 1);
-    return cudaLaunchKernelEx(rdx_chain_config(&l, wide_grid, msd_wide8<K, VB>::L3_THREADS,
-                                               msd_l3_bytes<K, VB, RDX_MSD_L3_WIDE8>(), s),
-                              msd_deep_wide_kernel<K, VB>, *a, *d);
+    e = cudaLaunchKernelEx(rdx_chain_config(&l, wide_grid, msd_wide8<K, VB>::L3_THREADS,
+                                            msd_l3_bytes<K, VB, RDX_MSD_L3_WIDE8>(), s),
+                           msd_deep_wide_kernel<K, VB>, *a, *d);
+    if (e != cudaSuccess)
+        return e;
+    return cudaLaunchKernelEx(rdx_chain_config(&l, rdx_copy_grid(a->n, sms), RDX_COPY_THREADS, 0, s),
+                              msd_deep_copy_kernel<K, VB>, *a, *d);
 }
 
 cudaError_t rdx_launch_msd_deep(int kb, int vb, const rdx_msd_args *a, const rdx_msd_deep_args *d, int sms,

@@ -754,13 +754,19 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #ifndef RDX_MSD_L3_PREFETCH_BYTES
 #define RDX_MSD_L3_PREFETCH_BYTES (48 * 1024)
 #endif
-/* One block's copy of a segment (rdx_block_copy: the deep level's lone sub-bucket above
- * level 3's capacity from B to A, the segmented passes' segments left in B): loads in
+/* One block's copy of a range (rdx_block_copy: a chunk of the deep level's lone sub-buckets
+ * above level 3's capacity from B to A, the segmented passes' tiles left in B): loads in
  * flight a thread. A plain loop kept one, and held a heavy key's sub-bucket of millions of
  * keys to a few GB/s (H100, round 51: u64 zipf 2^26 forced onto the route, the deep
  * kernels 6.9 of its 10.6 ms). */
 #ifndef RDX_BLOCK_COPY_UNROLL
 #define RDX_BLOCK_COPY_UNROLL 16
+#endif
+/* The deep level's lone sub-buckets above level 3's wide capacity are copied from B to A
+ * by every block (msd_deep_copy_kernel), in chunks of this many keys: a few hundred KB, so
+ * that a heavy key's millions of keys spread over the whole device. A first choice. */
+#ifndef RDX_MSD_DEEP_COPY_CHUNK
+#define RDX_MSD_DEEP_COPY_CHUNK 16384
 #endif
 /* Level 3's grid: this many times the blocks resident on the device, each taking every
  * grid-th level-2 bucket (enough blocks that uneven buckets even out; few enough that a
