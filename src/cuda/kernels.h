@@ -282,7 +282,11 @@ typedef struct rdx_fixup_args {
                                   that takes the long ones (msd_long_kernel) too: the
                                   segmented passes sort 4-byte keys', the deep level 8-byte
                                   keys' */
-#define RDX_MSD_CTRL_WORDS 29
+#define RDX_MSD_DEEP_CHUNKS 29  /* chunks of the deep level's lone sub-buckets that
+                                  msd_deep_copy_kernel copies from B to A (their bounds in
+                                  rdx_msd_deep_args.chunks) */
+#define RDX_MSD_DEEP2_CHUNKS 30 /* the same of the second deep level */
+#define RDX_MSD_CTRL_WORDS 31
 #define RDX_MSD_BUCKETS2 (256u * 256u) /* level-2 buckets: (top digit, next digit) */
 #define RDX_MSD_OFF 0u        /* not taken (skew), or not decided */
 #define RDX_MSD_LEVEL1 1u     /* the sample armed level 1 (rdx_launch_msd_decide) */
@@ -399,6 +403,11 @@ typedef struct rdx_msd_deep_args {
                                     where they lie by the same launch (msd_deep_wide_kernel) */
     int wide_word;               /* the control word that counts them: RDX_MSD_DEEP_WIDE,
                                     RDX_MSD_DEEP2_WIDE */
+    size_t *chunks;              /* out: chunk i of the lone sub-buckets above the wide
+                                    capacity that lie in B is [chunks[2i], chunks[2i + 1]),
+                                    at most n / RDX_MSD_DEEP_COPY_CHUNK + (sub-buckets) */
+    int chunks_word;             /* the control word that counts them: RDX_MSD_DEEP_CHUNKS,
+                                    RDX_MSD_DEEP2_CHUNKS */
 } rdx_msd_deep_args;
 cudaError_t rdx_launch_msd_deep(int kb, int vb, const rdx_msd_args *a, const rdx_msd_deep_args *d, int sms,
                                 cudaStream_t s); /* 8-byte keys (level 3's narrow shape) */

@@ -1738,13 +1738,61 @@ __global__ void __launch_bounds__(MSD_DEEP_GROUPS_THREADS) msd_deep_groups_kerne
     }
 }
 
+/* A lone sub-bucket of the deep level above level 3's wide capacity (msd_deep_kernel,
+ * the whole block): listed for the next level, and copied to A where it is in B: by this
+ * block up to RDX_MSD_DEEP_COPY_BLOCK_MAX keys, else in chunks by every block of
+ * msd_deep_copy_kernel after this launch (its chunks listed here). Out of line, and
+ * given words rather than the kernel's arguments by reference (which moves those to local
+ * memory): inlined, or so given, it made the deep kernel's level-3 sort spill 80-104
+ * bytes and load them back (ptxas, keys alone). s_word: a shared word free until the
+ * block's next barrier. */
+struct msd_lone_out {
+    uint32_t *ctrl, *bins3; /* the route's control words; the next level's list */
+    size_t *off3, *chunks;  /* its offsets; the chunks to copy */
+    int long_word, chunks_word;
+};
+template <typename K, int VB>
+static __device__ __noinline__ void msd_deep_lone(const msd_lone_out o, K *keys_a, void *vals_a, const K *src,
+                                                  const void *vsrc, size_t begin, uint32_t m, bool in_b,
+                                                  uint32_t *s_word)
+{
+    typedef typename rdx_uint<(VB ? VB : 4)>::t V;
+    const bool copy_here = in_b && m <= (uint32_t)RDX_MSD_DEEP_COPY_BLOCK_MAX, copy_later = in_b && !copy_here;
+    if (copy_here) {
+        rdx_block_copy<K>(keys_a, src, begin, begin + m);
+        if (VB)
+            rdx_block_copy<V>((V *)vals_a, (const V *)vsrc, begin, begin + m);
+    }
+    const uint32_t chunks = (m + RDX_MSD_DEEP_COPY_CHUNK - 1u) / RDX_MSD_DEEP_COPY_CHUNK;
+    if (threadIdx.x == 0) {
+        atomicAdd(&o.ctrl[o.long_word], 1u);
+        const uint32_t at = atomicAdd(&o.bins3[RDX_SEG_LONG_BIN], 1u);
+        o.off3[2 * (size_t)at] = begin;
+        o.off3[2 * (size_t)at + 1] = begin + m;
+        o.bins3[2 * RDX_SEG_BINS + at] = 2u * at; /* the long bin: the only one listed */
+        if (copy_later)
+            *s_word = atomicAdd(&o.ctrl[o.chunks_word], chunks);
+    }
+    if (copy_later) {
+        __syncthreads();
+        const uint32_t first = *s_word;
+        for (uint32_t j = threadIdx.x; j < chunks; j += blockDim.x) {
+            const size_t lo = begin + (size_t)j * RDX_MSD_DEEP_COPY_CHUNK;
+            o.chunks[2 * (size_t)(first + j)] = lo;
+            o.chunks[2 * (size_t)(first + j) + 1] = j + 1u < chunks ? lo + RDX_MSD_DEEP_COPY_CHUNK : begin + m;
+        }
+        __syncthreads(); /* the word is the next group's */
+    }
+}
+
 /* Level 3 on a deep level's groups (msd_deep_groups_kernel), a block taking every grid-th:
  * each group into A (its digit: the group's deep digits, less the first, above as many bits
  * below the deep digit as the group needs). A lone sub-bucket above level 3's capacity and
  * within its wide shape's (RDX_MSD_L3_WIDE8) is listed for that shape, which sorts it where
  * it lies (msd_deep_wide_kernel, the next launch); a larger one (dense values, or a key
- * that repeats thousands of times) is listed for the next level (and copied to A where it
- * is in B by msd_deep_copy_kernel, the launch after): the second deep level, and after it the segmented passes over the bits below the
+ * that repeats thousands of times) is listed for the next level, and copied to A where it
+ * is in B (by this block, or above RDX_MSD_DEEP_COPY_BLOCK_MAX keys in chunks by every
+ * block of msd_deep_copy_kernel, the launch after): the second deep level, and after it the segmented passes over the bits below the
  * second digit (its deep digits are constant, so those passes cost it nothing). Where the
  * sample skipped the deep level (RDX_MSD_SKIP_DEEP, RDX_MSD_SKIP_DEEP2), the pass counted
  * every key of a long bucket as digit 0: each is one sub-bucket, in A, listed whole. The
@@ -1767,7 +1815,6 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
     const bool in_b = *v.active != 0u;
     const K *src = (const K *)(in_b ? a.keys_b : a.keys_a);
     const V *vsrc = (const V *)(in_b ? a.vals_b : a.vals_a);
-    uint32_t *list = d.bins3 + 2 * RDX_SEG_BINS; /* the long bin: the only one listed */
     for (uint32_t g = blockIdx.x; g < groups; g += gridDim.x) {
         const uint32_t w = d.groups[g], li = w >> 16, dg = (w >> 8) & 255u, e = dg + (w & 255u) + 1u;
         const uint32_t *row = v.bases + (size_t)li * 256u;
@@ -1787,13 +1834,8 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
                 }
                 continue;
             }
-            if (threadIdx.x == 0) { /* copied to A, where it is in B, by msd_deep_copy_kernel */
-                atomicAdd(&a.ctrl[d.long_word], 1u);
-                const uint32_t at = atomicAdd(&d.bins3[RDX_SEG_LONG_BIN], 1u);
-                d.off3[2 * (size_t)at] = begin;
-                d.off3[2 * (size_t)at + 1] = begin + m;
-                list[at] = 2u * at;
-            }
+            const msd_lone_out o = {a.ctrl, d.bins3, d.off3, d.chunks, d.long_word, d.chunks_word};
+            msd_deep_lone<K, VB>(o, (K *)a.keys_a, a.vals_a, src, vsrc, begin, m, in_b, (uint32_t *)smem);
             continue;
         }
         /* (e - dg) deep digits, each split by the b bits below the deep digit */
@@ -1805,11 +1847,14 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
 }
 
 /* The lone sub-buckets that msd_deep_kernel listed for the next level (above the wide
- * shape's capacity: dense values, a heavy key), copied to A where the pass left them in B,
- * by every block: each takes every grid-th chunk of RDX_MSD_DEEP_COPY_CHUNK keys over the
- * list. (A block copying a whole sub-bucket held a heavy key's, 5% of zipf keys, to one
+ * shape's capacity: dense values, a heavy key) and left in B for being longer than
+ * RDX_MSD_DEEP_COPY_BLOCK_MAX keys, copied to A by every block: each takes every grid-th
+ * of the chunks that msd_deep_kernel listed.
+ * (A block copying a whole sub-bucket held a heavy key's, 5% of zipf keys, to one
  * multiprocessor's bandwidth: 3.2 ms of u64 zipf 2^26 forced onto the route, H200 round
- * 60.) Launched after msd_deep_wide_kernel, before the next level's pass reads A. */
+ * 60; every block walking the whole list of sub-buckets instead of a list of chunks took
+ * f64 normal 2^30 from 47 to 65 ms, and a launch copying all of them, none in the deep
+ * kernel, 47 to 48.) Launched after msd_deep_wide_kernel, before the next level's pass reads A. */
 template <typename K, int VB>
 __global__ void __launch_bounds__(RDX_COPY_THREADS) msd_deep_copy_kernel(const rdx_msd_args a,
                                                                         const rdx_msd_deep_args d)
@@ -1817,22 +1862,14 @@ __global__ void __launch_bounds__(RDX_COPY_THREADS) msd_deep_copy_kernel(const r
     static_assert(sizeof(K) == 8, "the deep level is 8-byte keys'");
     rdx_chain_enter();
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
-    enum { CHUNK = RDX_MSD_DEEP_COPY_CHUNK };
-    if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON || *d.first.active == 0u)
+    if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON)
         return;
-    const uint32_t count = d.bins3[RDX_SEG_LONG_BIN];
-    size_t first = 0; /* sub-bucket i's first chunk, numbered over the list */
-    for (uint32_t i = 0; i < count; ++i) {
-        const size_t begin = d.off3[2 * (size_t)i], end = d.off3[2 * (size_t)i + 1];
-        const size_t chunks = (end - begin + CHUNK - 1) / CHUNK;
-        for (size_t c = first + (blockIdx.x + gridDim.x - first % gridDim.x) % gridDim.x; c < first + chunks;
-             c += gridDim.x) {
-            const size_t lo = begin + (c - first) * CHUNK, hi = lo + CHUNK < end ? lo + CHUNK : end;
-            rdx_block_copy<K>((K *)a.keys_a, (const K *)a.keys_b, lo, hi);
-            if (VB)
-                rdx_block_copy<V>((V *)a.vals_a, (const V *)a.vals_b, lo, hi);
-        }
-        first += chunks;
+    const uint32_t chunks = a.ctrl[d.chunks_word];
+    for (uint32_t c = blockIdx.x; c < chunks; c += gridDim.x) {
+        const size_t lo = d.chunks[2 * (size_t)c], hi = d.chunks[2 * (size_t)c + 1];
+        rdx_block_copy<K>((K *)a.keys_a, (const K *)a.keys_b, lo, hi);
+        if (VB)
+            rdx_block_copy<V>((V *)a.vals_a, (const V *)a.vals_b, lo, hi);
     }
 }
 

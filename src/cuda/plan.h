@@ -68,6 +68,8 @@ typedef struct rdx_cuda_plan {
     size_t msd_groups;          /* the deep level's groups of sub-buckets (msd.cu) */
     size_t msd_wide;            /* both deep levels' lone sub-buckets for level 3's wide
                                    shape, subs entries each (msd.cu) */
+    size_t msd_chunks;          /* the chunks of a deep level's lone sub-buckets that
+                                   msd_deep_copy_kernel copies (one level at a time) */
     size_t msd_vals4; /* MSD route, argsort into 64-bit indices: its 32-bit indices */
     size_t keys_a;  /* keys sorted in place when the caller's are not usable (host
                        arrays), or an argsort's working copy */

@@ -128,6 +128,9 @@ void rdx_cuda_msd_long_layout(rdx_cuda_plan *p, size_t *end)
     p->msd_groups = rdx_cuda_take(end, longs * 256 * sizeof(uint32_t));
     /* Each deep level's lone sub-buckets above the narrow capacity: at most subs. */
     p->msd_wide = rdx_cuda_take(end, 2 * subs * sizeof(uint2));
+    /* The chunks of a deep level's lone sub-buckets above the wide capacity: each a whole
+     * RDX_MSD_DEEP_COPY_CHUNK keys but its last. */
+    p->msd_chunks = rdx_cuda_take(end, 2 * (p->n / RDX_MSD_DEEP_COPY_CHUNK + subs) * sizeof(size_t));
     /* The deep levels' passes and then the segmented passes share the scratch (each deep
      * kernel reads its pass's view before the next pass starts). */
     const size_t first = rdx_seg_passes_scratch_bytes(p->kb, p->vb, p->n, MSD_L2_BUCKETS, cap, 1);
@@ -238,9 +241,9 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
          * (the odd ones are never listed). Where the sample skips a level (RDX_MSD_SKIP_DEEP, and
          * with it RDX_MSD_SKIP_DEEP2), its pass reads nothing and every long bucket is one
          * sub-bucket, listed whole. */
-        static const struct { int skip_word, groups_word, long_word, wide_word; } levels[2] = {
-            {RDX_MSD_SKIP_DEEP, RDX_MSD_GROUPS, RDX_MSD_DEEP_LONG, RDX_MSD_DEEP_WIDE},
-            {RDX_MSD_SKIP_DEEP2, RDX_MSD_GROUPS2, RDX_MSD_DEEP2_LONG, RDX_MSD_DEEP2_WIDE}};
+        static const struct { int skip_word, groups_word, long_word, wide_word, chunks_word; } levels[2] = {
+            {RDX_MSD_SKIP_DEEP, RDX_MSD_GROUPS, RDX_MSD_DEEP_LONG, RDX_MSD_DEEP_WIDE, RDX_MSD_DEEP_CHUNKS},
+            {RDX_MSD_SKIP_DEEP2, RDX_MSD_GROUPS2, RDX_MSD_DEEP2_LONG, RDX_MSD_DEEP2_WIDE, RDX_MSD_DEEP2_CHUNKS}};
         q.leave_in_b = 1;
         q.radix_bits = 8;
         q.bit_less = l->msd_ctrl + RDX_MSD_DROP; /* the deep digits lie below the second digit */
@@ -248,6 +251,7 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
         rdx_msd_deep_args d;
         memset(&d, 0, sizeof d);
         d.groups = (uint32_t *)(t + p->msd_groups);
+        d.chunks = (size_t *)(t + p->msd_chunks);
         for (int k = 0; k < 2; ++k) {
             q.begin_bit = low_bits(p) - 8 * (k + 1);
             q.end_bit = q.begin_bit + 8;
@@ -262,6 +266,7 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
             d.skip_word = levels[k].skip_word;
             d.wide = (uint2 *)(t + p->msd_wide) + (size_t)k * most_long(p);
             d.wide_word = levels[k].wide_word;
+            d.chunks_word = levels[k].chunks_word;
             RDX_CUDA_TRY(cudaMemsetAsync(d.bins3, 0, rdx_seg_tile_scratch_bytes(0), s));
             RDX_CUDA_TRY(rdx_launch_msd_deep(p->kb, p->vb, &m, &d, b->sms, s));
             q.off = d.off3;
