@@ -343,6 +343,7 @@ static int msd_routes[10]; /* counted at outcome + 1 */
  * of another share). */
 static unsigned msd_wider_left = UINT_MAX;
 static unsigned msd_last_slow = UINT_MAX; /* the last outcome's level-3 blocks on the LSD passes */
+static unsigned msd_last_chunks = 0;       /* its deep levels' chunks copied by every block */
 static int counts_shape;   /* msd_case's 4-byte keys take level 3's counts-only shape */
 static unsigned msd_deep_skipped; /* the last outcome's: the sample skipped the deep level */
 static unsigned shard_k = 1, shard_n = 1; /* this process runs the shard_k-th of shard_n shares */
@@ -382,7 +383,7 @@ static int msd_outcome(rdx_ctx *ctx, unsigned *slow)
 {
     unsigned long_buckets = 0, deep_long = 0, deep2_long = 0, deep_wide = 0;
     const int state = rdx_cuda_ctx_msd_state(ctx, slow, &long_buckets, &deep_long, &deep2_long, &msd_deep_skipped,
-                                             &deep_wide, &msd_wider_left);
+                                             &deep_wide, &msd_wider_left, &msd_last_chunks);
     msd_last_slow = *slow;
     const int route = state == 3                      ? MSD_MISSED_RANGE
                       : state == 4                      ? MSD_IN_ORDER
@@ -452,6 +453,15 @@ static void check_route_name(rdx_ctx *ctx, int route, int into, const char *what
 /* Sorts n keys of a 4- or 8-byte type (device arrays; in place, or out of place through
  * the stream-ordered call) and compares with the reference. want: the route the input must
  * take (rdx_cuda_ctx_msd_state), or -9 for any. */
+/* The last sort (where this share ran it) copied a deep level's lone sub-bucket in chunks. */
+static void msd_deep_chunks_check(const char *what)
+{
+    if (msd_last_slow == UINT_MAX) /* not this share's sort */
+        return;
+    CHECK(msd_last_chunks > 0, "%s: no chunks copied by msd_deep_copy_kernel (zipf 2^22)", what);
+    msd_last_slow = UINT_MAX; /* the next check's sort sets it */
+}
+
 static void msd_case(rdx_ctx *ctx, rdx_type type, size_t n, int desc, int fill, int into, int want, uint64_t *s)
 {
     if (!my_sort("keys", type, n, fill))
@@ -1029,6 +1039,17 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
     msd_pairs_case(ctx, RDX_I64, (size_t)1 << 20, 8, 0, MSD_HEAVYLONG, 1, MSD_RAN, &s);
     msd_pairs_case(ctx, RDX_U64, ((size_t)1 << 20) + 5, 4, 1, MSD_HEAVYLONG, 0, MSD_RAN, &s);
     msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_DEEPLONG32, 0, MSD_SEGP, &s);
+    if (max_log2 >= 22) {
+        /* zipf's top key (9%) in a lone sub-bucket above RDX_MSD_DEEP_COPY_BLOCK_MAX keys at
+         * both deep levels: copied from B to A in chunks by every block */
+        msd_last_slow = UINT_MAX;
+        msd_case(ctx, RDX_U64, ((size_t)1 << 22) + 9, 0, MSD_ZIPF, 1, MSD_RAN, &s);
+        msd_deep_chunks_check("u64 keys");
+        msd_pairs_case(ctx, RDX_F64, (size_t)1 << 22, 8, 1, MSD_ZIPF, 0, MSD_RAN, &s);
+        msd_deep_chunks_check("f64 / 8-byte pairs");
+        msd_pairs_case(ctx, RDX_I64, ((size_t)1 << 22) + 1, 4, 0, MSD_ZIPF, 1, MSD_RAN, &s);
+        msd_deep_chunks_check("i64 / 4-byte pairs");
+    }
     msd_case(ctx, RDX_F64, ((size_t)1 << 19) + 77, 1, MSD_DEEPWIDE, 1, MSD_WIDE, &s);
     msd_case(ctx, RDX_F64, ((size_t)1 << 19) + 77, 1, MSD_DEEPLONG, 0, MSD_LONG, &s);
     msd_case(ctx, RDX_F64, ((size_t)1 << 19) + 77, 1, MSD_DEEPLONG32, 1, MSD_LONG, &s);

@@ -10,7 +10,8 @@ rdx_cuda_tuning *rdx_cuda_ctx_tuning(rdx_ctx *ctx)
 }
 
 int rdx_cuda_ctx_msd_state(rdx_ctx *ctx, unsigned *slow_blocks, unsigned *long_buckets, unsigned *deep_long,
-                           unsigned *deep2_long, unsigned *deep_skipped, unsigned *deep_wide, unsigned *wider_left)
+                           unsigned *deep2_long, unsigned *deep_skipped, unsigned *deep_wide, unsigned *wider_left,
+                           unsigned *deep_chunks)
 {
     if (slow_blocks)
         *slow_blocks = 0;
@@ -26,6 +27,8 @@ int rdx_cuda_ctx_msd_state(rdx_ctx *ctx, unsigned *slow_blocks, unsigned *long_b
         *deep_wide = 0;
     if (wider_left)
         *wider_left = 0;
+    if (deep_chunks)
+        *deep_chunks = 0;
     if (!ctx || !ctx->cuda || !ctx->cuda->msd_ctrl)
         return -1;
     uint32_t w[RDX_MSD_CTRL_WORDS] = {0};
@@ -48,6 +51,8 @@ int rdx_cuda_ctx_msd_state(rdx_ctx *ctx, unsigned *slow_blocks, unsigned *long_b
         *deep_wide = w[RDX_MSD_DEEP_WIDE] + w[RDX_MSD_DEEP2_WIDE];
     if (wider_left)
         *wider_left = w[RDX_MSD_WIDER_LEFT];
+    if (deep_chunks)
+        *deep_chunks = w[RDX_MSD_DEEP_CHUNKS] + w[RDX_MSD_DEEP2_CHUNKS];
     return (int)w[RDX_MSD_STATE];
 }
 

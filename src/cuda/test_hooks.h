@@ -44,9 +44,12 @@ int rdx_cuda_cluster_max_blocks(size_t key_bytes, size_t value_bytes);
  * the sample skipped the deep level (8-byte keys with few values of its digit: the long
  * buckets went whole to the segmented passes), else 0. *deep_wide (if not NULL): the
  * lone sub-buckets of both deep levels that level 3's wide shape of 8-byte keys sorted
- * (above the narrow shape's capacity, within its own). */
+ * (above the narrow shape's capacity, within its own). *deep_chunks (if not NULL): the
+ * chunks in which every block copied both deep levels' lone sub-buckets above
+ * RDX_MSD_DEEP_COPY_BLOCK_MAX keys from B to A (msd_deep_copy_kernel). */
 int rdx_cuda_ctx_msd_state(rdx_ctx *ctx, unsigned *slow_blocks, unsigned *long_buckets, unsigned *deep_long,
-                           unsigned *deep2_long, unsigned *deep_skipped, unsigned *deep_wide, unsigned *wider_left);
+                           unsigned *deep2_long, unsigned *deep_skipped, unsigned *deep_wide, unsigned *wider_left,
+                           unsigned *deep_chunks);
 
 /* The kinds of neighbouring pair the order check of the last sort enqueued on ctx found,
  * read after a device-wide synchronization: a bit mask of 1 (a pair out of the sort's
