@@ -1791,8 +1791,9 @@ static __device__ __noinline__ void msd_deep_lone(const msd_lone_out o, K *keys_
  * within its wide shape's (RDX_MSD_L3_WIDE8) is listed for that shape, which sorts it where
  * it lies (msd_deep_wide_kernel, the next launch); a larger one (dense values, or a key
  * that repeats thousands of times) is listed for the next level, and copied to A where it
- * is in B (by this block, or above RDX_MSD_DEEP_COPY_BLOCK_MAX keys in chunks by every
- * block of msd_deep_copy_kernel, the launch after): the second deep level, and after it the segmented passes over the bits below the
+ * is in B (msd_deep_lone: by this block, or above RDX_MSD_DEEP_COPY_BLOCK_MAX keys in
+ * chunks by every block of msd_deep_copy_kernel, the launch after). The next level is the
+ * second deep level, and after it the segmented passes over the bits below the
  * second digit (its deep digits are constant, so those passes cost it nothing). Where the
  * sample skipped the deep level (RDX_MSD_SKIP_DEEP, RDX_MSD_SKIP_DEEP2), the pass counted
  * every key of a long bucket as digit 0: each is one sub-bucket, in A, listed whole. The
@@ -1854,7 +1855,8 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
  * multiprocessor's bandwidth: 3.2 ms of u64 zipf 2^26 forced onto the route, H200 round
  * 60; every block walking the whole list of sub-buckets instead of a list of chunks took
  * f64 normal 2^30 from 47 to 65 ms, and a launch copying all of them, none in the deep
- * kernel, 47 to 48.) Launched after msd_deep_wide_kernel, before the next level's pass reads A. */
+ * kernel, 47 to 48.) Launched after msd_deep_wide_kernel, before the next level's pass
+ * reads A. */
 template <typename K, int VB>
 __global__ void __launch_bounds__(RDX_COPY_THREADS) msd_deep_copy_kernel(const rdx_msd_args a,
                                                                         const rdx_msd_deep_args d)

@@ -754,8 +754,9 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #ifndef RDX_MSD_L3_PREFETCH_BYTES
 #define RDX_MSD_L3_PREFETCH_BYTES (48 * 1024)
 #endif
-/* One block's copy of a range (rdx_block_copy: a chunk of the deep level's lone sub-buckets
- * above level 3's capacity from B to A, the segmented passes' tiles left in B): loads in
+/* One block's copy of a range (rdx_block_copy: the deep level's lone sub-buckets above
+ * level 3's capacity from B to A, whole or in chunks, and the segmented passes' tiles left
+ * in B): loads in
  * flight a thread. A plain loop kept one, and held a heavy key's sub-bucket of millions of
  * keys to a few GB/s (H100, round 51: u64 zipf 2^26 forced onto the route, the deep
  * kernels 6.9 of its 10.6 ms). */
