@@ -61,6 +61,13 @@ def _argsort_impl(t, dim, descending):
 
 _current_device = getattr(torch._C, "_cuda_getDevice", None)
 _raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+# The caching allocator's raw blocks (private; the planned path falls back to a tensor):
+# an allocation and its return took 1.6 us against 2.6 for a uint8 tensor (H200 machine,
+# round 61).
+_raw_alloc = getattr(torch._C, "_cuda_cudaCachingAllocator_raw_alloc", None)
+_raw_delete = getattr(torch._C, "_cuda_cudaCachingAllocator_raw_delete", None)
+if _raw_delete is None:
+    _raw_alloc = None
 
 
 def _sort_cuda_planned(t, dim, descending):
@@ -75,13 +82,22 @@ def _sort_cuda_planned(t, dim, descending):
             or _current_device is None or device != _current_device() or not t.is_contiguous()
             or t.data_ptr() % p.itemsize):
         return None
-    values = torch.empty_like(t, memory_format=torch.contiguous_format)
-    indices = torch.empty_like(t, dtype=torch.int64, memory_format=torch.contiguous_format)
-    owner, temp = TorchAdapter.temp(device, max(p.temp_bytes, 1))
-    _lib.context(p.backend, device).rows_sort_with_indices_async(
-        t.data_ptr(), values.data_ptr(), p.n, p.key_type, p.rows, indices.data_ptr(), p.idx_type,
-        p.opts, temp, p.temp_bytes, _raw_stream(device))
-    del owner  # the caching allocator hands it out again on this stream only: after the sort
+    values = torch.empty_like(t)  # t is contiguous, and so are they
+    indices = torch.empty_like(t, dtype=torch.int64)
+    stream, ctx = _raw_stream(device), _lib.context(p.backend, device)
+    args = (t.data_ptr(), values.data_ptr(), p.n, p.key_type, p.rows, indices.data_ptr(), p.idx_type,
+            p.opts)
+    if _raw_alloc is None:
+        owner, temp = TorchAdapter.temp(device, max(p.temp_bytes, 1))
+        ctx.rows_sort_with_indices_async(*args, temp, p.temp_bytes, stream)
+        return values, indices
+    # The temporary storage straight from the caching allocator, on this stream: given back
+    # once the sort is enqueued, it is handed out again on this stream only, after the sort.
+    temp = _raw_alloc(max(p.temp_bytes, 1), stream)
+    try:
+        ctx.rows_sort_with_indices_async(*args, temp, p.temp_bytes, stream)
+    finally:
+        _raw_delete(temp)
     return values, indices
 
 

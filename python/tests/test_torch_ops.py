@@ -162,6 +162,33 @@ def test_plans_follow_each_tensor(rng, device):
                 assert_same(got.indices, want.indices, "indices " + what)
 
 
+@pytest.mark.parametrize("raw_blocks", [True, False])
+def test_planned_path_temporary_storage(rng, device, monkeypatch, raw_blocks):
+    """On CUDA, a planned request takes the library call alone (_sort_cuda_planned), its
+    temporary storage a raw block of the caching allocator given back right after the
+    enqueue, or a tensor where this PyTorch has no raw blocks: back-to-back sorts on a
+    side stream, each on other keys, each equal to torch.sort (a block handed out again
+    before its sort ran would mix them)."""
+    if device != "cuda":
+        pytest.skip("the planned path is the CUDA one")
+    if not raw_blocks:
+        monkeypatch.setattr(rt, "_raw_alloc", None)
+    elif rt._raw_alloc is None:
+        pytest.skip("this PyTorch has no raw blocks of its caching allocator")
+    tensors = [random_tensor(rng, torch.int32, (64, 1000), device) for _ in range(6)]
+    rt.sort(tensors[0])  # plans the request
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(stream):
+        got = [rt._sort_cuda_planned(t, -1, False) for t in tensors]
+    stream.synchronize()
+    for t, both in zip(tensors, got):
+        assert both is not None, "the request was planned"
+        want = reference_sort(t, dim=-1)
+        assert_same(both[0], want.values, "values")
+        assert_same(both[1], want.indices, "indices")
+
+
 def _fn(x):
     values, indices = rt.sort(x, dim=-1)
     return values * 2, indices, rt.argsort(x, dim=0, descending=True)
