@@ -11,15 +11,13 @@
 
 
 /* Counts one key (head and tail keys), and ORs its code (less the MSD route's base) and
- * complement into range; with check, *special |= the key is special in NumPy's order
- * (rdx_hist_count_round's SPECIAL). */
+ * complement into range; with check, the plain image is counted and *special |= the key
+ * is special in NumPy's order (rdx_hist_count_round's SPECIAL). */
 template <typename K>
 static __device__ __forceinline__ void hist_count_key(uint32_t *h, K key, const rdx_hist_digits &g, K *range,
                                                       K msd_base, bool check, bool *special)
 {
-    if (check)
-        *special |= rdx_numpy_special_key(key);
-    const K c = rdx_hist_code(key, g) - msd_base;
+    const K c = (check ? rdx_numpy_plain_code(key, special) : rdx_hist_code(key, g)) - msd_base;
     rdx_hist_count_code(h, c, g);
     rdx_or_vary(range, c);
 }
@@ -37,7 +35,6 @@ __global__ void __launch_bounds__(RDX_HIST_THREADS, RDX_HIST_MIN_BLOCKS(KB)) rdx
 {
     typedef typename rdx_uint<KB>::t K;
     enum { VEC = 16 / KB, UNROLL = RDX_HIST_KEYS / VEC > 0 ? RDX_HIST_KEYS / VEC : 1 };
-    enum { SPECIAL_UNROLL = KB == 4 && UNROLL > 1 ? UNROLL / 2 : UNROLL };
     __shared__ uint32_t s_hist[RDX_HIST_MAX_CELLS];
     __shared__ uint32_t s_found; /* the kinds of pair the order check found (RDX_ORDER_*) */
     rdx_chain_enter();
@@ -118,11 +115,10 @@ __global__ void __launch_bounds__(RDX_HIST_THREADS, RDX_HIST_MIN_BLOCKS(KB)) rdx
     if (top_only) { /* (the base is loaded where it is used: held over the whole kernel it
                        spills at the 4-byte keys' 40-register cap) */
         const K msd_base = (K)rdx_u64_of(a.msd_ctrl + RDX_MSD_BASE);
-        if (check_special) /* half the loads in flight with 4-byte keys: at their 40-register cap,
-                              the check beside all of them spilled */
-            for (size_t base = first; base < nvec; base += stride * SPECIAL_UNROLL)
-                rdx_hist_count_round<K, SPECIAL_UNROLL, false, true, true>(s_hist, vec, base, stride, nvec, g, range,
-                                                                           msd_base, &special);
+        if (check_special)
+            for (size_t base = first; base < nvec; base += stride * UNROLL)
+                rdx_hist_count_round<K, UNROLL, false, true, true>(s_hist, vec, base, stride, nvec, g, range,
+                                                                   msd_base, &special);
         else
             for (size_t base = first; base < nvec; base += stride * UNROLL)
                 rdx_hist_count_round<K, UNROLL, false, true>(s_hist, vec, base, stride, nvec, g, range, msd_base);
