@@ -20,7 +20,7 @@ static const struct {
     TUNE_FIELD(msd4_wide_max_n), TUNE_FIELD(msd4_pairs_mid_max_n), TUNE_FIELD(msd4_counts_max_n),
     TUNE_FIELD(msd_pairs_max_n), TUNE_FIELD(msd_deep_max_n),    TUNE_FIELD(count_min_n),
     TUNE_FIELD(count16_min_n),   TUNE_FIELD(order_min_n),
-    TUNE_FIELD(numpy_lsd_min_n), TUNE_FIELD(pack_min_n),
+    TUNE_FIELD(numpy_lsd_min_n), TUNE_FIELD(numpy_plain_min_n), TUNE_FIELD(pack_min_n),
     TUNE_FIELD(pack_fast_min_n), TUNE_FIELD(msd_pairs_repeats),
 #undef TUNE_FIELD
 };

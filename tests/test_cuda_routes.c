@@ -341,8 +341,9 @@ static void in_order(rdx_ctx *ctx, int max_log2)
 
 /* A float key of kb bytes (4, 8): 1 in 4 a special value (NaN of either sign with a random
  * payload, -0.0, +0.0, -inf, +inf), the others normal of either sign over a few exponents,
- * so that the specials tie with and sit among many keys. */
-static void put_float_key(unsigned char *k, size_t kb, uint64_t *s)
+ * so that the specials tie with and sit among many keys. Without specials (NumPy's order:
+ * the NaNs all the canonical one, inf's pattern + 1, and the zeros +0.0) the same mix. */
+static void put_float_key(unsigned char *k, size_t kb, int specials, uint64_t *s)
 {
     const uint64_t r = rnd(s), sign = kb == 4 ? 0x80000000ull : 0x8000000000000000ull;
     const uint64_t inf = kb == 4 ? 0x7F800000ull : 0x7FF0000000000000ull, mant = kb == 4 ? 0x7FFFFFull : 0xFFFFFFFFFFFFFull;
@@ -365,6 +366,8 @@ static void put_float_key(unsigned char *k, size_t kb, uint64_t *s)
         }
     }
     }
+    if (!specials && r % 24 <= 2) /* the NaNs canonical, -0.0 as +0.0 */
+        x = r % 24 == 2 ? 0 : inf + 1;
     memcpy(k, &x, kb);
 }
 
@@ -372,8 +375,11 @@ static void put_float_key(unsigned char *k, size_t kb, uint64_t *s)
  * signs and payloads, both zeros and infinities, from a lowered limit: large and medium tile
  * shapes and portions; keys, pairs and argsort, in place and apart; keys in no order, in
  * NumPy's order already (the order check, by the canonical codes, finds it), and in its
- * reverse (not reversed: the canonical codes tie keys that differ); each against the
- * reference. Descending and f16 keys, and fewer keys than the limit, go by composition. */
+ * reverse (not reversed: the canonical codes tie keys that differ), and keys in no order
+ * with no special key (every NaN canonical, no -0.0); each against the reference. The
+ * large tile shape and the portions launch each pass as twins (numpy_plain_min_n 0: the
+ * plain kernel runs where no key is special), the medium shape the kernel of canonical
+ * digits alone. Descending and f16 keys, and fewer keys than the limit, go by composition. */
 static void numpy_lsd(rdx_ctx *ctx, int max_log2)
 {
     uint64_t s = seed ^ 0x7777;
@@ -396,25 +402,27 @@ static void numpy_lsd(rdx_ctx *ctx, int max_log2)
     for (int sh = 0; sh < 3; sh++) {
         force(ctx, &shapes[sh]);
         rdx_cuda_ctx_tuning(ctx)->numpy_lsd_min_n = RDX_SMALL_MAX_N + 1;
+        rdx_cuda_ctx_tuning(ctx)->numpy_plain_min_n = sh == 1 ? RDX_NUMPY_PLAIN_MIN_N : 0;
         rdx_cuda_ctx_tuning(ctx)->order_min_n = 0;
         for (size_t j = 0; j < sizeof jobs / sizeof jobs[0]; j++)
-            for (int order = 0; order < 3; order++, cases++) { /* none, NumPy's, its reverse */
+            for (int order = 0; order < 4; order++, cases++) { /* none, NumPy's, its reverse; none, no special */
                 const size_t kb = rdx_type_size(jobs[j].type);
                 unsigned char *k0 = host_or_die(n * kb);
                 for (size_t i = 0; i < n; i++)
-                    put_float_key(k0 + i * kb, kb, &s);
+                    put_float_key(k0 + i * kb, kb, order != 3, &s);
                 rdx_opts o = np;
                 o.flags |= order == 2 ? RDX_DESCENDING : 0u;
-                if (order)
+                if (order == 1 || order == 2)
                     CHECK(rdx_ref_put_in_order(k0, n, jobs[j].type, &o, (size_t)-1) == 0,
                           "numpy order: the reference ran out of memory");
                 char what[160];
                 snprintf(what, sizeof what, "numpy order on the LSD passes, shape %d, %s, kind %d, %s, keys %s", sh,
                          type_name(jobs[j].type), (int)jobs[j].kind, jobs[j].apart ? "apart" : "in place",
-                         order == 0 ? "in no order" : order == 1 ? "in order" : "in reverse order");
-                /* (the synchronous call sorts keys without specials by totalOrder: these have them) */
+                         order == 0 ? "in no order" : order == 1 ? "in order" : order == 2 ? "in reverse order"
+                                                                                   : "in no order, none special");
+                /* (the synchronous call sorts keys without specials by totalOrder) */
                 run_job(ctx, &jobs[j], k0, n, cases % 2 ? kb : 0, order == 1 ? ORDER_IN : ORDER_ANY,
-                        "onesweep (numpy order)", &s, what);
+                        order == 3 ? NULL : "onesweep (numpy order)", &s, what);
                 free(k0);
             }
         /* by composition: descending, and f16 */
@@ -429,7 +437,7 @@ static void numpy_lsd(rdx_ctx *ctx, int max_log2)
                     const uint16_t v = (uint16_t)(rnd(&s) % 5 == 0 ? (rnd(&s) & 1 ? 0x8000u : 0x7C01u) : rnd(&s));
                     memcpy(k0 + i * 2, &v, 2);
                 } else {
-                    put_float_key(k0 + i * kb, kb, &s);
+                    put_float_key(k0 + i * kb, kb, 1, &s);
                 }
             }
             char what[96];

@@ -45,6 +45,16 @@ template <typename K> static __device__ __forceinline__ K rdx_numpy_plain_code(K
     return c;
 }
 
+/* The code the histogram counts for a key it checks: the plain image for the MSD route's
+ * top digit (plain), else the canonical code (the LSD passes' digits where a key is
+ * special; the plain image where none is). */
+template <typename K>
+static __device__ __forceinline__ K rdx_numpy_checked_code(K key, bool plain, unsigned long long inf, bool *special)
+{
+    const K c = rdx_numpy_plain_code(key, special);
+    return plain ? c : (K)rdx_numpy_canon((uint64_t)c, (unsigned)sizeof(K), inf, 0);
+}
+
 /* h[pass][digit] += 1 for every pass of the mapped key k (h: shared, 2^radix_bits bins a pass). */
 template <typename K>
 static __device__ __forceinline__ void rdx_hist_count_code(uint32_t *h, K k, const rdx_hist_digits &g)
@@ -146,9 +156,10 @@ static __device__ __forceinline__ void rdx_hist_order_round(const uint4 *vec, si
  * (8-bit digits from bit 0 to the top): in a round of UNROLL vectors, shifts, masks and
  * pass offsets are known when compiled and no vector is tested, 3 instructions a count
  * where the general loop takes about 6 (the counting, not the loads, bounds this kernel).
- * SPECIAL (the MSD route's top digit in NumPy's order): the plain images counted and
- * *special |= a key is special there (rdx_numpy_plain_code), so that the route, which
- * sorts by the plain images, is checked in this read of the keys (RDX_MSD_SPECIAL). */
+ * SPECIAL (floats in NumPy's order, rdx_hist_args.special): *special |= a key is special
+ * there (rdx_numpy_plain_code), so that the MSD route, which sorts by the plain images
+ * (RANGE: its top digit, the images counted), and the LSD passes' plain twins are checked
+ * in this read of the keys. */
 template <typename K, int UNROLL, bool BYTES = false, bool RANGE = false, bool SPECIAL = false>
 static __device__ __forceinline__ void rdx_hist_count_round(uint32_t *h, const uint4 *vec, size_t base, size_t stride,
                                                             size_t nvec, const rdx_hist_digits &g, K *range = nullptr,
@@ -166,7 +177,7 @@ static __device__ __forceinline__ void rdx_hist_count_round(uint32_t *h, const u
 #pragma unroll
     for (int j = 0; j < UNROLL * VEC; ++j) {
         /* (SPECIAL: vectors past nvec read as +0.0, not special) */
-        u.k[j] = SPECIAL ? rdx_numpy_plain_code(u.k[j], special) : rdx_hist_code(u.k[j], g);
+        u.k[j] = SPECIAL ? rdx_numpy_checked_code(u.k[j], RANGE, g.inf, special) : rdx_hist_code(u.k[j], g);
         if (RANGE) /* the MSD route's top digit: the code less its base (ctrl[RDX_MSD_BASE]) */
             u.k[j] -= msd_base;
         if (RANGE && j / VEC < loaded) /* RANGE: range[2], rdx_or_vary of every code */

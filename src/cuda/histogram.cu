@@ -11,13 +11,13 @@
 
 
 /* Counts one key (head and tail keys), and ORs its code (less the MSD route's base) and
- * complement into range; with check, the plain image is counted and *special |= the key
- * is special in NumPy's order (rdx_hist_count_round's SPECIAL). */
+ * complement into range; with check, *special |= the key is special in NumPy's order and
+ * the code is rdx_numpy_checked_code's (the plain image with top_only). */
 template <typename K>
 static __device__ __forceinline__ void hist_count_key(uint32_t *h, K key, const rdx_hist_digits &g, K *range,
-                                                      K msd_base, bool check, bool *special)
+                                                      K msd_base, bool check, bool top_only, bool *special)
 {
-    const K c = (check ? rdx_numpy_plain_code(key, special) : rdx_hist_code(key, g)) - msd_base;
+    const K c = (check ? rdx_numpy_checked_code(key, top_only, g.inf, special) : rdx_hist_code(key, g)) - msd_base;
     rdx_hist_count_code(h, c, g);
     rdx_or_vary(range, c);
 }
@@ -47,9 +47,10 @@ __global__ void __launch_bounds__(RDX_HIST_THREADS, RDX_HIST_MIN_BLOCKS(KB)) rdx
     if (a.recount && !(state == RDX_MSD_LEVEL1 && rdx_msd_falls_back(a.msd_ctrl, 8 * KB, a.top)))
         return;
     const bool top_only = KB >= 4 && !a.recount && state == RDX_MSD_LEVEL1; /* (4- and 8-byte keys only) */
-    /* Floats in NumPy's order: the route sorts by the plain images, which order them alike
-     * unless a key is special there; this read of every key looks for one. */
-    const bool check_special = top_only && a.numpy;
+    /* Floats in NumPy's order: the MSD route sorts by the plain images, and the LSD passes
+     * may run as their plain twins, both where no key is special there; a launch that reads
+     * every key looks for one (a recount follows one that did). */
+    const bool check_special = KB >= 4 && a.special && !a.recount;
     bool special = false;
     const int drop = top_only ? (int)a.msd_ctrl[RDX_MSD_DROP] : 0;
     const int skip = top_only ? a.passes - 1 : 0;
@@ -89,12 +90,12 @@ __global__ void __launch_bounds__(RDX_HIST_THREADS, RDX_HIST_MIN_BLOCKS(KB)) rdx
     if (blockIdx.x == 0) { /* head and tail keys that miss the 16-byte loads */
         const K msd_base = top_only ? (K)rdx_u64_of(a.msd_ctrl + RDX_MSD_BASE) : (K)0; /* the route's codes are less it */
         for (size_t j = threadIdx.x; j < head; j += RDX_HIST_THREADS) {
-            hist_count_key(s_hist, keys[j], g, range, msd_base, check_special, &special);
+            hist_count_key(s_hist, keys[j], g, range, msd_base, check_special, top_only, &special);
             if (rdx_order_checking(order) && j + 1 < limit)
                 atomicOr(&s_found, pair_kind(keys, j, g, order) & order.want);
         }
         for (size_t j = tail + threadIdx.x; j < a.count; j += RDX_HIST_THREADS) {
-            hist_count_key(s_hist, keys[j], g, range, msd_base, check_special, &special);
+            hist_count_key(s_hist, keys[j], g, range, msd_base, check_special, top_only, &special);
             if (rdx_order_checking(order) && j + 1 < limit)
                 atomicOr(&s_found, pair_kind(keys, j, g, order) & order.want);
         }
@@ -124,11 +125,21 @@ __global__ void __launch_bounds__(RDX_HIST_THREADS, RDX_HIST_MIN_BLOCKS(KB)) rdx
                 rdx_hist_count_round<K, UNROLL, false, true>(s_hist, vec, base, stride, nvec, g, range, msd_base);
     } else if (passes == KB && g.begin_bit == 0 && g.end_bit == 8 * KB && g.radix_bits == 8 &&
                nvec >= stride * UNROLL * RDX_HIST_BYTES_MIN_ROUNDS) {
-        for (size_t base = first; base < nvec; base += stride * UNROLL)
-            rdx_hist_count_round<K, UNROLL, true>(s_hist, vec, base, stride, nvec, g);
+        if (check_special)
+            for (size_t base = first; base < nvec; base += stride * UNROLL)
+                rdx_hist_count_round<K, UNROLL, true, false, true>(s_hist, vec, base, stride, nvec, g, nullptr, 0,
+                                                                   &special);
+        else
+            for (size_t base = first; base < nvec; base += stride * UNROLL)
+                rdx_hist_count_round<K, UNROLL, true>(s_hist, vec, base, stride, nvec, g);
     } else {
-        for (size_t base = first; base < nvec; base += stride * UNROLL)
-            rdx_hist_count_round<K, UNROLL>(s_hist, vec, base, stride, nvec, g);
+        if (check_special)
+            for (size_t base = first; base < nvec; base += stride * UNROLL)
+                rdx_hist_count_round<K, UNROLL, false, false, true>(s_hist, vec, base, stride, nvec, g, nullptr, 0,
+                                                                    &special);
+        else
+            for (size_t base = first; base < nvec; base += stride * UNROLL)
+                rdx_hist_count_round<K, UNROLL>(s_hist, vec, base, stride, nvec, g);
     }
     __syncwarp();
     __syncthreads();
@@ -147,9 +158,9 @@ __global__ void __launch_bounds__(RDX_HIST_THREADS, RDX_HIST_MIN_BLOCKS(KB)) rdx
         for (int i = 0; i < 4; ++i)
             if (rdx_lane() == 0 && w[i])
                 atomicOr(&a.msd_ctrl[RDX_MSD_RANGE + i], w[i]);
-        if (__any_sync(RDX_FULL_WARP, special) && rdx_lane() == 0) /* (read by rdx_msd_falls_back) */
-            atomicOr(&a.msd_ctrl[RDX_MSD_SPECIAL], 1u);
     }
+    if (check_special && __any_sync(RDX_FULL_WARP, special) && rdx_lane() == 0) /* (check_special: the block's) */
+        atomicOr(a.special, 1u);
 }
 
 template <int KB>

@@ -60,9 +60,15 @@ typedef struct rdx_hist_args {
                                     MSD route; input in reverse order is reversed */
     int next_key;                /* with unsorted: the key after the portion (the next
                                     portion's first) may be read, for the pair across */
-    int numpy;                   /* count (and check) the keys' canonical codes of NumPy's
-                                    order (key_codec.h), inf: the float type's +inf pattern */
+    int numpy;                   /* count the keys' canonical codes of NumPy's order
+                                    (key_codec.h), inf: the float type's +inf pattern */
     unsigned long long inf;
+    uint32_t *special;           /* with numpy, NULL or a word (zeroed before the sort) into
+                                    which the launches that read every key OR 1 where one is
+                                    special in NumPy's order (a NaN other than the canonical
+                                    one, or -0.0; rdx_numpy_plain_code): the MSD route's
+                                    RDX_MSD_SPECIAL (its top digit counted by the plain
+                                    images), else the LSD passes' (rdx_pass_args.np_special) */
     int reverse_ok;              /* with unsorted: look for pairs in order too
                                     (RDX_ORDER_ASCENT), where the scan may reverse the keys */
 } rdx_hist_args;
@@ -157,6 +163,11 @@ typedef struct rdx_pass_args {
     rdx_seg_tiles seg;           /* rdx_launch_seg_pass only */
     int numpy;                   /* float keys of 4 or 8 bytes in NumPy's order, ascending:
                                     digits of their canonical codes (rdx_np_key) */
+    const uint32_t *np_special;  /* with numpy, NULL or the histogram's word (rdx_hist_args.
+                                    special): then each pass is launched twice, the kernel in
+                                    NumPy's order running where a key is special and its
+                                    plain twin (the same digits then, fewer instructions)
+                                    where none is */
     int packed;                  /* 4-byte keys with 4-byte values (or indices: iota), moved
                                     by the 8-byte keys' kernel as one word a pair, key above
                                     value: the first active pass reads them apart and the

@@ -746,6 +746,11 @@ __global__ void __launch_bounds__(RDX_OS_SHAPE_THREADS(KB, VB, MED), RDX_OS_SHAP
     extern __shared__ __align__(16) unsigned char smem[];
     uint32_t *s_misc = (uint32_t *)(smem + L::MISC);
     rdx_chain_enter();
+    /* Floats in NumPy's order launched as twins: the kernel of canonical digits runs where
+     * the histogram found a key special there, its plain twin where it found none; the
+     * other returns before it touches anything. */
+    if (!SEG && a.np_special && (*a.np_special != 0u) != (NP != 0))
+        return;
 
     /* The next launch's status words must be zero; this launch clears them (past
      * rdx_chain_enter it is the only one running, and the previous user of that buffer has
@@ -829,7 +834,17 @@ static cudaError_t launch_shape(int kb, int vb, const rdx_pass_args *a, unsigned
     case KB * 16 + VB: return launch_pass<KB, VB, stamped<KB, VB, MED, SEG>::SHAPE, SEG>(a, grid, s);
 #define RDX_NP_PASS_CASE(KB, VB) \
     case KB * 16 + VB: return launch_pass<KB, VB, stamped<KB, VB, MED, 0>::SHAPE, 0, 1>(a, grid, s);
+#define RDX_TWIN_PASS_CASE(KB, VB) \
+    case KB * 16 + VB: e = launch_pass<KB, VB, stamped<KB, VB, MED, 0>::SHAPE, 0>(a, grid, s); break;
     if (!SEG && a->numpy) {
+        if (a->np_special) { /* its plain twin first (the kernel's gate: one of the two runs) */
+            cudaError_t e = cudaErrorInvalidValue;
+            switch (kb * 16 + vb) {
+                RDX_FOR_EACH_NP_KV(RDX_TWIN_PASS_CASE)
+            }
+            if (e != cudaSuccess)
+                return e;
+        }
         switch (kb * 16 + vb) {
             RDX_FOR_EACH_NP_KV(RDX_NP_PASS_CASE)
         default: return cudaErrorInvalidValue;

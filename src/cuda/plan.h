@@ -56,6 +56,8 @@ typedef struct rdx_cuda_plan {
     size_t counts, bases, pass_info, active, counters, ctrl_end; /* control block */
     size_t unsorted;       /* in the control block: the histogram's order check (kernels.h,
                               rdx_hist_args.unsorted) */
+    size_t np_special;     /* in the control block: the LSD passes' word of a key special in
+                              NumPy's order (rdx_hist_args.special) */
     size_t status, status_words; /* two look-back buffers of status_words each */
     size_t msd_ctrl, msd_counts2; /* MSD route: control words and level-2 counts (in the
                                      control block, zeroed), */

@@ -20,6 +20,7 @@ void rdx_cuda_lsd_layout(rdx_cuda_plan *p, size_t *end, int msd)
     p->pass_info = rdx_cuda_take(end, (size_t)p->passes * 4);
     p->active = rdx_cuda_take(end, 4);
     p->unsorted = rdx_cuda_take(end, 4);
+    p->np_special = rdx_cuda_take(end, 4);
     p->counters = rdx_cuda_take(end, (size_t)p->passes * p->portions * 4);
     if (msd) {
         p->msd_ctrl = rdx_cuda_take(end, RDX_MSD_CTRL_WORDS * 4);
@@ -143,6 +144,15 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
     l.keys_b = t + p->keys_b;
     l.vals_b = p->vb ? (void *)(t + p->vals_b) : NULL;
     l.msd_ctrl = p->msd ? (uint32_t *)(t + p->msd_ctrl) : NULL;
+    /* NumPy's order: the word where the histogram notes a key special there (kernels.h,
+     * rdx_hist_args.special): the MSD route's, which the route needs, else from
+     * numpy_plain_min_n keys on the LSD passes' own; from there on the passes run as their
+     * plain twins where it stays 0. */
+    const int plain_twins = p->numpy_order && n >= ctx->cuda->tuning.numpy_plain_min_n;
+    uint32_t *const special = !p->numpy_order ? NULL
+                              : l.msd_ctrl    ? l.msd_ctrl + RDX_MSD_SPECIAL
+                              : plain_twins   ? (uint32_t *)(t + p->np_special)
+                                              : NULL;
     const size_t per_portion = (size_t)p->passes * RDX_CUDA_MAX_BINS;
     /* Every array the first pass reads lies apart from A: the passes can end in A
      * (scan.cu), with no copy back. */
@@ -189,6 +199,7 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
             h.zero = k == 0 && !recount ? l.status[0] : NULL;
             h.zero_words = k == 0 && !recount ? p->status_words : 0;
             h.msd_ctrl = l.msd_ctrl;
+            h.special = special;
             h.recount = recount;
             h.top = top;
             h.unsorted = l.unsorted;
@@ -253,6 +264,7 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
             a.n = n;
             a.end_bit = p->end_bit;
             a.numpy = p->numpy_order;
+            a.np_special = plain_twins ? special : NULL;
             a.packed = packed;
             a.pack_spare = packed ? t + p->pack_spare : NULL;
             RDX_CUDA_TRY(rdx_launch_pass(packed ? 8 : p->kb, packed ? 0 : p->vb, p->medium, &a, b->sms, s));

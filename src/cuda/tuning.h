@@ -393,6 +393,15 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #ifndef RDX_NUMPY_LSD_MIN_N
 #define RDX_NUMPY_LSD_MIN_N ((size_t)1 << 15)
 #endif
+/* From this many keys on, those LSD passes also look for keys special in NumPy's order in
+ * the up-front histogram and launch each pass twice: the kernel of canonical digits where
+ * one is there, its plain twin where none is (the usual data), a launch that returns at
+ * once the other's cost (rdx_pass_args.np_special). The canonical digits cost the pass
+ * kernel about a fifth: ncu, H200, round 61, f32 normal 2^28 from Python (the MSD route
+ * declines it), four passes 6726 us against 5590 in totalOrder. */
+#ifndef RDX_NUMPY_PLAIN_MIN_N
+#define RDX_NUMPY_PLAIN_MIN_N ((size_t)1 << 22)
+#endif
 /* 4-byte keys with 4-byte values (or indices: argsorts, gathers) on the LSD passes move as
  * one 8-byte word a pair (key above value: the 8-byte keys' kernel, one load and one store
  * a pair where the pairs kernel takes two of each; rdx_pass_args.packed) from this many

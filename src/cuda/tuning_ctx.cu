@@ -25,6 +25,7 @@ void rdx_cuda_tuning_defaults(rdx_cuda_tuning *t)
     t->count16_min_n = RDX_COUNT16_MIN_N;
     t->order_min_n = RDX_HIST_ORDER_MIN_N;
     t->numpy_lsd_min_n = RDX_NUMPY_LSD_MIN_N;
+    t->numpy_plain_min_n = RDX_NUMPY_PLAIN_MIN_N;
     t->pack_min_n = RDX_PACK_PAIRS_MIN_N;
     t->pack_fast_min_n = RDX_PACK_PAIRS_FAST_MIN_N;
     t->lowmem_bytes = 0;

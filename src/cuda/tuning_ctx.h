@@ -58,7 +58,9 @@ typedef struct rdx_cuda_tuning {
                                    (RDX_HIST_ORDER_MIN_N) */
     size_t numpy_lsd_min_n;     /* whole-array sorts in NumPy's order of f32 and f64 keys,
                                    ascending, take the LSD passes from this many keys on
-                                   (rdx_cuda_numpy_lsd; RDX_NUMPY_LSD_MIN_N) */
+                                   (rdx_cuda_numpy_lsd; RDX_NUMPY_LSD_MIN_N), */
+    size_t numpy_plain_min_n;   /* and from this many on run each pass as its plain twin
+                                   where no key is special there (RDX_NUMPY_PLAIN_MIN_N) */
     size_t pack_min_n;          /* 4-byte keys with 4-byte values move as one 8-byte word
                                    on the LSD passes from this many pairs on
                                    (RDX_PACK_PAIRS_MIN_N), */
