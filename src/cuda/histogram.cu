@@ -22,6 +22,22 @@ static __device__ __forceinline__ void hist_count_key(uint32_t *h, K key, const 
     rdx_or_vary(range, c);
 }
 
+/* This thread's rounds of 16-byte loads (rdx_hist_count_round), checking the keys for
+ * NumPy's order where check. */
+template <typename K, int UNROLL, bool BYTES, bool RANGE>
+static __device__ __forceinline__ void hist_count_rounds(uint32_t *h, const uint4 *vec, size_t first, size_t stride,
+                                                         size_t nvec, const rdx_hist_digits &g, K *range, K msd_base,
+                                                         bool check, bool *special)
+{
+    if (check)
+        for (size_t base = first; base < nvec; base += stride * UNROLL)
+            rdx_hist_count_round<K, UNROLL, BYTES, RANGE, true>(h, vec, base, stride, nvec, g, range, msd_base,
+                                                                special);
+    else
+        for (size_t base = first; base < nvec; base += stride * UNROLL)
+            rdx_hist_count_round<K, UNROLL, BYTES, RANGE>(h, vec, base, stride, nvec, g, range, msd_base);
+}
+
 /* The kind of the pair keys[j], keys[j + 1] (the order check: rdx_order_kind). */
 template <typename K>
 static __device__ __forceinline__ uint32_t pair_kind(const K *keys, size_t j, const rdx_hist_digits &g,
@@ -113,34 +129,17 @@ __global__ void __launch_bounds__(RDX_HIST_THREADS, RDX_HIST_MIN_BLOCKS(KB)) rdx
         for (size_t base = first; rdx_order_checking(order) && base - lane < nvec; base += stride * RDX_HIST_ORDER_VECS)
             rdx_hist_order_round<K, RDX_HIST_ORDER_VECS>(vec, base, stride, nvec, g, &order);
     }
-    if (top_only) { /* (the base is loaded where it is used: held over the whole kernel it
-                       spills at the 4-byte keys' 40-register cap) */
-        const K msd_base = (K)rdx_u64_of(a.msd_ctrl + RDX_MSD_BASE);
-        if (check_special)
-            for (size_t base = first; base < nvec; base += stride * UNROLL)
-                rdx_hist_count_round<K, UNROLL, false, true, true>(s_hist, vec, base, stride, nvec, g, range,
-                                                                   msd_base, &special);
-        else
-            for (size_t base = first; base < nvec; base += stride * UNROLL)
-                rdx_hist_count_round<K, UNROLL, false, true>(s_hist, vec, base, stride, nvec, g, range, msd_base);
-    } else if (passes == KB && g.begin_bit == 0 && g.end_bit == 8 * KB && g.radix_bits == 8 &&
-               nvec >= stride * UNROLL * RDX_HIST_BYTES_MIN_ROUNDS) {
-        if (check_special)
-            for (size_t base = first; base < nvec; base += stride * UNROLL)
-                rdx_hist_count_round<K, UNROLL, true, false, true>(s_hist, vec, base, stride, nvec, g, nullptr, 0,
-                                                                   &special);
-        else
-            for (size_t base = first; base < nvec; base += stride * UNROLL)
-                rdx_hist_count_round<K, UNROLL, true>(s_hist, vec, base, stride, nvec, g);
-    } else {
-        if (check_special)
-            for (size_t base = first; base < nvec; base += stride * UNROLL)
-                rdx_hist_count_round<K, UNROLL, false, false, true>(s_hist, vec, base, stride, nvec, g, nullptr, 0,
-                                                                    &special);
-        else
-            for (size_t base = first; base < nvec; base += stride * UNROLL)
-                rdx_hist_count_round<K, UNROLL>(s_hist, vec, base, stride, nvec, g);
-    }
+    if (top_only) /* (the base is loaded where it is used: held over the whole kernel it
+                     spills at the 4-byte keys' 40-register cap) */
+        hist_count_rounds<K, UNROLL, false, true>(s_hist, vec, first, stride, nvec, g, range,
+                                                  (K)rdx_u64_of(a.msd_ctrl + RDX_MSD_BASE), check_special, &special);
+    else if (passes == KB && g.begin_bit == 0 && g.end_bit == 8 * KB && g.radix_bits == 8 &&
+             nvec >= stride * UNROLL * RDX_HIST_BYTES_MIN_ROUNDS)
+        hist_count_rounds<K, UNROLL, true, false>(s_hist, vec, first, stride, nvec, g, range, 0, check_special,
+                                                  &special);
+    else
+        hist_count_rounds<K, UNROLL, false, false>(s_hist, vec, first, stride, nvec, g, range, 0, check_special,
+                                                   &special);
     __syncwarp();
     __syncthreads();
     if (threadIdx.x == 0 && s_found)

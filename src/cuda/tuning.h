@@ -398,7 +398,7 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
  * one is there, its plain twin where none is (the usual data), a launch that returns at
  * once the other's cost (rdx_pass_args.np_special). The canonical digits cost the pass
  * kernel about a fifth: ncu, H200, round 61, f32 normal 2^28 from Python (the MSD route
- * declines it), four passes 6726 us against 5590 in totalOrder. */
+ * declines it), four passes 6726 us against 5573 in totalOrder. */
 #ifndef RDX_NUMPY_PLAIN_MIN_N
 #define RDX_NUMPY_PLAIN_MIN_N ((size_t)1 << 22)
 #endif
