@@ -81,12 +81,13 @@ RDX_DEFINE_CODEC(64)
  * (either sign, any payload) is equal to every other and greater than +inf, and -0.0 is
  * equal to +0.0. Keys are still stored by the bijective mapping above (so no key is ever
  * rewritten); only the value a sort orders by is canonicalised: every NaN's code becomes
- * the code just above +inf's (that of the smallest positive NaN pattern) and -0.0's code
- * becomes +0.0's. rdx_numpy_canon_uW takes a code made by rdx_encode_uW (desc as given
- * there) and returns the code to order by, in the same direction; a stable sort by it is
- * NumPy's stable order (or its reverse with desc, NaNs first). inf is the type's +inf
- * pattern (rdx_float_inf_bits). Codes that are no NaN and no -0.0 are returned as they
- * are. */
+ * that of the positive quiet NaN without payload (0x7FC00000 for f32, 0x7FF8000000000000
+ * for f64: the NaN NumPy, Python and PyTorch make, so that arrays holding only that NaN
+ * have no key whose code changes) and -0.0's code becomes +0.0's. rdx_numpy_canon_uW
+ * takes a code made by rdx_encode_uW (desc as given there) and returns the code to order
+ * by, in the same direction; a stable sort by it is NumPy's stable order (or its reverse
+ * with desc, NaNs first). inf is the type's +inf pattern (rdx_float_inf_bits). Codes that
+ * are no NaN and no -0.0 are returned as they are. */
 
 /* The +inf bit pattern of a float type, 0 for an integer type. */
 static RDX_HD uint64_t rdx_float_inf_bits(rdx_type t)
@@ -100,6 +101,13 @@ static RDX_HD uint64_t rdx_float_inf_bits(rdx_type t)
     }
 }
 
+/* The positive quiet NaN's pattern for a float type's +inf pattern inf: the mantissa's top
+ * bit (half inf's lowest bit) set. */
+static RDX_HD uint64_t rdx_float_qnan_bits(uint64_t inf)
+{
+    return inf | ((inf & (~inf + 1)) >> 1);
+}
+
 #define RDX_DEFINE_CANON(W)                                                            \
     static RDX_HD uint##W##_t rdx_numpy_canon_u##W(uint##W##_t code, uint##W##_t inf,   \
                                                    int desc)                           \
@@ -109,7 +117,7 @@ static RDX_HD uint64_t rdx_float_inf_bits(rdx_type t)
         const uint##W##_t lo = (uint##W##_t)~(inf | sign);    /* -inf's code */        \
         uint##W##_t a = desc ? (uint##W##_t)~code : code;                              \
         if (a > hi || a < lo)                                                          \
-            a = (uint##W##_t)(hi + 1);                                                 \
+            a = (uint##W##_t)(rdx_float_qnan_bits(inf) ^ sign); /* the quiet NaN's */  \
         else if (a == (uint##W##_t)(sign - 1))                                         \
             a = sign;                                                                  \
         return desc ? (uint##W##_t)~a : a;                                             \
@@ -147,7 +155,7 @@ static RDX_HD uint64_t rdx_sort_bits(uint64_t x, unsigned key_bytes, int cls, in
 }
 
 /* The canonical bit pattern of float key bits x (key_bytes 2, 4 or 8) under
- * RDX_NUMPY_ORDER: every NaN becomes the smallest positive NaN pattern and -0.0 becomes
+ * RDX_NUMPY_ORDER: every NaN becomes the positive quiet NaN and -0.0 becomes
  * +0.0; any other key is its own. A plain sort of canonical patterns is NumPy's order. */
 static RDX_HD uint64_t rdx_numpy_canon_pattern(uint64_t x, unsigned key_bytes, uint64_t inf)
 {
@@ -161,11 +169,11 @@ static RDX_HD uint64_t rdx_numpy_canon_pattern(uint64_t x, unsigned key_bytes, u
 }
 
 /* True for the two patterns that a canonical code decodes to where several keys share the
- * code: +0.0 (for both zeros) and the canonical NaN (+inf's pattern + 1, for every NaN).
+ * code: +0.0 (for both zeros) and the canonical NaN (the positive quiet NaN, for every NaN).
  * Every other decoded code is the key's own pattern. */
 static RDX_HD int rdx_numpy_canon_shared(uint64_t pattern, uint64_t inf)
 {
-    return pattern == 0 || pattern == inf + 1;
+    return pattern == 0 || pattern == rdx_float_qnan_bits(inf);
 }
 
 #endif /* RDX_KEY_CODEC_H */

@@ -283,7 +283,8 @@ static uint64_t numpy_pattern(uint64_t *s, const ftype *f)
 }
 
 /* rdx_numpy_canon_uW of the codes orders as NumPy orders the numbers (descending: the
- * reverse), maps every code that is no NaN and no -0 to itself, and is idempotent; for
+ * reverse), maps every code that is no NaN and no -0 to itself and every NaN to the quiet
+ * NaN's, and is idempotent; for
  * 16-bit types over every pair class exhaustively per pattern, for all over random pairs. */
 static void numpy_canonical_order(void)
 {
@@ -309,6 +310,10 @@ static void numpy_canonical_order(void)
                 CHECK(rdx_numpy_canon(ca, kb, inf, desc) == ca, "%s: canon not idempotent at 0x%" PRIx64,
                       f->name, a);
                 const double x = float_value(a, f);
+                if (isnan(x)) /* every NaN becomes the positive quiet NaN, np.nan's pattern */
+                    CHECK(rdx_numpy_canon_pattern(a, kb, inf) == (inf | (uint64_t)1 << (f->mant_bits - 1)),
+                          "%s: NaN 0x%" PRIx64 " canonical pattern 0x%" PRIx64, f->name, a,
+                          rdx_numpy_canon_pattern(a, kb, inf));
                 if (!isnan(x) && !(x == 0 && (a >> (w - 1))))
                     CHECK(ca == encode(a, w, RDX_CLASS_FLOAT, desc),
                           "%s: 0x%" PRIx64 " (no NaN, no -0) changed its code", f->name, a);

@@ -117,10 +117,14 @@ enum {
                         differ: out of order for both widths (the route runs) */
     MSD_NP_NEGZERO, /* as MSD_NARROW (positive floats, no NaN), but key 33 (never sampled)
                        -0.0: special in NumPy's order (msd_numpy_tests) */
-    MSD_NP_NAN,     /* the same with key 33 a quiet NaN (not NumPy's canonical pattern) */
+    MSD_NP_NAN,     /* the same with key 33 a NaN with a payload (not the canonical pattern,
+                       the quiet NaN, for either width) */
     MSD_NP_NAN_LAST, /* the same with the last key that NaN: one the histogram's 16-byte
                         loads miss (its tail, counted key by key), and the sample's last run
                         sees (the route may be declined: any outcome, the result checked) */
+    MSD_NP_QNAN64,  /* as MSD_NARROW, but 1 key in 64 the quiet NaN of f64 (0x7FF8..., np.nan;
+                       the sample sees them): canonical, so the route runs, the NaNs tied */
+    MSD_NP_QNAN32,  /* the same for f32 (0x7FC00000 in the top half) */
     MSD_UNIT,       /* doubles uniform in [0, 1), keys 32 and 33 (never sampled) 2^-40 and
                        2^-60: the sample spans many binades (down to about 2^-14), the route
                        keeps the leading bits of a range widened toward zero, and the keys
@@ -236,8 +240,10 @@ static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
         case MSD_BITS40: k[i] = r >> 24; break;
         case MSD_OUTLIER: k[i] = i == 32 ? r | 1ull << 63 : i == 33 ? r : r >> 3; break;
         case MSD_NP_NEGZERO: k[i] = i == 33 ? 1ull << 63 : r >> 3; break;
-        case MSD_NP_NAN: k[i] = i == 33 ? 0x7FF8000000000000ull : r >> 3; break; /* (as f32: 0x7FF80000) */
-        case MSD_NP_NAN_LAST: k[i] = i + 1 == n ? 0x7FF8000000000000ull : r >> 3; break;
+        case MSD_NP_NAN: k[i] = i == 33 ? 0x7FF8000000000001ull : r >> 3; break; /* (as f32: 0x7FF80000) */
+        case MSD_NP_NAN_LAST: k[i] = i + 1 == n ? 0x7FF8000000000001ull : r >> 3; break;
+        case MSD_NP_QNAN64: k[i] = i % 64 == 5 ? 0x7FF8000000000000ull : r >> 3; break;
+        case MSD_NP_QNAN32: k[i] = i % 64 == 5 ? 0x7FC0000000000000ull : r >> 3; break;
         case MSD_HALFTOP: k[i] = i + 32 >= n ? (1ull << 60) | (r >> 40) : r >> 4; break;
         case MSD_NEGNARROW: k[i] = (r >> 3) | 1ull << 63; break;
         case MSD_SIGNED62: k[i] = (r >> 1) - (1ull << 62); break;
@@ -1331,9 +1337,9 @@ static void msd_wide_pairs_tests(rdx_ctx *ctx, int max_log2, int shape)
 
 /* Floats in NumPy's order (RDX_NUMPY_ORDER: every NaN last, -0.0 equal to +0.0). The
  * stream-ordered call plans the route, which sorts by the plain images: where no key is
- * special there (a NaN other than NumPy's canonical pattern, or -0.0) it runs; where one is
- * (key 33, never sampled) the check before the histogram sends the sort to the LSD passes
- * in NumPy's order (outcome MSD_MISSED_RANGE). The synchronous call looks for special keys
+ * special there (a NaN other than the canonical one, np.nan's quiet NaN, or -0.0) it runs,
+ * its NaNs tied; where one is (key 33, never sampled) the check before the histogram sends
+ * the sort to the LSD passes in NumPy's order (outcome MSD_MISSED_RANGE). The synchronous call looks for special keys
  * first: without them it sorts as without the flag (the route), with them the route is
  * not planned. Keys, pairs (stable: equal keys keep their order) and argsorts, each against
  * the reference in NumPy's order. */
@@ -1348,6 +1354,7 @@ static void msd_numpy_tests(rdx_ctx *ctx, int max_log2)
         msd_case(ctx, RDX_F64, n, 0, MSD_NARROW, 1, 2, &s);
         msd_pairs_case(ctx, RDX_F32, n, 4, 0, MSD_NP_NEGZERO, 1, MSD_MISSED_RANGE, &s);
         msd_case(ctx, RDX_F64, n, 0, MSD_NP_NAN, 0, -1, &s);
+        msd_pairs_case(ctx, RDX_F64, n, 8, 0, MSD_NP_QNAN64, 1, MSD_RAN, &s);
     } else {
         msd_case(ctx, RDX_F64, n, 0, MSD_NARROW, 1, 2, &s);
         msd_case(ctx, RDX_F32, n, 0, MSD_NARROW, 1, 2, &s);
@@ -1363,6 +1370,11 @@ static void msd_numpy_tests(rdx_ctx *ctx, int max_log2)
         msd_case(ctx, RDX_F64, n, 0, MSD_NARROW, 0, 2, &s);
         msd_case(ctx, RDX_F64, n, 0, MSD_NP_NEGZERO, 0, -1, &s);
         msd_pairs_case(ctx, RDX_F32, n, 4, 0, MSD_NP_NAN, 0, -1, &s);
+        /* np.nan's pattern is the canonical NaN: the route runs, its NaNs tied (stable) */
+        msd_pairs_case(ctx, RDX_F64, n, 8, 0, MSD_NP_QNAN64, 1, MSD_RAN, &s);
+        msd_pairs_case(ctx, RDX_F32, n, 4, 0, MSD_NP_QNAN32, 1, MSD_RAN, &s);
+        msd_case(ctx, RDX_F64, n, 0, MSD_NP_QNAN64, 0, MSD_RAN, &s);
+        msd_argsort_case(ctx, RDX_F32, n, RDX_U32, 0, MSD_NP_QNAN32, 0, MSD_RAN, &s);
     }
     case_flags = 0;
     rdx_cuda_ctx_tuning(ctx)->numpy_lsd_min_n = RDX_NUMPY_LSD_MIN_N;

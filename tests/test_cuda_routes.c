@@ -342,7 +342,7 @@ static void in_order(rdx_ctx *ctx, int max_log2)
 /* A float key of kb bytes (4, 8): 1 in 4 a special value (NaN of either sign with a random
  * payload, -0.0, +0.0, -inf, +inf), the others normal of either sign over a few exponents,
  * so that the specials tie with and sit among many keys. Without specials (NumPy's order:
- * the NaNs all the canonical one, inf's pattern + 1, and the zeros +0.0) the same mix. */
+ * the NaNs all the canonical one, np.nan's quiet NaN, and the zeros +0.0) the same mix. */
 static void put_float_key(unsigned char *k, size_t kb, int specials, uint64_t *s)
 {
     const uint64_t r = rnd(s), sign = kb == 4 ? 0x80000000ull : 0x8000000000000000ull;
@@ -367,7 +367,7 @@ static void put_float_key(unsigned char *k, size_t kb, int specials, uint64_t *s
     }
     }
     if (!specials && r % 24 <= 2) /* the NaNs canonical, -0.0 as +0.0 */
-        x = r % 24 == 2 ? 0 : inf + 1;
+        x = r % 24 == 2 ? 0 : inf | (mant + 1) >> 1;
     memcpy(k, &x, kb);
 }
 

@@ -49,7 +49,8 @@ MANTISSA = {"float16": 10, "bfloat16": 7, "float32": 23, "float64": 52}
 
 
 def numpy_order_bits(raw, float_name):
-    """order_bits for floats in NumPy's order: every NaN just above +inf, -0.0 as +0.0."""
+    """order_bits for floats in NumPy's order: every NaN the positive quiet NaN (above +inf),
+    -0.0 as +0.0."""
     width = raw.dtype.itemsize * 8
     mant = MANTISSA[float_name]
     t = raw.dtype.type
@@ -57,7 +58,7 @@ def numpy_order_bits(raw, float_name):
     inf = t(((1 << (width - 1 - mant)) - 1) << mant)
     magnitude = raw & t(~(1 << (width - 1)) & ((1 << width) - 1))
     mapped = order_bits(raw, "f")
-    mapped[magnitude > inf] = t((int(inf) | int(sign)) + 1)  # every NaN
+    mapped[magnitude > inf] = t(int(inf) | int(sign) | 1 << (mant - 1))  # every NaN
     mapped[magnitude == 0] = sign                            # both zeros: +0.0's code
     return mapped
 

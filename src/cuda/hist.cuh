@@ -28,20 +28,20 @@ static __device__ __forceinline__ K rdx_hist_code(K k, const rdx_hist_digits &g)
  * there (a NaN other than the canonical one, or -0.0). The route takes such keys only
  * ascending (route_msd.cu) and sorts them by their plain images: the code is the plain
  * image, which is the canonical code of every key that is not special. In codes: +inf's is
- * hi and -inf's lo, the canonical NaN's hi + 1, every other NaN's outside [lo, hi + 1],
- * and -0.0's sign - 1. Two range tests on the code, where the canonical code and the
- * canonical pattern's round trip took about 30 instructions an 8-byte key and made this
- * read of the keys compute-bound (f64 2^28 in NumPy's order: its histogram 1388 us against
- * 659 us in totalOrder, ncu, H200, round 61). */
+ * hi and -inf's lo, the canonical NaN's (the quiet one) hi + half inf's lowest bit, every
+ * other NaN's outside [lo, hi], and -0.0's sign - 1. Range and equality tests on the code,
+ * where the canonical code and the canonical pattern's round trip took about 30
+ * instructions an 8-byte key and made this read of the keys compute-bound (f64 2^28 in
+ * NumPy's order: its histogram 1388 us against 659 us in totalOrder, ncu, H200, round 61). */
 template <typename K> static __device__ __forceinline__ K rdx_numpy_plain_code(K key, bool *special)
 {
     if constexpr (sizeof(K) < 4)
         return key; /* (never called: the route's keys have 4 or 8 bytes) */
     const K sign = (K)((K)1 << (8 * sizeof(K) - 1));
     const K inf = (K)rdx_float_inf_bits(sizeof(K) == 4 ? RDX_F32 : RDX_F64);
-    const K hi = (K)(inf ^ sign), lo = (K)~(inf | sign);
+    const K hi = (K)(inf ^ sign), lo = (K)~(inf | sign), nan = (K)(rdx_float_qnan_bits(inf) ^ sign);
     const K c = rdx_enc(key, RDX_CLASS_FLOAT, 0);
-    *special |= (K)(c - lo) > (K)(hi + 1u - lo) || c == (K)(sign - 1u);
+    *special |= ((K)(c - lo) > (K)(hi - lo) && c != nan) || c == (K)(sign - 1u);
     return c;
 }
 
