@@ -11,6 +11,8 @@
  *   4. waits at a grid barrier again and loads its tile of the new order.
  * A pass whose digit is the same for every key is skipped after step 2. Keys are encoded
  * on the first load and decoded on the final store, so the input may be the output.
+ * NP: f32 and f64 keys in NumPy's order, ascending (rdx_np_key: the keys move as they are,
+ * each digit taken from the key's canonical code), as on the LSD passes.
  *
  * The barrier needs every block resident at once: the launch is cooperative (the runtime
  * refuses a grid that cannot be resident, and places all blocks together, so that two
@@ -102,11 +104,18 @@ static __device__ __forceinline__ void sum_counts(const uint32_t *counts, uint32
     *before = threadIdx.x < bins ? s_before[threadIdx.x] : 0u;
 }
 
-template <int KB, int VB, int SH>
+/* An L2-coherent load (another block wrote it in this launch) of a key or value. */
+template <typename T> static __device__ __forceinline__ T grid_ldcg(const T *p) { return __ldcg(p); }
+template <typename U> static __device__ __forceinline__ rdx_np_key<U> grid_ldcg(const rdx_np_key<U> *p)
+{
+    return {__ldcg(&p->u)};
+}
+
+template <int KB, int VB, int SH, int NP>
 __global__ void __launch_bounds__(RDX_GRID_SHAPE_THREADS(SH), RDX_GRID_SHAPE_MIN_BLOCKS(SH)) rdx_grid_kernel(const rdx_grid_args a)
 {
     typedef rdx_grid_layout<KB, VB, SH> L;
-    typedef typename rdx_uint<KB>::t K;
+    typedef typename rdx_pass_key<KB, NP>::t K;
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
     RDX_RANK_SMEM(L::R, K, V);
     uint32_t *s_base = (uint32_t *)(smem + L::BASE);
@@ -179,9 +188,9 @@ __global__ void __launch_bounds__(RDX_GRID_SHAPE_THREADS(SH), RDX_GRID_SHAPE_MIN
         for (int i = 0; i < L::ITEMS; ++i) {
             const uint32_t pos = first + (uint32_t)i * 32u;
             if (pos < count) {
-                key[i] = __ldcg(&tk[chunk + pos]);
+                key[i] = grid_ldcg(&tk[chunk + pos]);
                 if (VB)
-                    val[i] = __ldcg(&tv[chunk + pos]);
+                    val[i] = grid_ldcg(&tv[chunk + pos]);
             }
         }
     }
@@ -192,19 +201,22 @@ __global__ void __launch_bounds__(RDX_GRID_SHAPE_THREADS(SH), RDX_GRID_SHAPE_MIN
 }
 
 /* Blocks of each instantiation one SM can hold, per device (0: not known yet). Written
- * once per device by rdx_grid_init; a race only repeats the same query. */
+ * once per device by rdx_grid_init; a race only repeats the same query. Kinds: the 12
+ * (key, value) sizes, then the 6 of NumPy's order (4- and 8-byte keys). */
 #define RDX_GRID_DEVICES 64
-#define RDX_GRID_KINDS 12
+#define RDX_GRID_KINDS 18
 static volatile int g_per_sm[RDX_GRID_DEVICES][RDX_GRID_KINDS][RDX_GRID_SHAPES];
 
-static int kind_index(int kb, int vb)
+static int kind_index(int kb, int vb, int np)
 {
     const int k = kb == 1 ? 0 : kb == 2 ? 1 : kb == 4 ? 2 : kb == 8 ? 3 : -1;
     const int v = vb == 0 ? 0 : vb == 4 ? 1 : vb == 8 ? 2 : -1;
-    return k < 0 || v < 0 ? -1 : k * 3 + v;
+    if (k < 0 || v < 0 || (np && k < 2))
+        return -1;
+    return np ? 12 + (k - 2) * 3 + v : k * 3 + v;
 }
 
-template <int KB, int VB, int SH>
+template <int KB, int VB, int SH, int NP>
 static cudaError_t launch_grid(const rdx_grid_args *a, unsigned grid, cudaStream_t s)
 {
     cudaLaunchConfig_t cfg = {};
@@ -217,44 +229,47 @@ static cudaError_t launch_grid(const rdx_grid_args *a, unsigned grid, cudaStream
     cfg.stream = s;
     cfg.attrs = attr;
     cfg.numAttrs = 1;
-    return cudaLaunchKernelEx(&cfg, rdx_grid_kernel<KB, VB, SH>, *a);
+    return cudaLaunchKernelEx(&cfg, rdx_grid_kernel<KB, VB, SH, NP>, *a);
 }
 
-template <int KB, int VB>
+template <int KB, int VB, int NP>
 static cudaError_t launch_kv(int shape, const rdx_grid_args *a, unsigned grid, cudaStream_t s)
 {
     switch (shape) {
-    case 0: return launch_grid<KB, VB, 0>(a, grid, s);
-    case 1: return launch_grid<KB, VB, 1>(a, grid, s);
-    case 2: return launch_grid<KB, VB, 2>(a, grid, s);
+    case 0: return launch_grid<KB, VB, 0, NP>(a, grid, s);
+    case 1: return launch_grid<KB, VB, 1, NP>(a, grid, s);
+    case 2: return launch_grid<KB, VB, 2, NP>(a, grid, s);
     default: return cudaErrorInvalidValue;
     }
 }
 
-template <int KB, int VB, int SH>
+template <int KB, int VB, int SH, int NP>
 static cudaError_t init_grid(int dev)
 {
-    const void *f = (const void *)rdx_grid_kernel<KB, VB, SH>;
+    const void *f = (const void *)rdx_grid_kernel<KB, VB, SH, NP>;
     const int bytes = (int)rdx_grid_layout<KB, VB, SH>::BYTES;
     cudaError_t e = cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
     int per_sm = 0;
     if (e == cudaSuccess)
         e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, RDX_GRID_SHAPE_THREADS(SH), (size_t)bytes);
     if (e == cudaSuccess && dev >= 0 && dev < RDX_GRID_DEVICES)
-        g_per_sm[dev][kind_index(KB, VB)][SH] = per_sm > 0 ? per_sm : -1;
+        g_per_sm[dev][kind_index(KB, VB, NP)][SH] = per_sm > 0 ? per_sm : -1;
     return e;
 }
 
-template <int KB, int VB>
+template <int KB, int VB, int NP>
 static cudaError_t init_kv(int dev)
 {
-    cudaError_t e = init_grid<KB, VB, 0>(dev);
+    cudaError_t e = init_grid<KB, VB, 0, NP>(dev);
     if (e == cudaSuccess)
-        e = init_grid<KB, VB, 1>(dev);
+        e = init_grid<KB, VB, 1, NP>(dev);
     if (e == cudaSuccess)
-        e = init_grid<KB, VB, 2>(dev);
+        e = init_grid<KB, VB, 2, NP>(dev);
     return e;
 }
+
+/* The sizes NumPy's order has: 4- and 8-byte keys (f32, f64) with any value size. */
+#define RDX_GRID_FOR_EACH_NP(X) X(4, 0) X(4, 4) X(4, 8) X(8, 0) X(8, 4) X(8, 8)
 
 cudaError_t rdx_grid_init(void)
 {
@@ -262,9 +277,10 @@ cudaError_t rdx_grid_init(void)
     cudaError_t e = cudaGetDevice(&dev);
     if (e != cudaSuccess)
         return e;
-#define RDX_GRID_INIT(KB, VB) init_kv<KB, VB>(dev),
-    const cudaError_t r[12] = {RDX_FOR_EACH_KV(RDX_GRID_INIT)};
-    for (int i = 0; i < 12; ++i)
+#define RDX_GRID_INIT(KB, VB) init_kv<KB, VB, 0>(dev),
+#define RDX_GRID_INIT_NP(KB, VB) init_kv<KB, VB, 1>(dev),
+    const cudaError_t r[RDX_GRID_KINDS] = {RDX_FOR_EACH_KV(RDX_GRID_INIT) RDX_GRID_FOR_EACH_NP(RDX_GRID_INIT_NP)};
+    for (int i = 0; i < RDX_GRID_KINDS; ++i)
         if (r[i] != cudaSuccess && e == cudaSuccess)
             e = r[i];
     return e;
@@ -274,10 +290,10 @@ int rdx_grid_shape(size_t n) { return n <= RDX_GRID_S_MAX_N ? 0 : n <= RDX_GRID_
 
 size_t rdx_grid_tile(int shape) { return (size_t)RDX_GRID_SHAPE_THREADS(shape) * RDX_GRID_SHAPE_ITEMS(shape); }
 
-int rdx_grid_fits(int kb, int vb, int shape, size_t blocks, int sms)
+int rdx_grid_fits(int kb, int vb, int np, int shape, size_t blocks, int sms)
 {
     int dev = 0;
-    const int k = kind_index(kb, vb);
+    const int k = kind_index(kb, vb, np);
     if (k < 0 || shape < 0 || shape >= RDX_GRID_SHAPES || cudaGetDevice(&dev) != cudaSuccess || dev < 0 ||
         dev >= RDX_GRID_DEVICES)
         return 0;
@@ -285,10 +301,18 @@ int rdx_grid_fits(int kb, int vb, int shape, size_t blocks, int sms)
     return per_sm > 0 && blocks <= (size_t)per_sm * (size_t)sms;
 }
 
-cudaError_t rdx_launch_grid(int kb, int vb, int shape, const rdx_grid_args *a, unsigned grid, cudaStream_t s)
+cudaError_t rdx_launch_grid(int kb, int vb, int np, int shape, const rdx_grid_args *a, unsigned grid, cudaStream_t s)
 {
 #define RDX_GRID_CASE(KB, VB) \
-    case KB * 16 + VB: return launch_kv<KB, VB>(shape, a, grid, s);
+    case KB * 16 + VB: return launch_kv<KB, VB, 0>(shape, a, grid, s);
+#define RDX_GRID_CASE_NP(KB, VB) \
+    case KB * 16 + VB: return launch_kv<KB, VB, 1>(shape, a, grid, s);
+    if (np) {
+        switch (kb * 16 + vb) {
+            RDX_GRID_FOR_EACH_NP(RDX_GRID_CASE_NP)
+        default: return cudaErrorInvalidValue;
+        }
+    }
     switch (kb * 16 + vb) {
         RDX_FOR_EACH_KV(RDX_GRID_CASE)
     default: return cudaErrorInvalidValue;

@@ -458,13 +458,14 @@ cudaError_t rdx_launch_pass(int kb, int vb, int medium, const rdx_pass_args *a, 
 cudaError_t rdx_launch_seg_pass(int kb, int vb, const rdx_pass_args *a, size_t max_tiles, int sms, cudaStream_t s);
 cudaError_t rdx_launch_small(int kb, int vb, const rdx_small_args *a, cudaStream_t s);
 /* Grid path: the tile shape for n keys (0, 1, 2: tuning.h), its keys per block, and a
- * cooperative launch of `grid` blocks of that shape. */
+ * cooperative launch of `grid` blocks of that shape; np: f32 or f64 keys (kb 4 or 8) in
+ * NumPy's order, ascending (grid.cu). */
 int rdx_grid_shape(size_t n);
 size_t rdx_grid_tile(int shape);
-cudaError_t rdx_launch_grid(int kb, int vb, int shape, const rdx_grid_args *a, unsigned grid, cudaStream_t s);
-/* 1 when `blocks` blocks of the grid kernel for (kb, vb, shape) can all be resident at
+cudaError_t rdx_launch_grid(int kb, int vb, int np, int shape, const rdx_grid_args *a, unsigned grid, cudaStream_t s);
+/* 1 when `blocks` blocks of the grid kernel for (kb, vb, np, shape) can all be resident at
  * once on the current device (sms multiprocessors); needs rdx_grid_init there first. */
-int rdx_grid_fits(int kb, int vb, int shape, size_t blocks, int sms);
+int rdx_grid_fits(int kb, int vb, int np, int shape, size_t blocks, int sms);
 /* Cluster path: 1 when n keys of key bytes kb and value bytes vb fit one cluster that the
  * current device can place (needs rdx_cluster_init there first; 0 before sm_90); the
  * launch of ceil(n / RDX_CLUSTER_TILE) blocks as one cluster. */

@@ -172,7 +172,11 @@ int rdx_cuda_numpy_lsd(const rdx_cuda_tuning *t, const rdx_job *job)
 
 const char *rdx_cuda_plan_route_name(const rdx_cuda_plan *p)
 {
-    return p->msd ? "msd (decided on the device)" : p->numpy_order ? "onesweep (numpy order)" : p->route->name;
+    if (p->msd)
+        return "msd (decided on the device)";
+    if (p->numpy_order) /* (the routes that take it: grid, onesweep) */
+        return p->route == &rdx_route_grid ? "grid (numpy order)" : "onesweep (numpy order)";
+    return p->route->name;
 }
 
 unsigned char *rdx_cuda_temp_base(void *temp)

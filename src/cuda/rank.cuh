@@ -93,7 +93,7 @@ static __device__ __forceinline__ void rdx_load_tile(const K *kin, const V *vin,
 #pragma unroll
     for (int i = 0; i < ITEMS; ++i) {
         const uint32_t pos = first + (uint32_t)i * 32u;
-        key[i] = pos < count ? rdx_enc(kin[chunk + pos], cls, desc) : (K)0;
+        key[i] = pos < count ? rdx_enc(kin[chunk + pos], cls, desc) : K{};
         if (VB)
             val[i] = pos < count ? (vin ? vin[chunk + pos] : (V)(chunk + pos)) : (V)0;
     }

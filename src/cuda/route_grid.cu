@@ -1,5 +1,6 @@
 /* The grid route: a grid of co-resident blocks sorts up to the context's grid_max_n keys
- * in one launch, passes separated by a grid-wide barrier (grid.cu). Scratch: a ping-pong
+ * in one launch, passes separated by a grid-wide barrier (grid.cu); f32 and f64 keys in
+ * NumPy's order too (ascending: the digits of their canonical codes). Scratch: a ping-pong
  * partner of the keys and values, the barrier word and per-block digit counts. */
 #include <string.h>
 
@@ -10,12 +11,12 @@ static size_t grid_blocks(size_t n, int shape) { return (n + rdx_grid_tile(shape
 
 static const char *accepts(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
 {
-    if (p->numpy_order)
-        return "NumPy's order (the LSD passes order by its canonical codes)";
+    if (p->numpy_order && (p->kb < 4 || p->desc))
+        return "NumPy's order on keys of 2 bytes or descending (by composition)";
     if (p->n > t->grid_max_n)
         return "n above the context's grid limit";
     const int shape = rdx_grid_shape(p->n);
-    if (!rdx_grid_fits(p->kb, p->vb, shape, grid_blocks(p->n, shape), t->sms))
+    if (!rdx_grid_fits(p->kb, p->vb, p->numpy_order, shape, grid_blocks(p->n, shape), t->sms))
         return "the grid is not co-resident on the device";
     return NULL;
 }
@@ -57,7 +58,7 @@ static rdx_status enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job *j
     if (!RDX_GRID_CG_SYNC || RDX_GRID_ONE_BARRIER)
         RDX_CUDA_TRY(cudaMemsetAsync(a.barrier, 0, RDX_GRID_ONE_BARRIER ? p->grid_clear_bytes : 4, s));
     rdx_cuda_mark_write(ctx, b);
-    RDX_CUDA_TRY(rdx_launch_grid(p->kb, p->vb, p->grid_shape, &a, (unsigned)p->grid_blocks, s));
+    RDX_CUDA_TRY(rdx_launch_grid(p->kb, p->vb, p->numpy_order, p->grid_shape, &a, (unsigned)p->grid_blocks, s));
     return RDX_OK;
 }
 
