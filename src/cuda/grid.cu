@@ -268,9 +268,6 @@ static cudaError_t init_kv(int dev)
     return e;
 }
 
-/* The sizes NumPy's order has: 4- and 8-byte keys (f32, f64) with any value size. */
-#define RDX_GRID_FOR_EACH_NP(X) X(4, 0) X(4, 4) X(4, 8) X(8, 0) X(8, 4) X(8, 8)
-
 cudaError_t rdx_grid_init(void)
 {
     int dev = 0;
@@ -279,7 +276,7 @@ cudaError_t rdx_grid_init(void)
         return e;
 #define RDX_GRID_INIT(KB, VB) init_kv<KB, VB, 0>(dev),
 #define RDX_GRID_INIT_NP(KB, VB) init_kv<KB, VB, 1>(dev),
-    const cudaError_t r[RDX_GRID_KINDS] = {RDX_FOR_EACH_KV(RDX_GRID_INIT) RDX_GRID_FOR_EACH_NP(RDX_GRID_INIT_NP)};
+    const cudaError_t r[RDX_GRID_KINDS] = {RDX_FOR_EACH_KV(RDX_GRID_INIT) RDX_FOR_EACH_NP_KV(RDX_GRID_INIT_NP)};
     for (int i = 0; i < RDX_GRID_KINDS; ++i)
         if (r[i] != cudaSuccess && e == cudaSuccess)
             e = r[i];
@@ -309,7 +306,7 @@ cudaError_t rdx_launch_grid(int kb, int vb, int np, int shape, const rdx_grid_ar
     case KB * 16 + VB: return launch_kv<KB, VB, 1>(shape, a, grid, s);
     if (np) {
         switch (kb * 16 + vb) {
-            RDX_GRID_FOR_EACH_NP(RDX_GRID_CASE_NP)
+            RDX_FOR_EACH_NP_KV(RDX_GRID_CASE_NP)
         default: return cudaErrorInvalidValue;
         }
     }

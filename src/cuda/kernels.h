@@ -16,6 +16,9 @@
  * kb * 16 + vb, the preparation of each instantiation). */
 #define RDX_FOR_EACH_KV(X) \
     X(1, 0) X(1, 4) X(1, 8) X(2, 0) X(2, 4) X(2, 8) X(4, 0) X(4, 4) X(4, 8) X(8, 0) X(8, 4) X(8, 8)
+/* Those of the kernels in NumPy's order (4- and 8-byte float keys: the pass kernel, the
+ * grid kernel). */
+#define RDX_FOR_EACH_NP_KV(X) X(4, 0) X(4, 4) X(4, 8) X(8, 0) X(8, 4) X(8, 8)
 
 /* The MSD route's level 2 looks back over each level-1 bucket with the pass kernel's
  * counts of at most 2^30 - 1 keys: where the keys make more than one portion, a top digit

@@ -824,9 +824,6 @@ template <int KB, int VB, int MED, int SEG> struct stamped {
     static constexpr int SHAPE = WANT == RDX_OS_MID && !RDX_OS_HAS_MID(KB, VB) ? RDX_OS_LARGE : WANT;
 };
 
-/* The (key, value) bytes of the kernels in NumPy's order (4- and 8-byte float keys). */
-#define RDX_FOR_EACH_NP_KV(X) X(4, 0) X(4, 4) X(4, 8) X(8, 0) X(8, 4) X(8, 8)
-
 template <int MED, int SEG>
 static cudaError_t launch_shape(int kb, int vb, const rdx_pass_args *a, unsigned grid, cudaStream_t s)
 {

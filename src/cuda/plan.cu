@@ -174,9 +174,7 @@ const char *rdx_cuda_plan_route_name(const rdx_cuda_plan *p)
 {
     if (p->msd)
         return "msd (decided on the device)";
-    if (p->numpy_order) /* (the routes that take it: grid, onesweep) */
-        return p->route == &rdx_route_grid ? "grid (numpy order)" : "onesweep (numpy order)";
-    return p->route->name;
+    return p->numpy_order ? p->route->numpy_name : p->route->name;
 }
 
 unsigned char *rdx_cuda_temp_base(void *temp)

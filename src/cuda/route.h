@@ -47,6 +47,8 @@ typedef struct rdx_cuda_route {
     rdx_status (*enqueue)(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job *job, const rdx_cuda_bufs *b,
                           cudaStream_t s);
     int argsort_key_copy;  /* an argsort needs a working copy of the keys (keys_a) */
+    const char *numpy_name; /* what it reports for a job in NumPy's order (NULL: it declines
+                               them) */
 } rdx_cuda_route;
 
 /* The table, in the order tried (routes.cu). */

@@ -23,4 +23,4 @@ static rdx_status enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job *j
     return rdx_cuda_enqueue_on_chip(ctx, p, b, rdx_launch_cluster, s);
 }
 
-const rdx_cuda_route rdx_route_cluster = {"cluster", accepts, rdx_cuda_no_scratch, enqueue, 0};
+const rdx_cuda_route rdx_route_cluster = {"cluster", accepts, rdx_cuda_no_scratch, enqueue, 0, NULL};

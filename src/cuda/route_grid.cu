@@ -62,4 +62,4 @@ static rdx_status enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job *j
     return RDX_OK;
 }
 
-const rdx_cuda_route rdx_route_grid = {"grid", accepts, layout, enqueue, 0};
+const rdx_cuda_route rdx_route_grid = {"grid", accepts, layout, enqueue, 0, "grid (numpy order)"};

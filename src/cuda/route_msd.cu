@@ -293,4 +293,5 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     return RDX_OK;
 }
 
-const rdx_cuda_route rdx_route_msd = {"msd", accepts, layout, rdx_cuda_lsd_enqueue, 1};
+const rdx_cuda_route rdx_route_msd = {"msd", accepts, layout, rdx_cuda_lsd_enqueue, 1,
+                                        "msd (decided on the device)"};

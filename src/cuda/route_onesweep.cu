@@ -284,4 +284,5 @@ static const char *accepts(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
 
 static void layout(rdx_cuda_plan *p, size_t *end) { rdx_cuda_lsd_layout(p, end, 0); }
 
-const rdx_cuda_route rdx_route_onesweep = {"onesweep", accepts, layout, rdx_cuda_lsd_enqueue, 1};
+const rdx_cuda_route rdx_route_onesweep = {"onesweep", accepts, layout, rdx_cuda_lsd_enqueue, 1,
+                                             "onesweep (numpy order)"};

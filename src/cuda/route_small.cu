@@ -47,4 +47,4 @@ static rdx_status enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_job *j
     return rdx_cuda_enqueue_on_chip(ctx, p, b, rdx_launch_small, s);
 }
 
-const rdx_cuda_route rdx_route_small = {"small", accepts, rdx_cuda_no_scratch, enqueue, 0};
+const rdx_cuda_route rdx_route_small = {"small", accepts, rdx_cuda_no_scratch, enqueue, 0, NULL};
