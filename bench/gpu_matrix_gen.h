@@ -38,6 +38,9 @@
 #define GM_BUCKET_PERCENT 90
 #define GM_BUCKET_TOP 0xA5u
 /* "equal": every key this pattern (integers, truncated to the width) or this value (floats). */
+/* "missing": standard normal floats, this share of them (in percent) np.nan's bit pattern
+ * (the quiet NaN): data with missing values. */
+#define GM_MISSING_PERCENT 1
 #define GM_EQUAL_BITS 0x0123456789ABCDEFull
 #define GM_EQUAL_FLOAT 3.25
 
@@ -55,6 +58,7 @@ typedef enum gm_dist {
     GM_FEW,          /* at most GM_FEW_VALUES distinct random keys */
     GM_BUCKET,       /* GM_BUCKET_PERCENT % of the keys in one top-byte bucket */
     GM_REPEAT,       /* n / GM_REPEAT_COPIES + 1 random keys, each about GM_REPEAT_COPIES times */
+    GM_MISSING,      /* floats: standard normal, GM_MISSING_PERCENT % of them the quiet NaN */
     GM_NDIST
 } gm_dist;
 
@@ -65,7 +69,7 @@ static GM_HD int gm_dist_applies(int dist, rdx_type t)
     switch (dist) {
     case GM_BITS: return cls != RDX_CLASS_FLOAT;
     case GM_SIGNED: return cls == RDX_CLASS_SIGNED;
-    case GM_NORMAL: case GM_UNIT: return t == RDX_F32 || t == RDX_F64;
+    case GM_NORMAL: case GM_UNIT: case GM_MISSING: return t == RDX_F32 || t == RDX_F64;
     default: return dist >= 0 && dist < GM_NDIST;
     }
 }
@@ -143,10 +147,13 @@ static GM_HD uint64_t gm_key_bits(int dist, rdx_type t, uint64_t i, uint64_t n, 
     case GM_SIGNED: /* (r mod 2^(w-1)) - 2^(w-2), in two's complement */
         x = (r & gm_mask(width - 1)) - ((uint64_t)1 << (width - GM_SIGNED_SPAN_SHIFT));
         break;
-    case GM_NORMAL: { /* Box-Muller; u1 in (0, 1] keeps the log finite */
+    case GM_NORMAL:
+    case GM_MISSING: { /* Box-Muller; u1 in (0, 1] keeps the log finite */
         double u1 = ((double)(r >> 11) + 1.0) * (1.0 / 9007199254740992.0);
         double u2 = gm_unit(gm_hash(i, 1, seed), 8);
         x = gm_float_bits(sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2), bytes);
+        if (dist == GM_MISSING && gm_hash(i, 8, seed) % 100 < GM_MISSING_PERCENT)
+            x = bytes == 4 ? 0x7FC00000ull : 0x7FF8000000000000ull;
         break;
     }
     case GM_UNIT:

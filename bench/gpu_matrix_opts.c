@@ -15,7 +15,7 @@ static const rdx_gm_case gm_all_cases[] = {
 
 static const char *const gm_dist_names[GM_NDIST] = {
     "uniform", "bits", "signed", "normal", "unit", "zipf", "lowentropy",
-    "sorted", "reverse", "equal", "few", "bucket", "repeat"};
+    "sorted", "reverse", "equal", "few", "bucket", "repeat", "missing"};
 
 void rdx_gpu_matrix_defaults(rdx_gpu_matrix_opts *o, int quick)
 {

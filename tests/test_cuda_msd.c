@@ -164,18 +164,26 @@ enum {
     MSD_FEW_PAIRED, /* as MSD_FEW, but two of the 16 values share their top 16 bits: one
                        long bucket of two keys among long buckets of one key each (8-byte
                        keys: the segmented passes move that one and leave the others) */
+    MSD_NORMAL_NAN, /* as MSD_NORMAL (8-byte keys), but 1 key in 64 the quiet NaN (np.nan's
+                       bits): a 24-bit prefix heavy in the sample, one value, which the sample's
+                       second deep-level test passes over (RDX_MSD_DEEP2_VALUES) */
+    MSD_NORMAL_2NAN, /* the same with half of those NaNs carrying a payload of 1: two values
+                        in one heavy prefix, which that test declines */
     MSD_NFILL
 };
-static const char *const msd_fill_names[MSD_NFILL] = {
+static const char *const msd_fill_names[] = {
     "uniform",  "low entropy",     "top bits equal", "sorted",         "few distinct",
     "giant bucket", "capacity", "big sub-buckets", "duplicates x8", "duplicates x n/4096", "tagged",
     "narrow", "40 bits", "outliers", "top digit half used", "negative narrow", "normal",
     "signed +-2^62", "signed near 0", "under the base",
     "high, two small", "near the top, two 0", "a long sub-bucket", "a long sub-bucket, 32 bits", "24-bit tags", "one top digit 90%",
     "tagged, 40 bits", "tagged, 3 bits dropped", "capacity, 5 bits dropped", "capacity, negative",
-    "capacity, 8 low values", "sorted, one pair swapped", "narrow, one -0.0", "narrow, one NaN", "[0, 1)", "(-1, 0]", "[0, 1), one 2^-200",
+    "capacity, 8 low values", "sorted, one pair swapped", "narrow, one -0.0", "narrow, one NaN", "narrow, the last key NaN",
+    "narrow, 1 in 64 np.nan (f64)", "narrow, 1 in 64 np.nan (f32)", "[0, 1)", "(-1, 0]", "[0, 1), one 2^-200",
     "heavy x128", "heavy in a long bucket", "zipf", "n/8192 prefixes", "n/8192 prefixes, runs",
-    "n/4096 prefixes, runs", "16 copies", "two long sub-buckets", "few distinct, two sharing 16 bits"};
+    "n/4096 prefixes, runs", "16 copies", "two long sub-buckets", "few distinct, two sharing 16 bits",
+    "normal, 1 in 64 np.nan", "normal, 1 in 64 NaN of two kinds"};
+_Static_assert(sizeof msd_fill_names / sizeof msd_fill_names[0] == MSD_NFILL, "a name for each fill");
 
 /* A random-looking 64-bit value for each index (the splitmix64 finalizer). */
 static uint64_t msd_mix(uint64_t x)
@@ -269,11 +277,15 @@ static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
             memcpy(&k[i], &y, 8);
             break;
         }
-        case MSD_NORMAL: { /* Box-Muller, u1 in (0, 1] */
+        case MSD_NORMAL:
+        case MSD_NORMAL_NAN:
+        case MSD_NORMAL_2NAN: { /* Box-Muller, u1 in (0, 1] */
             const double u1 = ((double)(r >> 11) + 1.0) / 9007199254740992.0;
             const double u2 = (double)(rnd(s) >> 11) / 9007199254740992.0;
             const double x = sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
             memcpy(&k[i], &x, 8);
+            if (fill != MSD_NORMAL && i % 64 == 5)
+                k[i] = 0x7FF8000000000000ull | (fill == MSD_NORMAL_2NAN && i % 128 == 69);
             break;
         }
         default: k[i] = r; break;
@@ -1095,6 +1107,15 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
     msd_argsort_case(ctx, RDX_F64, half_n, RDX_U32, 0, MSD_NORMAL, 1, MSD_RAN, &s);
     msd_case(ctx, RDX_U64, half_n, 0, MSD_LOWENT, 1, 0, &s);
     msd_case(ctx, RDX_F32, half_n, 0, MSD_NORMAL, 0, 0, &s);
+    /* The same doubles with 1 key in 64 one NaN: that heavy prefix is one value (taken);
+     * with two values in it, or dozens of heavy keys (zipf), declined. */
+    msd_case(ctx, RDX_F64, half_n, 0, MSD_NORMAL_NAN, 1, MSD_RAN, &s);
+    msd_pairs_case(ctx, RDX_F64, half_n + 5, 4, 1, MSD_NORMAL_NAN, 0, MSD_RAN, &s);
+    case_flags = RDX_NUMPY_ORDER;
+    msd_argsort_case(ctx, RDX_F64, half_n, RDX_U32, 0, MSD_NORMAL_NAN, 0, MSD_RAN, &s);
+    case_flags = 0;
+    msd_case(ctx, RDX_F64, half_n, 0, MSD_NORMAL_2NAN, 0, 0, &s);
+    msd_case(ctx, RDX_U64, half_n, 1, MSD_ZIPF, 0, 0, &s);
     t->msd_max_n = t->msd_pairs_max_n = 4 * half_n;
     msd_case(ctx, RDX_U64, half_n, 1, MSD_HALFTOP, 1, 2, &s);
     msd_case(ctx, RDX_U32, half_n, 0, MSD_HALFTOP, 0, 2, &s);

@@ -21,7 +21,7 @@ static const struct { rdx_type t; const char *name; } types[] = {
 
 static const char *const dist_names[GM_NDIST] = {
     "uniform", "bits", "signed", "normal", "unit", "zipf", "lowentropy",
-    "sorted", "reverse", "equal", "few", "bucket", "repeat"};
+    "sorted", "reverse", "equal", "few", "bucket", "repeat", "missing"};
 
 static uint64_t image(uint64_t x, rdx_type t)
 {
@@ -131,20 +131,32 @@ static void check_one(rdx_type t, const char *tn, int dist, uint64_t *k, uint64_
               dn, mn, mx, width - GM_SIGNED_SPAN_SHIFT);
         break;
     }
-    case GM_NORMAL: {
+    case GM_NORMAL:
+    case GM_MISSING: { /* the NaNs np.nan's pattern, about GM_MISSING_PERCENT %; the others normal */
+        const uint64_t qnan = width == 32 ? 0x7FC00000ull : 0x7FF8000000000000ull;
+        size_t nans = 0, finite;
         double mean, var;
         for (i = 0; i < N; i++) {
             double v = as_double(k[i], t);
+            if (dist == GM_MISSING && isnan(v)) {
+                CHECK(k[i] == qnan, "%s %s: key %zu a NaN other than the quiet NaN", tn, dn, i);
+                nans++;
+                continue;
+            }
             CHECK(isfinite(v), "%s %s: key %zu not finite", tn, dn, i);
             sum += v;
             sum2 += v * v;
             count += fabs(v) < 1.0;
         }
-        mean = sum / N;
-        var = sum2 / N - mean * mean;
+        finite = N - nans;
+        mean = sum / finite;
+        var = sum2 / finite - mean * mean;
         CHECK(fabs(mean) < 0.03 && var > 0.95 && var < 1.05, "%s %s: mean %.4f variance %.4f", tn, dn, mean, var);
-        CHECK(count > 0.67 * N && count < 0.70 * N, "%s %s: %.4f of the keys within one sigma", tn, dn,
-              (double)count / N);
+        CHECK(count > 0.67 * finite && count < 0.70 * finite, "%s %s: %.4f of the keys within one sigma", tn, dn,
+              (double)count / finite);
+        /* binomial: sd about 0.1% of N at 1%; 0.3% is 3 of them */
+        CHECK(dist == GM_NORMAL ? nans == 0 : fabs((double)nans / N - GM_MISSING_PERCENT / 100.0) < 0.003,
+              "%s %s: %.4f of the keys NaN", tn, dn, (double)nans / N);
         break;
     }
     case GM_UNIT:
@@ -217,8 +229,9 @@ static void applicability(void)
               !gm_dist_applies(GM_SIGNED, RDX_U64) && !gm_dist_applies(GM_SIGNED, RDX_F64),
           "signed applies to signed integers only");
     CHECK(gm_dist_applies(GM_NORMAL, RDX_F32) && gm_dist_applies(GM_UNIT, RDX_F64) &&
-              !gm_dist_applies(GM_NORMAL, RDX_U32) && !gm_dist_applies(GM_UNIT, RDX_I64),
-          "normal and unit apply to f32 and f64 only");
+              gm_dist_applies(GM_MISSING, RDX_F64) && !gm_dist_applies(GM_NORMAL, RDX_U32) &&
+              !gm_dist_applies(GM_UNIT, RDX_I64) && !gm_dist_applies(GM_MISSING, RDX_I32),
+          "normal, unit and missing apply to f32 and f64 only");
     CHECK(gm_dist_applies(GM_BITS, RDX_U8) && gm_dist_applies(GM_BITS, RDX_I64) && !gm_dist_applies(GM_BITS, RDX_F32),
           "bits applies to integers only");
     CHECK(!gm_dist_applies(GM_NDIST, RDX_U32) && !gm_dist_applies(-1, RDX_U32), "out-of-range distributions");

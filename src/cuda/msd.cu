@@ -139,6 +139,83 @@ static __device__ __forceinline__ uint32_t msd_deep_bit(uint32_t p)
     return msd_hash(p, 0x9E3779B1u, __builtin_ctz(RDX_MSD_DEEP_MAP_BITS));
 }
 
+/* Key k's bin among the sample's hashed 24-bit prefixes (RDX_MSD_DEEP2_BINS): the top two
+ * digits and the deep level's below them. */
+template <typename K> static __device__ __forceinline__ uint32_t msd_deep2_bin(K k, int second)
+{
+    return msd_hash((uint32_t)(k >> (second - 8)) & 0xFFFFFFu, 0x85EBCA6Bu, __builtin_ctz(RDX_MSD_DEEP2_BINS));
+}
+
+/* The sample's heavy 24-bit prefixes (bins of more than RDX_MSD_DEEP2_MOST24 keys), up to
+ * RDX_MSD_DEEP2_VALUES of them: each one's count, and its keys' two candidate values with
+ * how many keys equal each. */
+struct msd_heavy {
+    uint32_t n;                                         /* heavy bins found (may exceed the slots) */
+    uint32_t bin[RDX_MSD_DEEP2_VALUES], count[RDX_MSD_DEEP2_VALUES];
+    uint32_t other[RDX_MSD_DEEP2_VALUES], eq1[RDX_MSD_DEEP2_VALUES]; /* keys unlike rep[0]; keys like rep[1] */
+    unsigned long long rep[2][RDX_MSD_DEEP2_VALUES];
+};
+
+/* Whether the sample's heavy 24-bit prefixes are few (RDX_MSD_DEEP2_VALUES) and each one key
+ * value but for at most RDX_MSD_DEEP2_MOST24 sampled keys (tuning.h): to every thread of
+ * the block, which calls this together, s_deep2 counted and h zeroed. A bin's value is
+ * the more common of two candidates: a key of it (whichever is stored last), and a key
+ * unlike that one (the first may be a key of another prefix hashed into the bin, about one
+ * a bin for random keys). */
+template <typename K, int PER_WARP>
+static __device__ bool msd_heavy_single(const K (&key)[PER_WARP], const bool (&have)[PER_WARP], K base, int second,
+                                        const uint32_t *s_deep2, msd_heavy *h)
+{
+    for (uint32_t j = threadIdx.x; j < RDX_MSD_DEEP2_BINS / 2u; j += blockDim.x)
+        for (uint32_t half = 0; half < 2u; ++half) {
+            const uint32_t c = half ? s_deep2[j] >> 16 : s_deep2[j] & 0xFFFFu;
+            if (c > RDX_MSD_DEEP2_MOST24) {
+                const uint32_t slot = atomicAdd(&h->n, 1u);
+                if (slot < RDX_MSD_DEEP2_VALUES) {
+                    h->bin[slot] = 2u * j + half;
+                    h->count[slot] = c;
+                }
+            }
+        }
+    __syncthreads();
+    const uint32_t heavy = h->n;
+    if (heavy == 0u || heavy > RDX_MSD_DEEP2_VALUES)
+        return heavy == 0u;
+    int slot[PER_WARP];
+#pragma unroll
+    for (int j = 0; j < PER_WARP; ++j) {
+        slot[j] = -1;
+        if (have[j]) {
+            const uint32_t bin = msd_deep2_bin<K>((K)(key[j] - base), second);
+            for (uint32_t v = 0; v < heavy; ++v)
+                slot[j] = h->bin[v] == bin ? (int)v : slot[j];
+        }
+    }
+    for (int round = 0; round < 3; ++round) {
+#pragma unroll
+        for (int j = 0; j < PER_WARP; ++j) {
+            if (slot[j] < 0)
+                continue;
+            const unsigned long long k = (unsigned long long)key[j];
+            const int v = slot[j];
+            if (round == 0)
+                atomicExch(&h->rep[0][v], k); /* (an atomic: a race the sanitizer need not report) */
+            else if (round == 1 && k != h->rep[0][v]) {
+                atomicExch(&h->rep[1][v], k);
+                atomicAdd(&h->other[v], 1u);
+            } else if (round == 2 && k != h->rep[0][v] && k == h->rep[1][v])
+                atomicAdd(&h->eq1[v], 1u);
+        }
+        __syncthreads();
+    }
+    bool single = true;
+    for (uint32_t v = 0; v < heavy; ++v) {
+        const uint32_t eq0 = h->count[v] - h->other[v], most = eq0 > h->eq1[v] ? eq0 : h->eq1[v];
+        single = single && h->count[v] - most <= RDX_MSD_DEEP2_MOST24;
+    }
+    return single;
+}
+
 /* A well-mixed 64-bit hash of stratum k, for its sampled key's offset. Mixed, not a plain
  * multiple: the offsets of k * phi are evenly spread, so strata a period apart never meet
  * the same offset and copies of one part of the array would never repeat in the sample. */
@@ -232,12 +309,15 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS)
     enum { PER_WARP = RDX_MSD_SAMPLE_CHUNKS / (MSD_DECIDE_THREADS / 32) };
     static_assert(PER_WARP * (MSD_DECIDE_THREADS / 32) == RDX_MSD_SAMPLE_CHUNKS, "whole chunks per warp");
     rdx_chain_enter();
-    __shared__ uint32_t s_top[256], s_second[256], s_sum[8]; /* [6], [7]: msd_sample_repeats' counts */
+    __shared__ uint32_t s_top[256], s_second[256], s_sum[8]; /* [5]: msd_heavy_single; [6], [7]: msd_sample_repeats' counts */
     extern __shared__ uint32_t s_pairs[]; /* MSD_PAIR_WORDS: the 16-bit prefixes' counts */
     uint32_t *const s_deep2 = s_pairs + MSD_PAIR_WORDS; /* the 24-bit prefixes' hashed counts */
     __shared__ uint32_t s_deep[RDX_MSD_DEEP_MAP_BITS / 32]; /* the 24-bit prefixes seen, hashed */
     __shared__ unsigned long long s_vary[4], s_ends[2]; /* rdx_or_vary's words; the sampled images' least and greatest */
+    __shared__ msd_heavy s_heavy; /* 8-byte keys: the heavy 24-bit prefixes (msd_heavy_single) */
     const uint32_t t = threadIdx.x, lane = rdx_lane();
+    for (uint32_t j = t; j < sizeof(msd_heavy) / 4u; j += MSD_DECIDE_THREADS)
+        ((uint32_t *)&s_heavy)[j] = 0u;
     if (t < 256) {
         s_top[t] = 0u;
         s_second[t] = 0u;
@@ -326,10 +406,9 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS)
             const uint32_t pre = (uint32_t)(k >> second) & 0xFFFFu;
             atomicAdd(&s_pairs[pre >> 1], 1u << ((pre & 1u) << 4));
             if (sizeof(K) == 8) {
-                const uint32_t p24 = (uint32_t)(k >> (second - 8)) & 0xFFFFFFu;
-                const uint32_t bit = msd_deep_bit(p24);
+                const uint32_t bit = msd_deep_bit((uint32_t)(k >> (second - 8)) & 0xFFFFFFu);
                 atomicOr(&s_deep[bit >> 5], 1u << (bit & 31u));
-                const uint32_t bin = msd_hash(p24, 0x85EBCA6Bu, __builtin_ctz(RDX_MSD_DEEP2_BINS));
+                const uint32_t bin = msd_deep2_bin<K>(k, second);
                 atomicAdd(&s_deep2[bin >> 1], 1u << ((bin & 1u) << 4));
             }
         }
@@ -359,11 +438,10 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS)
                                                                                    s_sum + 6);
     if (sizeof(K) == 8 && t < RDX_MSD_DEEP_MAP_BITS / 32)
         atomicAdd(&s_sum[4], (uint32_t)__popc(s_deep[t]));
-    if (sizeof(K) == 8) { /* the largest hashed count of a 24-bit prefix */
-        uint32_t most24 = 0;
-        for (uint32_t j = t; j < MSD_DEEP2_WORDS; j += MSD_DECIDE_THREADS)
-            most24 = max(most24, max(s_deep2[j] & 0xFFFFu, s_deep2[j] >> 16));
-        atomicMax(&s_sum[5], most24);
+    if (sizeof(K) == 8) { /* the whole block; s_sum[5] read after the next barrier */
+        const bool single = msd_heavy_single<K, PER_WARP>(key, have, base, second, s_deep2, &s_heavy);
+        if (t == 0)
+            s_sum[5] = single ? 1u : 0u;
     }
     if (t < 256) {
         const uint32_t c = s_top[t];
@@ -398,10 +476,11 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS)
         const int skip_deep = sizeof(K) == 8 && s_sum[4] <= RDX_MSD_FEW_DEEP;
         const int skip_deep2 = skip_deep || drop > MSD_DEEP2_MAX_DROP(K);
         /* Or where no 24-bit prefix is heavy in the sample (no key repeats thousands of
-         * times: level 3 sorts long runs slowly, tuning.h) and the two deep levels would
-         * split the largest level-2 bucket RDX_MSD_DEEP_SPLIT x RDX_MSD_DEEP2_SPLIT ways
-         * to about the average at max_n (normal doubles from 2^27 on). */
-        const int deep2 = sizeof(K) == 8 && !skip_deep2 && s_sum[5] <= RDX_MSD_DEEP2_MOST24 &&
+         * times: level 3 sorts long runs slowly, tuning.h) but a few that are one value
+         * each, and the two deep levels would split the largest level-2 bucket
+         * RDX_MSD_DEEP_SPLIT x RDX_MSD_DEEP2_SPLIT ways to about the average at max_n
+         * (normal doubles from 2^27 on, with or without np.nan). */
+        const int deep2 = sizeof(K) == 8 && !skip_deep2 && s_sum[5] != 0u &&
                           largest <= deep_room * RDX_MSD_DEEP2_SPLIT;
         const int on = lead <= MSD_MAX_DROP(K) && ((spread && !repeated) || few_prefixes || deep || deep2);
         ctrl[RDX_MSD_STATE] = on ? RDX_MSD_LEVEL1 : RDX_MSD_OFF;
