@@ -24,34 +24,48 @@ static __device__ __forceinline__ K rdx_hist_code(K k, const rdx_hist_digits &g)
     return k;
 }
 
-/* The MSD route's code of a float key in NumPy's order, and *special |= the key is special
- * there (a NaN other than the canonical one, or -0.0). The route takes such keys only
- * ascending (route_msd.cu) and sorts them by their plain images: the code is the plain
- * image, which is the canonical code of every key that is not special. In codes: +inf's is
- * hi and -inf's lo, the canonical NaN's (the quiet one) hi + half inf's lowest bit, every
- * other NaN's outside [lo, hi], and -0.0's sign - 1. Range and equality tests on the code,
- * where the canonical code and the canonical pattern's round trip took about 30
- * instructions an 8-byte key and made this read of the keys compute-bound (f64 2^28 in
- * NumPy's order: its histogram 1388 us against 659 us in totalOrder, ncu, H200, round 61). */
-template <typename K> static __device__ __forceinline__ K rdx_numpy_plain_code(K key, bool *special)
+/* Whether a float key's plain image c is special in NumPy's order (a NaN other than the
+ * canonical one, or -0.0). The MSD route takes such keys only ascending (route_msd.cu) and
+ * sorts them by their plain images, which are the canonical codes of every key that is not
+ * special. In codes: +inf's is hi and -inf's lo, the canonical NaN's (the quiet one) hi +
+ * half inf's lowest bit, every other NaN's outside [lo, hi], and -0.0's sign - 1. Range
+ * and equality tests on the code, where the canonical code and the canonical pattern's
+ * round trip took about 30 instructions an 8-byte key and made this read of the keys
+ * compute-bound (f64 2^28 in NumPy's order: its histogram 1388 us against 659 us in
+ * totalOrder, ncu, H200, round 61). */
+template <typename K> static __device__ __forceinline__ bool rdx_numpy_special_image(K c)
 {
     if constexpr (sizeof(K) < 4)
-        return key; /* (never called: the route's keys have 4 or 8 bytes) */
+        return false; /* (never called: the route's keys have 4 or 8 bytes) */
     const K sign = (K)((K)1 << (8 * sizeof(K) - 1));
     const K inf = (K)rdx_float_inf_bits(sizeof(K) == 4 ? RDX_F32 : RDX_F64);
     const K hi = (K)(inf ^ sign), lo = (K)~(inf | sign), nan = (K)(rdx_float_qnan_bits(inf) ^ sign);
-    const K c = rdx_enc(key, RDX_CLASS_FLOAT, 0);
-    *special |= ((K)(c - lo) > (K)(hi - lo) && c != nan) || c == (K)(sign - 1u);
-    return c;
+    return ((K)(c - lo) > (K)(hi - lo) && c != nan) || c == (K)(sign - 1u);
 }
 
-/* The code the histogram counts for a key it checks: the plain image for the MSD route's
- * top digit (plain), else the canonical code (the LSD passes' digits where a key is
- * special; the plain image where none is). */
+/* A filter for it on the key's bits, of 32-bit operations on its top word: a special key
+ * has an all-ones exponent (a NaN) or is -0.0 (top word 0x80000000). The exact test, of
+ * 64-bit ones, only where a key of the warp passes the filter: in the histogram's rounds
+ * the test on every key held the loads of the next keys back (f64 2^28 in NumPy's order,
+ * its histogram 714 us against 558 in totalOrder: ncu, H200, round 63). */
+template <typename K> static __device__ __forceinline__ bool rdx_numpy_maybe_special(K key)
+{
+    if constexpr (sizeof(K) < 4)
+        return false;
+    const uint32_t top = (uint32_t)(key >> (8 * sizeof(K) - 32));
+    const uint32_t expo = sizeof(K) == 8 ? 0x7FF00000u : 0x7F800000u;
+    return (top & expo) == expo || top == 0x80000000u;
+}
+
+/* The code the histogram counts for a key it checks, and *special |= the key is special:
+ * the plain image for the MSD route's top digit (plain), else the canonical code (the LSD
+ * passes' digits where a key is special; the plain image where none is). One key (the
+ * head and tail keys); the rounds take the filter first. */
 template <typename K>
 static __device__ __forceinline__ K rdx_numpy_checked_code(K key, bool plain, unsigned long long inf, bool *special)
 {
-    const K c = rdx_numpy_plain_code(key, special);
+    const K c = rdx_enc(key, RDX_CLASS_FLOAT, 0);
+    *special |= rdx_numpy_special_image(c);
     return plain ? c : (K)rdx_numpy_canon((uint64_t)c, (unsigned)sizeof(K), inf, 0);
 }
 
@@ -157,7 +171,7 @@ static __device__ __forceinline__ void rdx_hist_order_round(const uint4 *vec, si
  * pass offsets are known when compiled and no vector is tested, 3 instructions a count
  * where the general loop takes about 6 (the counting, not the loads, bounds this kernel).
  * SPECIAL (floats in NumPy's order, rdx_hist_args.special): *special |= a key is special
- * there (rdx_numpy_plain_code), so that the MSD route, which sorts by the plain images
+ * there (rdx_numpy_special_image), so that the MSD route, which sorts by the plain images
  * (RANGE: its top digit, the images counted), and the LSD passes' plain twins are checked
  * in this read of the keys. */
 template <typename K, int UNROLL, bool BYTES = false, bool RANGE = false, bool SPECIAL = false>
@@ -174,10 +188,24 @@ static __device__ __forceinline__ void rdx_hist_count_round(uint32_t *h, const u
         u.raw[r] = ok ? vec[base + r * stride] : make_uint4(0u, 0u, 0u, 0u);
         loaded += ok;
     }
+    if (SPECIAL) { /* (vectors past nvec read as +0.0, not special) */
+        bool maybe = false;
+#pragma unroll
+        for (int j = 0; j < UNROLL * VEC; ++j) {
+            maybe |= rdx_numpy_maybe_special(u.k[j]);
+            u.k[j] = rdx_enc(u.k[j], RDX_CLASS_FLOAT, 0); /* the plain image */
+        }
+        if (__any_sync(__activemask(), maybe))
+#pragma unroll
+            for (int j = 0; j < UNROLL * VEC; ++j)
+                *special |= rdx_numpy_special_image(u.k[j]);
+    }
 #pragma unroll
     for (int j = 0; j < UNROLL * VEC; ++j) {
-        /* (SPECIAL: vectors past nvec read as +0.0, not special) */
-        u.k[j] = SPECIAL ? rdx_numpy_checked_code(u.k[j], RANGE, g.inf, special) : rdx_hist_code(u.k[j], g);
+        if (SPECIAL && !RANGE)
+            u.k[j] = (K)rdx_numpy_canon((uint64_t)u.k[j], (unsigned)sizeof(K), g.inf, 0);
+        else if (!SPECIAL)
+            u.k[j] = rdx_hist_code(u.k[j], g);
         if (RANGE) /* the MSD route's top digit: the code less its base (ctrl[RDX_MSD_BASE]) */
             u.k[j] -= msd_base;
         if (RANGE && j / VEC < loaded) /* RANGE: range[2], rdx_or_vary of every code */

@@ -69,7 +69,7 @@ typedef struct rdx_hist_args {
     uint32_t *special;           /* with numpy, NULL or a word (zeroed before the sort) into
                                     which the launches that read every key OR 1 where one is
                                     special in NumPy's order (a NaN other than the canonical
-                                    one, or -0.0; rdx_numpy_plain_code): the MSD route's
+                                    one, or -0.0; rdx_numpy_special_image): the MSD route's
                                     RDX_MSD_SPECIAL (its top digit counted by the plain
                                     images), else the LSD passes' (rdx_pass_args.np_special) */
     int reverse_ok;              /* with unsorted: look for pairs in order too
