@@ -933,6 +933,7 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         msd_case(ctx, RDX_U32, n, 1, MSD_NARROW, 1, 2, &s);
         msd_case(ctx, RDX_I32, n, 0, MSD_OUTLIER, 0, MSD_MISSED_RANGE, &s);
         msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_GIANT, 0, MSD_LONG, &s); /* 8-byte keys' wide shape */
+        msd_case(ctx, RDX_F64, n, 1, MSD_NORMAL_NAN, 0, MSD_RAN, &s); /* the sample's heavy prefix of one value */
         msd_pairs_case(ctx, RDX_U64, ((size_t)1 << 19) + 77, 8, 1, MSD_GIANT, 0, MSD_LONG, &s); /* its pairs' */
         msd_case(ctx, RDX_U32, n, 0, MSD_UNIFORM, 1, 2, &s);
         msd_case(ctx, RDX_I32, n + 3, 1, MSD_SUBBIG, 0, 2, &s);
