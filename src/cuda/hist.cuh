@@ -50,11 +50,13 @@ template <typename K> static __device__ __forceinline__ bool rdx_numpy_special_i
  * its histogram 714 us against 558 in totalOrder: ncu, H200, round 63). */
 template <typename K> static __device__ __forceinline__ bool rdx_numpy_maybe_special(K key)
 {
-    if constexpr (sizeof(K) < 4)
-        return false;
-    const uint32_t top = (uint32_t)(key >> (8 * sizeof(K) - 32));
-    const uint32_t expo = sizeof(K) == 8 ? 0x7FF00000u : 0x7F800000u;
-    return (top & expo) == expo || top == 0x80000000u;
+    if constexpr (sizeof(K) < 4) {
+        return false; /* (never called: the check reads 4- and 8-byte keys) */
+    } else {
+        const uint32_t top = (uint32_t)(key >> (8 * sizeof(K) - 32));
+        const uint32_t expo = sizeof(K) == 8 ? 0x7FF00000u : 0x7F800000u;
+        return (top & expo) == expo || top == 0x80000000u;
+    }
 }
 
 /* The code the histogram counts for a key it checks, and *special |= the key is special:
