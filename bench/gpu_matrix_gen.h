@@ -62,6 +62,15 @@ typedef enum gm_dist {
     GM_NDIST
 } gm_dist;
 
+/* The distribution's name (the matrix's --dist, its table and CSV); "?" for none. */
+static inline const char *gm_dist_name(int dist)
+{
+    static const char *const names[GM_NDIST] = {
+        "uniform", "bits", "signed", "normal", "unit", "zipf", "lowentropy",
+        "sorted", "reverse", "equal", "few", "bucket", "repeat", "missing"};
+    return dist >= 0 && dist < GM_NDIST && names[dist] ? names[dist] : "?";
+}
+
 /* 1 when the distribution is defined for keys of type t (see the list above). */
 static GM_HD int gm_dist_applies(int dist, rdx_type t)
 {

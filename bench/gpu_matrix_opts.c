@@ -13,9 +13,6 @@ static const rdx_gm_case gm_all_cases[] = {
     {RDX_U64, 8, 0}, {RDX_U32, 4, 1}, {RDX_U32, 8, 1}};
 #define GM_NCASES (sizeof gm_all_cases / sizeof gm_all_cases[0])
 
-static const char *const gm_dist_names[GM_NDIST] = {
-    "uniform", "bits", "signed", "normal", "unit", "zipf", "lowentropy",
-    "sorted", "reverse", "equal", "few", "bucket", "repeat", "missing"};
 
 void rdx_gpu_matrix_defaults(rdx_gpu_matrix_opts *o, int quick)
 {
@@ -69,11 +66,11 @@ int rdx_gpu_matrix_parse_dist(const char *name)
 {
     int d;
     for (d = 0; d < GM_NDIST; d++)
-        if (strcmp(name, gm_dist_names[d]) == 0) return d;
+        if (strcmp(name, gm_dist_name(d)) == 0) return d;
     return -1;
 }
 
 const char *rdx_gpu_matrix_dist_name(int dist)
 {
-    return dist >= 0 && dist < GM_NDIST ? gm_dist_names[dist] : "?";
+    return gm_dist_name(dist);
 }

@@ -19,9 +19,6 @@ static const struct { rdx_type t; const char *name; } types[] = {
     {RDX_U8, "u8"}, {RDX_U16, "u16"}, {RDX_U32, "u32"}, {RDX_I32, "i32"},
     {RDX_F32, "f32"}, {RDX_U64, "u64"}, {RDX_I64, "i64"}, {RDX_F64, "f64"}};
 
-static const char *const dist_names[GM_NDIST] = {
-    "uniform", "bits", "signed", "normal", "unit", "zipf", "lowentropy",
-    "sorted", "reverse", "equal", "few", "bucket", "repeat", "missing"};
 
 static uint64_t image(uint64_t x, rdx_type t)
 {
@@ -88,7 +85,7 @@ static double bit_density(const uint64_t *k, size_t n, unsigned width)
 static void check_one(rdx_type t, const char *tn, int dist, uint64_t *k, uint64_t *tmp)
 {
     const unsigned width = 8 * rdx_type_bytes(t);
-    const char *dn = dist_names[dist];
+    const char *dn = gm_dist_name(dist);
     size_t i, nd, top, count = 0;
     double sum = 0, sum2 = 0;
     for (i = 0; i < N; i++) {
@@ -237,6 +234,19 @@ static void applicability(void)
     CHECK(!gm_dist_applies(GM_NDIST, RDX_U32) && !gm_dist_applies(-1, RDX_U32), "out-of-range distributions");
 }
 
+/* Every distribution has a name of its own (the matrix's --dist takes them). */
+static void names(void)
+{
+    int d, e;
+    for (d = 0; d < GM_NDIST; d++) {
+        CHECK(strcmp(gm_dist_name(d), "?") != 0, "distribution %d has no name", d);
+        for (e = 0; e < d; e++)
+            CHECK(strcmp(gm_dist_name(d), gm_dist_name(e)) != 0, "distributions %d and %d share a name", e, d);
+    }
+    CHECK(strcmp(gm_dist_name(GM_NDIST), "?") == 0 && strcmp(gm_dist_name(-1), "?") == 0,
+          "out-of-range distributions have a name");
+}
+
 int main(void)
 {
     uint64_t *k = (uint64_t *)malloc(N * sizeof *k), *tmp = (uint64_t *)malloc(N * sizeof *tmp);
@@ -248,6 +258,7 @@ int main(void)
         return 1;
     }
     applicability();
+    names();
     for (ti = 0; ti < sizeof types / sizeof types[0]; ti++)
         for (d = 0; d < GM_NDIST; d++)
             if (gm_dist_applies(d, types[ti].t)) check_one(types[ti].t, types[ti].name, d, k, tmp);
