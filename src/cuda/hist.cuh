@@ -175,8 +175,9 @@ static __device__ __forceinline__ void rdx_hist_order_round(const uint4 *vec, si
  * SPECIAL (floats in NumPy's order, rdx_hist_args.special): *special |= a key is special
  * there (rdx_numpy_special_image), so that the MSD route, which sorts by the plain images
  * (RANGE: its top digit, the images counted), and the LSD passes' plain twins are checked
- * in this read of the keys. */
-template <typename K, int UNROLL, bool BYTES = false, bool RANGE = false, bool SPECIAL = false>
+ * in this read of the keys. CANON false: g.numpy is 0, and the canonical code's branch is
+ * left out of the rounds (predicated, it took issue slots and registers from every key). */
+template <typename K, int UNROLL, bool BYTES = false, bool RANGE = false, bool SPECIAL = false, bool CANON = true>
 static __device__ __forceinline__ void rdx_hist_count_round(uint32_t *h, const uint4 *vec, size_t base, size_t stride,
                                                             size_t nvec, const rdx_hist_digits &g, K *range = nullptr,
                                                             K msd_base = 0, bool *special = nullptr)
@@ -207,7 +208,7 @@ static __device__ __forceinline__ void rdx_hist_count_round(uint32_t *h, const u
         if (SPECIAL && !RANGE)
             u.k[j] = (K)rdx_numpy_canon((uint64_t)u.k[j], (unsigned)sizeof(K), g.inf, 0);
         else if (!SPECIAL)
-            u.k[j] = rdx_hist_code(u.k[j], g);
+            u.k[j] = CANON ? rdx_hist_code(u.k[j], g) : rdx_enc(u.k[j], g.cls, g.desc);
         if (RANGE) /* the MSD route's top digit: the code less its base (ctrl[RDX_MSD_BASE]) */
             u.k[j] -= msd_base;
         if (RANGE && j / VEC < loaded) /* RANGE: range[2], rdx_or_vary of every code */

@@ -23,7 +23,7 @@ static __device__ __forceinline__ void hist_count_key(uint32_t *h, K key, const 
 }
 
 /* This thread's rounds of 16-byte loads (rdx_hist_count_round), checking the keys for
- * NumPy's order where check. */
+ * NumPy's order where check, with the canonical code only where g.numpy. */
 template <typename K, int UNROLL, bool BYTES, bool RANGE>
 static __device__ __forceinline__ void hist_count_rounds(uint32_t *h, const uint4 *vec, size_t first, size_t stride,
                                                          size_t nvec, const rdx_hist_digits &g, K *range, K msd_base,
@@ -33,9 +33,13 @@ static __device__ __forceinline__ void hist_count_rounds(uint32_t *h, const uint
         for (size_t base = first; base < nvec; base += stride * UNROLL)
             rdx_hist_count_round<K, UNROLL, BYTES, RANGE, true>(h, vec, base, stride, nvec, g, range, msd_base,
                                                                 special);
-    else
+    else if (g.numpy)
         for (size_t base = first; base < nvec; base += stride * UNROLL)
             rdx_hist_count_round<K, UNROLL, BYTES, RANGE>(h, vec, base, stride, nvec, g, range, msd_base);
+    else /* (most sorts: no canonical code) */
+        for (size_t base = first; base < nvec; base += stride * UNROLL)
+            rdx_hist_count_round<K, UNROLL, BYTES, RANGE, false, false>(h, vec, base, stride, nvec, g, range,
+                                                                        msd_base);
 }
 
 /* The kind of the pair keys[j], keys[j + 1] (the order check: rdx_order_kind). */
