@@ -35,12 +35,14 @@ static __device__ __forceinline__ K rdx_hist_code(K k, const rdx_hist_digits &g)
  * totalOrder, ncu, H200, round 61). */
 template <typename K> static __device__ __forceinline__ bool rdx_numpy_special_image(K c)
 {
-    if constexpr (sizeof(K) < 4)
-        return false; /* (never called: the route's keys have 4 or 8 bytes) */
-    const K sign = (K)((K)1 << (8 * sizeof(K) - 1));
-    const K inf = (K)rdx_float_inf_bits(sizeof(K) == 4 ? RDX_F32 : RDX_F64);
-    const K hi = (K)(inf ^ sign), lo = (K)~(inf | sign), nan = (K)(rdx_float_qnan_bits(inf) ^ sign);
-    return ((K)(c - lo) > (K)(hi - lo) && c != nan) || c == (K)(sign - 1u);
+    if constexpr (sizeof(K) < 4) {
+        return false; /* (never called: the check reads 4- and 8-byte keys) */
+    } else {
+        const K sign = (K)((K)1 << (8 * sizeof(K) - 1));
+        const K inf = (K)rdx_float_inf_bits(sizeof(K) == 4 ? RDX_F32 : RDX_F64);
+        const K hi = (K)(inf ^ sign), lo = (K)~(inf | sign), nan = (K)(rdx_float_qnan_bits(inf) ^ sign);
+        return ((K)(c - lo) > (K)(hi - lo) && c != nan) || c == (K)(sign - 1u);
+    }
 }
 
 /* A filter for it on the key's bits, of 32-bit operations on its top word: a special key
