@@ -181,23 +181,18 @@ static __device__ bool msd_heavy_single(const K (&key)[PER_WARP], const bool (&h
     const uint32_t heavy = h->n;
     if (heavy == 0u || heavy > RDX_MSD_DEEP2_VALUES)
         return heavy == 0u;
-    int slot[PER_WARP];
-#pragma unroll
-    for (int j = 0; j < PER_WARP; ++j) {
-        slot[j] = -1;
-        if (have[j]) {
-            const uint32_t bin = msd_deep2_bin<K>((K)(key[j] - base), second);
-            for (uint32_t v = 0; v < heavy; ++v)
-                slot[j] = h->bin[v] == bin ? (int)v : slot[j];
-        }
-    }
     for (int round = 0; round < 3; ++round) {
-#pragma unroll
-        for (int j = 0; j < PER_WARP; ++j) {
-            if (slot[j] < 0)
+        for (int j = 0; j < PER_WARP; ++j) { /* (the heavy bin found again each round: a
+                                                  slot a key held in registers spilled) */
+            if (!have[j])
+                continue;
+            const uint32_t bin = msd_deep2_bin<K>((K)(key[j] - base), second);
+            int v = -1;
+            for (uint32_t u = 0; u < heavy; ++u)
+                v = h->bin[u] == bin ? (int)u : v;
+            if (v < 0)
                 continue;
             const unsigned long long k = (unsigned long long)key[j];
-            const int v = slot[j];
             if (round == 0)
                 atomicExch(&h->rep[0][v], k); /* (an atomic: a race the sanitizer need not report) */
             else if (round == 1 && k != h->rep[0][v]) {
