@@ -169,6 +169,9 @@ enum {
                        second deep-level test passes over (RDX_MSD_DEEP2_VALUES) */
     MSD_NORMAL_2NAN, /* the same with half of those NaNs carrying a payload of 1: two values
                         in one heavy prefix, which that test declines */
+    MSD_NORMAL_HALFNAN, /* as MSD_NORMAL_NAN, but every other key np.nan: that value's level-2
+                           bucket holds half the keys, which the deep levels' tests leave
+                           out (msd_pair_bound_less_heavy) */
     MSD_NFILL
 };
 static const char *const msd_fill_names[] = {
@@ -182,7 +185,7 @@ static const char *const msd_fill_names[] = {
     "narrow, 1 in 64 np.nan (f64)", "narrow, 1 in 64 np.nan (f32)", "[0, 1)", "(-1, 0]", "[0, 1), one 2^-200",
     "heavy x128", "heavy in a long bucket", "zipf", "n/8192 prefixes", "n/8192 prefixes, runs",
     "n/4096 prefixes, runs", "16 copies", "two long sub-buckets", "few distinct, two sharing 16 bits",
-    "normal, 1 in 64 np.nan", "normal, 1 in 64 NaN of two kinds"};
+    "normal, 1 in 64 np.nan", "normal, 1 in 64 NaN of two kinds", "normal, every other key np.nan"};
 _Static_assert(sizeof msd_fill_names / sizeof msd_fill_names[0] == MSD_NFILL, "a name for each fill");
 
 /* A random-looking 64-bit value for each index (the splitmix64 finalizer). */
@@ -279,12 +282,13 @@ static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
         }
         case MSD_NORMAL:
         case MSD_NORMAL_NAN:
-        case MSD_NORMAL_2NAN: { /* Box-Muller, u1 in (0, 1] */
+        case MSD_NORMAL_2NAN:
+        case MSD_NORMAL_HALFNAN: { /* Box-Muller, u1 in (0, 1] */
             const double u1 = ((double)(r >> 11) + 1.0) / 9007199254740992.0;
             const double u2 = (double)(rnd(s) >> 11) / 9007199254740992.0;
             const double x = sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
             memcpy(&k[i], &x, 8);
-            if (fill != MSD_NORMAL && i % 64 == 5)
+            if (fill == MSD_NORMAL_HALFNAN ? i % 2 == 1 : fill != MSD_NORMAL && i % 64 == 5)
                 k[i] = 0x7FF8000000000000ull | (fill == MSD_NORMAL_2NAN && i % 128 == 69);
             break;
         }
@@ -1117,6 +1121,9 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
     case_flags = 0;
     msd_case(ctx, RDX_F64, half_n, 0, MSD_NORMAL_2NAN, 0, 0, &s);
     msd_case(ctx, RDX_U64, half_n, 1, MSD_ZIPF, 0, 0, &s);
+    /* Half the keys np.nan: its bucket is left out of the deep levels' tests (taken). */
+    msd_case(ctx, RDX_F64, half_n, 0, MSD_NORMAL_HALFNAN, 1, MSD_RAN, &s);
+    msd_pairs_case(ctx, RDX_F64, half_n + 3, 8, 1, MSD_NORMAL_HALFNAN, 0, MSD_RAN, &s);
     t->msd_max_n = t->msd_pairs_max_n = 4 * half_n;
     msd_case(ctx, RDX_U64, half_n, 1, MSD_HALFTOP, 1, 2, &s);
     msd_case(ctx, RDX_U32, half_n, 0, MSD_HALFTOP, 0, 2, &s);

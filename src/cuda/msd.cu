@@ -181,23 +181,18 @@ static __device__ bool msd_heavy_single(const K (&key)[PER_WARP], const bool (&h
     const uint32_t heavy = h->n;
     if (heavy == 0u || heavy > RDX_MSD_DEEP2_VALUES)
         return heavy == 0u;
-    int slot[PER_WARP];
-#pragma unroll
-    for (int j = 0; j < PER_WARP; ++j) {
-        slot[j] = -1;
-        if (have[j]) {
-            const uint32_t bin = msd_deep2_bin<K>((K)(key[j] - base), second);
-            for (uint32_t v = 0; v < heavy; ++v)
-                slot[j] = h->bin[v] == bin ? (int)v : slot[j];
-        }
-    }
     for (int round = 0; round < 3; ++round) {
-#pragma unroll
-        for (int j = 0; j < PER_WARP; ++j) {
-            if (slot[j] < 0)
+        for (int j = 0; j < PER_WARP; ++j) { /* (the heavy bin found again each round: a
+                                                  slot a key held in registers spilled) */
+            if (!have[j])
+                continue;
+            const uint32_t bin = msd_deep2_bin<K>((K)(key[j] - base), second);
+            int v = -1;
+            for (uint32_t u = 0; u < heavy; ++u)
+                v = h->bin[u] == bin ? (int)u : v;
+            if (v < 0)
                 continue;
             const unsigned long long k = (unsigned long long)key[j];
-            const int v = slot[j];
             if (round == 0)
                 atomicExch(&h->rep[0][v], k); /* (an atomic: a race the sanitizer need not report) */
             else if (round == 1 && k != h->rep[0][v]) {
@@ -214,6 +209,45 @@ static __device__ bool msd_heavy_single(const K (&key)[PER_WARP], const bool (&h
         single = single && h->count[v] - most <= RDX_MSD_DEEP2_MOST24;
     }
     return single;
+}
+
+/* Heavy bin v's value (the more common candidate) and how many sampled keys equal it;
+ * after msd_heavy_single found every heavy bin one value. */
+static __device__ __forceinline__ unsigned long long msd_heavy_value(const msd_heavy *h, uint32_t v, uint32_t *count)
+{
+    const uint32_t eq0 = h->count[v] - h->other[v];
+    *count = eq0 >= h->eq1[v] ? eq0 : h->eq1[v];
+    return eq0 >= h->eq1[v] ? h->rep[0][v] : h->rep[1][v];
+}
+
+/* The largest sampled level-2 bucket without the keys of the heavy values (msd_heavy_single
+ * found them), to every thread of the block (which calls this together, s_bound zeroed): a
+ * value that fills a bucket is never split by the deep levels, and needs no sorting
+ * either (the segmented passes leave a bucket of one key where it is), so the deep
+ * levels' tests take the largest bucket of the other keys. */
+template <typename K>
+static __device__ uint32_t msd_pair_bound_less_heavy(const uint32_t *s_pairs, const msd_heavy *h, K base, int second,
+                                                     uint32_t *s_bound)
+{
+    const uint32_t heavy = h->n;
+    uint32_t pre[RDX_MSD_DEEP2_VALUES], cnt[RDX_MSD_DEEP2_VALUES];
+    for (uint32_t v = 0; v < RDX_MSD_DEEP2_VALUES; ++v)
+        if (v < heavy) {
+            const K k = (K)msd_heavy_value(h, v, &cnt[v]);
+            pre[v] = (uint32_t)((K)(k - base) >> second) & 0xFFFFu;
+        }
+    uint32_t most = 0;
+    for (uint32_t j = threadIdx.x; j < MSD_PAIR_WORDS; j += blockDim.x)
+        for (uint32_t half = 0; half < 2u; ++half) {
+            uint32_t c = half ? s_pairs[j] >> 16 : s_pairs[j] & 0xFFFFu;
+            for (uint32_t v = 0; v < RDX_MSD_DEEP2_VALUES; ++v)
+                if (v < heavy && pre[v] == 2u * j + half)
+                    c -= cnt[v]; /* (at most the prefix's count: its keys are among them) */
+            most = max(most, c);
+        }
+    atomicMax(s_bound, most);
+    __syncthreads();
+    return *s_bound;
 }
 
 /* A well-mixed 64-bit hash of stratum k, for its sampled key's offset. Mixed, not a plain
@@ -309,7 +343,9 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS)
     enum { PER_WARP = RDX_MSD_SAMPLE_CHUNKS / (MSD_DECIDE_THREADS / 32) };
     static_assert(PER_WARP * (MSD_DECIDE_THREADS / 32) == RDX_MSD_SAMPLE_CHUNKS, "whole chunks per warp");
     rdx_chain_enter();
-    __shared__ uint32_t s_top[256], s_second[256], s_sum[8]; /* [5]: msd_heavy_single; [6], [7]: msd_sample_repeats' counts */
+    /* s_sum[5]: msd_heavy_single; [6], [7]: msd_sample_repeats' counts; [8]: the largest
+     * level-2 bucket without the heavy values (msd_pair_bound_less_heavy) */
+    __shared__ uint32_t s_top[256], s_second[256], s_sum[9];
     extern __shared__ uint32_t s_pairs[]; /* MSD_PAIR_WORDS: the 16-bit prefixes' counts */
     uint32_t *const s_deep2 = s_pairs + MSD_PAIR_WORDS; /* the 24-bit prefixes' hashed counts */
     __shared__ uint32_t s_deep[RDX_MSD_DEEP_MAP_BITS / 32]; /* the 24-bit prefixes seen, hashed */
@@ -322,7 +358,7 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS)
         s_top[t] = 0u;
         s_second[t] = 0u;
     }
-    if (t < 8)
+    if (t < 9)
         s_sum[t] = 0u;
     if (t < RDX_MSD_DEEP_MAP_BITS / 32)
         s_deep[t] = 0u;
@@ -438,10 +474,14 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS)
                                                                                    s_sum + 6);
     if (sizeof(K) == 8 && t < RDX_MSD_DEEP_MAP_BITS / 32)
         atomicAdd(&s_sum[4], (uint32_t)__popc(s_deep[t]));
-    if (sizeof(K) == 8) { /* the whole block; s_sum[5] read after the next barrier */
+    if (sizeof(K) == 8) { /* the whole block; s_sum[5] and [8] read after the next barrier */
         const bool single = msd_heavy_single<K, PER_WARP>(key, have, base, second, s_deep2, &s_heavy);
         if (t == 0)
             s_sum[5] = single ? 1u : 0u;
+        if (single && s_heavy.n != 0u) /* (the same in every thread) */
+            msd_pair_bound_less_heavy<K>(s_pairs, &s_heavy, base, second, &s_sum[8]);
+        else if (t == 0)
+            s_sum[8] = s_sum[3];
     }
     if (t < 256) {
         const uint32_t c = s_top[t];
@@ -463,8 +503,9 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS)
          * split it RDX_MSD_DEEP_SPLIT ways. The largest sampled count, less
          * RDX_MSD_DEEP_SIGMAS of its noise, stands for the largest bucket: the largest of
          * many noisy counts overstates it. */
-        const float noise = RDX_MSD_DEEP_SIGMAS * sqrtf((float)most_pair);
-        const uint32_t pair_bound = (float)most_pair > noise ? most_pair - (uint32_t)noise : 0u;
+        const uint32_t most_split = sizeof(K) == 8 ? s_sum[8] : most_pair; /* without the heavy values */
+        const float noise = RDX_MSD_DEEP_SIGMAS * sqrtf((float)most_split);
+        const uint32_t pair_bound = (float)most_split > noise ? most_split - (uint32_t)noise : 0u;
         /* the largest level-2 bucket's keys, against the route's average bucket at max_n
          * times the ways the deep level splits it (both scaled by the sample's size) */
         const unsigned long long largest = (unsigned long long)n * pair_bound * MSD_BUCKETS2,
