@@ -187,8 +187,10 @@ echo "gpu-check: steps: $GPU_CHECK_STEPS" >&2
 # ---- build ----
 built=0
 if ! want build; then
-    # The build of an earlier part, as it is.
-    [[ -f $BUILD/CMakeCache.txt ]] && built=1
+    # The build of an earlier part, as it is; none there fails the check (its steps would
+    # all be skipped, and a check of nothing must not pass).
+    if [[ -f $BUILD/CMakeCache.txt ]]; then built=1
+    else record build FAIL 0 "no build in $BUILD_DIR (no CMakeCache.txt): add build to GPU_CHECK_STEPS or set RDX_BUILD_DIR"; fi
 elif run_step configure "$CONFIGURE_TIMEOUT" cmake -S "$ROOT" -B "$BUILD" ${GEN[@]+"${GEN[@]}"} \
         -DCMAKE_BUILD_TYPE=Release -DRDX_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES="$ARCH"; then
     run_step build "$BUILD_TIMEOUT" cmake --build "$BUILD" -j"$JOBS" && built=1
