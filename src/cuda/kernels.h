@@ -360,11 +360,13 @@ cudaError_t rdx_launch_numpy_special(const void *keys, size_t n, unsigned kb, un
  * and whether the route is taken (RDX_MSD_SKEW, RDX_MSD_FEW_PREFIXES, and n at most
  * max_n, the route's limit for keys that use every top digit, times the share of them
  * the sample uses; and with repeats_min > 0, 4-byte keys only, not where that many keys
- * of a second sample, 16384 single keys at scattered places, repeat: RDX_MSD_PAIRS_REPEATS);
+ * of a second sample, 16384 single keys at scattered places, repeat: RDX_MSD_PAIRS_REPEATS;
+ * 8-byte keys: the second deep level takes at most heavy_values heavy 24-bit prefixes of
+ * one value each, RDX_MSD_DEEP2_VALUES or _VALUES_MANY);
  * if so it arms level 1 (ctrl[RDX_MSD_STATE] = RDX_MSD_LEVEL1, ctrl[RDX_MSD_DROP],
  * ctrl[RDX_MSD_INFO + top_pass]). One block; no extra read of the keys. */
 cudaError_t rdx_launch_msd_decide(int kb, const void *keys, size_t n, size_t max_n, int cls, int desc, int top_pass,
-                                  unsigned repeats_min, uint32_t *ctrl, cudaStream_t s);
+                                  unsigned repeats_min, unsigned heavy_values, uint32_t *ctrl, cudaStream_t s);
 
 /* Level 2's tile (keys) and the most tiles it launches for n keys, with key bytes kb (4,
  * 8) and value bytes vb (0: keys only, 4, 8: each has its own tile shape). */

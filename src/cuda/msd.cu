@@ -147,59 +147,73 @@ template <typename K> static __device__ __forceinline__ uint32_t msd_deep2_bin(K
 }
 
 /* The sample's heavy 24-bit prefixes (bins of more than RDX_MSD_DEEP2_MOST24 keys), up to
- * RDX_MSD_DEEP2_VALUES of them: each one's count, and its keys' two candidate values with
- * how many keys equal each. */
+ * RDX_MSD_DEEP2_VALUES_MANY of them: each one's count, and its keys' two candidate values
+ * with how many keys equal each. */
 struct msd_heavy {
     uint32_t n;                                         /* heavy bins found (may exceed the slots) */
-    uint32_t bin[RDX_MSD_DEEP2_VALUES], count[RDX_MSD_DEEP2_VALUES];
-    uint32_t other[RDX_MSD_DEEP2_VALUES], eq1[RDX_MSD_DEEP2_VALUES]; /* keys unlike rep[0]; keys like rep[1] */
-    unsigned long long rep[2][RDX_MSD_DEEP2_VALUES];
+    uint32_t count[RDX_MSD_DEEP2_VALUES_MANY];
+    uint32_t other[RDX_MSD_DEEP2_VALUES_MANY], eq1[RDX_MSD_DEEP2_VALUES_MANY]; /* keys unlike rep[0]; keys like rep[1] */
+    unsigned long long rep[2][RDX_MSD_DEEP2_VALUES_MANY];
 };
 
-/* Whether the sample's heavy 24-bit prefixes are few (RDX_MSD_DEEP2_VALUES) and each one key
- * value but for at most RDX_MSD_DEEP2_MOST24 sampled keys (tuning.h): to every thread of
- * the block, which calls this together, s_deep2 counted and h zeroed. A bin's value is
- * the more common of two candidates: a key of it (whichever is stored last), and a key
- * unlike that one (the first may be a key of another prefix hashed into the bin, about one
- * a bin for random keys). */
+/* A heavy bin's 16-bit count in s_deep2 is replaced by this mark plus its slot, so that a
+ * key finds its slot with one shared load: a count is at most the sample's 16384 keys. */
+#define MSD_HEAVY_MARK 0x8000u
+static_assert(RDX_MSD_SAMPLE_CHUNKS * 32u < MSD_HEAVY_MARK && RDX_MSD_DEEP2_VALUES <= RDX_MSD_DEEP2_VALUES_MANY &&
+                  RDX_MSD_DEEP2_VALUES_MANY <= 0x7FFF, "a count never looks marked; every slot fits");
+
+/* Whether the sample's heavy 24-bit prefixes are at most slots and each one key value but
+ * for at most RDX_MSD_DEEP2_MOST24 sampled keys (tuning.h): to every thread of
+ * the block, which calls this together, s_deep2 counted (heavy bins then marked with their
+ * slots) and h zeroed. A bin's value is the more common of two candidates: a key of it
+ * (whichever is stored last), and a key unlike that one (the first may be a key of another
+ * prefix hashed into the bin, about one a bin for random keys). */
 template <typename K, int PER_WARP>
 static __device__ bool msd_heavy_single(const K (&key)[PER_WARP], const bool (&have)[PER_WARP], K base, int second,
-                                        const uint32_t *s_deep2, msd_heavy *h)
+                                        uint32_t slots, uint32_t *s_deep2, msd_heavy *h)
 {
     for (uint32_t j = threadIdx.x; j < RDX_MSD_DEEP2_BINS / 2u; j += blockDim.x)
         for (uint32_t half = 0; half < 2u; ++half) {
             const uint32_t c = half ? s_deep2[j] >> 16 : s_deep2[j] & 0xFFFFu;
             if (c > RDX_MSD_DEEP2_MOST24) {
                 const uint32_t slot = atomicAdd(&h->n, 1u);
-                if (slot < RDX_MSD_DEEP2_VALUES) {
-                    h->bin[slot] = 2u * j + half;
+                if (slot < slots) {
                     h->count[slot] = c;
+                    /* the count becomes the mark (the word's other half may change too) */
+                    atomicAdd(&s_deep2[j], ((MSD_HEAVY_MARK | slot) - c) << (half << 4));
                 }
             }
         }
     __syncthreads();
     const uint32_t heavy = h->n;
-    if (heavy == 0u || heavy > RDX_MSD_DEEP2_VALUES)
+    if (heavy == 0u || heavy > slots)
         return heavy == 0u;
+    const unsigned lane = threadIdx.x & 31u;
     for (int round = 0; round < 3; ++round) {
-        for (int j = 0; j < PER_WARP; ++j) { /* (the heavy bin found again each round: a
-                                                  slot a key held in registers spilled) */
-            if (!have[j])
-                continue;
-            const uint32_t bin = msd_deep2_bin<K>((K)(key[j] - base), second);
-            int v = -1;
-            for (uint32_t u = 0; u < heavy; ++u)
-                v = h->bin[u] == bin ? (int)u : v;
-            if (v < 0)
+        for (int j = 0; j < PER_WARP; ++j) {
+            uint32_t v = 0xFFFFFFFFu;
+            if (have[j]) {
+                const uint32_t bin = msd_deep2_bin<K>((K)(key[j] - base), second);
+                const uint32_t c = (s_deep2[bin >> 1] >> ((bin & 1u) << 4)) & 0xFFFFu;
+                v = c & MSD_HEAVY_MARK ? c & ~MSD_HEAVY_MARK : v;
+            }
+            /* The lanes of one key act once (its bin, and so its slot, is the key's): a
+             * value repeated thousands of times (np.nan, all keys equal) made thousands
+             * of atomics on one word. */
+            const unsigned heavy_lanes = __ballot_sync(RDX_FULL_WARP, v != 0xFFFFFFFFu);
+            if (v == 0xFFFFFFFFu)
                 continue;
             const unsigned long long k = (unsigned long long)key[j];
+            const unsigned same = __match_any_sync(heavy_lanes, k), many = (unsigned)__popc(same);
+            if (lane != (unsigned)__ffs(same) - 1u)
+                continue;
             if (round == 0)
                 atomicExch(&h->rep[0][v], k); /* (an atomic: a race the sanitizer need not report) */
             else if (round == 1 && k != h->rep[0][v]) {
                 atomicExch(&h->rep[1][v], k);
-                atomicAdd(&h->other[v], 1u);
+                atomicAdd(&h->other[v], many);
             } else if (round == 2 && k != h->rep[0][v] && k == h->rep[1][v])
-                atomicAdd(&h->eq1[v], 1u);
+                atomicAdd(&h->eq1[v], many);
         }
         __syncthreads();
     }
@@ -224,27 +238,22 @@ static __device__ __forceinline__ unsigned long long msd_heavy_value(const msd_h
  * found them), to every thread of the block (which calls this together, s_bound zeroed): a
  * value that fills a bucket is never split by the deep levels, and needs no sorting
  * either (the segmented passes leave a bucket of one key where it is), so the deep
- * levels' tests take the largest bucket of the other keys. */
+ * levels' tests take the largest bucket of the other keys. Takes the heavy values' keys
+ * out of s_pairs' counts (each is at most its prefix's count: its keys are among them). */
 template <typename K>
-static __device__ uint32_t msd_pair_bound_less_heavy(const uint32_t *s_pairs, const msd_heavy *h, K base, int second,
+static __device__ uint32_t msd_pair_bound_less_heavy(uint32_t *s_pairs, const msd_heavy *h, K base, int second,
                                                      uint32_t *s_bound)
 {
-    const uint32_t heavy = h->n;
-    uint32_t pre[RDX_MSD_DEEP2_VALUES], cnt[RDX_MSD_DEEP2_VALUES];
-    for (uint32_t v = 0; v < RDX_MSD_DEEP2_VALUES; ++v)
-        if (v < heavy) {
-            const K k = (K)msd_heavy_value(h, v, &cnt[v]);
-            pre[v] = (uint32_t)((K)(k - base) >> second) & 0xFFFFu;
-        }
+    for (uint32_t v = threadIdx.x; v < h->n; v += blockDim.x) {
+        uint32_t cnt;
+        const K k = (K)msd_heavy_value(h, v, &cnt);
+        const uint32_t pre = (uint32_t)((K)(k - base) >> second) & 0xFFFFu;
+        atomicSub(&s_pairs[pre >> 1], cnt << ((pre & 1u) << 4));
+    }
+    __syncthreads();
     uint32_t most = 0;
     for (uint32_t j = threadIdx.x; j < MSD_PAIR_WORDS; j += blockDim.x)
-        for (uint32_t half = 0; half < 2u; ++half) {
-            uint32_t c = half ? s_pairs[j] >> 16 : s_pairs[j] & 0xFFFFu;
-            for (uint32_t v = 0; v < RDX_MSD_DEEP2_VALUES; ++v)
-                if (v < heavy && pre[v] == 2u * j + half)
-                    c -= cnt[v]; /* (at most the prefix's count: its keys are among them) */
-            most = max(most, c);
-        }
+        most = max(most, max(s_pairs[j] & 0xFFFFu, s_pairs[j] >> 16));
     atomicMax(s_bound, most);
     __syncthreads();
     return *s_bound;
@@ -338,7 +347,7 @@ __device__ uint32_t msd_sample_repeats(const uint32_t *keys, size_t n, uint32_t 
 template <typename K>
 __global__ void __launch_bounds__(MSD_DECIDE_THREADS)
     msd_decide_kernel(const K *keys, size_t n, size_t max_n, int cls, int desc, int top_pass, uint32_t repeats_min,
-                      uint32_t *ctrl)
+                      uint32_t heavy_values, uint32_t *ctrl)
 {
     enum { PER_WARP = RDX_MSD_SAMPLE_CHUNKS / (MSD_DECIDE_THREADS / 32) };
     static_assert(PER_WARP * (MSD_DECIDE_THREADS / 32) == RDX_MSD_SAMPLE_CHUNKS, "whole chunks per warp");
@@ -475,7 +484,7 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS)
     if (sizeof(K) == 8 && t < RDX_MSD_DEEP_MAP_BITS / 32)
         atomicAdd(&s_sum[4], (uint32_t)__popc(s_deep[t]));
     if (sizeof(K) == 8) { /* the whole block; s_sum[5] and [8] read after the next barrier */
-        const bool single = msd_heavy_single<K, PER_WARP>(key, have, base, second, s_deep2, &s_heavy);
+        const bool single = msd_heavy_single<K, PER_WARP>(key, have, base, second, heavy_values, s_deep2, &s_heavy);
         if (t == 0)
             s_sum[5] = single ? 1u : 0u;
         if (single && s_heavy.n != 0u) /* (the same in every thread) */
@@ -2186,20 +2195,22 @@ cudaError_t rdx_launch_msd_deep(int kb, int vb, const rdx_msd_args *a, const rdx
 
 template <typename K>
 static cudaError_t launch_decide(const void *keys, size_t n, size_t max_n, int cls, int desc, int top_pass,
-                                 unsigned repeats_min, uint32_t *ctrl, cudaStream_t s)
+                                 unsigned repeats_min, unsigned heavy_values, uint32_t *ctrl, cudaStream_t s)
 {
     rdx_chain_launch l;
     return cudaLaunchKernelEx(rdx_chain_config(&l, 1, MSD_DECIDE_THREADS, MSD_DECIDE_SMEM, s), msd_decide_kernel<K>,
-                              (const K *)keys, n, max_n, cls, desc, top_pass, (uint32_t)repeats_min, ctrl);
+                              (const K *)keys, n, max_n, cls, desc, top_pass, (uint32_t)repeats_min,
+                              (uint32_t)heavy_values, ctrl);
 }
 
 cudaError_t rdx_launch_msd_decide(int kb, const void *keys, size_t n, size_t max_n, int cls, int desc, int top_pass,
-                                  unsigned repeats_min, uint32_t *ctrl, cudaStream_t s)
+                                  unsigned repeats_min, unsigned heavy_values, uint32_t *ctrl, cudaStream_t s)
 {
-    if ((kb != 4 && kb != 8) || n == 0 || top_pass < 0 || top_pass >= 8 || (kb == 8 && repeats_min != 0u))
+    if ((kb != 4 && kb != 8) || n == 0 || top_pass < 0 || top_pass >= 8 || (kb == 8 && repeats_min != 0u) ||
+        (kb == 4 && heavy_values != 0u) || heavy_values > RDX_MSD_DEEP2_VALUES_MANY)
         return cudaErrorInvalidValue;
-    return kb == 4 ? launch_decide<uint32_t>(keys, n, max_n, cls, desc, top_pass, repeats_min, ctrl, s)
-                   : launch_decide<msd_k8>(keys, n, max_n, cls, desc, top_pass, 0u, ctrl, s);
+    return kb == 4 ? launch_decide<uint32_t>(keys, n, max_n, cls, desc, top_pass, repeats_min, 0u, ctrl, s)
+                   : launch_decide<msd_k8>(keys, n, max_n, cls, desc, top_pass, 0u, heavy_values, ctrl, s);
 }
 
 cudaError_t rdx_launch_msd_offsets(const rdx_msd_args *a, size_t *off, uint32_t *list_long, int sms, cudaStream_t s)

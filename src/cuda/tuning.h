@@ -563,10 +563,28 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
  *   of its own, which the segmented passes leave where it is (round 59), so it makes no
  *   runs. Zipf's heavy keys are single values too, but come as dozens of heavy prefixes
  *   (about 45 of 2^20 ranks) above a tail of keys repeated thousands of times, which
- *   make level 3's runs: declined as before. H200 round 62: normal doubles with 1% np.nan
+ *   make level 3's runs: declined below MANY_HEAVY_MIN_N (below). H200 round 62: normal doubles with 1% np.nan
  *   at 2^28 took the LSD passes, 13.57 ms against 9.19 without the NaNs. */
 #ifndef RDX_MSD_DEEP2_VALUES
 #define RDX_MSD_DEEP2_VALUES 8
+#endif
+/* - DEEP2_VALUES_MANY from MANY_HEAVY_MIN_N keys on: there zipf's heavy keys (about 45 of
+ *   2^20 ranks, each a heavy prefix of its own) no longer decline the route: the keys
+ *   each repeat more than level 3's runs of RDX_MSD_L3_RUN_MAX, placed without
+ *   comparisons, and the route beats the LSD passes; below it, it does not (level 3 puts
+ *   the runs of up to 32 keys in order by comparisons). H200 round 64 call 3, matrix zipf
+ *   rows, the route with 64 slots against the LSD passes (8 slots), ms:
+ *     n      u64             f64             u64/u32         u64/u64
+ *     2^26   3.415 -> 3.766  3.418 -> 3.783  4.678 -> 5.338  5.737 -> 5.914
+ *     2^27   6.499 -> 6.537  6.508 -> 6.500  9.045 -> 9.158  11.16 -> 10.48
+ *     2^28   12.54 -> 11.58  12.54 -> 11.65  17.72 -> 16.60  21.93 -> 19.80
+ *     2^29   24.60 -> 22.17  24.55 -> 22.13  35.08 -> 32.32  43.46 -> 38.68
+ *   (few, 16 values: 2^26 1.6-4% slower with 64 slots, 2^28-2^29 within 1%). */
+#ifndef RDX_MSD_DEEP2_VALUES_MANY
+#define RDX_MSD_DEEP2_VALUES_MANY 64
+#endif
+#ifndef RDX_MSD_MANY_HEAVY_MIN_N
+#define RDX_MSD_MANY_HEAVY_MIN_N ((size_t)1 << 28)
 #endif
 #ifndef RDX_MSD_DEEP2_SPLIT
 #define RDX_MSD_DEEP2_SPLIT 64u
