@@ -21,7 +21,8 @@
 #   command may run 10 at most, it goes in two parts:
 #     GPU_CHECK_STEPS=build,sanitizers GPU_CHECK_SAN_TOOLS=memcheck,synccheck,initcheck ...
 #     GPU_CHECK_STEPS=build,sanitizers GPU_CHECK_SAN_TOOLS=racecheck ...
-#   Without build in the list the steps use the build in RDX_BUILD_DIR as it is.
+#   Without build in the list the steps use the build in RDX_BUILD_DIR as it is (the check
+#   fails where that folder holds no build: no CMakeCache.txt).
 set -uo pipefail
 
 # ---- settings: adjust here ----
