@@ -13,7 +13,6 @@ static const rdx_gm_case gm_all_cases[] = {
     {RDX_U64, 8, 0}, {RDX_U32, 4, 1}, {RDX_U32, 8, 1}};
 #define GM_NCASES (sizeof gm_all_cases / sizeof gm_all_cases[0])
 
-
 void rdx_gpu_matrix_defaults(rdx_gpu_matrix_opts *o, int quick)
 {
     static const int quick_log2[] = RDX_GM_QUICK_LOG2;

@@ -19,7 +19,6 @@ static const struct { rdx_type t; const char *name; } types[] = {
     {RDX_U8, "u8"}, {RDX_U16, "u16"}, {RDX_U32, "u32"}, {RDX_I32, "i32"},
     {RDX_F32, "f32"}, {RDX_U64, "u64"}, {RDX_I64, "i64"}, {RDX_F64, "f64"}};
 
-
 static uint64_t image(uint64_t x, rdx_type t)
 {
     int cls = (int)rdx_type_class(t);

@@ -188,7 +188,7 @@ static __device__ bool msd_heavy_single(const K (&key)[PER_WARP], const bool (&h
     const uint32_t heavy = h->n;
     if (heavy == 0u || heavy > slots)
         return heavy == 0u;
-    const unsigned lane = threadIdx.x & 31u;
+    const uint32_t lane = rdx_lane();
     for (int round = 0; round < 3; ++round) {
         for (int j = 0; j < PER_WARP; ++j) {
             uint32_t v = 0xFFFFFFFFu;
@@ -205,7 +205,7 @@ static __device__ bool msd_heavy_single(const K (&key)[PER_WARP], const bool (&h
                 continue;
             const unsigned long long k = (unsigned long long)key[j];
             const unsigned same = __match_any_sync(heavy_lanes, k), many = (unsigned)__popc(same);
-            if (lane != (unsigned)__ffs(same) - 1u)
+            if (lane != (uint32_t)__ffs(same) - 1u)
                 continue;
             if (round == 0)
                 atomicExch(&h->rep[0][v], k); /* (an atomic: a race the sanitizer need not report) */
