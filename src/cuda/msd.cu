@@ -352,9 +352,9 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS)
     enum { PER_WARP = RDX_MSD_SAMPLE_CHUNKS / (MSD_DECIDE_THREADS / 32) };
     static_assert(PER_WARP * (MSD_DECIDE_THREADS / 32) == RDX_MSD_SAMPLE_CHUNKS, "whole chunks per warp");
     rdx_chain_enter();
-    /* s_sum[5]: msd_heavy_single; [6], [7]: msd_sample_repeats' counts; [8]: the largest
-     * level-2 bucket without the heavy values (msd_pair_bound_less_heavy) */
-    __shared__ uint32_t s_top[256], s_second[256], s_sum[9];
+    /* s_sum[5]: the largest level-2 bucket without the heavy values
+     * (msd_pair_bound_less_heavy); [6], [7]: msd_sample_repeats' counts */
+    __shared__ uint32_t s_top[256], s_second[256], s_sum[8];
     extern __shared__ uint32_t s_pairs[]; /* MSD_PAIR_WORDS: the 16-bit prefixes' counts */
     uint32_t *const s_deep2 = s_pairs + MSD_PAIR_WORDS; /* the 24-bit prefixes' hashed counts */
     __shared__ uint32_t s_deep[RDX_MSD_DEEP_MAP_BITS / 32]; /* the 24-bit prefixes seen, hashed */
@@ -367,7 +367,7 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS)
         s_top[t] = 0u;
         s_second[t] = 0u;
     }
-    if (t < 9)
+    if (t < 8)
         s_sum[t] = 0u;
     if (t < RDX_MSD_DEEP_MAP_BITS / 32)
         s_deep[t] = 0u;
@@ -483,15 +483,6 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS)
                                                                                    s_sum + 6);
     if (sizeof(K) == 8 && t < RDX_MSD_DEEP_MAP_BITS / 32)
         atomicAdd(&s_sum[4], (uint32_t)__popc(s_deep[t]));
-    if (sizeof(K) == 8) { /* the whole block; s_sum[5] and [8] read after the next barrier */
-        const bool single = msd_heavy_single<K, PER_WARP>(key, have, base, second, heavy_values, s_deep2, &s_heavy);
-        if (t == 0)
-            s_sum[5] = single ? 1u : 0u;
-        if (single && s_heavy.n != 0u) /* (the same in every thread) */
-            msd_pair_bound_less_heavy<K>(s_pairs, &s_heavy, base, second, &s_sum[8]);
-        else if (t == 0)
-            s_sum[8] = s_sum[3];
-    }
     if (t < 256) {
         const uint32_t c = s_top[t];
         atomicMax(&s_sum[0], c);
@@ -499,20 +490,31 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS)
         atomicAdd(&s_sum[2], s_second[t] != 0u);
     }
     __syncthreads();
+    /* the same in every thread from here */
+    const size_t sampled = n < chunks * 32 ? n : chunks * 32; /* the chunks lie within n */
+    const uint32_t most_top = s_sum[0], top_digits = s_sum[1], second_digits = s_sum[2];
+    const int spread = (unsigned long long)most_top * 256u <= (unsigned long long)RDX_MSD_SKEW * sampled &&
+                       (unsigned long long)n * MSD_BUCKETS1 <= (unsigned long long)max_n * top_digits;
+    const int few_prefixes = top_digits > 1 && top_digits * second_digits <= RDX_MSD_FEW_PREFIXES;
+    /* many distinct keys that repeat: level 3's runs (tuning.h, RDX_MSD_PAIRS_REPEATS) */
+    const int repeated = repeats_min != 0u && repeats >= repeats_min && 2u * (size_t)repeats <= sampled;
+    /* The heavy values (8-byte keys) only where the deep levels' tests decide: not where
+     * the lead declines the route or the other tests take it (few values, all keys equal:
+     * the analysis took 50 and 35 us of the one block, round 64). */
+    const bool decided = lead > MSD_MAX_DROP(K) || (spread && !repeated) || few_prefixes;
+    bool single = false;
+    uint32_t most_split = s_sum[3]; /* the largest sampled level-2 bucket, without the heavy values */
+    if (sizeof(K) == 8 && !decided) {
+        single = msd_heavy_single<K, PER_WARP>(key, have, base, second, heavy_values, s_deep2, &s_heavy);
+        if (single && s_heavy.n != 0u)
+            most_split = msd_pair_bound_less_heavy<K>(s_pairs, &s_heavy, base, second, &s_sum[5]);
+    }
     if (t == 0) {
-        const size_t sampled = n < chunks * 32 ? n : chunks * 32; /* the chunks lie within n */
-        const uint32_t most = s_sum[0], top_digits = s_sum[1], second_digits = s_sum[2], most_pair = s_sum[3];
-        const int spread = (unsigned long long)most * 256u <= (unsigned long long)RDX_MSD_SKEW * sampled &&
-                           (unsigned long long)n * MSD_BUCKETS1 <= (unsigned long long)max_n * top_digits;
-        const int few_prefixes = top_digits > 1 && top_digits * second_digits <= RDX_MSD_FEW_PREFIXES;
-        /* many distinct keys that repeat: level 3's runs (tuning.h, RDX_MSD_PAIRS_REPEATS) */
-        const int repeated = repeats_min != 0u && repeats >= repeats_min && 2u * (size_t)repeats <= sampled;
         /* 8-byte keys also where the deep level would split the largest level-2 bucket
          * into sub-buckets of about the route's average at max_n (max_n / 65536 keys), if it
          * split it RDX_MSD_DEEP_SPLIT ways. The largest sampled count, less
          * RDX_MSD_DEEP_SIGMAS of its noise, stands for the largest bucket: the largest of
          * many noisy counts overstates it. */
-        const uint32_t most_split = sizeof(K) == 8 ? s_sum[8] : most_pair; /* without the heavy values */
         const float noise = RDX_MSD_DEEP_SIGMAS * sqrtf((float)most_split);
         const uint32_t pair_bound = (float)most_split > noise ? most_split - (uint32_t)noise : 0u;
         /* the largest level-2 bucket's keys, against the route's average bucket at max_n
@@ -530,7 +532,7 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS)
          * each, and the two deep levels would split the largest level-2 bucket
          * RDX_MSD_DEEP_SPLIT x RDX_MSD_DEEP2_SPLIT ways to about the average at max_n
          * (normal doubles from 2^27 on, with or without np.nan). */
-        const int deep2 = sizeof(K) == 8 && !skip_deep2 && s_sum[5] != 0u &&
+        const int deep2 = sizeof(K) == 8 && !skip_deep2 && single &&
                           largest <= deep_room * RDX_MSD_DEEP2_SPLIT;
         const int on = lead <= MSD_MAX_DROP(K) && ((spread && !repeated) || few_prefixes || deep || deep2);
         ctrl[RDX_MSD_STATE] = on ? RDX_MSD_LEVEL1 : RDX_MSD_OFF;
