@@ -95,6 +95,12 @@ template <typename K> static __device__ __forceinline__ uint32_t seg_digit_of(co
     return (uint32_t)fmin((w - g.wmin) * g.scale, (R)g.top);
 }
 
+/* A position (below 2^16: tiles of at most 65536 keys) with its key's digit (below 2^16: at
+ * most the counter words) in the high half, so that placing and ranking the keys do not
+ * take the digit again (for floats by value, a decode and a conversion each). Within a digit
+ * the words order as the positions. */
+static __device__ __forceinline__ uint32_t seg_with_digit(uint32_t pos, uint32_t d) { return __byte_perm(pos, d, 0x5410); }
+
 /* Shared memory of the range sort, from the caller's areas. */
 template <typename K> struct seg_range_smem {
     K *keys;        /* the tile's sort keys by digit */
@@ -108,11 +114,12 @@ template <typename K> struct seg_range_smem {
 /* One attempt: the digit g of the tile's keys (by value or by code), the keys counted by
  * it and the counts scanned into each digit's first slot. Returns false where a digit
  * holds more than RDX_SEG_RUN_MAX keys or the comparisons would take more than
- * RDX_SEG_RUN_WORK per key (the sum of the squared counts over count). */
+ * RDX_SEG_RUN_WORK per key (the sum of the squared counts over count). Each counted key's
+ * digit goes into the high half of its pos[] word (seg_with_digit). */
 template <typename K, int THREADS, int ITEMS>
-static __device__ __forceinline__ bool seg_range_count(const K (&key)[ITEMS], uint32_t count, int begin_bit, K wmask,
-                                                       int by_value, int desc, int bits, const seg_range_smem<K> &m,
-                                                       seg_digit<K> *g)
+static __device__ __forceinline__ bool seg_range_count(const K (&key)[ITEMS], uint32_t (&pos)[ITEMS], uint32_t count,
+                                                       int begin_bit, K wmask, int by_value, int desc, int bits,
+                                                       const seg_range_smem<K> &m, seg_digit<K> *g)
 {
     enum { WARPS = THREADS / 32 };
     typedef typename seg_real<K>::t R;
@@ -188,9 +195,13 @@ static __device__ __forceinline__ bool seg_range_count(const K (&key)[ITEMS], ui
         g->scale = hi > lo && isfinite(scale) ? scale : (R)0;
     }
 #pragma unroll
-    for (int i = 0; i < ITEMS; ++i)
-        if (first + (uint32_t)i * 32u < count)
-            atomicAdd(&m.cnt[seg_digit_of(*g, (K)((key[i] >> begin_bit) & wmask))], 1u);
+    for (int i = 0; i < ITEMS; ++i) {
+        if (first + (uint32_t)i * 32u < count) {
+            const uint32_t d = seg_digit_of(*g, (K)((key[i] >> begin_bit) & wmask));
+            pos[i] = seg_with_digit(pos[i], d);
+            atomicAdd(&m.cnt[d], 1u);
+        }
+    }
     __syncthreads();
 
     /* Exclusive scan of the bins, `per` consecutive ones per thread (read twice rather
@@ -249,10 +260,13 @@ static __device__ __forceinline__ bool seg_range_sort(const K (&key)[ITEMS], uin
     seg_digit<K> g;
     bool ok = false;
     if (FLOAT_BITS)
-        ok = seg_range_count<K, THREADS, ITEMS>(key, count, 0, wmask, 1, desc, bits, m, &g);
+        ok = seg_range_count<K, THREADS, ITEMS>(key, pos, count, 0, wmask, 1, desc, bits, m, &g);
     if (!ok)
-        ok = seg_range_count<K, THREADS, ITEMS>(key, count, begin_bit, wmask, 0, desc, bits, m, &g);
+        ok = seg_range_count<K, THREADS, ITEMS>(key, pos, count, begin_bit, wmask, 0, desc, bits, m, &g);
     if (!ok) {
+#pragma unroll
+        for (int i = 0; i < ITEMS; ++i)
+            pos[i] &= 0xffffu;
         for (uint32_t j = threadIdx.x; j < m.cnt_words; j += THREADS)
             m.cnt[j] = 0u;
         __syncthreads();
@@ -263,9 +277,8 @@ static __device__ __forceinline__ bool seg_range_sort(const K (&key)[ITEMS], uin
 #pragma unroll
     for (int i = 0; i < ITEMS; ++i) {
         if (first + (uint32_t)i * 32u < count) {
-            const K k = (key[i] >> begin_bit) & wmask;
-            const uint32_t slot = atomicAdd(&m.cnt[seg_digit_of(g, k)], 1u);
-            m.keys[slot] = k;
+            const uint32_t slot = atomicAdd(&m.cnt[pos[i] >> 16], 1u);
+            m.keys[slot] = (key[i] >> begin_bit) & wmask;
             m.vals[slot] = pos[i];
         }
     }
@@ -280,7 +293,7 @@ static __device__ __forceinline__ bool seg_range_sort(const K (&key)[ITEMS], uin
         uint32_t r = 0;
         if (slot < count) {
             const K k = m.keys[slot];
-            const uint32_t p = m.vals[slot], d = seg_digit_of(g, k);
+            const uint32_t p = m.vals[slot], d = p >> 16;
             const uint32_t en = m.cnt[d];
             r = d ? m.cnt[d - 1u] : 0u;
             for (uint32_t j = r; j < en; ++j) {
@@ -299,7 +312,7 @@ static __device__ __forceinline__ bool seg_range_sort(const K (&key)[ITEMS], uin
     for (int i = 0; i < ITEMS; ++i) {
         const uint32_t slot = (uint32_t)i * THREADS + threadIdx.x;
         if (slot < count)
-            s_src[(to[i >> 1] >> ((i & 1) * 16)) & 0xffffu] = m.vals[slot];
+            s_src[(to[i >> 1] >> ((i & 1) * 16)) & 0xffffu] = m.vals[slot] & 0xffffu;
     }
     __syncthreads();
 #pragma unroll
