@@ -251,6 +251,9 @@ static __device__ __forceinline__ bool seg_range_sort(const K (&key)[ITEMS], uin
 {
     const uint32_t lane = rdx_lane(), warp = threadIdx.x >> 5;
     const uint32_t first = warp * 32u * ITEMS + lane;
+    /* 4-byte keys rank by 8-byte words where the keys' and positions' areas are contiguous
+     * (seg_tile.cu: rdx_rank_layout) and the counters hold the tile (the range sort's tiles). */
+    constexpr bool SEG_RANK_WORDS = sizeof(K) == 4 && ITEMS <= RDX_CUDA_MAX_BINS / 32;
     const int width = end_bit - begin_bit;
     const K wmask = width >= (int)(8 * sizeof(K)) ? (K)~(K)0 : (K)(((K)1 << width) - 1u);
     /* As many bins as keys (a power of two), at most the counter words. */
@@ -274,52 +277,106 @@ static __device__ __forceinline__ bool seg_range_sort(const K (&key)[ITEMS], uin
     }
 
     /* Placing a key bumps its digit's start: afterwards cnt[d] is where digit d ends. */
+    if constexpr (SEG_RANK_WORDS) {
+        /* A 4-byte key and its pos[] word (digit and position) in one rank word, in the keys'
+         * and the positions' areas (8 bytes a slot): within a digit the rank words order as
+         * (key, position), so one compare of them ranks a key stably. */
+        unsigned long long *s_rank = (unsigned long long *)m.keys;
 #pragma unroll
-    for (int i = 0; i < ITEMS; ++i) {
-        if (first + (uint32_t)i * 32u < count) {
-            const uint32_t slot = atomicAdd(&m.cnt[pos[i] >> 16], 1u);
-            m.keys[slot] = (key[i] >> begin_bit) & wmask;
-            m.vals[slot] = pos[i];
-        }
-    }
-    __syncthreads();
-
-    /* Each placed key's final slot: its digit's first slot plus the keys of the digit
-     * before it in (key, position) order; two 16-bit slots a word (registers). */
-    uint32_t to[(ITEMS + 1) / 2];
-#pragma unroll
-    for (int i = 0; i < ITEMS; ++i) {
-        const uint32_t slot = (uint32_t)i * THREADS + threadIdx.x;
-        uint32_t r = 0;
-        if (slot < count) {
-            const K k = m.keys[slot];
-            const uint32_t p = m.vals[slot], d = p >> 16;
-            const uint32_t en = m.cnt[d];
-            r = d ? m.cnt[d - 1u] : 0u;
-            for (uint32_t j = r; j < en; ++j) {
-                const K o = m.keys[j];
-                r += (o < k) | ((o == k) & (m.vals[j] < p));
+        for (int i = 0; i < ITEMS; ++i) {
+            if (first + (uint32_t)i * 32u < count) {
+                const uint32_t slot = atomicAdd(&m.cnt[pos[i] >> 16], 1u);
+                s_rank[slot] = (unsigned long long)((key[i] >> begin_bit) & wmask) << 32 | pos[i];
             }
         }
-        if (i & 1)
-            to[i >> 1] |= r << 16;
-        else
-            to[i >> 1] = r;
-    }
-    __syncthreads();
-    uint32_t *s_src = (uint32_t *)m.keys; /* the source position of each slot; vals stays */
+        __syncthreads();
+        /* Each placed key's final slot: its digit's first slot plus the rank words of the
+         * digit below its own, two a step (a warp steps as often as its longest digit needs). */
+        uint32_t to[(ITEMS + 1) / 2];
 #pragma unroll
-    for (int i = 0; i < ITEMS; ++i) {
-        const uint32_t slot = (uint32_t)i * THREADS + threadIdx.x;
-        if (slot < count)
-            s_src[(to[i >> 1] >> ((i & 1) * 16)) & 0xffffu] = m.vals[slot] & 0xffffu;
-    }
-    __syncthreads();
+        for (int i = 0; i < ITEMS; ++i) {
+            const uint32_t slot = (uint32_t)i * THREADS + threadIdx.x;
+            uint32_t r = 0;
+            if (slot < count) {
+                const unsigned long long me = s_rank[slot];
+                const uint32_t d = (uint32_t)me >> 16, en = m.cnt[d];
+                r = d ? m.cnt[d - 1u] : 0u;
+#pragma unroll 1
+                for (uint32_t j = r; j < en; j += 2u) {
+                    const unsigned long long o0 = s_rank[j], o1 = j + 1u < en ? s_rank[j + 1u] : me;
+                    r += (uint32_t)(o0 < me) + (uint32_t)(o1 < me);
+                }
+            }
+            if (i & 1)
+                to[i >> 1] |= r << 16;
+            else
+                to[i >> 1] = r;
+        }
+        __syncthreads();
+        /* The source position of each slot, in the counters (at least the tile's words), which
+         * no thread reads any more; the rank words stay. */
+        uint32_t *s_src = m.cnt;
 #pragma unroll
-    for (int i = 0; i < ITEMS; ++i) {
-        const uint32_t p = first + (uint32_t)i * 32u;
-        if (p < count)
-            pos[i] = s_src[p];
+        for (int i = 0; i < ITEMS; ++i) {
+            const uint32_t slot = (uint32_t)i * THREADS + threadIdx.x;
+            if (slot < count)
+                s_src[(to[i >> 1] >> ((i & 1) * 16)) & 0xffffu] = (uint32_t)s_rank[slot] & 0xffffu;
+        }
+        __syncthreads();
+#pragma unroll
+        for (int i = 0; i < ITEMS; ++i) {
+            const uint32_t p = first + (uint32_t)i * 32u;
+            if (p < count)
+                pos[i] = s_src[p];
+        }
+    } else {
+#pragma unroll
+        for (int i = 0; i < ITEMS; ++i) {
+            if (first + (uint32_t)i * 32u < count) {
+                const uint32_t slot = atomicAdd(&m.cnt[pos[i] >> 16], 1u);
+                m.keys[slot] = (key[i] >> begin_bit) & wmask;
+                m.vals[slot] = pos[i];
+            }
+        }
+        __syncthreads();
+
+        /* Each placed key's final slot: its digit's first slot plus the keys of the digit
+         * before it in (key, position) order; two 16-bit slots a word (registers). */
+        uint32_t to[(ITEMS + 1) / 2];
+#pragma unroll
+        for (int i = 0; i < ITEMS; ++i) {
+            const uint32_t slot = (uint32_t)i * THREADS + threadIdx.x;
+            uint32_t r = 0;
+            if (slot < count) {
+                const K k = m.keys[slot];
+                const uint32_t p = m.vals[slot], d = p >> 16;
+                const uint32_t en = m.cnt[d];
+                r = d ? m.cnt[d - 1u] : 0u;
+                for (uint32_t j = r; j < en; ++j) {
+                    const K o = m.keys[j];
+                    r += (o < k) | ((o == k) & (m.vals[j] < p));
+                }
+            }
+            if (i & 1)
+                to[i >> 1] |= r << 16;
+            else
+                to[i >> 1] = r;
+        }
+        __syncthreads();
+        uint32_t *s_src = (uint32_t *)m.keys; /* the source position of each slot; vals stays */
+#pragma unroll
+        for (int i = 0; i < ITEMS; ++i) {
+            const uint32_t slot = (uint32_t)i * THREADS + threadIdx.x;
+            if (slot < count)
+                s_src[(to[i >> 1] >> ((i & 1) * 16)) & 0xffffu] = m.vals[slot] & 0xffffu;
+        }
+        __syncthreads();
+#pragma unroll
+        for (int i = 0; i < ITEMS; ++i) {
+            const uint32_t p = first + (uint32_t)i * 32u;
+            if (p < count)
+                pos[i] = s_src[p];
+        }
     }
     return true;
 }

@@ -330,6 +330,7 @@ template <int B> struct seg_block_shape {
 template <int KB, int THREADS, int ITEMS> struct seg_block_layout {
     typedef rdx_rank_layout<KB, 4, THREADS, THREADS * ITEMS> R;
     static constexpr size_t BYTES = R::END + 16; /* + the one-digit flag */
+    static_assert(KB != 4 || R::VALS == (size_t)THREADS * ITEMS * 4, "the range sort's rank words (seg_range.cuh) span the keys' and positions' areas");
 };
 
 template <int KB, int THREADS, int ITEMS, int MIN_BLOCKS>
