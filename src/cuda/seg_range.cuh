@@ -276,28 +276,36 @@ static __device__ __forceinline__ bool seg_range_sort(const K (&key)[ITEMS], uin
         return false;
     }
 
-    /* Placing a key bumps its digit's start: afterwards cnt[d] is where digit d ends. */
-    if constexpr (SEG_RANK_WORDS) {
-        /* A 4-byte key and its pos[] word (digit and position) in one rank word, in the keys'
-         * and the positions' areas (8 bytes a slot): within a digit the rank words order as
-         * (key, position), so one compare of them ranks a key stably. */
-        unsigned long long *s_rank = (unsigned long long *)m.keys;
+    /* Placing a key bumps its digit's start: afterwards cnt[d] is where digit d ends. A
+     * 4-byte key goes with its pos[] word (digit and position) as one rank word, in the keys'
+     * and the positions' areas (8 bytes a slot): within a digit the rank words order as (key,
+     * position), so one compare of them ranks a key stably. */
+    unsigned long long *s_rank = (unsigned long long *)m.keys;
 #pragma unroll
-        for (int i = 0; i < ITEMS; ++i) {
-            if (first + (uint32_t)i * 32u < count) {
-                const uint32_t slot = atomicAdd(&m.cnt[pos[i] >> 16], 1u);
-                s_rank[slot] = (unsigned long long)((key[i] >> begin_bit) & wmask) << 32 | pos[i];
+    for (int i = 0; i < ITEMS; ++i) {
+        if (first + (uint32_t)i * 32u < count) {
+            const uint32_t slot = atomicAdd(&m.cnt[pos[i] >> 16], 1u);
+            const K k = (key[i] >> begin_bit) & wmask;
+            if constexpr (SEG_RANK_WORDS) {
+                s_rank[slot] = (unsigned long long)k << 32 | pos[i];
+            } else {
+                m.keys[slot] = k;
+                m.vals[slot] = pos[i];
             }
         }
-        __syncthreads();
-        /* Each placed key's final slot: its digit's first slot plus the rank words of the
-         * digit below its own, two a step (a warp steps as often as its longest digit needs). */
-        uint32_t to[(ITEMS + 1) / 2];
+    }
+    __syncthreads();
+
+    /* Each placed key's final slot: its digit's first slot plus the keys of the digit
+     * before it in (key, position) order; two 16-bit slots a word (registers). Rank words
+     * are compared two a step (a warp steps as often as its longest digit needs). */
+    uint32_t to[(ITEMS + 1) / 2];
 #pragma unroll
-        for (int i = 0; i < ITEMS; ++i) {
-            const uint32_t slot = (uint32_t)i * THREADS + threadIdx.x;
-            uint32_t r = 0;
-            if (slot < count) {
+    for (int i = 0; i < ITEMS; ++i) {
+        const uint32_t slot = (uint32_t)i * THREADS + threadIdx.x;
+        uint32_t r = 0;
+        if (slot < count) {
+            if constexpr (SEG_RANK_WORDS) {
                 const unsigned long long me = s_rank[slot];
                 const uint32_t d = (uint32_t)me >> 16, en = m.cnt[d];
                 r = d ? m.cnt[d - 1u] : 0u;
@@ -306,48 +314,7 @@ static __device__ __forceinline__ bool seg_range_sort(const K (&key)[ITEMS], uin
                     const unsigned long long o0 = s_rank[j], o1 = j + 1u < en ? s_rank[j + 1u] : me;
                     r += (uint32_t)(o0 < me) + (uint32_t)(o1 < me);
                 }
-            }
-            if (i & 1)
-                to[i >> 1] |= r << 16;
-            else
-                to[i >> 1] = r;
-        }
-        __syncthreads();
-        /* The source position of each slot, in the counters (at least the tile's words), which
-         * no thread reads any more; the rank words stay. */
-        uint32_t *s_src = m.cnt;
-#pragma unroll
-        for (int i = 0; i < ITEMS; ++i) {
-            const uint32_t slot = (uint32_t)i * THREADS + threadIdx.x;
-            if (slot < count)
-                s_src[(to[i >> 1] >> ((i & 1) * 16)) & 0xffffu] = (uint32_t)s_rank[slot] & 0xffffu;
-        }
-        __syncthreads();
-#pragma unroll
-        for (int i = 0; i < ITEMS; ++i) {
-            const uint32_t p = first + (uint32_t)i * 32u;
-            if (p < count)
-                pos[i] = s_src[p];
-        }
-    } else {
-#pragma unroll
-        for (int i = 0; i < ITEMS; ++i) {
-            if (first + (uint32_t)i * 32u < count) {
-                const uint32_t slot = atomicAdd(&m.cnt[pos[i] >> 16], 1u);
-                m.keys[slot] = (key[i] >> begin_bit) & wmask;
-                m.vals[slot] = pos[i];
-            }
-        }
-        __syncthreads();
-
-        /* Each placed key's final slot: its digit's first slot plus the keys of the digit
-         * before it in (key, position) order; two 16-bit slots a word (registers). */
-        uint32_t to[(ITEMS + 1) / 2];
-#pragma unroll
-        for (int i = 0; i < ITEMS; ++i) {
-            const uint32_t slot = (uint32_t)i * THREADS + threadIdx.x;
-            uint32_t r = 0;
-            if (slot < count) {
+            } else {
                 const K k = m.keys[slot];
                 const uint32_t p = m.vals[slot], d = p >> 16;
                 const uint32_t en = m.cnt[d];
@@ -357,26 +324,29 @@ static __device__ __forceinline__ bool seg_range_sort(const K (&key)[ITEMS], uin
                     r += (o < k) | ((o == k) & (m.vals[j] < p));
                 }
             }
-            if (i & 1)
-                to[i >> 1] |= r << 16;
-            else
-                to[i >> 1] = r;
         }
-        __syncthreads();
-        uint32_t *s_src = (uint32_t *)m.keys; /* the source position of each slot; vals stays */
+        if (i & 1)
+            to[i >> 1] |= r << 16;
+        else
+            to[i >> 1] = r;
+    }
+    __syncthreads();
+    /* The source position of each slot: over the keys, or for rank words in the counters (at
+     * least the tile's words), which no thread reads any more. */
+    uint32_t *s_src = SEG_RANK_WORDS ? m.cnt : (uint32_t *)m.keys;
 #pragma unroll
-        for (int i = 0; i < ITEMS; ++i) {
-            const uint32_t slot = (uint32_t)i * THREADS + threadIdx.x;
-            if (slot < count)
-                s_src[(to[i >> 1] >> ((i & 1) * 16)) & 0xffffu] = m.vals[slot] & 0xffffu;
-        }
-        __syncthreads();
+    for (int i = 0; i < ITEMS; ++i) {
+        const uint32_t slot = (uint32_t)i * THREADS + threadIdx.x;
+        if (slot < count)
+            s_src[(to[i >> 1] >> ((i & 1) * 16)) & 0xffffu] =
+                (SEG_RANK_WORDS ? (uint32_t)s_rank[slot] : m.vals[slot]) & 0xffffu;
+    }
+    __syncthreads();
 #pragma unroll
-        for (int i = 0; i < ITEMS; ++i) {
-            const uint32_t p = first + (uint32_t)i * 32u;
-            if (p < count)
-                pos[i] = s_src[p];
-        }
+    for (int i = 0; i < ITEMS; ++i) {
+        const uint32_t p = first + (uint32_t)i * 32u;
+        if (p < count)
+            pos[i] = s_src[p];
     }
     return true;
 }
