@@ -13,8 +13,10 @@
 #   logs go to OUTDIR, else $OUT, else ./gpu-check-out.
 #   GPU_CHECK_STEPS: the steps to run, a comma list of build, ctest, stress, sanitizers,
 #   python, bench, matrix (default: all). The build is incremental, so a machine with a
-#   shorter limit per command can run the check in parts, each part with the build first:
-#     GPU_CHECK_STEPS=build,ctest,stress,sanitizers scripts/gpu-check.sh
+#   shorter limit per command can run the check in parts, each part with the build first
+#   (on an H200 the build takes about 110 s and ctest about 400 s: with 10 minutes a
+#   command, ctest and the sanitizers go in separate parts):
+#     GPU_CHECK_STEPS=build,ctest,stress scripts/gpu-check.sh
 #     GPU_CHECK_STEPS=build,python,bench,matrix scripts/gpu-check.sh
 #   GPU_CHECK_SAN_TOOLS: the sanitizer step's tools, a comma list of memcheck, racecheck,
 #   synccheck, initcheck (default: all). The step takes up to about 12 minutes; where a
@@ -129,7 +131,12 @@ JOBS=$(nproc 2>/dev/null || echo 4)
 START=$SECONDS
 
 STEPS=() RESULTS=() SECS=() NOTES=()
-record() { STEPS+=("$1"); RESULTS+=("$2"); SECS+=("$3"); NOTES+=("${4:-}"); }
+# record NAME RESULT SECONDS [NOTE]: a step's result for the summary, and a line at once (a
+# device call cut off by its time limit still shows the steps that ended).
+record() {
+    STEPS+=("$1") RESULTS+=("$2") SECS+=("$3") NOTES+=("${4:-}")
+    printf -- '-- %s: %s (%s s) %s\n' "$1" "$2" "$3" "${4:-}" >&2
+}
 failed_any() { local r; for r in "${RESULTS[@]}"; do [[ $r == FAIL ]] && return 0; done; return 1; }
 
 # run_step NAME TIMEOUT CMD...: runs CMD with a time limit, output to LOGDIR/NAME.log.
@@ -145,7 +152,7 @@ run_step() {
     echo "   -> ${RESULTS[-1]} (${SECS[-1]} s) ${NOTES[-1]}" >&2
     return $rc
 }
-skip_step() { record "$1" SKIP 0 "$2"; echo "== $1: SKIP ($2)" >&2; }
+skip_step() { record "$1" SKIP 0 "$2"; }
 
 # start_bg NAME TIMEOUT CMD...: as run_step, in the background; collect_bg NAME records it
 # after `wait`. The sanitizer runs are independent, so they share the GPU at once.
