@@ -172,6 +172,10 @@ enum {
     MSD_NORMAL_HALFNAN, /* as MSD_NORMAL_NAN, but every other key np.nan: that value's level-2
                            bucket holds half the keys, which the deep levels' tests leave
                            out (msd_pair_bound_less_heavy) */
+    MSD_MIXED8,     /* n / 128 groups of 4 random values that differ in their 2 low bits
+                       alone, each value about 32 times: a level-3 digit holds a group's 128
+                       keys, a long run of 4 keys, which 8-byte keys alone sort a value at a
+                       time (msd_l3_mixed_runs8), not by the on-chip LSD passes */
     MSD_NFILL
 };
 static const char *const msd_fill_names[] = {
@@ -185,7 +189,8 @@ static const char *const msd_fill_names[] = {
     "narrow, 1 in 64 np.nan (f64)", "narrow, 1 in 64 np.nan (f32)", "[0, 1)", "(-1, 0]", "[0, 1), one 2^-200",
     "heavy x128", "heavy in a long bucket", "zipf", "n/8192 prefixes", "n/8192 prefixes, runs",
     "n/4096 prefixes, runs", "16 copies", "two long sub-buckets", "few distinct, two sharing 16 bits",
-    "normal, 1 in 64 np.nan", "normal, 1 in 64 NaN of two kinds", "normal, every other key np.nan"};
+    "normal, 1 in 64 np.nan", "normal, 1 in 64 NaN of two kinds", "normal, every other key np.nan",
+    "runs of 4 keys"};
 _Static_assert(sizeof msd_fill_names / sizeof msd_fill_names[0] == MSD_NFILL, "a name for each fill");
 
 /* A random-looking 64-bit value for each index (the splitmix64 finalizer). */
@@ -229,6 +234,7 @@ static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
                                 (rnd(s) & 0x000000FFFFFFFF00ull); break;
         case MSD_DUPS: k[i] = msd_mix(base ^ (r % (n / 8 + 1))); break;
         case MSD_DUPS_BIG: k[i] = msd_mix(base ^ (r % 4096)); break;
+        case MSD_MIXED8: k[i] = (msd_mix(base ^ (r % (n / 128 + 1))) & ~3ull) | (r / (n / 128 + 1)) % 4; break;
         case MSD_TILED: k[i] = msd_mix(base ^ (i % (n / 16 + 1))); break;
         case MSD_HEAVY: k[i] = msd_mix(base ^ (r % (n / 128 + 1))); break;
         case MSD_ZIPF: { /* the inverse of the continuous CDF log(1 + k) / log(1 + 65536) */
@@ -521,7 +527,10 @@ static void msd_case(rdx_ctx *ctx, rdx_type type, size_t n, int desc, int fill, 
     else if (kb == 4) /* a run of several keys is counted by its bits below the digit */
         CHECK(slow == 0, "msd %s %s n=%zu: %u level-3 blocks of 4-byte keys alone took the on-chip LSD passes",
               type_name(type), msd_fill_names[fill], n, slow);
-    else
+    else if (fill == MSD_MIXED8) /* few keys a run: sorted a key at a time */
+        CHECK(route < 2 || slow == 0, "msd %s %s n=%zu: %u level-3 blocks of runs of 4 keys took the on-chip LSD passes",
+              type_name(type), msd_fill_names[fill], n, slow);
+    else /* runs of many keys: still the on-chip LSD passes */
         CHECK((fill != MSD_SUBBIG && fill != MSD_CAPDUPS) || route < 2 || slow > 0,
               "msd %s n=%zu: no level-3 block took the on-chip LSD passes", msd_fill_names[fill], n);
     check_heavy_runs(route, fill, n, slow, msd_fill_names[fill]);
@@ -1062,6 +1071,8 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
     msd_pairs_case(ctx, RDX_I64, (size_t)1 << 20, 8, 0, MSD_HEAVYLONG, 1, MSD_RAN, &s);
     msd_pairs_case(ctx, RDX_U64, ((size_t)1 << 20) + 5, 4, 1, MSD_HEAVYLONG, 0, MSD_RAN, &s);
     msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_DEEPLONG32, 0, MSD_SEGP, &s);
+    msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_MIXED8, 0, MSD_RAN, &s);
+    msd_case(ctx, RDX_F64, ((size_t)1 << 19) + 3, 1, MSD_MIXED8, 1, MSD_RAN, &s);
     if (max_log2 >= 22) {
         /* zipf's top key (9%) in a lone sub-bucket above RDX_MSD_DEEP_COPY_BLOCK_MAX keys at
          * both deep levels: copied from B to A in chunks by every block */

@@ -690,6 +690,14 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #ifndef RDX_MSD_L3_RUN_MAX
 #define RDX_MSD_L3_RUN_MAX 32
 #endif
+/* 8-byte keys alone: a level-3 digit holding more than RUN_MAX keys of at most this many
+ * distinct values is sorted a value at a time (msd.cu, msd_l3_mixed_runs8: a pass over the
+ * run each); more values send the bucket to the on-chip LSD passes (six over 48 bits). Two
+ * heavy zipf keys sharing a digit are the case (a model of zipf u64 2^26 on the route:
+ * 8% of level-3 buckets, docs/performance.md "Round 65"). A first choice, not measured. */
+#ifndef RDX_MSD_L3_MIXED_VALUES
+#define RDX_MSD_L3_MIXED_VALUES 8
+#endif
 /* 4-byte keys: level 3 sorts 16 bits, and its cost is instructions, not bytes (ncu, H200,
  * round 28 call 3: u32 2^28 with 10 bits issued on 89% of cycles, 5.6 warp instructions a
  * key). Its digit aims at 2^BIN_KEYS_LOG2 keys a bin, up to MAX_BITS; the scan costs
