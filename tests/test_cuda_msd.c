@@ -15,7 +15,9 @@
  * compute-sanitizer's racecheck can take them in N processes side by side; the checks
  * that count outcomes over all the sorts run only without it (as ctest runs the test).
  * RDX_TEST_MSD_TRACE=1 prints each sort as it starts, with the seconds since the start (a
- * sanitizer's run that runs out of time names its slow sorts). */
+ * sanitizer's run that runs out of time names its slow sorts); RDX_TEST_MSD_FILL=TEXT runs
+ * only the sorts of the inputs whose name (msd_fill_names) holds TEXT, so that a
+ * sanitizer can look at one input's sorts (the counting checks do not run then either). */
 #include <limits.h>
 #include <math.h>
 #include <time.h>
@@ -375,7 +377,15 @@ static unsigned msd_last_chunks = 0;       /* its deep levels' chunks copied by 
 static int counts_shape;   /* msd_case's 4-byte keys take level 3's counts-only shape */
 static unsigned msd_deep_skipped; /* the last outcome's: the sample skipped the deep level */
 static unsigned shard_k = 1, shard_n = 1; /* this process runs the shard_k-th of shard_n shares */
+static const char *fill_filter; /* RDX_TEST_MSD_FILL: only the inputs whose name holds it */
 static unsigned case_flags; /* more rdx_opts flags for every sort (RDX_NUMPY_ORDER: msd_numpy_tests) */
+
+/* Whether this process runs every sort of the test (not a share, not a filter), so that
+ * the checks that count outcomes over them all hold. */
+static int every_sort(void)
+{
+    return shard_n == 1 && !fill_filter;
+}
 
 static double seconds_now(void)
 {
@@ -398,6 +408,8 @@ static int my_sort(const char *what, rdx_type type, size_t n, int fill)
     }
     const unsigned no = sort_no++;
     if (no % shard_n != shard_k - 1)
+        return 0;
+    if (fill_filter && (fill < 0 || !strstr(msd_fill_names[fill], fill_filter)))
         return 0;
     if (trace) {
         printf("sort %u: %s %s %s n=%zu at %.1f s\n", no, what, type_name(type), fill >= 0 ? msd_fill_names[fill] : "",
@@ -991,7 +1003,7 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         msd_case(ctx, RDX_F32, (size_t)1 << 20, 1, MSD_PREFIXES_RUNS, 1, MSD_LONG, &s);
         msd_pairs_case(ctx, RDX_I32, (size_t)1 << 20, 4, 1, MSD_PREFIXES_RUNS, 0, MSD_LONG, &s);
         msd_threshold(ctx, 0);
-        if (shard_n > 1)
+        if (!every_sort())
             return;
         CHECK(msd_routes[3] > 0, "msd: the route never ran");
         CHECK(msd_routes[4] > 0, "msd: no level-2 bucket above level 3's capacity (the deep level, or 4-byte keys' segmented passes)");
@@ -1240,7 +1252,7 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
            "%d, range missed by the sample %d, in order %d, inconsistent %d\n",
            msd_routes[0], msd_routes[1], msd_routes[3], msd_routes[4], msd_routes[9], msd_routes[8], msd_routes[6],
            msd_routes[5], msd_routes[7], msd_routes[2]);
-    if (shard_n > 1)
+    if (!every_sort())
         return;
     CHECK(msd_routes[3] > 0, "msd: the route never ran without long buckets");
     CHECK(msd_routes[4] > 0, "msd: no level-2 bucket above level 3's capacity (the deep level, or 4-byte keys' segmented passes)");
@@ -1514,6 +1526,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: test_cuda_msd [K/N] (the K-th of N shares of the sorts, 1 <= K <= N)\n");
         return 2;
     }
+    const char *only = getenv("RDX_TEST_MSD_FILL");
+    fill_filter = only && *only ? only : NULL;
     seed = rdx_test_seed();
     rdx_ctx *ctx = rdx_test_cuda_context();
     into_begin();
