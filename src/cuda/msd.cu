@@ -498,10 +498,12 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS)
     const int few_prefixes = top_digits > 1 && top_digits * second_digits <= RDX_MSD_FEW_PREFIXES;
     /* many distinct keys that repeat: level 3's runs (tuning.h, RDX_MSD_PAIRS_REPEATS) */
     const int repeated = repeats_min != 0u && repeats >= repeats_min && 2u * (size_t)repeats <= sampled;
+    /* the route taken whatever the deep levels' tests say (where the lead allows it) */
+    const bool taken = (spread && !repeated) || few_prefixes;
     /* The heavy values (8-byte keys) only where the deep levels' tests decide: not where
      * the lead declines the route or the other tests take it (few values, all keys equal:
      * the analysis took 50 and 35 us of the one block, round 64). */
-    const bool decided = lead > MSD_MAX_DROP(K) || (spread && !repeated) || few_prefixes;
+    const bool decided = lead > MSD_MAX_DROP(K) || taken;
     bool single = false;
     uint32_t most_split = s_sum[3]; /* the largest sampled level-2 bucket, without the heavy values */
     if (sizeof(K) == 8 && !decided) {
@@ -534,7 +536,7 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS)
          * (normal doubles from 2^27 on, with or without np.nan). */
         const int deep2 = sizeof(K) == 8 && !skip_deep2 && single &&
                           largest <= deep_room * RDX_MSD_DEEP2_SPLIT;
-        const int on = lead <= MSD_MAX_DROP(K) && ((spread && !repeated) || few_prefixes || deep || deep2);
+        const int on = lead <= MSD_MAX_DROP(K) && (taken || deep || deep2);
         ctrl[RDX_MSD_STATE] = on ? RDX_MSD_LEVEL1 : RDX_MSD_OFF;
         ctrl[RDX_MSD_DROP] = on ? (uint32_t)drop : 0u;
         ctrl[RDX_MSD_SKIP_DEEP] = on && skip_deep ? 1u : 0u;
