@@ -568,12 +568,19 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #ifndef RDX_MSD_DEEP2_VALUES
 #define RDX_MSD_DEEP2_VALUES 8
 #endif
-/* - DEEP2_VALUES_MANY from MANY_HEAVY_MIN_N keys on: there zipf's heavy keys (about 45 of
- *   2^20 ranks, each a heavy prefix of its own) no longer decline the route: the keys
- *   each repeat more than level 3's runs of RDX_MSD_L3_RUN_MAX, placed without
- *   comparisons, and the route beats the LSD passes; below it, it does not (level 3 puts
- *   the runs of up to 32 keys in order by comparisons). H200 round 64 call 3, matrix zipf
- *   rows, the route with 64 slots against the LSD passes (8 slots), ms:
+/* - DEEP2_VALUES_MANY from MANY_HEAVY_MIN_N keys on (pairs from twice as many): there
+ *   zipf's heavy keys (about 45 of 2^20 ranks, each a heavy prefix of its own) no longer
+ *   decline the route: the keys each repeat more than level 3's runs of
+ *   RDX_MSD_L3_RUN_MAX, placed without comparisons, and the route beats the LSD passes;
+ *   below it, it does not (level 3 puts the runs of up to 32 keys in order by
+ *   comparisons). Keys alone from 2^27, where level 3 sorts long runs of a few keys a key
+ *   at a time (RDX_MSD_L3_MIXED_VALUES); pairs send those to the on-chip LSD passes and
+ *   gain less. H200 round 66 call 1, zipf, the LSD passes -> the route from 2^24, ms:
+ *     n      u64             i64             f64             u64/u64
+ *     2^26   3.436 -> 3.527  3.436 -> 3.499  3.423 -> 3.498  5.783 -> 6.060
+ *     2^27   6.527 -> 5.915  6.515 -> 5.910  6.553 -> 5.911  11.24 -> 10.64
+ *   H200 round 64 call 3, before those runs, the route with 64 slots against the LSD
+ *   passes (8 slots), ms:
  *     n      u64             f64             u64/u32         u64/u64
  *     2^26   3.415 -> 3.766  3.418 -> 3.783  4.678 -> 5.338  5.737 -> 5.914
  *     2^27   6.499 -> 6.537  6.508 -> 6.500  9.045 -> 9.158  11.16 -> 10.48
@@ -584,7 +591,7 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #define RDX_MSD_DEEP2_VALUES_MANY 64
 #endif
 #ifndef RDX_MSD_MANY_HEAVY_MIN_N
-#define RDX_MSD_MANY_HEAVY_MIN_N ((size_t)1 << 28)
+#define RDX_MSD_MANY_HEAVY_MIN_N ((size_t)1 << 27)
 #endif
 #ifndef RDX_MSD_DEEP2_SPLIT
 #define RDX_MSD_DEEP2_SPLIT 64u
@@ -694,7 +701,9 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
  * distinct values is sorted a value at a time (msd.cu, msd_l3_mixed_runs8: a pass over the
  * run each); more values send the bucket to the on-chip LSD passes (six over 48 bits). Two
  * heavy zipf keys sharing a digit are the case (a model of zipf u64 2^26 on the route:
- * 8% of level-3 buckets, docs/performance.md "Round 65"). A first choice, not measured. */
+ * 8% of level-3 buckets, docs/performance.md "Round 65"). H200 round 66 call 1, ms, before
+ * -> after: u64 zipf 2^28 11.80 -> 10.81, u64 repeat 2^27 3.61 -> 3.38, 2^28 7.21 -> 6.17
+ * (i64 and f64 alike); 8 is a first choice, other counts not measured. */
 #ifndef RDX_MSD_L3_MIXED_VALUES
 #define RDX_MSD_L3_MIXED_VALUES 8
 #endif
