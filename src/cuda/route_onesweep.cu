@@ -166,11 +166,9 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
         const size_t max_n = rdx_cuda_msd_max_n(p, &ctx->cuda->tuning);
         const size_t repeats = p->kb == 4 && p->vb ? ctx->cuda->tuning.msd_pairs_repeats : 0u;
         const unsigned repeats_min = repeats < UINT32_MAX ? (unsigned)repeats : UINT32_MAX; /* above the sample: never */
-        /* pairs from twice the keys: level 3 sorts runs of a few zipf keys only without values */
-        const size_t many_heavy_min_n = ctx->cuda->tuning.msd_many_heavy_min_n << (p->vb ? 1 : 0);
-        const unsigned heavy_values = p->kb != 8                ? 0u
-                                      : n >= many_heavy_min_n ? RDX_MSD_DEEP2_VALUES_MANY
-                                                              : RDX_MSD_DEEP2_VALUES;
+        const unsigned heavy_values = p->kb != 8                                          ? 0u
+                                      : n >= ctx->cuda->tuning.msd_many_heavy_min_n ? RDX_MSD_DEEP2_VALUES_MANY
+                                                                                        : RDX_MSD_DEEP2_VALUES;
         RDX_CUDA_TRY(rdx_launch_msd_decide(p->kb, b->keys_src, n, max_n, p->cls, p->desc, p->passes - 1, repeats_min,
                                            heavy_values, l.msd_ctrl, s));
         if (b->host_waits) {

@@ -568,17 +568,16 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #ifndef RDX_MSD_DEEP2_VALUES
 #define RDX_MSD_DEEP2_VALUES 8
 #endif
-/* - DEEP2_VALUES_MANY from MANY_HEAVY_MIN_N keys on (pairs from twice as many): there
- *   zipf's heavy keys (about 45 of 2^20 ranks, each a heavy prefix of its own) no longer
- *   decline the route: the keys each repeat more than level 3's runs of
- *   RDX_MSD_L3_RUN_MAX, placed without comparisons, and the route beats the LSD passes;
- *   below it, it does not (level 3 puts the runs of up to 32 keys in order by
- *   comparisons). Keys alone from 2^27, where level 3 sorts long runs of a few keys a key
- *   at a time (RDX_MSD_L3_MIXED_VALUES); pairs send those to the on-chip LSD passes and
- *   gain less. H200 round 66 call 1, zipf, the LSD passes -> the route from 2^24, ms:
- *     n      u64             i64             f64             u64/u64
- *     2^26   3.436 -> 3.527  3.436 -> 3.499  3.423 -> 3.498  5.783 -> 6.060
- *     2^27   6.527 -> 5.915  6.515 -> 5.910  6.553 -> 5.911  11.24 -> 10.64
+/* - DEEP2_VALUES_MANY from MANY_HEAVY_MIN_N keys on: there zipf's heavy keys (about 45 of
+ *   2^20 ranks, each a heavy prefix of its own) no longer decline the route: the keys
+ *   each repeat more than level 3's runs of RDX_MSD_L3_RUN_MAX, placed without
+ *   comparisons, and the route beats the LSD passes; below it, it does not (level 3 puts
+ *   the runs of up to 32 keys in order by comparisons). 2^27 since level 3 sorts long runs
+ *   of a few keys alone a key at a time (RDX_MSD_L3_MIXED_VALUES). H200 round 66, zipf,
+ *   the LSD passes -> the route (call 1 from 2^24, call 2 forced), ms:
+ *     n      u64             f64             u64/u32         u64/u64
+ *     2^26   3.436 -> 3.527  3.423 -> 3.498  4.714 -> 5.321  5.783 -> 6.060
+ *     2^27   6.536 -> 5.734  6.530 -> 5.779  9.120 -> 9.086  11.26 -> 10.41
  *   H200 round 64 call 3, before those runs, the route with 64 slots against the LSD
  *   passes (8 slots), ms:
  *     n      u64             f64             u64/u32         u64/u64

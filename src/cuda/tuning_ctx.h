@@ -52,8 +52,7 @@ typedef struct rdx_cuda_tuning {
                                    (RDX_MSD_DEEP_MAX_N) */
     size_t msd_many_heavy_min_n; /* 8-byte keys with up to RDX_MSD_DEEP2_VALUES_MANY heavy
                                     prefixes of one value each (zipf) take the route from
-                                    this many on, pairs from twice as many
-                                    (RDX_MSD_MANY_HEAVY_MIN_N) */
+                                    this many on (RDX_MSD_MANY_HEAVY_MIN_N) */
     size_t count_min_n;         /* the counting route serves from this many 1-byte keys
                                    on (RDX_COUNT_MIN_N), */
     size_t count16_min_n;       /* and from this many 2-byte keys (RDX_COUNT16_MIN_N) */
