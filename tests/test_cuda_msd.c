@@ -15,7 +15,9 @@
  * compute-sanitizer's racecheck can take them in N processes side by side; the checks
  * that count outcomes over all the sorts run only without it (as ctest runs the test).
  * RDX_TEST_MSD_TRACE=1 prints each sort as it starts, with the seconds since the start (a
- * sanitizer's run that runs out of time names its slow sorts). */
+ * sanitizer's run that runs out of time names its slow sorts); RDX_TEST_MSD_FILL=TEXT runs
+ * only the sorts of the inputs whose name (msd_fill_names) holds TEXT, so that a
+ * sanitizer can look at one input's sorts (the counting checks do not run then either). */
 #include <limits.h>
 #include <math.h>
 #include <time.h>
@@ -172,6 +174,10 @@ enum {
     MSD_NORMAL_HALFNAN, /* as MSD_NORMAL_NAN, but every other key np.nan: that value's level-2
                            bucket holds half the keys, which the deep levels' tests leave
                            out (msd_pair_bound_less_heavy) */
+    MSD_MIXED8,     /* n / 128 groups of 4 random values that differ in their 2 low bits
+                       alone, each value about 32 times: a level-3 digit holds a group's 128
+                       keys, a long run of 4 keys, which 8-byte keys alone sort a value at a
+                       time (msd_l3_mixed_runs8), not by the on-chip LSD passes */
     MSD_NFILL
 };
 static const char *const msd_fill_names[] = {
@@ -185,7 +191,8 @@ static const char *const msd_fill_names[] = {
     "narrow, 1 in 64 np.nan (f64)", "narrow, 1 in 64 np.nan (f32)", "[0, 1)", "(-1, 0]", "[0, 1), one 2^-200",
     "heavy x128", "heavy in a long bucket", "zipf", "n/8192 prefixes", "n/8192 prefixes, runs",
     "n/4096 prefixes, runs", "16 copies", "two long sub-buckets", "few distinct, two sharing 16 bits",
-    "normal, 1 in 64 np.nan", "normal, 1 in 64 NaN of two kinds", "normal, every other key np.nan"};
+    "normal, 1 in 64 np.nan", "normal, 1 in 64 NaN of two kinds", "normal, every other key np.nan",
+    "runs of 4 keys"};
 _Static_assert(sizeof msd_fill_names / sizeof msd_fill_names[0] == MSD_NFILL, "a name for each fill");
 
 /* A random-looking 64-bit value for each index (the splitmix64 finalizer). */
@@ -229,6 +236,7 @@ static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
                                 (rnd(s) & 0x000000FFFFFFFF00ull); break;
         case MSD_DUPS: k[i] = msd_mix(base ^ (r % (n / 8 + 1))); break;
         case MSD_DUPS_BIG: k[i] = msd_mix(base ^ (r % 4096)); break;
+        case MSD_MIXED8: k[i] = (msd_mix(base ^ (r % (n / 128 + 1))) & ~3ull) | (r / (n / 128 + 1)) % 4; break;
         case MSD_TILED: k[i] = msd_mix(base ^ (i % (n / 16 + 1))); break;
         case MSD_HEAVY: k[i] = msd_mix(base ^ (r % (n / 128 + 1))); break;
         case MSD_ZIPF: { /* the inverse of the continuous CDF log(1 + k) / log(1 + 65536) */
@@ -369,7 +377,15 @@ static unsigned msd_last_chunks = 0;       /* its deep levels' chunks copied by 
 static int counts_shape;   /* msd_case's 4-byte keys take level 3's counts-only shape */
 static unsigned msd_deep_skipped; /* the last outcome's: the sample skipped the deep level */
 static unsigned shard_k = 1, shard_n = 1; /* this process runs the shard_k-th of shard_n shares */
+static const char *fill_filter; /* RDX_TEST_MSD_FILL: only the inputs whose name holds it */
 static unsigned case_flags; /* more rdx_opts flags for every sort (RDX_NUMPY_ORDER: msd_numpy_tests) */
+
+/* Whether this process runs every sort of the test (not a share, not a filter), so that
+ * the checks that count outcomes over them all hold. */
+static int every_sort(void)
+{
+    return shard_n == 1 && !fill_filter;
+}
 
 static double seconds_now(void)
 {
@@ -392,6 +408,8 @@ static int my_sort(const char *what, rdx_type type, size_t n, int fill)
     }
     const unsigned no = sort_no++;
     if (no % shard_n != shard_k - 1)
+        return 0;
+    if (fill_filter && (fill < 0 || !strstr(msd_fill_names[fill], fill_filter)))
         return 0;
     if (trace) {
         printf("sort %u: %s %s %s n=%zu at %.1f s\n", no, what, type_name(type), fill >= 0 ? msd_fill_names[fill] : "",
@@ -521,7 +539,10 @@ static void msd_case(rdx_ctx *ctx, rdx_type type, size_t n, int desc, int fill, 
     else if (kb == 4) /* a run of several keys is counted by its bits below the digit */
         CHECK(slow == 0, "msd %s %s n=%zu: %u level-3 blocks of 4-byte keys alone took the on-chip LSD passes",
               type_name(type), msd_fill_names[fill], n, slow);
-    else
+    else if (fill == MSD_MIXED8) /* few keys a run: sorted a key at a time */
+        CHECK(route < 2 || slow == 0, "msd %s %s n=%zu: %u level-3 blocks of runs of 4 keys took the on-chip LSD passes",
+              type_name(type), msd_fill_names[fill], n, slow);
+    else /* runs of many keys: still the on-chip LSD passes */
         CHECK((fill != MSD_SUBBIG && fill != MSD_CAPDUPS) || route < 2 || slow > 0,
               "msd %s n=%zu: no level-3 block took the on-chip LSD passes", msd_fill_names[fill], n);
     check_heavy_runs(route, fill, n, slow, msd_fill_names[fill]);
@@ -982,7 +1003,7 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         msd_case(ctx, RDX_F32, (size_t)1 << 20, 1, MSD_PREFIXES_RUNS, 1, MSD_LONG, &s);
         msd_pairs_case(ctx, RDX_I32, (size_t)1 << 20, 4, 1, MSD_PREFIXES_RUNS, 0, MSD_LONG, &s);
         msd_threshold(ctx, 0);
-        if (shard_n > 1)
+        if (!every_sort())
             return;
         CHECK(msd_routes[3] > 0, "msd: the route never ran");
         CHECK(msd_routes[4] > 0, "msd: no level-2 bucket above level 3's capacity (the deep level, or 4-byte keys' segmented passes)");
@@ -1062,6 +1083,8 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
     msd_pairs_case(ctx, RDX_I64, (size_t)1 << 20, 8, 0, MSD_HEAVYLONG, 1, MSD_RAN, &s);
     msd_pairs_case(ctx, RDX_U64, ((size_t)1 << 20) + 5, 4, 1, MSD_HEAVYLONG, 0, MSD_RAN, &s);
     msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_DEEPLONG32, 0, MSD_SEGP, &s);
+    msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_MIXED8, 0, MSD_RAN, &s);
+    msd_case(ctx, RDX_F64, ((size_t)1 << 19) + 3, 1, MSD_MIXED8, 1, MSD_RAN, &s);
     if (max_log2 >= 22) {
         /* zipf's top key (9%) in a lone sub-bucket above RDX_MSD_DEEP_COPY_BLOCK_MAX keys at
          * both deep levels: copied from B to A in chunks by every block */
@@ -1229,7 +1252,7 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
            "%d, range missed by the sample %d, in order %d, inconsistent %d\n",
            msd_routes[0], msd_routes[1], msd_routes[3], msd_routes[4], msd_routes[9], msd_routes[8], msd_routes[6],
            msd_routes[5], msd_routes[7], msd_routes[2]);
-    if (shard_n > 1)
+    if (!every_sort())
         return;
     CHECK(msd_routes[3] > 0, "msd: the route never ran without long buckets");
     CHECK(msd_routes[4] > 0, "msd: no level-2 bucket above level 3's capacity (the deep level, or 4-byte keys' segmented passes)");
@@ -1503,6 +1526,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: test_cuda_msd [K/N] (the K-th of N shares of the sorts, 1 <= K <= N)\n");
         return 2;
     }
+    const char *only = getenv("RDX_TEST_MSD_FILL");
+    fill_filter = only && *only ? only : NULL;
     seed = rdx_test_seed();
     rdx_ctx *ctx = rdx_test_cuda_context();
     into_begin();

@@ -498,10 +498,12 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS)
     const int few_prefixes = top_digits > 1 && top_digits * second_digits <= RDX_MSD_FEW_PREFIXES;
     /* many distinct keys that repeat: level 3's runs (tuning.h, RDX_MSD_PAIRS_REPEATS) */
     const int repeated = repeats_min != 0u && repeats >= repeats_min && 2u * (size_t)repeats <= sampled;
+    /* the route taken whatever the deep levels' tests say (where the lead allows it) */
+    const bool taken = (spread && !repeated) || few_prefixes;
     /* The heavy values (8-byte keys) only where the deep levels' tests decide: not where
      * the lead declines the route or the other tests take it (few values, all keys equal:
      * the analysis took 50 and 35 us of the one block, round 64). */
-    const bool decided = lead > MSD_MAX_DROP(K) || (spread && !repeated) || few_prefixes;
+    const bool decided = lead > MSD_MAX_DROP(K) || taken;
     bool single = false;
     uint32_t most_split = s_sum[3]; /* the largest sampled level-2 bucket, without the heavy values */
     if (sizeof(K) == 8 && !decided) {
@@ -534,7 +536,7 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS)
          * (normal doubles from 2^27 on, with or without np.nan). */
         const int deep2 = sizeof(K) == 8 && !skip_deep2 && single &&
                           largest <= deep_room * RDX_MSD_DEEP2_SPLIT;
-        const int on = lead <= MSD_MAX_DROP(K) && ((spread && !repeated) || few_prefixes || deep || deep2);
+        const int on = lead <= MSD_MAX_DROP(K) && (taken || deep || deep2);
         ctrl[RDX_MSD_STATE] = on ? RDX_MSD_LEVEL1 : RDX_MSD_OFF;
         ctrl[RDX_MSD_DROP] = on ? (uint32_t)drop : 0u;
         ctrl[RDX_MSD_SKIP_DEEP] = on && skip_deep ? 1u : 0u;
@@ -1129,9 +1131,9 @@ static __device__ __noinline__ void msd_l3_place_runs(uint32_t *s_cnt, const K *
     }
 }
 
-/* Level 3's long runs of several keys, 4-byte keys alone (msd_l3_mixed_runs): in the
- * counter words after the bucket's bins counters, the number of such runs and their
- * digits, a bitmap of the digits listed, and 32 counters a warp. */
+/* Level 3's long runs of several keys, keys alone (msd_l3_mixed_runs, msd_l3_mixed_runs8):
+ * in the counter words after the bucket's bins counters, the number of such runs and their
+ * digits, a bitmap of the digits listed, and (4-byte keys) 32 counters a warp. */
 struct msd_mixed_room {
     uint32_t count, map, warp; /* word offsets from the counters (the runs' digits at count + 1) */
 };
@@ -1150,6 +1152,15 @@ template <int W> static constexpr bool msd_mixed_fits()
     return msd_mixed_at<uint32_t, W>(1u << S::L3_MAX_BITS, S::L3_CAP).warp + S::L3_THREADS <= (R::SCAN - R::WCNT) / 4;
 }
 static_assert(msd_mixed_fits<0>() && msd_mixed_fits<1>(), "the mixed runs' words fit in level 3's counter words");
+/* 8-byte keys alone list their long runs of several keys the same way (msd_l3_mixed_runs8
+ * needs no counters of its own). */
+template <int W> static constexpr bool msd_mixed8_fits()
+{
+    typedef msd_l3_layout<unsigned long long, 0, W> R;
+    typedef msd_shape<unsigned long long, 0, W> S;
+    return msd_mixed_at<unsigned long long, W>(1u << S::L3_MAX_BITS, S::L3_CAP).warp <= (R::SCAN - R::WCNT) / 4;
+}
+static_assert(msd_mixed8_fits<0>() && msd_mixed8_fits<RDX_MSD_L3_WIDE8>(), "8-byte keys' mixed runs fit in level 3's counter words");
 
 /* Sorts the long runs of several keys that msd_l3_sort listed (4-byte keys alone), a warp a
  * run: the keys of a run share every bit from `shift` up, and it counts them by the bits
@@ -1193,6 +1204,91 @@ static __device__ __noinline__ void msd_l3_mixed_runs(uint32_t *s_cnt, const K *
     }
 }
 
+/* The least of the warp's 8-byte values. */
+static __device__ __forceinline__ unsigned long long msd_warp_min64(unsigned long long x)
+{
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) {
+        const unsigned long long y = __shfl_xor_sync(RDX_FULL_WARP, x, o);
+        x = y < x ? y : x;
+    }
+    return x;
+}
+
+/* The least key of run [st, en) of the rank words s_keys (the key's low 48 bits above the
+ * tie-break) that is at least lo, over the warp; ~0 where there is none (no key reaches 2^48). */
+static __device__ __forceinline__ unsigned long long msd_run_least(const unsigned long long *s_keys, uint32_t st,
+                                                                   uint32_t en, unsigned long long lo, uint32_t lane)
+{
+    unsigned long long least = ~0ull;
+    for (uint32_t j = st + lane; j < en; j += 32u) {
+        const unsigned long long v = s_keys[j] >> 16;
+        least = v >= lo && v < least ? v : least;
+    }
+    return msd_warp_min64(least);
+}
+
+/* Whether a long run of several 8-byte keys (keys alone) that msd_l3_sort listed holds more
+ * than RDX_MSD_L3_MIXED_VALUES distinct keys, a warp a run: msd_l3_mixed_runs8 takes one
+ * pass over a run for each of its keys, so such a bucket goes to the on-chip LSD passes
+ * (nothing has been written yet). */
+template <int W>
+static __device__ __noinline__ bool msd_l3_mixed_many8(const uint32_t *s_cnt, const unsigned long long *s_keys,
+                                                        uint32_t bins, uint32_t m)
+{
+    enum { WARPS = msd_shape<unsigned long long, 0, W>::L3_THREADS / 32 };
+    const msd_mixed_room room = msd_mixed_at<unsigned long long, W>(bins, m);
+    const uint32_t runs = s_cnt[room.count], lane = rdx_lane(), warp = threadIdx.x >> 5;
+    for (uint32_t k = warp; k < runs; k += WARPS) {
+        const uint32_t d = s_cnt[room.count + 1u + k], st = d ? s_cnt[d - 1u] : 0u, en = s_cnt[d];
+        unsigned long long lo = 0;
+        for (uint32_t values = 0;; ++values) {
+            const unsigned long long least = msd_run_least(s_keys, st, en, lo, lane);
+            if (least == ~0ull)
+                break;
+            if (values == (uint32_t)RDX_MSD_L3_MIXED_VALUES)
+                return true;
+            lo = least + 1u;
+        }
+    }
+    return false;
+}
+
+/* Sorts the long runs of several keys that msd_l3_sort listed (8-byte keys alone, at most
+ * RDX_MSD_L3_MIXED_VALUES distinct keys a run: msd_l3_mixed_many8), a warp a run: the least
+ * key not yet written, all its copies at the run's next slots (a ballot a round of 32), then
+ * the next, each pass over the run also finding the key after the one it writes. Run k
+ * goes to warp k (and on): k < runs <= m / (RUN_MAX + 1) keeps every lane below m, where
+ * `high` holds the bucket's shared top bits (msd_l3_sort). */
+template <int W>
+static __device__ __noinline__ void msd_l3_mixed_runs8(const uint32_t *s_cnt, const unsigned long long *s_keys,
+                                                        unsigned long long *keys, uint32_t bins, uint32_t m,
+                                                        unsigned long long high, unsigned long long flip)
+{
+    enum { WARPS = msd_shape<unsigned long long, 0, W>::L3_THREADS / 32 };
+    const msd_mixed_room room = msd_mixed_at<unsigned long long, W>(bins, m);
+    const uint32_t runs = s_cnt[room.count], lane = rdx_lane(), warp = threadIdx.x >> 5;
+    const uint32_t below = (1u << lane) - 1u;
+    for (uint32_t k = warp; k < runs; k += WARPS) {
+        const uint32_t d = s_cnt[room.count + 1u + k], st = d ? s_cnt[d - 1u] : 0u, en = s_cnt[d];
+        uint32_t at = st;
+        unsigned long long key = msd_run_least(s_keys, st, en, 0, lane);
+        while (key != ~0ull) {
+            unsigned long long next = ~0ull;
+            for (uint32_t base = st; base < en; base += 32u) {
+                const uint32_t j = base + lane;
+                const unsigned long long v = j < en ? s_keys[j] >> 16 : ~0ull;
+                const unsigned mask = __ballot_sync(RDX_FULL_WARP, v == key);
+                if (v == key)
+                    keys[at + __popc(mask & below)] = (high | key) ^ flip;
+                at += __popc(mask);
+                next = v > key && v < next ? v : next;
+            }
+            key = msd_warp_min64(next);
+        }
+    }
+}
+
 /* Sorts a bucket of m keys (the top two digits equal, and with the deep level's digit that
  * too) from src into keys_a + begin, and with VB > 0 its values from vsrc into vals_a +
  * begin (or vals_wide), src and vsrc being keys_a + begin and vals_a + begin or of B
@@ -1213,7 +1309,8 @@ static __device__ __noinline__ void msd_l3_mixed_runs(uint32_t *s_cnt, const K *
  * is read before the first barrier (src may be the destination).
  * A run longer than RDX_MSD_L3_RUN_MAX keys is placed without comparisons where it is one
  * key repeated (msd_runs_at); one of several keys is counted by its bits below the digit
- * where the keys are 4 bytes alone (msd_l3_mixed_runs), and otherwise sends the block to
+ * where the keys are 4 bytes alone (msd_l3_mixed_runs), taken a key at a time where they
+ * are 8 bytes alone and few (msd_l3_mixed_runs8), and otherwise sends the block to
  * msd_block_lsd. */
 template <typename K, int VB, int W>
 static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const K *src, const void *vsrc_p,
@@ -1227,8 +1324,9 @@ static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const 
         ITEMS = msd_shape<K, VB, W>::L3_ITEMS,
         PER = ((1 << msd_shape<K, VB, W>::L3_MAX_BITS) + THREADS - 1) / THREADS
     };
-    /* long runs of several keys counted by their low bits (msd_l3_mixed_runs) */
-    constexpr bool MIXED = sizeof(K) == 4 && VB == 0;
+    /* long runs of several keys, keys alone: 4-byte ones counted by their low bits
+     * (msd_l3_mixed_runs), 8-byte ones taken a key at a time (msd_l3_mixed_runs8) */
+    constexpr bool MIXED = VB == 0;
     K *s_keys = (K *)(smem + R::KEYS);
     V *s_vals = (V *)(smem + R::VALS);
     uint32_t *s_cnt = (uint32_t *)(smem + R::WCNT);
@@ -1353,6 +1451,12 @@ static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const 
             msd_l3_fallback<K, VB, W>(a, src, vsrc_p, keys, (void *)vals, wide, m, smem);
             return;
         }
+        if constexpr (MIXED && sizeof(K) == 8) {
+            if (__syncthreads_or(msd_l3_mixed_many8<W>(s_cnt, s_keys, bins, m))) {
+                msd_l3_fallback<K, VB, W>(a, src, vsrc_p, keys, (void *)vals, wide, m, smem);
+                return;
+            }
+        }
     }
 
     for (uint32_t pos = threadIdx.x; pos < m; pos += THREADS) {
@@ -1391,9 +1495,12 @@ static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const 
     if constexpr (VB != 0)
         if (any_long)
             msd_l3_place_runs<K, VB, W>(s_cnt, s_keys, (const V *)s_vals, keys, vals, wide, bins, m, high, flip);
-    if constexpr (MIXED)
+    if constexpr (MIXED && sizeof(K) == 4)
         if (any_long)
             msd_l3_mixed_runs<K, W>(s_cnt, s_keys, keys, bins, m, shift, high, flip);
+    if constexpr (MIXED && sizeof(K) == 8)
+        if (any_long)
+            msd_l3_mixed_runs8<W>(s_cnt, s_keys, keys, bins, m, high, flip);
 }
 
 /* The sum of the eight 4-bit counters of x. */

@@ -572,8 +572,14 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
  *   2^20 ranks, each a heavy prefix of its own) no longer decline the route: the keys
  *   each repeat more than level 3's runs of RDX_MSD_L3_RUN_MAX, placed without
  *   comparisons, and the route beats the LSD passes; below it, it does not (level 3 puts
- *   the runs of up to 32 keys in order by comparisons). H200 round 64 call 3, matrix zipf
- *   rows, the route with 64 slots against the LSD passes (8 slots), ms:
+ *   the runs of up to 32 keys in order by comparisons). 2^27 since level 3 sorts long runs
+ *   of a few keys alone a key at a time (RDX_MSD_L3_MIXED_VALUES). H200 round 66, zipf,
+ *   the LSD passes -> the route (call 1 from 2^24, call 2 forced), ms:
+ *     n      u64             f64             u64/u32         u64/u64
+ *     2^26   3.436 -> 3.527  3.423 -> 3.498  4.714 -> 5.321  5.783 -> 6.060
+ *     2^27   6.536 -> 5.734  6.530 -> 5.779  9.120 -> 9.086  11.26 -> 10.41
+ *   H200 round 64 call 3, before those runs, the route with 64 slots against the LSD
+ *   passes (8 slots), ms:
  *     n      u64             f64             u64/u32         u64/u64
  *     2^26   3.415 -> 3.766  3.418 -> 3.783  4.678 -> 5.338  5.737 -> 5.914
  *     2^27   6.499 -> 6.537  6.508 -> 6.500  9.045 -> 9.158  11.16 -> 10.48
@@ -584,7 +590,7 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #define RDX_MSD_DEEP2_VALUES_MANY 64
 #endif
 #ifndef RDX_MSD_MANY_HEAVY_MIN_N
-#define RDX_MSD_MANY_HEAVY_MIN_N ((size_t)1 << 28)
+#define RDX_MSD_MANY_HEAVY_MIN_N ((size_t)1 << 27)
 #endif
 #ifndef RDX_MSD_DEEP2_SPLIT
 #define RDX_MSD_DEEP2_SPLIT 64u
@@ -689,6 +695,16 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #endif
 #ifndef RDX_MSD_L3_RUN_MAX
 #define RDX_MSD_L3_RUN_MAX 32
+#endif
+/* 8-byte keys alone: a level-3 digit holding more than RUN_MAX keys of at most this many
+ * distinct values is sorted a value at a time (msd.cu, msd_l3_mixed_runs8: a pass over the
+ * run each); more values send the bucket to the on-chip LSD passes (six over 48 bits). Two
+ * heavy zipf keys sharing a digit are the case (a model of zipf u64 2^26 on the route:
+ * 8% of level-3 buckets, docs/performance.md "Round 65"). H200 round 66 call 1, ms, before
+ * -> after: u64 zipf 2^28 11.80 -> 10.81, u64 repeat 2^27 3.61 -> 3.38, 2^28 7.21 -> 6.17
+ * (i64 and f64 alike); 8 is a first choice, other counts not measured. */
+#ifndef RDX_MSD_L3_MIXED_VALUES
+#define RDX_MSD_L3_MIXED_VALUES 8
 #endif
 /* 4-byte keys: level 3 sorts 16 bits, and its cost is instructions, not bytes (ncu, H200,
  * round 28 call 3: u32 2^28 with 10 bits issued on 89% of cycles, 5.6 warp instructions a
