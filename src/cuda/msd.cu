@@ -1283,6 +1283,7 @@ static __device__ __noinline__ bool msd_l3_runs_many(uint32_t *s_cnt, const unsi
                 return true;
             lo = least + 1u;
         }
+        __syncwarp(); /* every lane has read the word */
         if (values > 1u && lane == 0u)
             s_cnt[list + 1u + k] = d | MSD_RUN_SEVERAL;
     }
