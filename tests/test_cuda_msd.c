@@ -176,8 +176,9 @@ enum {
                            out (msd_pair_bound_less_heavy) */
     MSD_MIXED8,     /* n / 128 groups of 4 random values that differ in their 2 low bits
                        alone, each value about 32 times: a level-3 digit holds a group's 128
-                       keys, a long run of 4 keys, which 8-byte keys alone sort a value at a
-                       time (msd_l3_mixed_runs8), not by the on-chip LSD passes */
+                       keys, a long run of 4 keys, which 8-byte keys sort a value at a time
+                       (msd_l3_mixed_runs8 alone, msd_l3_place_runs with values), not by the
+                       on-chip LSD passes */
     MSD_NFILL
 };
 static const char *const msd_fill_names[] = {
@@ -620,6 +621,8 @@ static void msd_pairs_case(rdx_ctx *ctx, rdx_type type, size_t n, size_t vs, int
     }
     CHECK((fill != MSD_SUBBIG && fill != MSD_CAPDUPS) || route < 2 || slow > 0,
           "%s: no level-3 block took the on-chip LSD passes", desc_text);
+    CHECK(fill != MSD_MIXED8 || route < 2 || slow == 0, /* few keys a run: placed a key at a time */
+          "%s: level-3 blocks of runs of 4 keys took the on-chip LSD passes", desc_text);
     check_heavy_runs(route, fill, n, slow, desc_text);
     CHECK(msd_as_expected(route, want), "%s: route %d, expected %d", desc_text, route, want);
     check_deep_skip(route, fill, kb, desc_text);
@@ -1085,6 +1088,9 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
     msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_DEEPLONG32, 0, MSD_SEGP, &s);
     msd_case(ctx, RDX_U64, (size_t)1 << 20, 0, MSD_MIXED8, 0, MSD_RAN, &s);
     msd_case(ctx, RDX_F64, ((size_t)1 << 19) + 3, 1, MSD_MIXED8, 1, MSD_RAN, &s);
+    msd_pairs_case(ctx, RDX_U64, (size_t)1 << 20, 8, 0, MSD_MIXED8, 0, MSD_RAN, &s);
+    msd_pairs_case(ctx, RDX_F64, ((size_t)1 << 19) + 5, 4, 1, MSD_MIXED8, 1, MSD_RAN, &s);
+    msd_argsort_case(ctx, RDX_I64, ((size_t)1 << 20) + 77, RDX_U64, 0, MSD_MIXED8, 0, MSD_RAN, &s);
     if (max_log2 >= 22) {
         /* zipf's top key (9%) in a lone sub-bucket above RDX_MSD_DEEP_COPY_BLOCK_MAX keys at
          * both deep levels: copied from B to A in chunks by every block */

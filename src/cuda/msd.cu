@@ -1059,6 +1059,34 @@ static_assert(msd_runs_at<unsigned long long, 8, 0>(1u << RDX_MSD_L3_MAX_BITS, R
                   msd_runs_at<uint32_t, 4, 0>(1u << RDX_MSD4_L3_MAX_BITS, RDX_MSD_L3_CAP_PAIRS).batch >= 1u,
               "the narrow shapes of pairs place runs of one key in every bucket");
 
+/* The least of the warp's 8-byte values. */
+static __device__ __forceinline__ unsigned long long msd_warp_min64(unsigned long long x)
+{
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) {
+        const unsigned long long y = __shfl_xor_sync(RDX_FULL_WARP, x, o);
+        x = y < x ? y : x;
+    }
+    return x;
+}
+
+/* The least key of run [st, en) of the rank words s_keys (8-byte keys: the key's low 48
+ * bits above its 16-bit tie-break) that is at least lo, over the warp; ~0 where there is
+ * none. */
+static __device__ __forceinline__ unsigned long long msd_run_least(const unsigned long long *s_keys, uint32_t st,
+                                                                   uint32_t en, unsigned long long lo, uint32_t lane)
+{
+    unsigned long long least = ~0ull;
+    for (uint32_t j = st + lane; j < en; j += 32u) {
+        const unsigned long long v = s_keys[j] >> 16;
+        least = v >= lo && v < least ? v : least;
+    }
+    return msd_warp_min64(least);
+}
+
+/* The flag of a listed long run (its digit below) that holds several keys. */
+#define MSD_RUN_SEVERAL 0x80000000u
+
 /* Synchronizes a team of `size` warps (msd_l3_place_runs): a warp alone, or named barrier
  * team + 1 (0 is __syncthreads') of size * 32 threads. */
 static __device__ __forceinline__ void msd_team_sync(uint32_t team, uint32_t size)
@@ -1069,8 +1097,9 @@ static __device__ __forceinline__ void msd_team_sync(uint32_t team, uint32_t siz
         asm volatile("bar.sync %0, %1;" ::"r"(team + 1u), "r"(size * 32u) : "memory");
 }
 
-/* Places level 3's long runs of one key with values (msd_runs_at), each in the order of its
- * keys' indices in the bucket (their input order: the sort is stable), which the tie-breaks
+/* Places level 3's long runs of one key with values (msd_runs_at), and those of a few 8-byte
+ * keys (MSD_RUN_SEVERAL) a key at a time, each key's copies at the run's next slots, in the
+ * order of its keys' indices in the bucket (their input order: the sort is stable), which the tie-breaks
  * of their rank words in s_keys are: a bitmap of the run's indices, its words' exclusive
  * prefix counts (by the team's first warp), then a key's place is the run's start plus the
  * count of the run's indices below its own. The block's warps share out into room.batch
@@ -1095,39 +1124,67 @@ static __device__ __noinline__ void msd_l3_place_runs(uint32_t *s_cnt, const K *
     const uint32_t runs = s_cnt[room.count], lane = rdx_lane();
     uint32_t *const map = s_cnt + room.maps + team * words, *const pre = s_cnt + room.maps + (room.batch + team) * words;
     for (uint32_t k = team; k < runs; k += teams) {
-        const uint32_t d = s_cnt[room.count + 1u + k], st = d ? s_cnt[d - 1u] : 0u, en = s_cnt[d];
-        for (uint32_t w = me_in; w < words; w += step)
-            map[w] = 0u;
-        msd_team_sync(team, size);
-        for (uint32_t j = st + me_in; j < en; j += step) {
-            const uint32_t at = (uint32_t)s_keys[j] & 0xFFFFu;
-            atomicOr(&map[at >> 5], 1u << (at & 31u));
+        const uint32_t e = s_cnt[room.count + 1u + k], d = e & ~MSD_RUN_SEVERAL;
+        const uint32_t st = d ? s_cnt[d - 1u] : 0u, en = s_cnt[d];
+        /* A run of several keys (8-byte ones, msd_l3_runs_many): a key at a time, the least
+         * first, each warp of the team finding it over the whole run (no team reduction) */
+        bool several = false;
+        K v = s_keys[st] >> 16;
+        if constexpr (sizeof(K) == 8) {
+            several = (e & MSD_RUN_SEVERAL) != 0u;
+            if (several)
+                v = msd_run_least(s_keys, st, en, 0ull, lane);
         }
-        msd_team_sync(team, size);
-        if (me_in < 32u) { /* lane l: words l * per_lane .. (l + 1) * per_lane - 1 */
-            const uint32_t w0 = lane * per_lane < words ? lane * per_lane : words;
-            const uint32_t w1 = w0 + per_lane < words ? w0 + per_lane : words;
-            uint32_t total = 0;
-            for (uint32_t w = w0; w < w1; ++w)
-                total += (uint32_t)__popc(map[w]);
-            uint32_t before = rdx_warp_incl_scan(total, lane) - total;
-            for (uint32_t w = w0; w < w1; ++w) {
-                pre[w] = before;
-                before += (uint32_t)__popc(map[w]);
+        uint32_t base = st; /* where key v's copies start */
+        for (;;) {
+            for (uint32_t w = me_in; w < words; w += step)
+                map[w] = 0u;
+            msd_team_sync(team, size);
+            for (uint32_t j = st + me_in; j < en; j += step) {
+                const K me = s_keys[j];
+                const uint32_t at = (uint32_t)me & 0xFFFFu;
+                if (me >> 16 == v)
+                    atomicOr(&map[at >> 5], 1u << (at & 31u));
             }
+            msd_team_sync(team, size);
+            if (me_in < 32u) { /* lane l: words l * per_lane .. (l + 1) * per_lane - 1 */
+                const uint32_t w0 = lane * per_lane < words ? lane * per_lane : words;
+                const uint32_t w1 = w0 + per_lane < words ? w0 + per_lane : words;
+                uint32_t total = 0;
+                for (uint32_t w = w0; w < w1; ++w)
+                    total += (uint32_t)__popc(map[w]);
+                uint32_t before = rdx_warp_incl_scan(total, lane) - total;
+                for (uint32_t w = w0; w < w1; ++w) {
+                    pre[w] = before;
+                    before += (uint32_t)__popc(map[w]);
+                }
+            }
+            msd_team_sync(team, size);
+            for (uint32_t j = st + me_in; j < en; j += step) {
+                const K me = s_keys[j];
+                if (me >> 16 != v)
+                    continue;
+                const uint32_t at = (uint32_t)me & 0xFFFFu, w = at >> 5;
+                const uint32_t place = base + pre[w] + (uint32_t)__popc(map[w] & ((1u << (at & 31u)) - 1u));
+                keys[place] = (high | me >> 16) ^ flip;
+                if (wide)
+                    wide[place] = s_vals[j];
+                else
+                    vals[place] = s_vals[j];
+            }
+            const uint32_t copies = pre[words - 1u] + (uint32_t)__popc(map[words - 1u]);
+            msd_team_sync(team, size); /* the map is the next key's or run's */
+            if constexpr (sizeof(K) == 8) {
+                if (several) {
+                    base += copies;
+                    v = msd_run_least(s_keys, st, en, (unsigned long long)v + 1u, lane);
+                    if (v != ~0ull)
+                        continue;
+                }
+            }
+            (void)copies;
+            break;
         }
-        msd_team_sync(team, size);
-        for (uint32_t j = st + me_in; j < en; j += step) {
-            const K me = s_keys[j];
-            const uint32_t at = (uint32_t)me & 0xFFFFu, w = at >> 5;
-            const uint32_t place = st + pre[w] + (uint32_t)__popc(map[w] & ((1u << (at & 31u)) - 1u));
-            keys[place] = (high | me >> 16) ^ flip;
-            if (wide)
-                wide[place] = s_vals[j];
-            else
-                vals[place] = s_vals[j];
-        }
-        msd_team_sync(team, size); /* the map is the next run's */
     }
 }
 
@@ -1204,45 +1261,21 @@ static __device__ __noinline__ void msd_l3_mixed_runs(uint32_t *s_cnt, const K *
     }
 }
 
-/* The least of the warp's 8-byte values. */
-static __device__ __forceinline__ unsigned long long msd_warp_min64(unsigned long long x)
+/* Whether a long run of 8-byte keys that msd_l3_sort listed at word `list` (the count, then
+ * the digits) holds more than RDX_MSD_L3_MIXED_VALUES distinct keys, a warp a run:
+ * msd_l3_mixed_runs8 and msd_l3_place_runs take one pass over a run for each of its keys,
+ * so such a bucket goes to the on-chip LSD passes (nothing has been written yet). A run of
+ * several keys (but not too many) gets MSD_RUN_SEVERAL in its list word. */
+template <int WARPS>
+static __device__ __noinline__ bool msd_l3_runs_many(uint32_t *s_cnt, const unsigned long long *s_keys,
+                                                     uint32_t list)
 {
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1) {
-        const unsigned long long y = __shfl_xor_sync(RDX_FULL_WARP, x, o);
-        x = y < x ? y : x;
-    }
-    return x;
-}
-
-/* The least key of run [st, en) of the rank words s_keys (the key's low 48 bits above the
- * tie-break) that is at least lo, over the warp; ~0 where there is none (no key reaches 2^48). */
-static __device__ __forceinline__ unsigned long long msd_run_least(const unsigned long long *s_keys, uint32_t st,
-                                                                   uint32_t en, unsigned long long lo, uint32_t lane)
-{
-    unsigned long long least = ~0ull;
-    for (uint32_t j = st + lane; j < en; j += 32u) {
-        const unsigned long long v = s_keys[j] >> 16;
-        least = v >= lo && v < least ? v : least;
-    }
-    return msd_warp_min64(least);
-}
-
-/* Whether a long run of several 8-byte keys (keys alone) that msd_l3_sort listed holds more
- * than RDX_MSD_L3_MIXED_VALUES distinct keys, a warp a run: msd_l3_mixed_runs8 takes one
- * pass over a run for each of its keys, so such a bucket goes to the on-chip LSD passes
- * (nothing has been written yet). */
-template <int W>
-static __device__ __noinline__ bool msd_l3_mixed_many8(const uint32_t *s_cnt, const unsigned long long *s_keys,
-                                                        uint32_t bins, uint32_t m)
-{
-    enum { WARPS = msd_shape<unsigned long long, 0, W>::L3_THREADS / 32 };
-    const msd_mixed_room room = msd_mixed_at<unsigned long long, W>(bins, m);
-    const uint32_t runs = s_cnt[room.count], lane = rdx_lane(), warp = threadIdx.x >> 5;
+    const uint32_t runs = s_cnt[list], lane = rdx_lane(), warp = threadIdx.x >> 5;
     for (uint32_t k = warp; k < runs; k += WARPS) {
-        const uint32_t d = s_cnt[room.count + 1u + k], st = d ? s_cnt[d - 1u] : 0u, en = s_cnt[d];
+        const uint32_t d = s_cnt[list + 1u + k], st = d ? s_cnt[d - 1u] : 0u, en = s_cnt[d];
         unsigned long long lo = 0;
-        for (uint32_t values = 0;; ++values) {
+        uint32_t values = 0;
+        for (;; ++values) {
             const unsigned long long least = msd_run_least(s_keys, st, en, lo, lane);
             if (least == ~0ull)
                 break;
@@ -1250,12 +1283,15 @@ static __device__ __noinline__ bool msd_l3_mixed_many8(const uint32_t *s_cnt, co
                 return true;
             lo = least + 1u;
         }
+        __syncwarp(); /* every lane has read the word */
+        if (values > 1u && lane == 0u)
+            s_cnt[list + 1u + k] = d | MSD_RUN_SEVERAL;
     }
     return false;
 }
 
 /* Sorts the long runs of several keys that msd_l3_sort listed (8-byte keys alone, at most
- * RDX_MSD_L3_MIXED_VALUES distinct keys a run: msd_l3_mixed_many8), a warp a run: the least
+ * RDX_MSD_L3_MIXED_VALUES distinct keys a run: msd_l3_runs_many), a warp a run: the least
  * key not yet written, all its copies at the run's next slots (a ballot a round of 32), then
  * the next, each pass over the run also finding the key after the one it writes. Run k
  * goes to warp k (and on): k < runs <= m / (RUN_MAX + 1) keeps every lane below m, where
@@ -1270,7 +1306,7 @@ static __device__ __noinline__ void msd_l3_mixed_runs8(const uint32_t *s_cnt, co
     const uint32_t runs = s_cnt[room.count], lane = rdx_lane(), warp = threadIdx.x >> 5;
     const uint32_t below = (1u << lane) - 1u;
     for (uint32_t k = warp; k < runs; k += WARPS) {
-        const uint32_t d = s_cnt[room.count + 1u + k], st = d ? s_cnt[d - 1u] : 0u, en = s_cnt[d];
+        const uint32_t d = s_cnt[room.count + 1u + k] & ~MSD_RUN_SEVERAL, st = d ? s_cnt[d - 1u] : 0u, en = s_cnt[d];
         uint32_t at = st;
         unsigned long long key = msd_run_least(s_keys, st, en, 0, lane);
         while (key != ~0ull) {
@@ -1310,8 +1346,8 @@ static __device__ __noinline__ void msd_l3_mixed_runs8(const uint32_t *s_cnt, co
  * A run longer than RDX_MSD_L3_RUN_MAX keys is placed without comparisons where it is one
  * key repeated (msd_runs_at); one of several keys is counted by its bits below the digit
  * where the keys are 4 bytes alone (msd_l3_mixed_runs), taken a key at a time where they
- * are 8 bytes alone and few (msd_l3_mixed_runs8), and otherwise sends the block to
- * msd_block_lsd. */
+ * are 8 bytes and few (msd_l3_runs_many; msd_l3_mixed_runs8 alone, msd_l3_place_runs
+ * with values), and otherwise sends the block to msd_block_lsd. */
 template <typename K, int VB, int W>
 static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const K *src, const void *vsrc_p,
                                                    size_t begin, uint32_t m, int shift, uint32_t mask, uint32_t sub,
@@ -1428,8 +1464,9 @@ static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const 
 
     /* A long run is placed without comparisons where it is one key repeated (its rank
      * words differ only in their tie-breaks); one of several keys is listed for
-     * msd_l3_mixed_runs (4-byte keys alone) or sends the block to the on-chip LSD passes
-     * (nothing has been written yet). */
+     * msd_l3_mixed_runs (4-byte keys alone), taken a key at a time where it holds few
+     * 8-byte keys, or sends the block to the on-chip LSD passes (nothing has been written
+     * yet). */
     if (any_long) {
         bool mixed = false;
         for (uint32_t pos = threadIdx.x; pos < m; pos += THREADS) {
@@ -1447,15 +1484,15 @@ static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const 
             }
             mixed |= here;
         }
-        if (__syncthreads_or(mixed) && !MIXED) {
-            msd_l3_fallback<K, VB, W>(a, src, vsrc_p, keys, (void *)vals, wide, m, smem);
-            return;
-        }
-        if constexpr (MIXED && sizeof(K) == 8) {
-            if (__syncthreads_or(msd_l3_mixed_many8<W>(s_cnt, s_keys, bins, m))) {
+        if constexpr (sizeof(K) == 8) { /* a few keys a run: a key at a time (the list as msd_l3_sort made it) */
+            const uint32_t list = MIXED ? msd_mixed_at<K, W>(bins, m).count : msd_runs_count(bins);
+            if (__syncthreads_or(mixed) && __syncthreads_or(msd_l3_runs_many<THREADS / 32>(s_cnt, (const unsigned long long *)s_keys, list))) {
                 msd_l3_fallback<K, VB, W>(a, src, vsrc_p, keys, (void *)vals, wide, m, smem);
                 return;
             }
+        } else if (__syncthreads_or(mixed) && !MIXED) {
+            msd_l3_fallback<K, VB, W>(a, src, vsrc_p, keys, (void *)vals, wide, m, smem);
+            return;
         }
     }
 

@@ -696,9 +696,10 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #ifndef RDX_MSD_L3_RUN_MAX
 #define RDX_MSD_L3_RUN_MAX 32
 #endif
-/* 8-byte keys alone: a level-3 digit holding more than RUN_MAX keys of at most this many
- * distinct values is sorted a value at a time (msd.cu, msd_l3_mixed_runs8: a pass over the
- * run each); more values send the bucket to the on-chip LSD passes (six over 48 bits). Two
+/* 8-byte keys: a level-3 digit holding more than RUN_MAX keys of at most this many
+ * distinct values is sorted a value at a time (msd.cu, msd_l3_mixed_runs8 alone and
+ * msd_l3_place_runs with values: a pass over the run each, two with values); more values
+ * send the bucket to the on-chip LSD passes (six over 48 bits). Two
  * heavy zipf keys sharing a digit are the case (a model of zipf u64 2^26 on the route:
  * 8% of level-3 buckets, docs/performance.md "Round 65"). H200 round 66 call 1, ms, before
  * -> after: u64 zipf 2^28 11.80 -> 10.81, u64 repeat 2^27 3.61 -> 3.38, 2^28 7.21 -> 6.17
