@@ -1500,12 +1500,9 @@ static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const 
         const K me = s_keys[pos], k = high | me >> 16;
         const uint32_t d = rdx_digit(k, shift, mask) - sub;
         const uint32_t st = d ? s_cnt[d - 1u] : 0u, en = s_cnt[d];
-        /* The key's place in its run is how many rank words of the run are smaller. Two a
-         * step, the second only where it is in the run (else its own, which counts
-         * nothing): a warp steps as often as its longest run needs; the compiler's unrolled
-         * loop with a remainder first took twice the instructions (ncu, H200, round 43:
-         * u32/u32 2^28). A long run (one key) keeps its slots, keys alone; with values it
-         * is placed below. */
+        /* The key's place in its run is how many rank words of the run are smaller
+         * (rdx_rank_words_below). A long run (one key) keeps its slots, keys alone; with
+         * values it is placed below. */
         uint32_t r = st;
         if (en - st > (uint32_t)RDX_MSD_L3_RUN_MAX) {
             if (VB)
@@ -1515,11 +1512,7 @@ static __device__ __forceinline__ void msd_l3_sort(const rdx_msd_args &a, const 
                     continue; /* a run of several keys: msd_l3_mixed_runs */
             r = pos;
         } else {
-#pragma unroll 1
-            for (uint32_t j = st; j < en; j += 2u) {
-                const K o0 = s_keys[j], o1 = j + 1u < en ? s_keys[j + 1u] : me;
-                r += (uint32_t)(o0 < me) + (uint32_t)(o1 < me);
-            }
+            r = rdx_rank_words_below<K>(s_keys, st, en, me);
         }
         keys[r] = k ^ flip;
         if (VB) {

@@ -68,6 +68,24 @@ static __device__ __forceinline__ uint32_t rdx_match_bits(uint32_t d, bool valid
 #endif
 }
 
+/* lo plus how many of the rank words w[lo, en) are below me: where the rank words of a
+ * run of equal digits all differ (a key above its tie-break), the slot of me's key in the
+ * run (MSD route's level 3, msd.cu; the segmented range sort, seg_range.cuh). Two a step,
+ * the second only where it is in the run (else me itself, which counts nothing): a warp
+ * steps as often as its longest run needs; the compiler's unrolled loop with a remainder
+ * first took twice the instructions (ncu, H200, round 43: u32/u32 2^28). */
+template <typename W>
+static __device__ __forceinline__ uint32_t rdx_rank_words_below(const W *w, uint32_t lo, uint32_t en, W me)
+{
+    uint32_t r = lo;
+#pragma unroll 1
+    for (uint32_t j = lo; j < en; j += 2u) {
+        const W o0 = w[j], o1 = j + 1u < en ? w[j + 1u] : me;
+        r += (uint32_t)(o0 < me) + (uint32_t)(o1 < me);
+    }
+    return r;
+}
+
 /* Shared memory of a block that ranks a tile of TILE keys with THREADS threads through
  * the functions below: the tile reordered by digit (s_keys, then s_vals), the per-warp
  * digit counters s_wcnt, s_start and s_scan. Byte offsets from the start of the dynamic

@@ -308,12 +308,7 @@ static __device__ __forceinline__ bool seg_range_sort(const K (&key)[ITEMS], uin
             if constexpr (SEG_RANK_WORDS) {
                 const unsigned long long me = s_rank[slot];
                 const uint32_t d = (uint32_t)me >> 16, en = m.cnt[d];
-                r = d ? m.cnt[d - 1u] : 0u;
-#pragma unroll 1
-                for (uint32_t j = r; j < en; j += 2u) {
-                    const unsigned long long o0 = s_rank[j], o1 = j + 1u < en ? s_rank[j + 1u] : me;
-                    r += (uint32_t)(o0 < me) + (uint32_t)(o1 < me);
-                }
+                r = rdx_rank_words_below<unsigned long long>(s_rank, d ? m.cnt[d - 1u] : 0u, en, me);
             } else {
                 const K k = m.keys[slot];
                 const uint32_t p = m.vals[slot], d = p >> 16;
