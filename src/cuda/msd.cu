@@ -164,15 +164,19 @@ static_assert(RDX_MSD_SAMPLE_CHUNKS * 32u < MSD_HEAVY_MARK && RDX_MSD_DEEP2_VALU
 
 /* What heavy bin v of the sample holds (its counts complete): 1, one key value but for at
  * most RDX_MSD_DEEP2_MOST24 sampled keys (the more common candidate); 2, the two candidates
- * together but for that many (two heavy keys whose 24-bit prefixes share a bin: zipf's 45
- * heavy keys meet in one of the 16384 bins in about 6% of samples, which declined the route,
- * a NumPy model in round 66); 0, neither. */
-static __device__ __forceinline__ uint32_t msd_heavy_kind(const msd_heavy *h, uint32_t v)
+ * together but for that many, of two 24-bit prefixes (two heavy keys hashed into one bin:
+ * zipf's 45 heavy keys meet in one of the 16384 bins in about 6% of samples, which declined
+ * the route, a NumPy model in round 66); 0, neither (two heavy values of one prefix share
+ * its sub-buckets, which the segmented passes would sort: declined as before). */
+template <typename K>
+static __device__ __forceinline__ uint32_t msd_heavy_kind(const msd_heavy *h, uint32_t v, K base, int second)
 {
     const uint32_t eq0 = h->count[v] - h->other[v], most = eq0 > h->eq1[v] ? eq0 : h->eq1[v];
     if (h->count[v] - most <= RDX_MSD_DEEP2_MOST24)
         return 1u;
-    return h->other[v] - h->eq1[v] <= RDX_MSD_DEEP2_MOST24 ? 2u : 0u;
+    const uint32_t p0 = (uint32_t)((K)((K)h->rep[0][v] - base) >> (second - 8)) & 0xFFFFFFu; /* as msd_deep2_bin */
+    const uint32_t p1 = (uint32_t)((K)((K)h->rep[1][v] - base) >> (second - 8)) & 0xFFFFFFu;
+    return h->other[v] - h->eq1[v] <= RDX_MSD_DEEP2_MOST24 && p0 != p1 ? 2u : 0u;
 }
 
 /* Whether the sample's heavy 24-bit prefixes are at most slots and each one key value, or
@@ -232,7 +236,7 @@ static __device__ bool msd_heavy_single(const K (&key)[PER_WARP], const bool (&h
     }
     bool single = true;
     for (uint32_t v = 0; v < heavy; ++v)
-        single = single && msd_heavy_kind(h, v) != 0u;
+        single = single && msd_heavy_kind<K>(h, v, base, second) != 0u;
     return single;
 }
 
@@ -257,7 +261,7 @@ static __device__ uint32_t msd_pair_bound_less_heavy(uint32_t *s_pairs, const ms
                                                      uint32_t *s_bound)
 {
     for (uint32_t v = threadIdx.x; v < h->n; v += blockDim.x) {
-        const bool two = msd_heavy_kind(h, v) == 2u; /* both candidates, each with its count */
+        const bool two = msd_heavy_kind<K>(h, v, base, second) == 2u; /* both candidates, each with its count */
         for (uint32_t c = 0; c < (two ? 2u : 1u); ++c) {
             uint32_t cnt = two ? (c ? h->eq1[v] : h->count[v] - h->other[v]) : 0u;
             const K k = two ? (K)h->rep[c][v] : (K)msd_heavy_value(h, v, &cnt);
