@@ -162,8 +162,25 @@ struct msd_heavy {
 static_assert(RDX_MSD_SAMPLE_CHUNKS * 32u < MSD_HEAVY_MARK && RDX_MSD_DEEP2_VALUES <= RDX_MSD_DEEP2_VALUES_MANY &&
                   RDX_MSD_DEEP2_VALUES_MANY <= 0x7FFF, "a count never looks marked; every slot fits");
 
-/* Whether the sample's heavy 24-bit prefixes are at most slots and each one key value but
- * for at most RDX_MSD_DEEP2_MOST24 sampled keys (tuning.h): to every thread of
+/* What heavy bin v of the sample holds (its counts complete): 1, one key value but for at
+ * most RDX_MSD_DEEP2_MOST24 sampled keys (the more common candidate); 2, the two candidates
+ * together but for that many, of two 24-bit prefixes (two heavy keys hashed into one bin:
+ * zipf's 45 heavy keys meet in one of the 16384 bins in about 6% of samples, which declined
+ * the route, a NumPy model in round 66); 0, neither (two heavy values of one prefix share
+ * its sub-buckets, which the segmented passes would sort: declined as before). */
+template <typename K>
+static __device__ __forceinline__ uint32_t msd_heavy_kind(const msd_heavy *h, uint32_t v, K base, int second)
+{
+    const uint32_t eq0 = h->count[v] - h->other[v], most = eq0 > h->eq1[v] ? eq0 : h->eq1[v];
+    if (h->count[v] - most <= RDX_MSD_DEEP2_MOST24)
+        return 1u;
+    const uint32_t p0 = (uint32_t)((K)((K)h->rep[0][v] - base) >> (second - 8)) & 0xFFFFFFu; /* as msd_deep2_bin */
+    const uint32_t p1 = (uint32_t)((K)((K)h->rep[1][v] - base) >> (second - 8)) & 0xFFFFFFu;
+    return h->other[v] - h->eq1[v] <= RDX_MSD_DEEP2_MOST24 && p0 != p1 ? 2u : 0u;
+}
+
+/* Whether the sample's heavy 24-bit prefixes are at most slots and each one key value, or
+ * two, but for at most RDX_MSD_DEEP2_MOST24 sampled keys (tuning.h): to every thread of
  * the block, which calls this together, s_deep2 counted (heavy bins then marked with their
  * slots) and h zeroed. A bin's value is the more common of two candidates: a key of it
  * (whichever is stored last), and a key unlike that one (the first may be a key of another
@@ -218,15 +235,13 @@ static __device__ bool msd_heavy_single(const K (&key)[PER_WARP], const bool (&h
         __syncthreads();
     }
     bool single = true;
-    for (uint32_t v = 0; v < heavy; ++v) {
-        const uint32_t eq0 = h->count[v] - h->other[v], most = eq0 > h->eq1[v] ? eq0 : h->eq1[v];
-        single = single && h->count[v] - most <= RDX_MSD_DEEP2_MOST24;
-    }
+    for (uint32_t v = 0; v < heavy; ++v)
+        single = single && msd_heavy_kind<K>(h, v, base, second) != 0u;
     return single;
 }
 
-/* Heavy bin v's value (the more common candidate) and how many sampled keys equal it;
- * after msd_heavy_single found every heavy bin one value. */
+/* Heavy bin v's value (the more common candidate) and how many sampled keys equal it,
+ * where the bin is one value (msd_heavy_kind 1). */
 static __device__ __forceinline__ unsigned long long msd_heavy_value(const msd_heavy *h, uint32_t v, uint32_t *count)
 {
     const uint32_t eq0 = h->count[v] - h->other[v];
@@ -235,9 +250,10 @@ static __device__ __forceinline__ unsigned long long msd_heavy_value(const msd_h
 }
 
 /* The largest sampled level-2 bucket without the keys of the heavy values (msd_heavy_single
- * found them), to every thread of the block (which calls this together, s_bound zeroed): a
- * value that fills a bucket is never split by the deep levels, and needs no sorting
- * either (the segmented passes leave a bucket of one key where it is), so the deep
+ * found them, one or two a heavy bin), to every thread of the block (which calls this
+ * together, s_bound zeroed): a value that fills a bucket is never split by the deep
+ * levels, and needs no sorting either (the segmented passes leave a bucket of one key
+ * where it is), so the deep
  * levels' tests take the largest bucket of the other keys. Takes the heavy values' keys
  * out of s_pairs' counts (each is at most its prefix's count: its keys are among them). */
 template <typename K>
@@ -245,10 +261,13 @@ static __device__ uint32_t msd_pair_bound_less_heavy(uint32_t *s_pairs, const ms
                                                      uint32_t *s_bound)
 {
     for (uint32_t v = threadIdx.x; v < h->n; v += blockDim.x) {
-        uint32_t cnt;
-        const K k = (K)msd_heavy_value(h, v, &cnt);
-        const uint32_t pre = (uint32_t)((K)(k - base) >> second) & 0xFFFFu;
-        atomicSub(&s_pairs[pre >> 1], cnt << ((pre & 1u) << 4));
+        const bool two = msd_heavy_kind<K>(h, v, base, second) == 2u; /* both candidates, each with its count */
+        for (uint32_t c = 0; c < (two ? 2u : 1u); ++c) {
+            uint32_t cnt = two ? (c ? h->eq1[v] : h->count[v] - h->other[v]) : 0u;
+            const K k = two ? (K)h->rep[c][v] : (K)msd_heavy_value(h, v, &cnt);
+            const uint32_t pre = (uint32_t)((K)(k - base) >> second) & 0xFFFFu;
+            atomicSub(&s_pairs[pre >> 1], cnt << ((pre & 1u) << 4));
+        }
     }
     __syncthreads();
     uint32_t most = 0;
