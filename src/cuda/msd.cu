@@ -2025,61 +2025,113 @@ __global__ void __launch_bounds__(MSD_DEEP_GROUPS_THREADS) msd_deep_groups_kerne
     }
 }
 
-/* A lone sub-bucket of the deep level above level 3's wide capacity (msd_deep_kernel,
- * the whole block): listed for the next level, and copied to A where it is in B: by this
- * block up to RDX_MSD_DEEP_COPY_BLOCK_MAX keys, else in chunks by every block of
- * msd_deep_copy_kernel after this launch (its chunks listed here). Out of line, and
- * given words rather than the kernel's arguments by reference (which moves those to local
- * memory): inlined, or so given, it made the deep kernel's level-3 sort spill 80-104
- * bytes and load them back (ptxas, keys alone). s_word: a shared word free until the
- * block's next barrier. */
+/* A sub-bucket listed for the next level (thread 0): counted in o.long_word, its offsets
+ * at the next level's slot (segment 2 x slot of the offsets; the odd ones are never listed)
+ * in its list's long bin, the only one listed. */
+#define MSD_WIDE_IN_A (1u << 24) /* a wide list entry's mark: a split's side, in A */
 struct msd_lone_out {
     uint32_t *ctrl, *bins3; /* the route's control words; the next level's list */
-    size_t *off3, *chunks;  /* its offsets; the chunks to copy */
+    size_t *off3;           /* its offsets */
+    rdx_msd_chunk *chunks;  /* the chunks to copy or split */
     int long_word, chunks_word;
 };
+static __device__ __forceinline__ void msd_list_next(const msd_lone_out &o, size_t begin, size_t end)
+{
+    atomicAdd(&o.ctrl[o.long_word], 1u);
+    const uint32_t at = atomicAdd(&o.bins3[RDX_SEG_LONG_BIN], 1u);
+    o.off3[2 * (size_t)at] = begin;
+    o.off3[2 * (size_t)at + 1] = end;
+    o.bins3[2 * RDX_SEG_BINS + at] = 2u * at;
+}
+
+/* The value that most of 32 keys of [begin, begin + m) taken at even steps hold, and how
+ * many of them hold it (warp 0 of the block). */
+template <typename K>
+static __device__ __forceinline__ uint32_t msd_mode32(const K *src, size_t begin, uint32_t m, K *mode)
+{
+    const uint32_t lane = rdx_lane();
+    const K k = src[begin + (size_t)(((unsigned long long)m * (2u * lane + 1u)) / 64u)];
+    const uint32_t same = (uint32_t)__popc(__match_any_sync(RDX_FULL_WARP, k));
+    const uint32_t best = __reduce_max_sync(RDX_FULL_WARP, same << 5 | lane);
+    *mode = __shfl_sync(RDX_FULL_WARP, k, best & 31u);
+    return best >> 5;
+}
+
+/* The chunks of a lone sub-bucket in B (msd_deep_lone), split around h where split. */
+static __device__ __noinline__ void msd_list_chunks(const msd_lone_out o, size_t begin, uint32_t m, uint32_t dg,
+                                                    bool split, unsigned long long h, uint32_t *s_word)
+{
+    const uint32_t chunks = (m + RDX_MSD_DEEP_COPY_CHUNK - 1u) / RDX_MSD_DEEP_COPY_CHUNK;
+    if (threadIdx.x == 0)
+        *s_word = atomicAdd(&o.ctrl[o.chunks_word], chunks);
+    __syncthreads();
+    const uint32_t first = *s_word;
+    for (uint32_t j = threadIdx.x; j < chunks; j += blockDim.x) {
+        rdx_msd_chunk c;
+        c.lo = begin + (size_t)j * RDX_MSD_DEEP_COPY_CHUNK;
+        c.hi = j + 1u < chunks ? c.lo + RDX_MSD_DEEP_COPY_CHUNK : begin + m;
+        c.h = h;
+        c.first = first;
+        c.count = chunks;
+        c.split = split ? 1u + dg : 0u;
+        c.lt = c.eq = 0u;
+        o.chunks[first + j] = c;
+    }
+}
+
+/* A lone sub-bucket of the deep level above level 3's wide capacity (msd_deep_kernel,
+ * the whole block). In B (where the pass ran), where at least RDX_MSD_SPLIT_SAMPLE_MIN of
+ * 32 keys taken at even steps hold one value, it is split around that value: its chunks
+ * are listed for msd_deep_count_kernel and msd_deep_copy_kernel, which place that value's
+ * keys and list the keys either side (the copy kernel). Else it is listed for the next
+ * level, and copied to A where it is in B: by this block up to RDX_MSD_DEEP_COPY_BLOCK_MAX
+ * keys, else in chunks by every block of msd_deep_copy_kernel after this launch. Out of
+ * line, and given words rather than the kernel's arguments by reference (which moves those
+ * to local memory): inlined, or so given, it made the deep kernel's level-3 sort spill
+ * 80-104 bytes and load them back (ptxas, keys alone). s_word: four shared words free until
+ * the block's next barrier but one. where: the deep digit, and 256 where it lies in B. */
 template <typename K, int VB>
 static __device__ __noinline__ void msd_deep_lone(const msd_lone_out o, K *keys_a, void *vals_a, const K *src,
-                                                  const void *vsrc, size_t begin, uint32_t m, bool in_b,
+                                                  const void *vsrc, size_t begin, uint32_t m, uint32_t where,
                                                   uint32_t *s_word)
 {
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
-    const bool copy_here = in_b && m <= (uint32_t)RDX_MSD_DEEP_COPY_BLOCK_MAX, copy_later = in_b && !copy_here;
+    const bool in_b = where >> 8;
+    if (in_b && threadIdx.x < 32u) {
+        K h;
+        const uint32_t same = msd_mode32<K>(src, begin, m, &h);
+        if (threadIdx.x == 0) {
+            s_word[0] = same >= (uint32_t)RDX_MSD_SPLIT_SAMPLE_MIN;
+            *(K *)(s_word + 2) = h;
+        }
+    }
+    __syncthreads();
+    const bool split = in_b && s_word[0] != 0u;
+    const bool copy_here = in_b && !split && m <= (uint32_t)RDX_MSD_DEEP_COPY_BLOCK_MAX;
     if (copy_here) {
         rdx_block_copy<K>(keys_a, src, begin, begin + m);
         if (VB)
             rdx_block_copy<V>((V *)vals_a, (const V *)vsrc, begin, begin + m);
     }
-    const uint32_t chunks = (m + RDX_MSD_DEEP_COPY_CHUNK - 1u) / RDX_MSD_DEEP_COPY_CHUNK;
     if (threadIdx.x == 0) {
-        atomicAdd(&o.ctrl[o.long_word], 1u);
-        const uint32_t at = atomicAdd(&o.bins3[RDX_SEG_LONG_BIN], 1u);
-        o.off3[2 * (size_t)at] = begin;
-        o.off3[2 * (size_t)at + 1] = begin + m;
-        o.bins3[2 * RDX_SEG_BINS + at] = 2u * at; /* the long bin: the only one listed */
-        if (copy_later)
-            *s_word = atomicAdd(&o.ctrl[o.chunks_word], chunks);
+        if (split)
+            atomicAdd(&o.ctrl[RDX_MSD_SPLITS], 1u);
+        else
+            msd_list_next(o, begin, begin + m);
     }
-    if (copy_later) {
-        __syncthreads();
-        const uint32_t first = *s_word;
-        for (uint32_t j = threadIdx.x; j < chunks; j += blockDim.x) {
-            const size_t lo = begin + (size_t)j * RDX_MSD_DEEP_COPY_CHUNK;
-            o.chunks[2 * (size_t)(first + j)] = lo;
-            o.chunks[2 * (size_t)(first + j) + 1] = j + 1u < chunks ? lo + RDX_MSD_DEEP_COPY_CHUNK : begin + m;
-        }
-        __syncthreads(); /* the word is the next group's */
-    }
+    if (in_b && !copy_here)
+        msd_list_chunks(o, begin, m, where & 255u, split, *(const unsigned long long *)(s_word + 2), s_word + 1);
+    __syncthreads(); /* the words are the next group's */
 }
 
 /* Level 3 on a deep level's groups (msd_deep_groups_kernel), a block taking every grid-th:
  * each group into A (its digit: the group's deep digits, less the first, above as many bits
  * below the deep digit as the group needs). A lone sub-bucket above level 3's capacity and
  * within its wide shape's (RDX_MSD_L3_WIDE8) is listed for that shape, which sorts it where
- * it lies (msd_deep_wide_kernel, the next launch); a larger one (dense values, or a key
- * that repeats thousands of times) is listed for the next level, and copied to A where it
- * is in B (msd_deep_lone: by this block, or above RDX_MSD_DEEP_COPY_BLOCK_MAX keys in
- * chunks by every block of msd_deep_copy_kernel, the launch after). The next level is the
+ * it lies (msd_deep_wide_kernel, the level's last launch); a larger one (dense values, or a
+ * key that repeats thousands of times) is split around a value most of its keys hold where
+ * it is in B, else listed for the next level, and copied to A where it is in B
+ * (msd_deep_lone). The next level is the
  * second deep level, and after it the segmented passes over the bits below the
  * second digit (its deep digits are constant, so those passes cost it nothing). Where the
  * sample skipped the deep level (RDX_MSD_SKIP_DEEP, RDX_MSD_SKIP_DEEP2), the pass counted
@@ -2114,7 +2166,7 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
         if (m > (uint32_t)CAP) { /* a lone sub-bucket: a group of several holds at most CAP */
             /* Within the wide shape's capacity, and the pass split by the deep digit (not
              * skipped: then no digit was counted), it is listed for the wide shape, which
-             * sorts it where it lies right after this launch. */
+             * sorts it where it lies in the level's last launch. */
             if (m <= (uint32_t)msd_wide8<K, VB>::L3_CAP && a.ctrl[d.skip_word] == 0u) {
                 if (threadIdx.x == 0) {
                     const uint32_t at = atomicAdd(&a.ctrl[d.wide_word], 1u);
@@ -2123,7 +2175,8 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
                 continue;
             }
             const msd_lone_out o = {a.ctrl, d.bins3, d.off3, d.chunks, d.long_word, d.chunks_word};
-            msd_deep_lone<K, VB>(o, (K *)a.keys_a, a.vals_a, src, vsrc, begin, m, in_b, (uint32_t *)smem);
+            msd_deep_lone<K, VB>(o, (K *)a.keys_a, a.vals_a, src, vsrc, begin, m, dg | (uint32_t)in_b << 8,
+                                 (uint32_t *)smem);
             continue;
         }
         /* (e - dg) deep digits, each split by the b bits below the deep digit */
@@ -2134,16 +2187,175 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
     }
 }
 
-/* The lone sub-buckets that msd_deep_kernel listed for the next level (above the wide
- * shape's capacity: dense values, a heavy key) and left in B for being longer than
- * RDX_MSD_DEEP_COPY_BLOCK_MAX keys, copied to A by every block: each takes every grid-th
- * of the chunks that msd_deep_kernel listed.
+/* A key's class in a split around h: 0 below it, 1 equal, 2 above (in the sort's order). */
+template <typename K> static __device__ __forceinline__ uint32_t msd_split_class(K k, K h, int cls, int desc)
+{
+    return k == h ? 1u : rdx_enc(k, cls, desc) < rdx_enc(h, cls, desc) ? 0u : 2u;
+}
+
+/* The counts of the split chunks' keys below and equal to their value (msd_deep_lone), a
+ * block a chunk (every grid-th), for msd_deep_copy_kernel, the next launch. */
+template <typename K>
+__global__ void __launch_bounds__(RDX_COPY_THREADS) msd_deep_count_kernel(const rdx_msd_args a,
+                                                                         const rdx_msd_deep_args d)
+{
+    static_assert(sizeof(K) == 8, "the deep level is 8-byte keys'");
+    rdx_chain_enter();
+    __shared__ uint32_t s_count[2];
+    if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON)
+        return;
+    const uint32_t chunks = a.ctrl[d.chunks_word];
+    const K *src = (const K *)a.keys_b;
+    for (uint32_t c = blockIdx.x; c < chunks; c += gridDim.x) {
+        const rdx_msd_chunk ch = d.chunks[c];
+        if (!ch.split)
+            continue;
+        if (threadIdx.x < 2u)
+            s_count[threadIdx.x] = 0u;
+        __syncthreads();
+        uint32_t lt = 0, eq = 0;
+        for (size_t i = ch.lo + threadIdx.x; i < ch.hi; i += RDX_COPY_THREADS) {
+            const uint32_t x = msd_split_class<K>(src[i], (K)ch.h, a.cls, a.desc);
+            lt += x == 0u;
+            eq += x == 1u;
+        }
+        lt = __reduce_add_sync(RDX_FULL_WARP, lt);
+        eq = __reduce_add_sync(RDX_FULL_WARP, eq);
+        if (rdx_lane() == 0u) {
+            atomicAdd(&s_count[0], lt);
+            atomicAdd(&s_count[1], eq);
+        }
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            d.chunks[c].lt = s_count[0];
+            d.chunks[c].eq = s_count[1];
+        }
+        __syncthreads(); /* the words are the next chunk's */
+    }
+}
+
+/* A side of a split sub-bucket (thread 0, msd_deep_copy_kernel): m keys from begin, in A,
+ * of deep digit dg. One key is in place; up to the wide capacity it is listed for the wide
+ * shape (msd_deep_wide_kernel, after this launch), above it for the next level. */
+template <typename K, int VB>
+static __device__ __forceinline__ void msd_split_side(const rdx_msd_args &a, const rdx_msd_deep_args &d,
+                                                      size_t begin, uint32_t m, uint32_t dg)
+{
+    if (m <= 1u)
+        return;
+    if (m <= (uint32_t)msd_wide8<K, VB>::L3_CAP) {
+        const uint32_t at = atomicAdd(&a.ctrl[d.wide_word], 1u);
+        d.wide[at] = make_uint2((uint32_t)begin, m | dg << 16 | MSD_WIDE_IN_A);
+        return;
+    }
+    const msd_lone_out o = {a.ctrl, d.bins3, d.off3, d.chunks, d.long_word, d.chunks_word};
+    msd_list_next(o, begin, begin + m);
+}
+
+/* A split chunk (msd_deep_lone) from B into A, a block: its keys below h to the sub-bucket's
+ * start, h's after all of those, the keys above h after all of h's, each part in the order
+ * of B (stable), at the places the chunks before it leave (their counts, msd_deep_count_kernel).
+ * A tile of THREADS x 4 keys at a time, 4 consecutive keys a thread. h's keys are final:
+ * with 4-byte indices widened (vals_wide) their indices are written there too, as are
+ * those of a side of one key; the sides are listed by the sub-bucket's first chunk. */
+template <typename K, int VB>
+static __device__ __noinline__ void msd_split_chunk(const rdx_msd_args &a, const rdx_msd_deep_args &d,
+                                                    const rdx_msd_chunk ch, uint32_t c, uint32_t *s_words)
+{
+    typedef typename rdx_uint<(VB ? VB : 4)>::t V;
+    enum { ITEMS = 4, TILE = RDX_COPY_THREADS * ITEMS };
+    const K *ksrc = (const K *)a.keys_b;
+    const V *vsrc = (const V *)a.vals_b;
+    K *kdst = (K *)a.keys_a;
+    V *vdst = (V *)a.vals_a;
+    unsigned long long *wide = VB == 4 ? (unsigned long long *)a.vals_wide : NULL;
+    /* the keys below h and equal to it in the sub-bucket, and in its chunks before this one */
+    if (threadIdx.x < 4u)
+        s_words[threadIdx.x] = 0u;
+    __syncthreads();
+    uint32_t lt = 0, eq = 0, lt_before = 0, eq_before = 0;
+    for (uint32_t j = ch.first + threadIdx.x; j < ch.first + ch.count; j += RDX_COPY_THREADS) {
+        const uint32_t x = d.chunks[j].lt, y = d.chunks[j].eq;
+        lt += x;
+        eq += y;
+        lt_before += j < c ? x : 0u;
+        eq_before += j < c ? y : 0u;
+    }
+    lt = __reduce_add_sync(RDX_FULL_WARP, lt);
+    eq = __reduce_add_sync(RDX_FULL_WARP, eq);
+    lt_before = __reduce_add_sync(RDX_FULL_WARP, lt_before);
+    eq_before = __reduce_add_sync(RDX_FULL_WARP, eq_before);
+    if (rdx_lane() == 0u) {
+        atomicAdd(&s_words[0], lt);
+        atomicAdd(&s_words[1], eq);
+        atomicAdd(&s_words[2], lt_before);
+        atomicAdd(&s_words[3], eq_before);
+    }
+    __syncthreads();
+    const size_t begin = d.chunks[ch.first].lo, end = d.chunks[ch.first + ch.count - 1u].hi;
+    const uint32_t all_lt = s_words[0], all_eq = s_words[1];
+    const uint32_t all_gt = (uint32_t)(end - begin) - all_lt - all_eq;
+    /* this chunk's next slot of each class */
+    size_t at_lt = begin + s_words[2], at_eq = begin + all_lt + s_words[3];
+    size_t at_gt = begin + all_lt + all_eq + ((ch.lo - begin) - s_words[2] - s_words[3]);
+    const bool wide_lt = wide && all_lt <= 1u, wide_gt = wide && all_gt <= 1u;
+    if (threadIdx.x == 0 && c == ch.first) {
+        msd_split_side<K, VB>(a, d, begin, all_lt, ch.split - 1u);
+        msd_split_side<K, VB>(a, d, begin + all_lt + all_eq, all_gt, ch.split - 1u);
+    }
+    uint32_t *s_scan = s_words + 4; /* RDX_COPY_THREADS / 32 words, then the tile's counts */
+    const K h = (K)ch.h;
+    for (size_t t = ch.lo; t < ch.hi; t += TILE) {
+        const size_t mine = t + (size_t)threadIdx.x * ITEMS;
+        K k[ITEMS];
+        V v[ITEMS];
+        uint32_t x[ITEMS], packed = 0;
+#pragma unroll
+        for (int u = 0; u < ITEMS; ++u) {
+            const bool have = mine + u < ch.hi;
+            k[u] = have ? ksrc[mine + u] : h;
+            if (VB && have)
+                v[u] = vsrc[mine + u];
+            x[u] = have ? msd_split_class<K>(k[u], h, a.cls, a.desc) : 3u;
+            packed += x[u] == 0u ? 1u : x[u] == 1u ? 1u << 16 : 0u;
+        }
+        /* (the scan's barrier follows every read of the last tile's words) */
+        const uint32_t before = rdx_block_excl_scan<RDX_COPY_THREADS>(packed, s_scan);
+        if (threadIdx.x == RDX_COPY_THREADS - 1u)
+            s_scan[RDX_COPY_THREADS / 32] = before + packed;
+        uint32_t n_lt = before & 0xFFFFu, n_eq = before >> 16;
+        uint32_t n_gt = (uint32_t)(mine < ch.hi ? mine - t : 0u) - n_lt - n_eq;
+#pragma unroll
+        for (int u = 0; u < ITEMS; ++u) {
+            if (x[u] == 3u)
+                continue;
+            const size_t to = x[u] == 0u ? at_lt + n_lt++ : x[u] == 1u ? at_eq + n_eq++ : at_gt + n_gt++;
+            kdst[to] = k[u];
+            if (VB) {
+                vdst[to] = v[u];
+                if (wide && (x[u] == 1u || (x[u] == 0u ? wide_lt : wide_gt)))
+                    wide[to] = (unsigned long long)v[u];
+            }
+        }
+        __syncthreads(); /* the tile's counts are written */
+        const uint32_t tile_all = s_scan[RDX_COPY_THREADS / 32];
+        const uint32_t tile_lt = tile_all & 0xFFFFu, tile_eq = tile_all >> 16;
+        const uint32_t tile_keys = (uint32_t)(ch.hi - t < (size_t)TILE ? ch.hi - t : (size_t)TILE);
+        at_lt += tile_lt;
+        at_eq += tile_eq;
+        at_gt += tile_keys - tile_lt - tile_eq;
+    }
+}
+
+/* The chunks that msd_deep_lone listed, from B to A by every block, each taking every
+ * grid-th: a lone sub-bucket's chunk copied (listed for the next level, longer than
+ * RDX_MSD_DEEP_COPY_BLOCK_MAX keys), or split (msd_split_chunk).
  * (A block copying a whole sub-bucket held a heavy key's, 5% of zipf keys, to one
  * multiprocessor's bandwidth: 3.2 ms of u64 zipf 2^26 forced onto the route, H200 round
  * 60; every block walking the whole list of sub-buckets instead of a list of chunks took
  * f64 normal 2^30 from 47 to 65 ms, and a launch copying all of them, none in the deep
- * kernel, 47 to 48.) Launched after msd_deep_wide_kernel, before the next level's pass
- * reads A. */
+ * kernel, 47 to 48.) Launched after msd_deep_count_kernel, before msd_deep_wide_kernel
+ * (which sorts a split's short sides) and the next level's pass, which read A. */
 template <typename K, int VB>
 __global__ void __launch_bounds__(RDX_COPY_THREADS) msd_deep_copy_kernel(const rdx_msd_args a,
                                                                         const rdx_msd_deep_args d)
@@ -2151,23 +2363,30 @@ __global__ void __launch_bounds__(RDX_COPY_THREADS) msd_deep_copy_kernel(const r
     static_assert(sizeof(K) == 8, "the deep level is 8-byte keys'");
     rdx_chain_enter();
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
+    __shared__ uint32_t s_words[4 + RDX_COPY_THREADS / 32 + 1];
     if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON)
         return;
     const uint32_t chunks = a.ctrl[d.chunks_word];
     for (uint32_t c = blockIdx.x; c < chunks; c += gridDim.x) {
-        const size_t lo = d.chunks[2 * (size_t)c], hi = d.chunks[2 * (size_t)c + 1];
-        rdx_block_copy<K>((K *)a.keys_a, (const K *)a.keys_b, lo, hi);
+        const rdx_msd_chunk ch = d.chunks[c];
+        if (ch.split) {
+            msd_split_chunk<K, VB>(a, d, ch, c, s_words);
+            __syncthreads(); /* the words are the next chunk's */
+            continue;
+        }
+        rdx_block_copy<K>((K *)a.keys_a, (const K *)a.keys_b, ch.lo, ch.hi);
         if (VB)
-            rdx_block_copy<V>((V *)a.vals_a, (const V *)a.vals_b, lo, hi);
+            rdx_block_copy<V>((V *)a.vals_a, (const V *)a.vals_b, ch.lo, ch.hi);
     }
 }
 
 /* The lone sub-buckets that msd_deep_kernel listed for the wide shape (d.wide, counted in
- * d.wide_word), a block each (every grid-th), sorted into A from where the pass left them
- * (B where it ran), with the digit msd_deep_kernel gives a lone sub-bucket, in the wide
- * shape's bits. Launched right after msd_deep_kernel: the next segmented-pass enqueue
- * clears the view (d.first.active) that says where they lie, and the next level's pass
- * uses B; neither touches these sub-buckets before this kernel has ended. */
+ * d.wide_word), and the short sides of split sub-buckets (msd_split_side), a block each
+ * (every grid-th), sorted into A from where they lie (the pass left the first in B where it
+ * ran; the sides, marked MSD_WIDE_IN_A, are in A), with the digit msd_deep_kernel gives a
+ * lone sub-bucket, in the wide shape's bits. The level's last launch: the next segmented-pass
+ * enqueue clears the view (d.first.active) that says where they lie, and the next level's
+ * pass uses B; neither touches these sub-buckets before this kernel has ended. */
 template <typename K, int VB>
 __global__ void __launch_bounds__(msd_wide8<K, VB>::L3_THREADS, msd_wide8<K, VB>::L3_MIN_BLOCKS)
     msd_deep_wide_kernel(const rdx_msd_args a, const rdx_msd_deep_args d)
@@ -2180,12 +2399,13 @@ __global__ void __launch_bounds__(msd_wide8<K, VB>::L3_THREADS, msd_wide8<K, VB>
         return;
     const uint32_t count = a.ctrl[d.wide_word];
     const int low8 = d.low8 - (int)a.ctrl[RDX_MSD_DROP]; /* the deep digit's lowest bit */
-    const bool in_b = *d.first.active != 0u;
-    const K *src = (const K *)(in_b ? a.keys_b : a.keys_a);
-    const V *vsrc = (const V *)(in_b ? a.vals_b : a.vals_a);
+    const bool pass_ran = *d.first.active != 0u;
     for (uint32_t i = blockIdx.x; i < count; i += gridDim.x) {
         const uint2 w = d.wide[i];
-        const uint32_t m = w.y & 0xFFFFu, dg = w.y >> 16;
+        const uint32_t m = w.y & 0xFFFFu, dg = (w.y >> 16) & 255u;
+        const bool in_b = pass_ran && !(w.y & MSD_WIDE_IN_A);
+        const K *src = (const K *)(in_b ? a.keys_b : a.keys_a);
+        const V *vsrc = (const V *)(in_b ? a.vals_b : a.vals_a);
         const int b = msd_deep_bits<K>(dg, dg + 1u, m, msd_wide8<K, VB>::L3_MAX_BITS, low8);
         msd_l3_sort<K, VB, RDX_MSD_L3_WIDE8>(a, src + w.x, vsrc + w.x, w.x, m, low8 - b, (256u << b) - 1u, dg << b,
                                              1u << b, smem);
@@ -2329,16 +2549,19 @@ static cudaError_t launch_deep(const rdx_msd_args *a, const rdx_msd_deep_args *d
                            msd_deep_kernel<K, VB, W>, *a, *d);
     if (e != cudaSuccess)
         return e;
-    /* at most one listed sub-bucket above the narrow capacity per CAP + 1 keys */
+    const unsigned copy_grid = rdx_copy_grid(a->n, sms);
+    if ((e = cudaLaunchKernelEx(rdx_chain_config(&l, copy_grid, RDX_COPY_THREADS, 0, s), msd_deep_count_kernel<K>, *a,
+                                *d)) != cudaSuccess ||
+        (e = cudaLaunchKernelEx(rdx_chain_config(&l, copy_grid, RDX_COPY_THREADS, 0, s), msd_deep_copy_kernel<K, VB>,
+                                *a, *d)) != cudaSuccess)
+        return e;
+    /* at most two listed sub-buckets per CAP + 1 keys (a lone one above the narrow
+     * capacity, or a split's two sides) */
     const unsigned wide_grid =
         rdx_resident_grid(longs > 0 ? longs : 1, sms, *l3_resident<K, VB, RDX_MSD_L3_WIDE8>(), 1);
-    e = cudaLaunchKernelEx(rdx_chain_config(&l, wide_grid, msd_wide8<K, VB>::L3_THREADS,
-                                            msd_l3_bytes<K, VB, RDX_MSD_L3_WIDE8>(), s),
-                           msd_deep_wide_kernel<K, VB>, *a, *d);
-    if (e != cudaSuccess)
-        return e;
-    return cudaLaunchKernelEx(rdx_chain_config(&l, rdx_copy_grid(a->n, sms), RDX_COPY_THREADS, 0, s),
-                              msd_deep_copy_kernel<K, VB>, *a, *d);
+    return cudaLaunchKernelEx(rdx_chain_config(&l, wide_grid, msd_wide8<K, VB>::L3_THREADS,
+                                               msd_l3_bytes<K, VB, RDX_MSD_L3_WIDE8>(), s),
+                              msd_deep_wide_kernel<K, VB>, *a, *d);
 }
 
 cudaError_t rdx_launch_msd_deep(int kb, int vb, const rdx_msd_args *a, const rdx_msd_deep_args *d, int sms,

@@ -831,6 +831,14 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #ifndef RDX_MSD_DEEP_COPY_CHUNK
 #define RDX_MSD_DEEP_COPY_CHUNK 16384
 #endif
+/* A lone sub-bucket in B is split around a value (msd_deep_lone) where at least this many
+ * of 32 keys taken at even steps through it hold that value: a heavy key (zipf's) is then
+ * placed once, for one more read of the sub-bucket (the counts), where the next levels
+ * would each read it twice and write it twice. One in four: the split pays where that
+ * value holds more than about 1/6 of the keys. First choice. */
+#ifndef RDX_MSD_SPLIT_SAMPLE_MIN
+#define RDX_MSD_SPLIT_SAMPLE_MIN 8
+#endif
 /* Level 3's grid: this many times the blocks resident on the device, each taking every
  * grid-th level-2 bucket (enough blocks that uneven buckets even out; few enough that a
  * declined route's launch returns in a few microseconds: 65536 blocks took 65 us). */
