@@ -296,12 +296,11 @@ typedef struct rdx_fixup_args {
                                   that takes the long ones (msd_long_kernel) too: the
                                   segmented passes sort 4-byte keys', the deep level 8-byte
                                   keys' */
-#define RDX_MSD_DEEP_CHUNKS 29  /* chunks of the deep level's lone sub-buckets that
-                                  msd_deep_copy_kernel copies from B to A (their bounds in
-                                  rdx_msd_deep_args.chunks) */
+#define RDX_MSD_DEEP_CHUNKS 29  /* chunks of the deep level's lone sub-buckets in B
+                                  (rdx_msd_deep_args.chunks), which go to A */
 #define RDX_MSD_DEEP2_CHUNKS 30 /* the same of the second deep level */
 #define RDX_MSD_SPLITS 31      /* lone sub-buckets of both deep levels split around a value
-                                  that most of their keys hold (msd_deep_lone): that
+                                  that many of their keys hold (msd_deep_chunk): that
                                   value's keys are placed once and sorted no further */
 #define RDX_MSD_CTRL_WORDS 32
 #define RDX_MSD_BUCKETS2 (256u * 256u) /* level-2 buckets: (top digit, next digit) */
@@ -397,15 +396,17 @@ cudaError_t rdx_launch_msd_offsets(const rdx_msd_args *a, size_t *off, uint32_t 
  * keys), and counted in RDX_MSD_WIDER_LEFT. */
 cudaError_t rdx_launch_msd_long(int kb, int vb, int shape, const rdx_msd_args *a, const uint32_t *bins,
                                 uint32_t *list_long, int sms, cudaStream_t s);
-/* A chunk of a deep level's lone sub-bucket in B, of at most RDX_MSD_DEEP_COPY_CHUNK keys,
- * that msd_deep_copy_kernel moves to A: copied, or split (split != 0) around the value h
- * with the sub-bucket's other chunks (stable: its keys below h, h's, those above), the
- * counts lt and eq of its keys below and equal to h written by msd_deep_count_kernel. */
+/* A chunk of at most RDX_MSD_DEEP_COPY_CHUNK keys of a deep level's lone sub-bucket in B
+ * (above level 3's wide capacity), listed by msd_deep_groups_kernel. The deep kernel
+ * copies it to A, or (for all chunks of a sub-bucket alike) marks it split around the value
+ * h and counts its keys below and equal to h; msd_deep_copy_kernel then places a split
+ * sub-bucket's keys into A stably: those below h, h's, those above. */
+#define RDX_MSD_CHUNK_SPLIT 256u /* in rdx_msd_chunk.digit: split */
 typedef struct rdx_msd_chunk {
     size_t lo, hi;               /* its keys [lo, hi) */
     unsigned long long h;        /* the value it is split around (the key as in B) */
     uint32_t first, count;       /* its sub-bucket's first chunk and chunks */
-    uint32_t split;              /* 1 + the sub-bucket's deep digit where split, else 0 */
+    uint32_t digit;              /* its sub-bucket's deep digit, | RDX_MSD_CHUNK_SPLIT */
     uint32_t lt, eq;             /* its keys below h and equal to it (split chunks) */
 } rdx_msd_chunk;
 
@@ -438,8 +439,8 @@ typedef struct rdx_msd_deep_args {
                                     sub-buckets above level 3's capacity, at most) */
     int wide_word;               /* the control word that counts them: RDX_MSD_DEEP_WIDE,
                                     RDX_MSD_DEEP2_WIDE */
-    rdx_msd_chunk *chunks;       /* out: the chunks of the lone sub-buckets above the wide
-                                    capacity that lie in B, at most
+    rdx_msd_chunk *chunks;       /* scratch: the chunks of the lone sub-buckets above the
+                                    wide capacity that lie in B, at most
                                     n / RDX_MSD_DEEP_COPY_CHUNK + (sub-buckets) */
     int chunks_word;             /* the control word that counts them: RDX_MSD_DEEP_CHUNKS,
                                     RDX_MSD_DEEP2_CHUNKS */

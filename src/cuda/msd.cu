@@ -1976,55 +1976,6 @@ template <typename K> static __device__ __forceinline__ int msd_deep_bits(uint32
     return need < (e - dg == 1u) ? (int)(e - dg == 1u) : need < most ? need : most;
 }
 
-/* The deep level's groups of sub-buckets. The segmented passes' first pass (route_msd.cu)
- * partitioned each long level-2 bucket by the deep digit, the 8 bits below the second
- * digit (bits low8 to low8 + 7 of keys with nothing dropped), in place in A with the result
- * left in B where the pass ran. Level 3 sorts, as one bucket, each group of consecutive
- * sub-buckets of at most half its capacity whose starts lie in the same window of half its
- * capacity (at most its capacity in all), and each larger sub-bucket alone. So a sub-bucket
- * starts a group unless it and the one before it are both small and start in the same
- * window: a block of 256 threads decides that for a long bucket's 256 sub-buckets at once
- * and lists its groups, one word each: the long bucket's index in the view (bits 16-31),
- * the first sub-bucket (bits 8-15) and the sub-buckets less one (bits 0-7). The groups of
- * all long buckets are then sorted by all blocks alike (msd_deep_kernel): a few long
- * buckets holding most keys (f64 normal, 90% of the keys in one top digit) would leave most
- * blocks idle if a block took a long bucket. */
-#define MSD_DEEP_GROUPS_THREADS 256 /* a thread per sub-bucket */
-template <typename K, int VB, int W>
-__global__ void __launch_bounds__(MSD_DEEP_GROUPS_THREADS) msd_deep_groups_kernel(const rdx_msd_args a,
-                                                                                 const rdx_msd_deep_args d)
-{
-    rdx_chain_enter();
-    enum { HALF = msd_shape<K, VB, W>::L3_CAP / 2, WARPS = MSD_DEEP_GROUPS_THREADS / 32 };
-    __shared__ uint32_t s_start[257]; /* sub-bucket x starts at s_start[x] from the bucket's start */
-    __shared__ uint32_t s_first[257]; /* the groups' first sub-buckets, then 256 */
-    __shared__ uint32_t s_warp[WARPS], s_at;
-    if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON)
-        return;
-    const rdx_seg_passes_view &v = d.first;
-    const uint32_t longs = *v.long_count, x = threadIdx.x;
-    for (uint32_t li = blockIdx.x; li < longs; li += gridDim.x) {
-        s_start[x] = v.bases[(size_t)li * 256u + x];
-        if (x == 0u)
-            s_start[256] = (uint32_t)(v.end[li] - v.start[li]);
-        __syncthreads();
-        const uint32_t lo = s_start[x], m = s_start[x + 1u] - lo;
-        const bool first = x == 0u || m > (uint32_t)HALF || lo - s_start[x - 1u] > (uint32_t)HALF ||
-                           s_start[x - 1u] / HALF != lo / HALF;
-        const uint32_t at = rdx_block_excl_scan<MSD_DEEP_GROUPS_THREADS>(first ? 1u : 0u, s_warp);
-        if (first)
-            s_first[at] = x;
-        if (x == MSD_DEEP_GROUPS_THREADS - 1u) { /* the last thread's scan holds the count */
-            s_first[at + first] = 256u;
-            s_at = atomicAdd(&a.ctrl[d.groups_word], at + first);
-        }
-        __syncthreads();
-        if (first)
-            d.groups[s_at + at] = li << 16 | x << 8 | (s_first[at + 1u] - x - 1u);
-        __syncthreads(); /* the shared words are the next bucket's */
-    }
-}
-
 /* A sub-bucket listed for the next level (thread 0): counted in o.long_word, its offsets
  * at the next level's slot (segment 2 x slot of the offsets; the odd ones are never listed)
  * in its list's long bin, the only one listed. */
@@ -2044,84 +1995,170 @@ static __device__ __forceinline__ void msd_list_next(const msd_lone_out &o, size
     o.bins3[2 * RDX_SEG_BINS + at] = 2u * at;
 }
 
-/* The value that most of 32 keys of [begin, begin + m) taken at even steps hold, and how
- * many of them hold it (warp 0 of the block). */
+/* The deep level's groups of sub-buckets. The segmented passes' first pass (route_msd.cu)
+ * partitioned each long level-2 bucket by the deep digit, the 8 bits below the second
+ * digit (bits low8 to low8 + 7 of keys with nothing dropped), in place in A with the result
+ * left in B where the pass ran. Level 3 sorts, as one bucket, each group of consecutive
+ * sub-buckets of at most half its capacity whose starts lie in the same window of half its
+ * capacity (at most its capacity in all), and each larger sub-bucket alone. So a sub-bucket
+ * starts a group unless it and the one before it are both small and start in the same
+ * window: a block of 256 threads decides that for a long bucket's 256 sub-buckets at once
+ * and lists its groups, one word each: the long bucket's index in the view (bits 16-31),
+ * the first sub-bucket (bits 8-15) and the sub-buckets less one (bits 0-7). The groups of
+ * all long buckets are then sorted by all blocks alike (msd_deep_kernel): a few long
+ * buckets holding most keys (f64 normal, 90% of the keys in one top digit) would leave most
+ * blocks idle if a block took a long bucket. */
+#define MSD_DEEP_GROUPS_THREADS 256 /* a thread per sub-bucket */
+template <typename K, int VB, int W>
+__global__ void __launch_bounds__(MSD_DEEP_GROUPS_THREADS) msd_deep_groups_kernel(const rdx_msd_args a,
+                                                                                 const rdx_msd_deep_args d)
+{
+    rdx_chain_enter();
+    enum {
+        CAP = msd_shape<K, VB, W>::L3_CAP, HALF = CAP / 2, WIDE = msd_wide8<K, VB>::L3_CAP,
+        WARPS = MSD_DEEP_GROUPS_THREADS / 32
+    };
+    __shared__ uint32_t s_start[257]; /* sub-bucket x starts at s_start[x] from the bucket's start */
+    __shared__ uint32_t s_first[257]; /* the groups' first sub-buckets, then 256 */
+    __shared__ uint32_t s_warp[WARPS], s_at;
+    if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON)
+        return;
+    const rdx_seg_passes_view &v = d.first;
+    const uint32_t longs = *v.long_count, x = threadIdx.x;
+    const bool in_b = *v.active != 0u, skip = a.ctrl[d.skip_word] != 0u;
+    for (uint32_t li = blockIdx.x; li < longs; li += gridDim.x) {
+        s_start[x] = v.bases[(size_t)li * 256u + x];
+        if (x == 0u)
+            s_start[256] = (uint32_t)(v.end[li] - v.start[li]);
+        __syncthreads();
+        const uint32_t lo = s_start[x], m = s_start[x + 1u] - lo;
+        const bool first = x == 0u || m > (uint32_t)HALF || lo - s_start[x - 1u] > (uint32_t)HALF ||
+                           s_start[x - 1u] / HALF != lo / HALF;
+        const uint32_t at = rdx_block_excl_scan<MSD_DEEP_GROUPS_THREADS>(first ? 1u : 0u, s_warp);
+        if (first)
+            s_first[at] = x;
+        if (x == MSD_DEEP_GROUPS_THREADS - 1u) { /* the last thread's scan holds the count */
+            s_first[at + first] = 256u;
+            s_at = atomicAdd(&a.ctrl[d.groups_word], at + first);
+        }
+        __syncthreads();
+        if (first)
+            d.groups[s_at + at] = li << 16 | x << 8 | (s_first[at + 1u] - x - 1u);
+        /* A lone sub-bucket that neither level-3 shape takes: in B (the pass ran), its
+         * chunks are listed for the deep kernel (msd_deep_chunk), else it is listed for the
+         * next level as it lies (msd_deep_kernel passes over it). */
+        const bool lone = m > (uint32_t)CAP && (m > (uint32_t)WIDE || skip);
+        if (lone && !in_b) {
+            const msd_lone_out o = {a.ctrl, d.bins3, d.off3, d.chunks, d.long_word, d.chunks_word};
+            msd_list_next(o, v.start[li] + lo, v.start[li] + lo + m);
+        }
+        const uint32_t mine = lone && in_b ? (m + RDX_MSD_DEEP_COPY_CHUNK - 1u) / RDX_MSD_DEEP_COPY_CHUNK : 0u;
+        __syncthreads(); /* s_warp and s_first read */
+        const uint32_t cum = rdx_block_excl_scan<MSD_DEEP_GROUPS_THREADS>(mine, s_warp);
+        s_first[x] = cum; /* now the chunks before sub-bucket x's */
+        if (x == MSD_DEEP_GROUPS_THREADS - 1u) {
+            s_first[256] = cum + mine;
+            s_at = cum + mine ? atomicAdd(&a.ctrl[d.chunks_word], cum + mine) : 0u;
+        }
+        __syncthreads();
+        for (uint32_t j = x; j < s_first[256]; j += MSD_DEEP_GROUPS_THREADS) {
+            uint32_t sb = 0; /* the last sub-bucket whose chunks start at or before j */
+            for (uint32_t step = 128; step; step >>= 1)
+                sb += s_first[sb + step] <= j ? step : 0u;
+            const uint32_t k = j - s_first[sb], count = s_first[sb + 1u] - s_first[sb];
+            const size_t b = v.start[li] + s_start[sb], e = v.start[li] + s_start[sb + 1u];
+            rdx_msd_chunk c;
+            c.lo = b + (size_t)k * RDX_MSD_DEEP_COPY_CHUNK;
+            c.hi = k + 1u < count ? c.lo + RDX_MSD_DEEP_COPY_CHUNK : e;
+            c.h = 0u;
+            c.first = s_at + s_first[sb];
+            c.count = count;
+            c.digit = sb;
+            c.lt = c.eq = 0u;
+            d.chunks[s_at + j] = c;
+        }
+        __syncthreads(); /* the shared words are the next bucket's */
+    }
+}
+
+/* The value that the most of 32 keys of [begin, end) taken at even steps hold, and how
+ * many of them hold it (a warp). */
 template <typename K>
-static __device__ __forceinline__ uint32_t msd_mode32(const K *src, size_t begin, uint32_t m, K *mode)
+static __device__ __forceinline__ uint32_t msd_mode32(const K *src, size_t begin, size_t end, K *mode)
 {
     const uint32_t lane = rdx_lane();
-    const K k = src[begin + (size_t)(((unsigned long long)m * (2u * lane + 1u)) / 64u)];
+    const K k = src[begin + (size_t)(((unsigned long long)(end - begin) * (2u * lane + 1u)) / 64u)];
     const uint32_t same = (uint32_t)__popc(__match_any_sync(RDX_FULL_WARP, k));
     const uint32_t best = __reduce_max_sync(RDX_FULL_WARP, same << 5 | lane);
     *mode = __shfl_sync(RDX_FULL_WARP, k, best & 31u);
     return best >> 5;
 }
 
-/* The chunks of a lone sub-bucket in B (msd_deep_lone), split around h where split. */
-static __device__ __noinline__ void msd_list_chunks(const msd_lone_out o, size_t begin, uint32_t m, uint32_t dg,
-                                                    bool split, unsigned long long h, uint32_t *s_word)
+/* A key's class in a split around h: 0 before it in the sort's order, 1 equal, 2 after. */
+template <typename K> static __device__ __forceinline__ uint32_t msd_split_class(K k, K h, int cls, int desc)
 {
-    const uint32_t chunks = (m + RDX_MSD_DEEP_COPY_CHUNK - 1u) / RDX_MSD_DEEP_COPY_CHUNK;
-    if (threadIdx.x == 0)
-        *s_word = atomicAdd(&o.ctrl[o.chunks_word], chunks);
-    __syncthreads();
-    const uint32_t first = *s_word;
-    for (uint32_t j = threadIdx.x; j < chunks; j += blockDim.x) {
-        rdx_msd_chunk c;
-        c.lo = begin + (size_t)j * RDX_MSD_DEEP_COPY_CHUNK;
-        c.hi = j + 1u < chunks ? c.lo + RDX_MSD_DEEP_COPY_CHUNK : begin + m;
-        c.h = h;
-        c.first = first;
-        c.count = chunks;
-        c.split = split ? 1u + dg : 0u;
-        c.lt = c.eq = 0u;
-        o.chunks[first + j] = c;
-    }
+    return k == h ? 1u : rdx_enc(k, cls, desc) < rdx_enc(h, cls, desc) ? 0u : 2u;
 }
 
-/* A lone sub-bucket of the deep level above level 3's wide capacity (msd_deep_kernel,
- * the whole block). In B (where the pass ran), where at least RDX_MSD_SPLIT_SAMPLE_MIN of
- * 32 keys taken at even steps hold one value, it is split around that value: its chunks
- * are listed for msd_deep_count_kernel and msd_deep_copy_kernel, which place that value's
- * keys and list the keys either side (the copy kernel). Else it is listed for the next
- * level, and copied to A where it is in B: by this block up to RDX_MSD_DEEP_COPY_BLOCK_MAX
- * keys, else in chunks by every block of msd_deep_copy_kernel after this launch. Out of
- * line, and given words rather than the kernel's arguments by reference (which moves those
- * to local memory): inlined, or so given, it made the deep kernel's level-3 sort spill
- * 80-104 bytes and load them back (ptxas, keys alone). s_word: four shared words free until
- * the block's next barrier but one. where: the deep digit, and 256 where it lies in B. */
+/* Chunk c of a lone sub-bucket in B (msd_deep_groups_kernel listed it), by the whole block
+ * of msd_deep_kernel. Where at least RDX_MSD_SPLIT_SAMPLE_MIN of 32 keys of the sub-bucket
+ * taken at even steps hold one value (every chunk's block finds the same), the chunk is
+ * marked split around it with its counts of keys before and equal to it, for
+ * msd_deep_copy_kernel; else copied to A, and the sub-bucket listed for the next level by
+ * its first chunk's block. Out of line, and given words rather than the kernel's arguments
+ * by reference (which moves those to local memory): the deep kernel's level-3 sort spilled
+ * 80-104 bytes where the lone sub-buckets' code was inlined (ptxas, keys alone). coded:
+ * the key codec's class, and its direction in bit 8. s_word: 6 shared words. */
 template <typename K, int VB>
-static __device__ __noinline__ void msd_deep_lone(const msd_lone_out o, K *keys_a, void *vals_a, const K *src,
-                                                  const void *vsrc, size_t begin, uint32_t m, uint32_t where,
-                                                  uint32_t *s_word)
+static __device__ __noinline__ void msd_deep_chunk(const msd_lone_out o, K *keys_a, void *vals_a, const K *keys_b,
+                                                   const void *vals_b, uint32_t c, uint32_t coded, uint32_t *s_word)
 {
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
-    const bool in_b = where >> 8;
-    if (in_b && threadIdx.x < 32u) {
+    const rdx_msd_chunk ch = o.chunks[c];
+    const size_t begin = o.chunks[ch.first].lo, end = o.chunks[ch.first + ch.count - 1u].hi;
+    K *s_mode = (K *)(s_word + 2);
+    if (threadIdx.x < 32u) {
         K h;
-        const uint32_t same = msd_mode32<K>(src, begin, m, &h);
+        const uint32_t same = msd_mode32<K>(keys_b, begin, end, &h);
         if (threadIdx.x == 0) {
             s_word[0] = same >= (uint32_t)RDX_MSD_SPLIT_SAMPLE_MIN;
-            *(K *)(s_word + 2) = h;
+            *s_mode = h;
+            s_word[4] = s_word[5] = 0u;
         }
     }
     __syncthreads();
-    const bool split = in_b && s_word[0] != 0u;
-    const bool copy_here = in_b && !split && m <= (uint32_t)RDX_MSD_DEEP_COPY_BLOCK_MAX;
-    if (copy_here) {
-        rdx_block_copy<K>(keys_a, src, begin, begin + m);
+    if (s_word[0] == 0u) {
+        rdx_block_copy<K>(keys_a, keys_b, ch.lo, ch.hi);
         if (VB)
-            rdx_block_copy<V>((V *)vals_a, (const V *)vsrc, begin, begin + m);
+            rdx_block_copy<V>((V *)vals_a, (const V *)vals_b, ch.lo, ch.hi);
+        if (threadIdx.x == 0 && c == ch.first)
+            msd_list_next(o, begin, end);
+        __syncthreads(); /* the words are the next work's */
+        return;
     }
+    const K h = *s_mode;
+    uint32_t lt = 0, eq = 0;
+    for (size_t i = ch.lo + threadIdx.x; i < ch.hi; i += blockDim.x) {
+        const uint32_t x = msd_split_class<K>(keys_b[i], h, (int)(coded & 255u), (int)(coded >> 8));
+        lt += x == 0u;
+        eq += x == 1u;
+    }
+    lt = __reduce_add_sync(RDX_FULL_WARP, lt);
+    eq = __reduce_add_sync(RDX_FULL_WARP, eq);
+    if (rdx_lane() == 0u) {
+        atomicAdd(&s_word[4], lt);
+        atomicAdd(&s_word[5], eq);
+    }
+    __syncthreads();
     if (threadIdx.x == 0) {
-        if (split)
+        o.chunks[c].h = (unsigned long long)h;
+        o.chunks[c].digit = ch.digit | RDX_MSD_CHUNK_SPLIT;
+        o.chunks[c].lt = s_word[4];
+        o.chunks[c].eq = s_word[5];
+        if (c == ch.first)
             atomicAdd(&o.ctrl[RDX_MSD_SPLITS], 1u);
-        else
-            msd_list_next(o, begin, begin + m);
     }
-    if (in_b && !copy_here)
-        msd_list_chunks(o, begin, m, where & 255u, split, *(const unsigned long long *)(s_word + 2), s_word + 1);
-    __syncthreads(); /* the words are the next group's */
+    __syncthreads(); /* the words are the next work's */
 }
 
 /* Level 3 on a deep level's groups (msd_deep_groups_kernel), a block taking every grid-th:
@@ -2129,9 +2166,10 @@ static __device__ __noinline__ void msd_deep_lone(const msd_lone_out o, K *keys_
  * below the deep digit as the group needs). A lone sub-bucket above level 3's capacity and
  * within its wide shape's (RDX_MSD_L3_WIDE8) is listed for that shape, which sorts it where
  * it lies (msd_deep_wide_kernel, the level's last launch); a larger one (dense values, or a
- * key that repeats thousands of times) is split around a value most of its keys hold where
- * it is in B, else listed for the next level, and copied to A where it is in B
- * (msd_deep_lone). The next level is the
+ * key that repeats thousands of times) was listed by msd_deep_groups_kernel: for the next
+ * level where it lies in A, else as chunks, which blocks of this launch take after the
+ * groups (msd_deep_chunk: copied to A and listed for the next level, or split around a
+ * value many of its keys hold). The next level is the
  * second deep level, and after it the segmented passes over the bits below the
  * second digit (its deep digits are constant, so those passes cost it nothing). Where the
  * sample skipped the deep level (RDX_MSD_SKIP_DEEP, RDX_MSD_SKIP_DEEP2), the pass counted
@@ -2155,7 +2193,14 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
     const bool in_b = *v.active != 0u;
     const K *src = (const K *)(in_b ? a.keys_b : a.keys_a);
     const V *vsrc = (const V *)(in_b ? a.vals_b : a.vals_a);
-    for (uint32_t g = blockIdx.x; g < groups; g += gridDim.x) {
+    const uint32_t work = groups + a.ctrl[d.chunks_word];
+    for (uint32_t g = blockIdx.x; g < work; g += gridDim.x) {
+        if (g >= groups) {
+            const msd_lone_out o = {a.ctrl, d.bins3, d.off3, d.chunks, d.long_word, d.chunks_word};
+            msd_deep_chunk<K, VB>(o, (K *)a.keys_a, a.vals_a, (const K *)a.keys_b, a.vals_b, g - groups,
+                                  (uint32_t)a.cls | (uint32_t)a.desc << 8, (uint32_t *)smem);
+            continue;
+        }
         const uint32_t w = d.groups[g], li = w >> 16, dg = (w >> 8) & 255u, e = dg + (w & 255u) + 1u;
         const uint32_t *row = v.bases + (size_t)li * 256u;
         const size_t seg = v.start[li];
@@ -2174,63 +2219,13 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
                 }
                 continue;
             }
-            const msd_lone_out o = {a.ctrl, d.bins3, d.off3, d.chunks, d.long_word, d.chunks_word};
-            msd_deep_lone<K, VB>(o, (K *)a.keys_a, a.vals_a, src, vsrc, begin, m, dg | (uint32_t)in_b << 8,
-                                 (uint32_t *)smem);
-            continue;
+            continue; /* listed by msd_deep_groups_kernel */
         }
         /* (e - dg) deep digits, each split by the b bits below the deep digit */
         const int b = msd_deep_bits<K>(dg, e, m, msd_shape<K, VB, W>::L3_MAX_BITS, low8);
         msd_l3_sort<K, VB, W>(a, src + begin, vsrc + begin, begin, m, low8 - b, (256u << b) - 1u, dg << b,
                               (e - dg) << b, smem);
         __syncthreads(); /* the shared memory is the next group's */
-    }
-}
-
-/* A key's class in a split around h: 0 below it, 1 equal, 2 above (in the sort's order). */
-template <typename K> static __device__ __forceinline__ uint32_t msd_split_class(K k, K h, int cls, int desc)
-{
-    return k == h ? 1u : rdx_enc(k, cls, desc) < rdx_enc(h, cls, desc) ? 0u : 2u;
-}
-
-/* The counts of the split chunks' keys below and equal to their value (msd_deep_lone), a
- * block a chunk (every grid-th), for msd_deep_copy_kernel, the next launch. */
-template <typename K>
-__global__ void __launch_bounds__(RDX_COPY_THREADS) msd_deep_count_kernel(const rdx_msd_args a,
-                                                                         const rdx_msd_deep_args d)
-{
-    static_assert(sizeof(K) == 8, "the deep level is 8-byte keys'");
-    rdx_chain_enter();
-    __shared__ uint32_t s_count[2];
-    if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON)
-        return;
-    const uint32_t chunks = a.ctrl[d.chunks_word];
-    const K *src = (const K *)a.keys_b;
-    for (uint32_t c = blockIdx.x; c < chunks; c += gridDim.x) {
-        const rdx_msd_chunk ch = d.chunks[c];
-        if (!ch.split)
-            continue;
-        if (threadIdx.x < 2u)
-            s_count[threadIdx.x] = 0u;
-        __syncthreads();
-        uint32_t lt = 0, eq = 0;
-        for (size_t i = ch.lo + threadIdx.x; i < ch.hi; i += RDX_COPY_THREADS) {
-            const uint32_t x = msd_split_class<K>(src[i], (K)ch.h, a.cls, a.desc);
-            lt += x == 0u;
-            eq += x == 1u;
-        }
-        lt = __reduce_add_sync(RDX_FULL_WARP, lt);
-        eq = __reduce_add_sync(RDX_FULL_WARP, eq);
-        if (rdx_lane() == 0u) {
-            atomicAdd(&s_count[0], lt);
-            atomicAdd(&s_count[1], eq);
-        }
-        __syncthreads();
-        if (threadIdx.x == 0) {
-            d.chunks[c].lt = s_count[0];
-            d.chunks[c].eq = s_count[1];
-        }
-        __syncthreads(); /* the words are the next chunk's */
     }
 }
 
@@ -2252,9 +2247,9 @@ static __device__ __forceinline__ void msd_split_side(const rdx_msd_args &a, con
     msd_list_next(o, begin, begin + m);
 }
 
-/* A split chunk (msd_deep_lone) from B into A, a block: its keys below h to the sub-bucket's
+/* A split chunk (msd_deep_chunk) from B into A, a block: its keys below h to the sub-bucket's
  * start, h's after all of those, the keys above h after all of h's, each part in the order
- * of B (stable), at the places the chunks before it leave (their counts, msd_deep_count_kernel).
+ * of B (stable), at the places the chunks before it leave (their counts, msd_deep_chunk).
  * A tile of THREADS x 4 keys at a time, 4 consecutive keys a thread. h's keys are final:
  * with 4-byte indices widened (vals_wide) their indices are written there too, as are
  * those of a side of one key; the sides are listed by the sub-bucket's first chunk. */
@@ -2300,8 +2295,8 @@ static __device__ __noinline__ void msd_split_chunk(const rdx_msd_args &a, const
     size_t at_gt = begin + all_lt + all_eq + ((ch.lo - begin) - s_words[2] - s_words[3]);
     const bool wide_lt = wide && all_lt <= 1u, wide_gt = wide && all_gt <= 1u;
     if (threadIdx.x == 0 && c == ch.first) {
-        msd_split_side<K, VB>(a, d, begin, all_lt, ch.split - 1u);
-        msd_split_side<K, VB>(a, d, begin + all_lt + all_eq, all_gt, ch.split - 1u);
+        msd_split_side<K, VB>(a, d, begin, all_lt, ch.digit & 255u);
+        msd_split_side<K, VB>(a, d, begin + all_lt + all_eq, all_gt, ch.digit & 255u);
     }
     uint32_t *s_scan = s_words + 4; /* RDX_COPY_THREADS / 32 words, then the tile's counts */
     const K h = (K)ch.h;
@@ -2347,36 +2342,28 @@ static __device__ __noinline__ void msd_split_chunk(const rdx_msd_args &a, const
     }
 }
 
-/* The chunks that msd_deep_lone listed, from B to A by every block, each taking every
- * grid-th: a lone sub-bucket's chunk copied (listed for the next level, longer than
- * RDX_MSD_DEEP_COPY_BLOCK_MAX keys), or split (msd_split_chunk).
- * (A block copying a whole sub-bucket held a heavy key's, 5% of zipf keys, to one
- * multiprocessor's bandwidth: 3.2 ms of u64 zipf 2^26 forced onto the route, H200 round
- * 60; every block walking the whole list of sub-buckets instead of a list of chunks took
- * f64 normal 2^30 from 47 to 65 ms, and a launch copying all of them, none in the deep
- * kernel, 47 to 48.) Launched after msd_deep_count_kernel, before msd_deep_wide_kernel
- * (which sorts a split's short sides) and the next level's pass, which read A. */
+/* The chunks that msd_deep_chunk marked split, placed by every block, each taking every
+ * grid-th chunk (msd_split_chunk). (A block copying a whole sub-bucket held a heavy key's,
+ * 5% of zipf keys, to one multiprocessor's bandwidth: 3.2 ms of u64 zipf 2^26 forced onto
+ * the route, H200 round 60: hence chunks.) Launched after msd_deep_kernel, before
+ * msd_deep_wide_kernel (which sorts a split's short sides) and the next level's pass,
+ * which read A. */
 template <typename K, int VB>
 __global__ void __launch_bounds__(RDX_COPY_THREADS) msd_deep_copy_kernel(const rdx_msd_args a,
                                                                         const rdx_msd_deep_args d)
 {
     static_assert(sizeof(K) == 8, "the deep level is 8-byte keys'");
     rdx_chain_enter();
-    typedef typename rdx_uint<(VB ? VB : 4)>::t V;
     __shared__ uint32_t s_words[4 + RDX_COPY_THREADS / 32 + 1];
     if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON)
         return;
     const uint32_t chunks = a.ctrl[d.chunks_word];
     for (uint32_t c = blockIdx.x; c < chunks; c += gridDim.x) {
         const rdx_msd_chunk ch = d.chunks[c];
-        if (ch.split) {
+        if (ch.digit & RDX_MSD_CHUNK_SPLIT) {
             msd_split_chunk<K, VB>(a, d, ch, c, s_words);
             __syncthreads(); /* the words are the next chunk's */
-            continue;
         }
-        rdx_block_copy<K>((K *)a.keys_a, (const K *)a.keys_b, ch.lo, ch.hi);
-        if (VB)
-            rdx_block_copy<V>((V *)a.vals_a, (const V *)a.vals_b, ch.lo, ch.hi);
     }
 }
 
@@ -2549,11 +2536,8 @@ static cudaError_t launch_deep(const rdx_msd_args *a, const rdx_msd_deep_args *d
                            msd_deep_kernel<K, VB, W>, *a, *d);
     if (e != cudaSuccess)
         return e;
-    const unsigned copy_grid = rdx_copy_grid(a->n, sms);
-    if ((e = cudaLaunchKernelEx(rdx_chain_config(&l, copy_grid, RDX_COPY_THREADS, 0, s), msd_deep_count_kernel<K>, *a,
-                                *d)) != cudaSuccess ||
-        (e = cudaLaunchKernelEx(rdx_chain_config(&l, copy_grid, RDX_COPY_THREADS, 0, s), msd_deep_copy_kernel<K, VB>,
-                                *a, *d)) != cudaSuccess)
+    if ((e = cudaLaunchKernelEx(rdx_chain_config(&l, rdx_copy_grid(a->n, sms), RDX_COPY_THREADS, 0, s),
+                                msd_deep_copy_kernel<K, VB>, *a, *d)) != cudaSuccess)
         return e;
     /* at most two listed sub-buckets per CAP + 1 keys (a lone one above the narrow
      * capacity, or a split's two sides) */

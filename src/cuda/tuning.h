@@ -818,24 +818,18 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #ifndef RDX_BLOCK_COPY_UNROLL
 #define RDX_BLOCK_COPY_UNROLL 16
 #endif
-/* The deep level's lone sub-buckets above level 3's wide capacity go from B to A: each of
- * at most COPY_BLOCK_MAX keys by the deep kernel's block that finds it (beside the other
- * blocks' sorts), longer ones (a heavy key's millions) by every block after it
- * (msd_deep_copy_kernel) in chunks of COPY_CHUNK keys (128 KB of 8-byte keys). First
- * choices; H200 round 60: all by one block each, u64 zipf 2^26 on the route 5.9 ms, all
- * in chunks 3.9 ms, but f64 normal 2^30 (many sub-buckets of a few wide capacities) 48.0
- * ms against 46.8. */
-#ifndef RDX_MSD_DEEP_COPY_BLOCK_MAX
-#define RDX_MSD_DEEP_COPY_BLOCK_MAX (1u << 17)
-#endif
+/* The deep level's lone sub-buckets above level 3's wide capacity go from B to A in chunks
+ * of COPY_CHUNK keys (128 KB of 8-byte keys), each taken by a block of the deep kernel
+ * (msd_deep_chunk) after the groups. H200 round 60: a sub-bucket a block, u64 zipf 2^26 on
+ * the route 5.9 ms, in chunks 3.9 ms (a heavy key's millions held to one multiprocessor). */
 #ifndef RDX_MSD_DEEP_COPY_CHUNK
 #define RDX_MSD_DEEP_COPY_CHUNK 16384
 #endif
-/* A lone sub-bucket in B is split around a value (msd_deep_lone) where at least this many
- * of 32 keys taken at even steps through it hold that value: a heavy key (zipf's) is then
- * placed once, for one more read of the sub-bucket (the counts), where the next levels
- * would each read it twice and write it twice. One in four: the split pays where that
- * value holds more than about 1/6 of the keys. First choice. */
+/* Such a sub-bucket is split around a value (msd_deep_chunk) where at least this many of 32
+ * keys taken at even steps through it hold that value: a heavy key (zipf's) is then placed
+ * once, for one more read of the sub-bucket (the counts), where the next levels would each
+ * read it twice and write it twice. One in four: the split pays where that value holds
+ * more than about 1/6 of the keys. First choice. */
 #ifndef RDX_MSD_SPLIT_SAMPLE_MIN
 #define RDX_MSD_SPLIT_SAMPLE_MIN 8
 #endif
