@@ -2167,7 +2167,7 @@ static __device__ __noinline__ void msd_deep_chunk(const msd_lone_out o, K *keys
  * within its wide shape's (RDX_MSD_L3_WIDE8) is listed for that shape, which sorts it where
  * it lies (msd_deep_wide_kernel, the level's last launch); a larger one (dense values, or a
  * key that repeats thousands of times) was listed by msd_deep_groups_kernel: for the next
- * level where it lies in A, else as chunks, which blocks of this launch take after the
+ * level where it lies in A, else as chunks, which blocks of this launch take before the
  * groups (msd_deep_chunk: copied to A and listed for the next level, or split around a
  * value many of its keys hold). The next level is the
  * second deep level, and after it the segmented passes over the bits below the
@@ -2193,15 +2193,15 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
     const bool in_b = *v.active != 0u;
     const K *src = (const K *)(in_b ? a.keys_b : a.keys_a);
     const V *vsrc = (const V *)(in_b ? a.vals_b : a.vals_a);
-    const uint32_t work = groups + a.ctrl[d.chunks_word];
-    for (uint32_t g = blockIdx.x; g < work; g += gridDim.x) {
-        if (g >= groups) {
+    const uint32_t chunks = a.ctrl[d.chunks_word];
+    for (uint32_t g = blockIdx.x; g < chunks + groups; g += gridDim.x) {
+        if (g < chunks) { /* the chunks first: they read the most keys */
             const msd_lone_out o = {a.ctrl, d.bins3, d.off3, d.chunks, d.long_word, d.chunks_word};
-            msd_deep_chunk<K, VB>(o, (K *)a.keys_a, a.vals_a, (const K *)a.keys_b, a.vals_b, g - groups,
+            msd_deep_chunk<K, VB>(o, (K *)a.keys_a, a.vals_a, (const K *)a.keys_b, a.vals_b, g,
                                   (uint32_t)a.cls | (uint32_t)a.desc << 8, (uint32_t *)smem);
             continue;
         }
-        const uint32_t w = d.groups[g], li = w >> 16, dg = (w >> 8) & 255u, e = dg + (w & 255u) + 1u;
+        const uint32_t w = d.groups[g - chunks], li = w >> 16, dg = (w >> 8) & 255u, e = dg + (w & 255u) + 1u;
         const uint32_t *row = v.bases + (size_t)li * 256u;
         const size_t seg = v.start[li];
         const uint32_t lo = row[dg], m = (e < 256u ? row[e] : (uint32_t)(v.end[li] - seg)) - lo;
