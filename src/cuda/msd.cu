@@ -2250,11 +2250,11 @@ static __device__ __forceinline__ void msd_split_side(const rdx_msd_args &a, con
 /* A split chunk (msd_deep_chunk) from B into A, a block: its keys below h to the sub-bucket's
  * start, h's after all of those, the keys above h after all of h's, each part in the order
  * of B (stable), at the places the chunks before it leave (their counts, msd_deep_chunk).
- * A tile of THREADS x 4 keys at a time, 4 consecutive keys a thread. h's keys are final:
+ * h's keys are final:
  * with 4-byte indices widened (vals_wide) their indices are written there too, as are
  * those of a side of one key; the sides are listed by the sub-bucket's first chunk. */
 template <typename K, int VB>
-static __device__ __noinline__ void msd_split_chunk(const rdx_msd_args &a, const rdx_msd_deep_args &d,
+static __device__ __forceinline__ void msd_split_chunk(const rdx_msd_args &a, const rdx_msd_deep_args &d,
                                                     const rdx_msd_chunk ch, uint32_t c, uint32_t *s_words)
 {
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
@@ -2298,33 +2298,50 @@ static __device__ __noinline__ void msd_split_chunk(const rdx_msd_args &a, const
         msd_split_side<K, VB>(a, d, begin, all_lt, ch.digit & 255u);
         msd_split_side<K, VB>(a, d, begin + all_lt + all_eq, all_gt, ch.digit & 255u);
     }
-    uint32_t *s_scan = s_words + 4; /* RDX_COPY_THREADS / 32 words, then the tile's counts */
+    /* A tile of ITEMS rows of the block's threads at a time, a key a thread a row (loads and
+     * the dominant class's stores coalesced): each warp's ballots rank its keys of a row,
+     * its counts (below | equal << 16) go to shared memory, one barrier, and each thread
+     * adds the counts before its warp and row. The counts of two tiles alternate. */
+    enum { WARPS = RDX_COPY_THREADS / 32 };
+    const uint32_t lane = rdx_lane(), warp = threadIdx.x >> 5, lanes_below = (1u << lane) - 1u;
     const K h = (K)ch.h;
-    for (size_t t = ch.lo; t < ch.hi; t += TILE) {
-        const size_t mine = t + (size_t)threadIdx.x * ITEMS;
+    uint32_t parity = 0;
+    for (size_t t = ch.lo; t < ch.hi; t += TILE, parity ^= 1u) {
+        uint32_t *cnt = s_words + 4 + parity * ITEMS * WARPS;
         K k[ITEMS];
         V v[ITEMS];
-        uint32_t x[ITEMS], packed = 0;
+        uint32_t x[ITEMS], rank[ITEMS];
 #pragma unroll
         for (int u = 0; u < ITEMS; ++u) {
-            const bool have = mine + u < ch.hi;
-            k[u] = have ? ksrc[mine + u] : h;
+            const size_t i = t + (size_t)u * RDX_COPY_THREADS + threadIdx.x;
+            const bool have = i < ch.hi;
+            k[u] = have ? ksrc[i] : h;
             if (VB && have)
-                v[u] = vsrc[mine + u];
+                v[u] = vsrc[i];
             x[u] = have ? msd_split_class<K>(k[u], h, a.cls, a.desc) : 3u;
-            packed += x[u] == 0u ? 1u : x[u] == 1u ? 1u << 16 : 0u;
+            const uint32_t below = __ballot_sync(RDX_FULL_WARP, x[u] == 0u), equal = __ballot_sync(RDX_FULL_WARP, x[u] == 1u);
+            rank[u] = (uint32_t)__popc(below & lanes_below) | (uint32_t)__popc(equal & lanes_below) << 16;
+            if (lane == 0u)
+                cnt[u * WARPS + warp] = (uint32_t)__popc(below) | (uint32_t)__popc(equal) << 16;
         }
-        /* (the scan's barrier follows every read of the last tile's words) */
-        const uint32_t before = rdx_block_excl_scan<RDX_COPY_THREADS>(packed, s_scan);
-        if (threadIdx.x == RDX_COPY_THREADS - 1u)
-            s_scan[RDX_COPY_THREADS / 32] = before + packed;
-        uint32_t n_lt = before & 0xFFFFu, n_eq = before >> 16;
-        uint32_t n_gt = (uint32_t)(mine < ch.hi ? mine - t : 0u) - n_lt - n_eq;
+        __syncthreads();
+        uint32_t tile_all = 0; /* the tile's rows before this one */
 #pragma unroll
         for (int u = 0; u < ITEMS; ++u) {
+            uint32_t row = 0, before = 0;
+#pragma unroll
+            for (uint32_t w = 0; w < (uint32_t)WARPS; ++w) {
+                const uint32_t c4 = cnt[u * WARPS + w];
+                row += c4;
+                before += w < warp ? c4 : 0u;
+            }
+            before += tile_all + rank[u];
+            tile_all += row;
             if (x[u] == 3u)
                 continue;
-            const size_t to = x[u] == 0u ? at_lt + n_lt++ : x[u] == 1u ? at_eq + n_eq++ : at_gt + n_gt++;
+            const uint32_t n_lt = before & 0xFFFFu, n_eq = before >> 16;
+            const uint32_t idx = (uint32_t)u * RDX_COPY_THREADS + threadIdx.x; /* keys of the tile before it */
+            const size_t to = x[u] == 0u ? at_lt + n_lt : x[u] == 1u ? at_eq + n_eq : at_gt + (idx - n_lt - n_eq);
             kdst[to] = k[u];
             if (VB) {
                 vdst[to] = v[u];
@@ -2332,8 +2349,6 @@ static __device__ __noinline__ void msd_split_chunk(const rdx_msd_args &a, const
                     wide[to] = (unsigned long long)v[u];
             }
         }
-        __syncthreads(); /* the tile's counts are written */
-        const uint32_t tile_all = s_scan[RDX_COPY_THREADS / 32];
         const uint32_t tile_lt = tile_all & 0xFFFFu, tile_eq = tile_all >> 16;
         const uint32_t tile_keys = (uint32_t)(ch.hi - t < (size_t)TILE ? ch.hi - t : (size_t)TILE);
         at_lt += tile_lt;
@@ -2354,7 +2369,7 @@ __global__ void __launch_bounds__(RDX_COPY_THREADS) msd_deep_copy_kernel(const r
 {
     static_assert(sizeof(K) == 8, "the deep level is 8-byte keys'");
     rdx_chain_enter();
-    __shared__ uint32_t s_words[4 + RDX_COPY_THREADS / 32 + 1];
+    __shared__ uint32_t s_words[4 + 2 * 4 * (RDX_COPY_THREADS / 32)]; /* msd_split_chunk's */
     if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON)
         return;
     const uint32_t chunks = a.ctrl[d.chunks_word];

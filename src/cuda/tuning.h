@@ -572,7 +572,14 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
  *   2^20 ranks, each a heavy prefix of its own) no longer decline the route: the keys
  *   each repeat more than level 3's runs of RDX_MSD_L3_RUN_MAX, placed without
  *   comparisons, and the route beats the LSD passes; below it, it does not (level 3 puts
- *   the runs of up to 32 keys in order by comparisons). 2^27 since level 3 sorts long runs
+ *   the runs of up to 32 keys in order by comparisons). 2^26 since the deep levels split a
+ *   heavy key's sub-bucket around it (msd_deep_chunk). H200 round 67 call 5, zipf, the LSD
+ *   passes (2^26) or the route before the split (2^25) -> the route with it, ms:
+ *     n      u64             f64             u64/u32         u64/u64
+ *     2^25   2.231 -> 1.966  2.222 -> 1.953  3.322 -> 2.999  3.608 -> 3.166 (CUB: 2.018,
+ *                                                            2.071, 2.447, 2.982)
+ *     2^26   3.400 -> 2.965  3.411 -> 2.966  4.674 -> 4.563  5.738 -> 4.900
+ *   2^27 since level 3 sorts long runs
  *   of a few keys alone a key at a time (RDX_MSD_L3_MIXED_VALUES). H200 round 66, zipf,
  *   the LSD passes -> the route (call 1 from 2^24, call 2 forced), ms:
  *     n      u64             f64             u64/u32         u64/u64
@@ -590,7 +597,7 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #define RDX_MSD_DEEP2_VALUES_MANY 64
 #endif
 #ifndef RDX_MSD_MANY_HEAVY_MIN_N
-#define RDX_MSD_MANY_HEAVY_MIN_N ((size_t)1 << 27)
+#define RDX_MSD_MANY_HEAVY_MIN_N ((size_t)1 << 26)
 #endif
 #ifndef RDX_MSD_DEEP2_SPLIT
 #define RDX_MSD_DEEP2_SPLIT 64u
