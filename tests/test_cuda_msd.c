@@ -184,7 +184,7 @@ enum {
                        h2 6%, 1 key in 2048 of its top 24 bits; h4 3% and one key of its
                        top 24 bits (key 7); h3 4.7%, 25% of its top 24 bits; the rest
                        random. The deep level splits the sub-buckets of h1, h2 and h4 around
-                       them (msd_deep_lone): h1's sides long (the second deep level), h2's
+                       them (msd_deep_chunk): h1's sides long (the second deep level), h2's
                        short (the wide shape), h4's one key; h3's keys are too few of its
                        sub-bucket, which the second deep level splits around h3 */
     MSD_NFILL
@@ -526,7 +526,7 @@ static void msd_deep_chunks_check(const char *what)
 {
     if (msd_last_slow == UINT_MAX) /* not this share's sort */
         return;
-    CHECK(msd_last_chunks > 0, "%s: no chunks copied by msd_deep_copy_kernel (zipf 2^22)", what);
+    CHECK(msd_last_chunks > 0, "%s: no chunks of a lone sub-bucket listed (zipf 2^22)", what);
     CHECK(msd_last_splits > 0, "%s: no sub-bucket split around its heavy key (zipf 2^22)", what);
     msd_last_slow = UINT_MAX; /* the next check's sort sets it */
 }
@@ -1131,8 +1131,8 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
     msd_pairs_case(ctx, RDX_F64, ((size_t)1 << 19) + 5, 4, 1, MSD_MIXED8, 1, MSD_RAN, &s);
     msd_argsort_case(ctx, RDX_I64, ((size_t)1 << 20) + 77, RDX_U64, 0, MSD_MIXED8, 0, MSD_RAN, &s);
     if (max_log2 >= 22) {
-        /* zipf's top key (9%) in a lone sub-bucket above RDX_MSD_DEEP_COPY_BLOCK_MAX keys at
-         * both deep levels: copied from B to A in chunks by every block */
+        /* zipf's top key (9%) in a lone sub-bucket of the deep level: split around it in
+         * chunks by every block (msd_deep_chunk, msd_deep_copy_kernel) */
         msd_last_slow = UINT_MAX;
         msd_case(ctx, RDX_U64, ((size_t)1 << 22) + 9, 0, MSD_ZIPF, 1, MSD_RAN, &s);
         msd_deep_chunks_check("u64 keys");
