@@ -179,6 +179,14 @@ enum {
                        keys, a long run of 4 keys, which 8-byte keys sort a value at a time
                        (msd_l3_mixed_runs8 alone, msd_l3_place_runs with values), not by the
                        on-chip LSD passes */
+    MSD_SPLIT,      /* heavy keys among keys that share their top 24 bits (8-byte keys):
+                       h1 19% of the keys, 6% more of h1's top 24 bits and random below;
+                       h2 6%, 1 key in 2048 of its top 24 bits; h4 3% and one key of its
+                       top 24 bits (key 7); h3 4.7%, 25% of its top 24 bits; the rest
+                       random. The deep level splits the sub-buckets of h1, h2 and h4 around
+                       them (msd_deep_chunk): h1's sides long (the second deep level), h2's
+                       short (the wide shape), h4's one key; h3's keys are too few of its
+                       sub-bucket, which the second deep level splits around h3 */
     MSD_NFILL
 };
 static const char *const msd_fill_names[] = {
@@ -193,7 +201,7 @@ static const char *const msd_fill_names[] = {
     "heavy x128", "heavy in a long bucket", "zipf", "n/8192 prefixes", "n/8192 prefixes, runs",
     "n/4096 prefixes, runs", "16 copies", "two long sub-buckets", "few distinct, two sharing 16 bits",
     "normal, 1 in 64 np.nan", "normal, 1 in 64 NaN of two kinds", "normal, every other key np.nan",
-    "runs of 4 keys"};
+    "runs of 4 keys", "heavy keys among neighbours"};
 _Static_assert(sizeof msd_fill_names / sizeof msd_fill_names[0] == MSD_NFILL, "a name for each fill");
 
 /* A random-looking 64-bit value for each index (the splitmix64 finalizer). */
@@ -237,6 +245,21 @@ static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
                                 (rnd(s) & 0x000000FFFFFFFF00ull); break;
         case MSD_DUPS: k[i] = msd_mix(base ^ (r % (n / 8 + 1))); break;
         case MSD_DUPS_BIG: k[i] = msd_mix(base ^ (r % 4096)); break;
+        case MSD_SPLIT: {
+            const uint64_t top24 = 0xFFFFFF0000000000ull, sel = r % 64, below = rnd(s) & ~top24;
+            const uint64_t h1 = msd_mix(base ^ 0x51), h2 = msd_mix(base ^ 0x52), h3 = msd_mix(base ^ 0x53),
+                           h4 = msd_mix(base ^ 0x54) | 1u; /* (h4's neighbour, all 0 below, differs) */
+            k[i] = i == 7         ? h4 & top24
+                   : sel < 12     ? h1
+                   : sel < 16     ? (h1 & top24) | below
+                   : sel < 20     ? h2
+                   : sel == 20    ? ((r >> 6) % 32 == 0 ? (h2 & top24) | below : rnd(s))
+                   : sel < 24     ? h3
+                   : sel < 40     ? (h3 & top24) | below
+                   : sel < 42     ? h4
+                                  : rnd(s);
+            break;
+        }
         case MSD_MIXED8: k[i] = (msd_mix(base ^ (r % (n / 128 + 1))) & ~3ull) | (r / (n / 128 + 1)) % 4; break;
         case MSD_TILED: k[i] = msd_mix(base ^ (i % (n / 16 + 1))); break;
         case MSD_HEAVY: k[i] = msd_mix(base ^ (r % (n / 128 + 1))); break;
@@ -374,7 +397,8 @@ static int msd_routes[10]; /* counted at outcome + 1 */
  * of another share). */
 static unsigned msd_wider_left = UINT_MAX;
 static unsigned msd_last_slow = UINT_MAX; /* the last outcome's level-3 blocks on the LSD passes */
-static unsigned msd_last_chunks = 0;       /* its deep levels' chunks copied by every block */
+static unsigned msd_last_chunks = 0;       /* its deep levels' chunks copied or split by every block */
+static unsigned msd_last_splits = 0;       /* its deep levels' sub-buckets split around a value */
 static int counts_shape;   /* msd_case's 4-byte keys take level 3's counts-only shape */
 static unsigned msd_deep_skipped; /* the last outcome's: the sample skipped the deep level */
 static unsigned shard_k = 1, shard_n = 1; /* this process runs the shard_k-th of shard_n shares */
@@ -422,17 +446,20 @@ static int my_sort(const char *what, rdx_type type, size_t n, int fill)
 
 static int msd_outcome(rdx_ctx *ctx, unsigned *slow)
 {
-    unsigned long_buckets = 0, deep_long = 0, deep2_long = 0, deep_wide = 0;
-    const int state = rdx_cuda_ctx_msd_state(ctx, slow, &long_buckets, &deep_long, &deep2_long, &msd_deep_skipped,
-                                             &deep_wide, &msd_wider_left, &msd_last_chunks);
-    msd_last_slow = *slow;
-    const int route = state == 3                      ? MSD_MISSED_RANGE
-                      : state == 4                      ? MSD_IN_ORDER
-                      : state == 2 && deep2_long > 0   ? MSD_SEGP
-                      : state == 2 && deep_long > 0    ? MSD_DEEP2
-                      : state == 2 && deep_wide > 0    ? MSD_WIDE
-                      : state == 2 && long_buckets > 0 ? MSD_LONG
-                                                       : state;
+    rdx_cuda_msd_counts c;
+    const int state = rdx_cuda_ctx_msd_state(ctx, &c);
+    *slow = msd_last_slow = c.slow_blocks;
+    msd_deep_skipped = c.deep_skipped;
+    msd_wider_left = c.wider_left;
+    msd_last_chunks = c.deep_chunks;
+    msd_last_splits = c.deep_splits;
+    const int route = state == 3                        ? MSD_MISSED_RANGE
+                      : state == 4                        ? MSD_IN_ORDER
+                      : state == 2 && c.deep2_long > 0   ? MSD_SEGP
+                      : state == 2 && c.deep_long > 0    ? MSD_DEEP2
+                      : state == 2 && c.deep_wide > 0    ? MSD_WIDE
+                      : state == 2 && c.long_buckets > 0 ? MSD_LONG
+                                                         : state;
     if (route >= -1 && route <= 8)
         msd_routes[route + 1]++;
     return route;
@@ -499,8 +526,20 @@ static void msd_deep_chunks_check(const char *what)
 {
     if (msd_last_slow == UINT_MAX) /* not this share's sort */
         return;
-    CHECK(msd_last_chunks > 0, "%s: no chunks copied by msd_deep_copy_kernel (zipf 2^22)", what);
+    CHECK(msd_last_chunks > 0, "%s: no chunks of a lone sub-bucket listed (zipf 2^22)", what);
+    CHECK(msd_last_splits > 0, "%s: no sub-bucket split around its heavy key (zipf 2^22)", what);
     msd_last_slow = UINT_MAX; /* the next check's sort sets it */
+}
+
+/* The last sort (where this share ran it, MSD_SPLIT) split at least 3 sub-buckets around a
+ * value: h1's, h2's and h4's at the deep level, h3's at either. */
+static void msd_split_check(const char *what)
+{
+    if (msd_last_slow == UINT_MAX)
+        return;
+    CHECK(msd_last_splits >= 3, "%s: %u sub-buckets split around a heavy key, expected 3 or more", what,
+          msd_last_splits);
+    msd_last_slow = UINT_MAX;
 }
 
 static void msd_case(rdx_ctx *ctx, rdx_type type, size_t n, int desc, int fill, int into, int want, uint64_t *s)
@@ -1092,8 +1131,8 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
     msd_pairs_case(ctx, RDX_F64, ((size_t)1 << 19) + 5, 4, 1, MSD_MIXED8, 1, MSD_RAN, &s);
     msd_argsort_case(ctx, RDX_I64, ((size_t)1 << 20) + 77, RDX_U64, 0, MSD_MIXED8, 0, MSD_RAN, &s);
     if (max_log2 >= 22) {
-        /* zipf's top key (9%) in a lone sub-bucket above RDX_MSD_DEEP_COPY_BLOCK_MAX keys at
-         * both deep levels: copied from B to A in chunks by every block */
+        /* zipf's top key (9%) in a lone sub-bucket of the deep level: split around it in
+         * chunks by every block (msd_deep_chunk, msd_deep_copy_kernel) */
         msd_last_slow = UINT_MAX;
         msd_case(ctx, RDX_U64, ((size_t)1 << 22) + 9, 0, MSD_ZIPF, 1, MSD_RAN, &s);
         msd_deep_chunks_check("u64 keys");
@@ -1102,6 +1141,17 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
         msd_pairs_case(ctx, RDX_I64, ((size_t)1 << 22) + 1, 4, 0, MSD_ZIPF, 1, MSD_RAN, &s);
         msd_deep_chunks_check("i64 / 4-byte pairs");
     }
+    /* heavy keys among neighbours: split sub-buckets (keys, pairs of both widths, an
+     * argsort into 8-byte indices, which the split writes for h's keys and sides of one) */
+    msd_last_slow = UINT_MAX;
+    msd_case(ctx, RDX_U64, ((size_t)1 << 20) + 77, 0, MSD_SPLIT, 0, MSD_RAN, &s);
+    msd_split_check("u64 keys");
+    msd_pairs_case(ctx, RDX_F64, (size_t)1 << 20, 8, 1, MSD_SPLIT, 1, MSD_RAN, &s);
+    msd_split_check("f64 / 8-byte pairs, descending");
+    msd_pairs_case(ctx, RDX_I64, ((size_t)1 << 20) + 5, 4, 0, MSD_SPLIT, 0, MSD_RAN, &s);
+    msd_split_check("i64 / 4-byte pairs");
+    msd_argsort_case(ctx, RDX_U64, ((size_t)1 << 20) + 3, RDX_U64, 1, MSD_SPLIT, 0, MSD_RAN, &s);
+    msd_split_check("argsort u64 into 8-byte indices, descending");
     msd_case(ctx, RDX_F64, ((size_t)1 << 19) + 77, 1, MSD_DEEPWIDE, 1, MSD_WIDE, &s);
     msd_case(ctx, RDX_F64, ((size_t)1 << 19) + 77, 1, MSD_DEEPLONG, 0, MSD_LONG, &s);
     msd_case(ctx, RDX_F64, ((size_t)1 << 19) + 77, 1, MSD_DEEPLONG32, 1, MSD_LONG, &s);

@@ -296,11 +296,13 @@ typedef struct rdx_fixup_args {
                                   that takes the long ones (msd_long_kernel) too: the
                                   segmented passes sort 4-byte keys', the deep level 8-byte
                                   keys' */
-#define RDX_MSD_DEEP_CHUNKS 29  /* chunks of the deep level's lone sub-buckets that
-                                  msd_deep_copy_kernel copies from B to A (their bounds in
-                                  rdx_msd_deep_args.chunks) */
+#define RDX_MSD_DEEP_CHUNKS 29  /* chunks of the deep level's lone sub-buckets in B
+                                  (rdx_msd_deep_args.chunks), which go to A */
 #define RDX_MSD_DEEP2_CHUNKS 30 /* the same of the second deep level */
-#define RDX_MSD_CTRL_WORDS 31
+#define RDX_MSD_SPLITS 31      /* lone sub-buckets of both deep levels split around a value
+                                  that many of their keys hold (msd_deep_chunk): that
+                                  value's keys are placed once and sorted no further */
+#define RDX_MSD_CTRL_WORDS 32
 #define RDX_MSD_BUCKETS2 (256u * 256u) /* level-2 buckets: (top digit, next digit) */
 #define RDX_MSD_OFF 0u        /* not taken (skew), or not decided */
 #define RDX_MSD_LEVEL1 1u     /* the sample armed level 1 (rdx_launch_msd_decide) */
@@ -394,11 +396,27 @@ cudaError_t rdx_launch_msd_offsets(const rdx_msd_args *a, size_t *off, uint32_t 
  * keys), and counted in RDX_MSD_WIDER_LEFT. */
 cudaError_t rdx_launch_msd_long(int kb, int vb, int shape, const rdx_msd_args *a, const uint32_t *bins,
                                 uint32_t *list_long, int sms, cudaStream_t s);
+/* A chunk of at most RDX_MSD_DEEP_COPY_CHUNK keys of a deep level's lone sub-bucket in B
+ * (above level 3's wide capacity), listed by msd_deep_groups_kernel. The deep kernel
+ * copies it to A, or (for all chunks of a sub-bucket alike) marks it split around the value
+ * h and counts its keys below and equal to h; msd_deep_copy_kernel then places a split
+ * sub-bucket's keys into A stably: those below h, h's, those above. */
+#define RDX_MSD_CHUNK_SPLIT 256u /* in rdx_msd_chunk.digit: split */
+typedef struct rdx_msd_chunk {
+    size_t lo, hi;               /* its keys [lo, hi) */
+    unsigned long long h;        /* the value it is split around (the key as in B) */
+    uint32_t first, count;       /* its sub-bucket's first chunk and chunks */
+    uint32_t digit;              /* its sub-bucket's deep digit, | RDX_MSD_CHUNK_SPLIT */
+    uint32_t lt, eq;             /* its keys below h and equal to it (split chunks) */
+} rdx_msd_chunk;
+
 /* The deep level (msd.cu, msd_deep_kernel): the sub-buckets of the long level-2 buckets,
  * which the segmented passes' first pass partitioned by the digit of bits low8 to low8 + 7
  * in place in A (the result left in B where it ran: seg_passes.h, leave_in_b): level 3
  * sorts those of at most its capacity into A; the longer ones are copied to A and listed
- * for the segmented passes over the bits below low8. */
+ * for the next level (the second deep level, then the segmented passes over the bits below
+ * low8), or split around a value most of their keys hold, whose keys are then placed, and
+ * the keys either side listed as sub-buckets of their own. */
 typedef struct rdx_msd_deep_args {
     rdx_seg_passes_view first;   /* the first pass's (one pass: its bases are 256 words a
                                     long bucket) */
@@ -415,13 +433,15 @@ typedef struct rdx_msd_deep_args {
     int skip_word;               /* RDX_MSD_SKIP_DEEP, RDX_MSD_SKIP_DEEP2: where it is set the
                                     pass took every long bucket as one sub-bucket (no digit) */
     uint2 *wide;                 /* out: the lone sub-buckets within the wide shape's
-                                    capacity, {first key, keys | deep digit << 16}, sorted
-                                    where they lie by the same launch (msd_deep_wide_kernel) */
+                                    capacity, {first key, keys | deep digit << 16}, and bit
+                                    24 set for a split's side in A, sorted where they lie by
+                                    msd_deep_wide_kernel, the level's last launch (2 x
+                                    sub-buckets above level 3's capacity, at most) */
     int wide_word;               /* the control word that counts them: RDX_MSD_DEEP_WIDE,
                                     RDX_MSD_DEEP2_WIDE */
-    size_t *chunks;              /* out: chunk i of the lone sub-buckets above the wide
-                                    capacity that lie in B is [chunks[2i], chunks[2i + 1]),
-                                    at most n / RDX_MSD_DEEP_COPY_CHUNK + (sub-buckets) */
+    rdx_msd_chunk *chunks;       /* scratch: the chunks of the lone sub-buckets above the
+                                    wide capacity that lie in B, at most
+                                    n / RDX_MSD_DEEP_COPY_CHUNK + (sub-buckets) */
     int chunks_word;             /* the control word that counts them: RDX_MSD_DEEP_CHUNKS,
                                     RDX_MSD_DEEP2_CHUNKS */
 } rdx_msd_deep_args;

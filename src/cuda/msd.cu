@@ -1976,6 +1976,25 @@ template <typename K> static __device__ __forceinline__ int msd_deep_bits(uint32
     return need < (e - dg == 1u) ? (int)(e - dg == 1u) : need < most ? need : most;
 }
 
+/* A sub-bucket listed for the next level (thread 0): counted in o.long_word, its offsets
+ * at the next level's slot (segment 2 x slot of the offsets; the odd ones are never listed)
+ * in its list's long bin, the only one listed. */
+#define MSD_WIDE_IN_A (1u << 24) /* a wide list entry's mark: a split's side, in A */
+struct msd_lone_out {
+    uint32_t *ctrl, *bins3; /* the route's control words; the next level's list */
+    size_t *off3;           /* its offsets */
+    rdx_msd_chunk *chunks;  /* the chunks to copy or split */
+    int long_word, chunks_word;
+};
+static __device__ __forceinline__ void msd_list_next(const msd_lone_out &o, size_t begin, size_t end)
+{
+    atomicAdd(&o.ctrl[o.long_word], 1u);
+    const uint32_t at = atomicAdd(&o.bins3[RDX_SEG_LONG_BIN], 1u);
+    o.off3[2 * (size_t)at] = begin;
+    o.off3[2 * (size_t)at + 1] = end;
+    o.bins3[2 * RDX_SEG_BINS + at] = 2u * at;
+}
+
 /* The deep level's groups of sub-buckets. The segmented passes' first pass (route_msd.cu)
  * partitioned each long level-2 bucket by the deep digit, the 8 bits below the second
  * digit (bits low8 to low8 + 7 of keys with nothing dropped), in place in A with the result
@@ -1995,7 +2014,10 @@ __global__ void __launch_bounds__(MSD_DEEP_GROUPS_THREADS) msd_deep_groups_kerne
                                                                                  const rdx_msd_deep_args d)
 {
     rdx_chain_enter();
-    enum { HALF = msd_shape<K, VB, W>::L3_CAP / 2, WARPS = MSD_DEEP_GROUPS_THREADS / 32 };
+    enum {
+        CAP = msd_shape<K, VB, W>::L3_CAP, HALF = CAP / 2, WIDE = msd_wide8<K, VB>::L3_CAP,
+        WARPS = MSD_DEEP_GROUPS_THREADS / 32
+    };
     __shared__ uint32_t s_start[257]; /* sub-bucket x starts at s_start[x] from the bucket's start */
     __shared__ uint32_t s_first[257]; /* the groups' first sub-buckets, then 256 */
     __shared__ uint32_t s_warp[WARPS], s_at;
@@ -2003,6 +2025,7 @@ __global__ void __launch_bounds__(MSD_DEEP_GROUPS_THREADS) msd_deep_groups_kerne
         return;
     const rdx_seg_passes_view &v = d.first;
     const uint32_t longs = *v.long_count, x = threadIdx.x;
+    const bool in_b = *v.active != 0u, skip = a.ctrl[d.skip_word] != 0u;
     for (uint32_t li = blockIdx.x; li < longs; li += gridDim.x) {
         s_start[x] = v.bases[(size_t)li * 256u + x];
         if (x == 0u)
@@ -2021,65 +2044,132 @@ __global__ void __launch_bounds__(MSD_DEEP_GROUPS_THREADS) msd_deep_groups_kerne
         __syncthreads();
         if (first)
             d.groups[s_at + at] = li << 16 | x << 8 | (s_first[at + 1u] - x - 1u);
+        /* A lone sub-bucket that neither level-3 shape takes: in B (the pass ran), its
+         * chunks are listed for the deep kernel (msd_deep_chunk), else it is listed for the
+         * next level as it lies (msd_deep_kernel passes over it). */
+        const bool lone = m > (uint32_t)CAP && (m > (uint32_t)WIDE || skip);
+        if (lone && !in_b) {
+            const msd_lone_out o = {a.ctrl, d.bins3, d.off3, d.chunks, d.long_word, d.chunks_word};
+            msd_list_next(o, v.start[li] + lo, v.start[li] + lo + m);
+        }
+        const uint32_t mine = lone && in_b ? (m + RDX_MSD_DEEP_COPY_CHUNK - 1u) / RDX_MSD_DEEP_COPY_CHUNK : 0u;
+        __syncthreads(); /* s_warp and s_first read */
+        const uint32_t cum = rdx_block_excl_scan<MSD_DEEP_GROUPS_THREADS>(mine, s_warp);
+        s_first[x] = cum; /* now the chunks before sub-bucket x's */
+        if (x == MSD_DEEP_GROUPS_THREADS - 1u) {
+            s_first[256] = cum + mine;
+            s_at = cum + mine ? atomicAdd(&a.ctrl[d.chunks_word], cum + mine) : 0u;
+        }
+        __syncthreads();
+        for (uint32_t j = x; j < s_first[256]; j += MSD_DEEP_GROUPS_THREADS) {
+            uint32_t sb = 0; /* the last sub-bucket whose chunks start at or before j */
+            for (uint32_t step = 128; step; step >>= 1)
+                sb += s_first[sb + step] <= j ? step : 0u;
+            const uint32_t k = j - s_first[sb], count = s_first[sb + 1u] - s_first[sb];
+            const size_t b = v.start[li] + s_start[sb], e = v.start[li] + s_start[sb + 1u];
+            rdx_msd_chunk c;
+            c.lo = b + (size_t)k * RDX_MSD_DEEP_COPY_CHUNK;
+            c.hi = k + 1u < count ? c.lo + RDX_MSD_DEEP_COPY_CHUNK : e;
+            c.h = 0u;
+            c.first = s_at + s_first[sb];
+            c.count = count;
+            c.digit = sb;
+            c.lt = c.eq = 0u;
+            d.chunks[s_at + j] = c;
+        }
         __syncthreads(); /* the shared words are the next bucket's */
     }
 }
 
-/* A lone sub-bucket of the deep level above level 3's wide capacity (msd_deep_kernel,
- * the whole block): listed for the next level, and copied to A where it is in B: by this
- * block up to RDX_MSD_DEEP_COPY_BLOCK_MAX keys, else in chunks by every block of
- * msd_deep_copy_kernel after this launch (its chunks listed here). Out of line, and
- * given words rather than the kernel's arguments by reference (which moves those to local
- * memory): inlined, or so given, it made the deep kernel's level-3 sort spill 80-104
- * bytes and load them back (ptxas, keys alone). s_word: a shared word free until the
- * block's next barrier. */
-struct msd_lone_out {
-    uint32_t *ctrl, *bins3; /* the route's control words; the next level's list */
-    size_t *off3, *chunks;  /* its offsets; the chunks to copy */
-    int long_word, chunks_word;
-};
+/* The value that the most of 32 keys of [begin, end) taken at even steps hold, and how
+ * many of them hold it (a warp). */
+template <typename K>
+static __device__ __forceinline__ uint32_t msd_mode32(const K *src, size_t begin, size_t end, K *mode)
+{
+    const uint32_t lane = rdx_lane();
+    const K k = src[begin + (size_t)(((unsigned long long)(end - begin) * (2u * lane + 1u)) / 64u)];
+    const uint32_t same = (uint32_t)__popc(__match_any_sync(RDX_FULL_WARP, k));
+    const uint32_t best = __reduce_max_sync(RDX_FULL_WARP, same << 5 | lane);
+    *mode = __shfl_sync(RDX_FULL_WARP, k, best & 31u);
+    return best >> 5;
+}
+
+/* A key's class in a split around h: 0 before it in the sort's order, 1 equal, 2 after. */
+template <typename K> static __device__ __forceinline__ uint32_t msd_split_class(K k, K h, int cls, int desc)
+{
+    return k == h ? 1u : rdx_enc(k, cls, desc) < rdx_enc(h, cls, desc) ? 0u : 2u;
+}
+
+/* Chunk c of a lone sub-bucket in B (msd_deep_groups_kernel listed it), by the whole block
+ * of msd_deep_kernel. Where at least RDX_MSD_SPLIT_SAMPLE_MIN of 32 keys of the sub-bucket
+ * taken at even steps hold one value (every chunk's block finds the same), the chunk is
+ * marked split around it with its counts of keys before and equal to it, for
+ * msd_deep_copy_kernel; else copied to A, and the sub-bucket listed for the next level by
+ * its first chunk's block. Out of line, and given words rather than the kernel's arguments
+ * by reference (which moves those to local memory): the deep kernel's level-3 sort spilled
+ * 80-104 bytes where the lone sub-buckets' code was inlined (ptxas, keys alone). coded:
+ * the key codec's class, and its direction in bit 8. s_word: 6 shared words. */
 template <typename K, int VB>
-static __device__ __noinline__ void msd_deep_lone(const msd_lone_out o, K *keys_a, void *vals_a, const K *src,
-                                                  const void *vsrc, size_t begin, uint32_t m, bool in_b,
-                                                  uint32_t *s_word)
+static __device__ __noinline__ void msd_deep_chunk(const msd_lone_out o, K *keys_a, void *vals_a, const K *keys_b,
+                                                   const void *vals_b, uint32_t c, uint32_t coded, uint32_t *s_word)
 {
     typedef typename rdx_uint<(VB ? VB : 4)>::t V;
-    const bool copy_here = in_b && m <= (uint32_t)RDX_MSD_DEEP_COPY_BLOCK_MAX, copy_later = in_b && !copy_here;
-    if (copy_here) {
-        rdx_block_copy<K>(keys_a, src, begin, begin + m);
-        if (VB)
-            rdx_block_copy<V>((V *)vals_a, (const V *)vsrc, begin, begin + m);
-    }
-    const uint32_t chunks = (m + RDX_MSD_DEEP_COPY_CHUNK - 1u) / RDX_MSD_DEEP_COPY_CHUNK;
-    if (threadIdx.x == 0) {
-        atomicAdd(&o.ctrl[o.long_word], 1u);
-        const uint32_t at = atomicAdd(&o.bins3[RDX_SEG_LONG_BIN], 1u);
-        o.off3[2 * (size_t)at] = begin;
-        o.off3[2 * (size_t)at + 1] = begin + m;
-        o.bins3[2 * RDX_SEG_BINS + at] = 2u * at; /* the long bin: the only one listed */
-        if (copy_later)
-            *s_word = atomicAdd(&o.ctrl[o.chunks_word], chunks);
-    }
-    if (copy_later) {
-        __syncthreads();
-        const uint32_t first = *s_word;
-        for (uint32_t j = threadIdx.x; j < chunks; j += blockDim.x) {
-            const size_t lo = begin + (size_t)j * RDX_MSD_DEEP_COPY_CHUNK;
-            o.chunks[2 * (size_t)(first + j)] = lo;
-            o.chunks[2 * (size_t)(first + j) + 1] = j + 1u < chunks ? lo + RDX_MSD_DEEP_COPY_CHUNK : begin + m;
+    const rdx_msd_chunk ch = o.chunks[c];
+    const size_t begin = o.chunks[ch.first].lo, end = o.chunks[ch.first + ch.count - 1u].hi;
+    K *s_mode = (K *)(s_word + 2);
+    if (threadIdx.x < 32u) {
+        K h;
+        const uint32_t same = msd_mode32<K>(keys_b, begin, end, &h);
+        if (threadIdx.x == 0) {
+            s_word[0] = same >= (uint32_t)RDX_MSD_SPLIT_SAMPLE_MIN;
+            *s_mode = h;
+            s_word[4] = s_word[5] = 0u;
         }
-        __syncthreads(); /* the word is the next group's */
     }
+    __syncthreads();
+    if (s_word[0] == 0u) {
+        rdx_block_copy<K>(keys_a, keys_b, ch.lo, ch.hi);
+        if (VB)
+            rdx_block_copy<V>((V *)vals_a, (const V *)vals_b, ch.lo, ch.hi);
+        if (threadIdx.x == 0 && c == ch.first)
+            msd_list_next(o, begin, end);
+        __syncthreads(); /* the words are the next work's */
+        return;
+    }
+    const K h = *s_mode;
+    uint32_t lt = 0, eq = 0;
+    for (size_t i = ch.lo + threadIdx.x; i < ch.hi; i += blockDim.x) {
+        const uint32_t x = msd_split_class<K>(keys_b[i], h, (int)(coded & 255u), (int)(coded >> 8));
+        lt += x == 0u;
+        eq += x == 1u;
+    }
+    lt = __reduce_add_sync(RDX_FULL_WARP, lt);
+    eq = __reduce_add_sync(RDX_FULL_WARP, eq);
+    if (rdx_lane() == 0u) {
+        atomicAdd(&s_word[4], lt);
+        atomicAdd(&s_word[5], eq);
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        o.chunks[c].h = (unsigned long long)h;
+        o.chunks[c].digit = ch.digit | RDX_MSD_CHUNK_SPLIT;
+        o.chunks[c].lt = s_word[4];
+        o.chunks[c].eq = s_word[5];
+        if (c == ch.first)
+            atomicAdd(&o.ctrl[RDX_MSD_SPLITS], 1u);
+    }
+    __syncthreads(); /* the words are the next work's */
 }
 
 /* Level 3 on a deep level's groups (msd_deep_groups_kernel), a block taking every grid-th:
  * each group into A (its digit: the group's deep digits, less the first, above as many bits
  * below the deep digit as the group needs). A lone sub-bucket above level 3's capacity and
  * within its wide shape's (RDX_MSD_L3_WIDE8) is listed for that shape, which sorts it where
- * it lies (msd_deep_wide_kernel, the next launch); a larger one (dense values, or a key
- * that repeats thousands of times) is listed for the next level, and copied to A where it
- * is in B (msd_deep_lone: by this block, or above RDX_MSD_DEEP_COPY_BLOCK_MAX keys in
- * chunks by every block of msd_deep_copy_kernel, the launch after). The next level is the
+ * it lies (msd_deep_wide_kernel, the level's last launch); a larger one (dense values, or a
+ * key that repeats thousands of times) was listed by msd_deep_groups_kernel: for the next
+ * level where it lies in A, else as chunks, which blocks of this launch take before the
+ * groups (msd_deep_chunk: copied to A and listed for the next level, or split around a
+ * value many of its keys hold). The next level is the
  * second deep level, and after it the segmented passes over the bits below the
  * second digit (its deep digits are constant, so those passes cost it nothing). Where the
  * sample skipped the deep level (RDX_MSD_SKIP_DEEP, RDX_MSD_SKIP_DEEP2), the pass counted
@@ -2103,8 +2193,15 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
     const bool in_b = *v.active != 0u;
     const K *src = (const K *)(in_b ? a.keys_b : a.keys_a);
     const V *vsrc = (const V *)(in_b ? a.vals_b : a.vals_a);
-    for (uint32_t g = blockIdx.x; g < groups; g += gridDim.x) {
-        const uint32_t w = d.groups[g], li = w >> 16, dg = (w >> 8) & 255u, e = dg + (w & 255u) + 1u;
+    const uint32_t chunks = a.ctrl[d.chunks_word];
+    for (uint32_t g = blockIdx.x; g < chunks + groups; g += gridDim.x) {
+        if (g < chunks) { /* the chunks first: they read the most keys */
+            const msd_lone_out o = {a.ctrl, d.bins3, d.off3, d.chunks, d.long_word, d.chunks_word};
+            msd_deep_chunk<K, VB>(o, (K *)a.keys_a, a.vals_a, (const K *)a.keys_b, a.vals_b, g,
+                                  (uint32_t)a.cls | (uint32_t)a.desc << 8, (uint32_t *)smem);
+            continue;
+        }
+        const uint32_t w = d.groups[g - chunks], li = w >> 16, dg = (w >> 8) & 255u, e = dg + (w & 255u) + 1u;
         const uint32_t *row = v.bases + (size_t)li * 256u;
         const size_t seg = v.start[li];
         const uint32_t lo = row[dg], m = (e < 256u ? row[e] : (uint32_t)(v.end[li] - seg)) - lo;
@@ -2114,7 +2211,7 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
         if (m > (uint32_t)CAP) { /* a lone sub-bucket: a group of several holds at most CAP */
             /* Within the wide shape's capacity, and the pass split by the deep digit (not
              * skipped: then no digit was counted), it is listed for the wide shape, which
-             * sorts it where it lies right after this launch. */
+             * sorts it where it lies in the level's last launch. */
             if (m <= (uint32_t)msd_wide8<K, VB>::L3_CAP && a.ctrl[d.skip_word] == 0u) {
                 if (threadIdx.x == 0) {
                     const uint32_t at = atomicAdd(&a.ctrl[d.wide_word], 1u);
@@ -2122,9 +2219,7 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
                 }
                 continue;
             }
-            const msd_lone_out o = {a.ctrl, d.bins3, d.off3, d.chunks, d.long_word, d.chunks_word};
-            msd_deep_lone<K, VB>(o, (K *)a.keys_a, a.vals_a, src, vsrc, begin, m, in_b, (uint32_t *)smem);
-            continue;
+            continue; /* listed by msd_deep_groups_kernel */
         }
         /* (e - dg) deep digits, each split by the b bits below the deep digit */
         const int b = msd_deep_bits<K>(dg, e, m, msd_shape<K, VB, W>::L3_MAX_BITS, low8);
@@ -2134,40 +2229,166 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
     }
 }
 
-/* The lone sub-buckets that msd_deep_kernel listed for the next level (above the wide
- * shape's capacity: dense values, a heavy key) and left in B for being longer than
- * RDX_MSD_DEEP_COPY_BLOCK_MAX keys, copied to A by every block: each takes every grid-th
- * of the chunks that msd_deep_kernel listed.
- * (A block copying a whole sub-bucket held a heavy key's, 5% of zipf keys, to one
- * multiprocessor's bandwidth: 3.2 ms of u64 zipf 2^26 forced onto the route, H200 round
- * 60; every block walking the whole list of sub-buckets instead of a list of chunks took
- * f64 normal 2^30 from 47 to 65 ms, and a launch copying all of them, none in the deep
- * kernel, 47 to 48.) Launched after msd_deep_wide_kernel, before the next level's pass
- * reads A. */
+/* A side of a split sub-bucket (thread 0, msd_deep_copy_kernel): m keys from begin, in A,
+ * of deep digit dg. One key is in place; up to the wide capacity it is listed for the wide
+ * shape (msd_deep_wide_kernel, after this launch), above it for the next level. */
+template <typename K, int VB>
+static __device__ __forceinline__ void msd_split_side(const rdx_msd_args &a, const rdx_msd_deep_args &d,
+                                                      size_t begin, uint32_t m, uint32_t dg)
+{
+    if (m <= 1u)
+        return;
+    if (m <= (uint32_t)msd_wide8<K, VB>::L3_CAP) {
+        const uint32_t at = atomicAdd(&a.ctrl[d.wide_word], 1u);
+        d.wide[at] = make_uint2((uint32_t)begin, m | dg << 16 | MSD_WIDE_IN_A);
+        return;
+    }
+    const msd_lone_out o = {a.ctrl, d.bins3, d.off3, d.chunks, d.long_word, d.chunks_word};
+    msd_list_next(o, begin, begin + m);
+}
+
+/* A split chunk (msd_deep_chunk) from B into A, a block: its keys below h to the sub-bucket's
+ * start, h's after all of those, the keys above h after all of h's, each part in the order
+ * of B (stable), at the places the chunks before it leave (their counts, msd_deep_chunk).
+ * h's keys are final:
+ * with 4-byte indices widened (vals_wide) their indices are written there too, as are
+ * those of a side of one key; the sides are listed by the sub-bucket's first chunk. */
+template <typename K, int VB>
+static __device__ __forceinline__ void msd_split_chunk(const rdx_msd_args &a, const rdx_msd_deep_args &d,
+                                                    const rdx_msd_chunk ch, uint32_t c, uint32_t *s_words)
+{
+    typedef typename rdx_uint<(VB ? VB : 4)>::t V;
+    enum { ITEMS = 4, TILE = RDX_COPY_THREADS * ITEMS };
+    const K *ksrc = (const K *)a.keys_b;
+    const V *vsrc = (const V *)a.vals_b;
+    K *kdst = (K *)a.keys_a;
+    V *vdst = (V *)a.vals_a;
+    unsigned long long *wide = VB == 4 ? (unsigned long long *)a.vals_wide : NULL;
+    /* the keys below h and equal to it in the sub-bucket, and in its chunks before this one */
+    if (threadIdx.x < 4u)
+        s_words[threadIdx.x] = 0u;
+    __syncthreads();
+    uint32_t lt = 0, eq = 0, lt_before = 0, eq_before = 0;
+    for (uint32_t j = ch.first + threadIdx.x; j < ch.first + ch.count; j += RDX_COPY_THREADS) {
+        const uint32_t x = d.chunks[j].lt, y = d.chunks[j].eq;
+        lt += x;
+        eq += y;
+        lt_before += j < c ? x : 0u;
+        eq_before += j < c ? y : 0u;
+    }
+    lt = __reduce_add_sync(RDX_FULL_WARP, lt);
+    eq = __reduce_add_sync(RDX_FULL_WARP, eq);
+    lt_before = __reduce_add_sync(RDX_FULL_WARP, lt_before);
+    eq_before = __reduce_add_sync(RDX_FULL_WARP, eq_before);
+    if (rdx_lane() == 0u) {
+        atomicAdd(&s_words[0], lt);
+        atomicAdd(&s_words[1], eq);
+        atomicAdd(&s_words[2], lt_before);
+        atomicAdd(&s_words[3], eq_before);
+    }
+    __syncthreads();
+    const size_t begin = d.chunks[ch.first].lo, end = d.chunks[ch.first + ch.count - 1u].hi;
+    const uint32_t all_lt = s_words[0], all_eq = s_words[1];
+    const uint32_t all_gt = (uint32_t)(end - begin) - all_lt - all_eq;
+    /* this chunk's next slot of each class */
+    size_t at_lt = begin + s_words[2], at_eq = begin + all_lt + s_words[3];
+    size_t at_gt = begin + all_lt + all_eq + ((ch.lo - begin) - s_words[2] - s_words[3]);
+    const bool wide_lt = wide && all_lt <= 1u, wide_gt = wide && all_gt <= 1u;
+    if (threadIdx.x == 0 && c == ch.first) {
+        msd_split_side<K, VB>(a, d, begin, all_lt, ch.digit & 255u);
+        msd_split_side<K, VB>(a, d, begin + all_lt + all_eq, all_gt, ch.digit & 255u);
+    }
+    /* A tile of ITEMS rows of the block's threads at a time, a key a thread a row (loads and
+     * the dominant class's stores coalesced): each warp's ballots rank its keys of a row,
+     * its counts (below | equal << 16) go to shared memory, one barrier, and each thread
+     * adds the counts before its warp and row. The counts of two tiles alternate. */
+    enum { WARPS = RDX_COPY_THREADS / 32 };
+    const uint32_t lane = rdx_lane(), warp = threadIdx.x >> 5, lanes_below = (1u << lane) - 1u;
+    const K h = (K)ch.h;
+    uint32_t parity = 0;
+    for (size_t t = ch.lo; t < ch.hi; t += TILE, parity ^= 1u) {
+        uint32_t *cnt = s_words + 4 + parity * ITEMS * WARPS;
+        K k[ITEMS];
+        V v[ITEMS];
+        uint32_t x[ITEMS], rank[ITEMS];
+#pragma unroll
+        for (int u = 0; u < ITEMS; ++u) {
+            const size_t i = t + (size_t)u * RDX_COPY_THREADS + threadIdx.x;
+            const bool have = i < ch.hi;
+            k[u] = have ? ksrc[i] : h;
+            if (VB && have)
+                v[u] = vsrc[i];
+            x[u] = have ? msd_split_class<K>(k[u], h, a.cls, a.desc) : 3u;
+            const uint32_t below = __ballot_sync(RDX_FULL_WARP, x[u] == 0u), equal = __ballot_sync(RDX_FULL_WARP, x[u] == 1u);
+            rank[u] = (uint32_t)__popc(below & lanes_below) | (uint32_t)__popc(equal & lanes_below) << 16;
+            if (lane == 0u)
+                cnt[u * WARPS + warp] = (uint32_t)__popc(below) | (uint32_t)__popc(equal) << 16;
+        }
+        __syncthreads();
+        uint32_t tile_all = 0; /* the tile's rows before this one */
+#pragma unroll
+        for (int u = 0; u < ITEMS; ++u) {
+            uint32_t row = 0, before = 0;
+#pragma unroll
+            for (uint32_t w = 0; w < (uint32_t)WARPS; ++w) {
+                const uint32_t c4 = cnt[u * WARPS + w];
+                row += c4;
+                before += w < warp ? c4 : 0u;
+            }
+            before += tile_all + rank[u];
+            tile_all += row;
+            if (x[u] == 3u)
+                continue;
+            const uint32_t n_lt = before & 0xFFFFu, n_eq = before >> 16;
+            const uint32_t idx = (uint32_t)u * RDX_COPY_THREADS + threadIdx.x; /* keys of the tile before it */
+            const size_t to = x[u] == 0u ? at_lt + n_lt : x[u] == 1u ? at_eq + n_eq : at_gt + (idx - n_lt - n_eq);
+            kdst[to] = k[u];
+            if (VB) {
+                vdst[to] = v[u];
+                if (wide && (x[u] == 1u || (x[u] == 0u ? wide_lt : wide_gt)))
+                    wide[to] = (unsigned long long)v[u];
+            }
+        }
+        const uint32_t tile_lt = tile_all & 0xFFFFu, tile_eq = tile_all >> 16;
+        const uint32_t tile_keys = (uint32_t)(ch.hi - t < (size_t)TILE ? ch.hi - t : (size_t)TILE);
+        at_lt += tile_lt;
+        at_eq += tile_eq;
+        at_gt += tile_keys - tile_lt - tile_eq;
+    }
+}
+
+/* The chunks that msd_deep_chunk marked split, placed by every block, each taking every
+ * grid-th chunk (msd_split_chunk). (A block copying a whole sub-bucket held a heavy key's,
+ * 5% of zipf keys, to one multiprocessor's bandwidth: 3.2 ms of u64 zipf 2^26 forced onto
+ * the route, H200 round 60: hence chunks.) Launched after msd_deep_kernel, before
+ * msd_deep_wide_kernel (which sorts a split's short sides) and the next level's pass,
+ * which read A. */
 template <typename K, int VB>
 __global__ void __launch_bounds__(RDX_COPY_THREADS) msd_deep_copy_kernel(const rdx_msd_args a,
                                                                         const rdx_msd_deep_args d)
 {
     static_assert(sizeof(K) == 8, "the deep level is 8-byte keys'");
     rdx_chain_enter();
-    typedef typename rdx_uint<(VB ? VB : 4)>::t V;
+    __shared__ uint32_t s_words[4 + 2 * 4 * (RDX_COPY_THREADS / 32)]; /* msd_split_chunk's */
     if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_ON)
         return;
     const uint32_t chunks = a.ctrl[d.chunks_word];
     for (uint32_t c = blockIdx.x; c < chunks; c += gridDim.x) {
-        const size_t lo = d.chunks[2 * (size_t)c], hi = d.chunks[2 * (size_t)c + 1];
-        rdx_block_copy<K>((K *)a.keys_a, (const K *)a.keys_b, lo, hi);
-        if (VB)
-            rdx_block_copy<V>((V *)a.vals_a, (const V *)a.vals_b, lo, hi);
+        const rdx_msd_chunk ch = d.chunks[c];
+        if (ch.digit & RDX_MSD_CHUNK_SPLIT) {
+            msd_split_chunk<K, VB>(a, d, ch, c, s_words);
+            __syncthreads(); /* the words are the next chunk's */
+        }
     }
 }
 
 /* The lone sub-buckets that msd_deep_kernel listed for the wide shape (d.wide, counted in
- * d.wide_word), a block each (every grid-th), sorted into A from where the pass left them
- * (B where it ran), with the digit msd_deep_kernel gives a lone sub-bucket, in the wide
- * shape's bits. Launched right after msd_deep_kernel: the next segmented-pass enqueue
- * clears the view (d.first.active) that says where they lie, and the next level's pass
- * uses B; neither touches these sub-buckets before this kernel has ended. */
+ * d.wide_word), and the short sides of split sub-buckets (msd_split_side), a block each
+ * (every grid-th), sorted into A from where they lie (the pass left the first in B where it
+ * ran; the sides, marked MSD_WIDE_IN_A, are in A), with the digit msd_deep_kernel gives a
+ * lone sub-bucket, in the wide shape's bits. The level's last launch: the next segmented-pass
+ * enqueue clears the view (d.first.active) that says where they lie, and the next level's
+ * pass uses B; neither touches these sub-buckets before this kernel has ended. */
 template <typename K, int VB>
 __global__ void __launch_bounds__(msd_wide8<K, VB>::L3_THREADS, msd_wide8<K, VB>::L3_MIN_BLOCKS)
     msd_deep_wide_kernel(const rdx_msd_args a, const rdx_msd_deep_args d)
@@ -2180,12 +2401,13 @@ __global__ void __launch_bounds__(msd_wide8<K, VB>::L3_THREADS, msd_wide8<K, VB>
         return;
     const uint32_t count = a.ctrl[d.wide_word];
     const int low8 = d.low8 - (int)a.ctrl[RDX_MSD_DROP]; /* the deep digit's lowest bit */
-    const bool in_b = *d.first.active != 0u;
-    const K *src = (const K *)(in_b ? a.keys_b : a.keys_a);
-    const V *vsrc = (const V *)(in_b ? a.vals_b : a.vals_a);
+    const bool pass_ran = *d.first.active != 0u;
     for (uint32_t i = blockIdx.x; i < count; i += gridDim.x) {
         const uint2 w = d.wide[i];
-        const uint32_t m = w.y & 0xFFFFu, dg = w.y >> 16;
+        const uint32_t m = w.y & 0xFFFFu, dg = (w.y >> 16) & 255u;
+        const bool in_b = pass_ran && !(w.y & MSD_WIDE_IN_A);
+        const K *src = (const K *)(in_b ? a.keys_b : a.keys_a);
+        const V *vsrc = (const V *)(in_b ? a.vals_b : a.vals_a);
         const int b = msd_deep_bits<K>(dg, dg + 1u, m, msd_wide8<K, VB>::L3_MAX_BITS, low8);
         msd_l3_sort<K, VB, RDX_MSD_L3_WIDE8>(a, src + w.x, vsrc + w.x, w.x, m, low8 - b, (256u << b) - 1u, dg << b,
                                              1u << b, smem);
@@ -2329,16 +2551,16 @@ static cudaError_t launch_deep(const rdx_msd_args *a, const rdx_msd_deep_args *d
                            msd_deep_kernel<K, VB, W>, *a, *d);
     if (e != cudaSuccess)
         return e;
-    /* at most one listed sub-bucket above the narrow capacity per CAP + 1 keys */
+    if ((e = cudaLaunchKernelEx(rdx_chain_config(&l, rdx_copy_grid(a->n, sms), RDX_COPY_THREADS, 0, s),
+                                msd_deep_copy_kernel<K, VB>, *a, *d)) != cudaSuccess)
+        return e;
+    /* at most two listed sub-buckets per CAP + 1 keys (a lone one above the narrow
+     * capacity, or a split's two sides) */
     const unsigned wide_grid =
         rdx_resident_grid(longs > 0 ? longs : 1, sms, *l3_resident<K, VB, RDX_MSD_L3_WIDE8>(), 1);
-    e = cudaLaunchKernelEx(rdx_chain_config(&l, wide_grid, msd_wide8<K, VB>::L3_THREADS,
-                                            msd_l3_bytes<K, VB, RDX_MSD_L3_WIDE8>(), s),
-                           msd_deep_wide_kernel<K, VB>, *a, *d);
-    if (e != cudaSuccess)
-        return e;
-    return cudaLaunchKernelEx(rdx_chain_config(&l, rdx_copy_grid(a->n, sms), RDX_COPY_THREADS, 0, s),
-                              msd_deep_copy_kernel<K, VB>, *a, *d);
+    return cudaLaunchKernelEx(rdx_chain_config(&l, wide_grid, msd_wide8<K, VB>::L3_THREADS,
+                                               msd_l3_bytes<K, VB, RDX_MSD_L3_WIDE8>(), s),
+                              msd_deep_wide_kernel<K, VB>, *a, *d);
 }
 
 cudaError_t rdx_launch_msd_deep(int kb, int vb, const rdx_msd_args *a, const rdx_msd_deep_args *d, int sms,

@@ -68,10 +68,11 @@ typedef struct rdx_cuda_plan {
     size_t msd_off3, msd_bins3; /* the deep level's sub-buckets above it: offsets, list */
     size_t msd_off4, msd_bins4; /* the second deep level's: the same */
     size_t msd_groups;          /* the deep level's groups of sub-buckets (msd.cu) */
-    size_t msd_wide;            /* both deep levels' lone sub-buckets for level 3's wide
-                                   shape, subs entries each (msd.cu) */
+    size_t msd_wide;            /* both deep levels' lone sub-buckets and split sides for
+                                   level 3's wide shape, 2 subs entries each (msd.cu) */
     size_t msd_chunks;          /* the chunks of a deep level's lone sub-buckets that
-                                   msd_deep_copy_kernel copies (one level at a time) */
+                                   msd_deep_copy_kernel copies or splits (one level at a
+                                   time) */
     size_t msd_vals4; /* MSD route, argsort into 64-bit indices: its 32-bit indices */
     size_t keys_a;  /* keys sorted in place when the caller's are not usable (host
                        arrays), or an argsort's working copy */

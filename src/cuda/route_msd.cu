@@ -126,11 +126,12 @@ void rdx_cuda_msd_long_layout(rdx_cuda_plan *p, size_t *end)
      * (a group is a segment's first, one sub-bucket above half the capacity, or the first
      * in a window of half the capacity), within this for every n. */
     p->msd_groups = rdx_cuda_take(end, longs * 256 * sizeof(uint32_t));
-    /* Each deep level's lone sub-buckets above the narrow capacity: at most subs. */
-    p->msd_wide = rdx_cuda_take(end, 2 * subs * sizeof(uint2));
+    /* Each deep level's lone sub-buckets above the narrow capacity (at most subs of them)
+     * and the two sides of each it splits: at most 2 subs. */
+    p->msd_wide = rdx_cuda_take(end, 2 * 2 * subs * sizeof(uint2));
     /* The chunks of a deep level's lone sub-buckets above the wide capacity: each a whole
      * RDX_MSD_DEEP_COPY_CHUNK keys but its last. */
-    p->msd_chunks = rdx_cuda_take(end, 2 * (p->n / RDX_MSD_DEEP_COPY_CHUNK + subs) * sizeof(size_t));
+    p->msd_chunks = rdx_cuda_take(end, (p->n / RDX_MSD_DEEP_COPY_CHUNK + subs) * sizeof(rdx_msd_chunk));
     /* The deep levels' passes and then the segmented passes share the scratch (each deep
      * kernel reads its pass's view before the next pass starts). */
     const size_t first = rdx_seg_passes_scratch_bytes(p->kb, p->vb, p->n, MSD_L2_BUCKETS, cap, 1);
@@ -251,7 +252,7 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
         rdx_msd_deep_args d;
         memset(&d, 0, sizeof d);
         d.groups = (uint32_t *)(t + p->msd_groups);
-        d.chunks = (size_t *)(t + p->msd_chunks);
+        d.chunks = (rdx_msd_chunk *)(t + p->msd_chunks);
         for (int k = 0; k < 2; ++k) {
             q.begin_bit = low_bits(p) - 8 * (k + 1);
             q.end_bit = q.begin_bit + 8;
@@ -264,7 +265,7 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
             d.groups_word = levels[k].groups_word;
             d.long_word = levels[k].long_word;
             d.skip_word = levels[k].skip_word;
-            d.wide = (uint2 *)(t + p->msd_wide) + (size_t)k * most_long(p);
+            d.wide = (uint2 *)(t + p->msd_wide) + (size_t)k * 2 * most_long(p);
             d.wide_word = levels[k].wide_word;
             d.chunks_word = levels[k].chunks_word;
             RDX_CUDA_TRY(cudaMemsetAsync(d.bins3, 0, rdx_seg_tile_scratch_bytes(0), s));

@@ -1,4 +1,6 @@
 /* The hooks of test_hooks.h: a context's tuning, its MSD route's state, its order check. */
+#include <string.h>
+
 #include "common.cuh"
 #include "kernels.h"
 #include "state.h"
@@ -9,26 +11,12 @@ rdx_cuda_tuning *rdx_cuda_ctx_tuning(rdx_ctx *ctx)
     return ctx && ctx->backend == RDX_BACKEND_CUDA && ctx->cuda ? &ctx->cuda->tuning : NULL;
 }
 
-int rdx_cuda_ctx_msd_state(rdx_ctx *ctx, unsigned *slow_blocks, unsigned *long_buckets, unsigned *deep_long,
-                           unsigned *deep2_long, unsigned *deep_skipped, unsigned *deep_wide, unsigned *wider_left,
-                           unsigned *deep_chunks)
+int rdx_cuda_ctx_msd_state(rdx_ctx *ctx, rdx_cuda_msd_counts *c)
 {
-    if (slow_blocks)
-        *slow_blocks = 0;
-    if (long_buckets)
-        *long_buckets = 0;
-    if (deep_long)
-        *deep_long = 0;
-    if (deep2_long)
-        *deep2_long = 0;
-    if (deep_skipped)
-        *deep_skipped = 0;
-    if (deep_wide)
-        *deep_wide = 0;
-    if (wider_left)
-        *wider_left = 0;
-    if (deep_chunks)
-        *deep_chunks = 0;
+    rdx_cuda_msd_counts none;
+    if (!c)
+        c = &none;
+    memset(c, 0, sizeof *c);
     if (!ctx || !ctx->cuda || !ctx->cuda->msd_ctrl)
         return -1;
     uint32_t w[RDX_MSD_CTRL_WORDS] = {0};
@@ -37,22 +25,15 @@ int rdx_cuda_ctx_msd_state(rdx_ctx *ctx, unsigned *slow_blocks, unsigned *long_b
         (void)cudaGetLastError();
         return -2;
     }
-    if (slow_blocks)
-        *slow_blocks = w[RDX_MSD_SLOW];
-    if (long_buckets)
-        *long_buckets = w[RDX_MSD_LONG];
-    if (deep_long)
-        *deep_long = w[RDX_MSD_DEEP_LONG];
-    if (deep2_long)
-        *deep2_long = w[RDX_MSD_DEEP2_LONG];
-    if (deep_skipped)
-        *deep_skipped = w[RDX_MSD_SKIP_DEEP];
-    if (deep_wide)
-        *deep_wide = w[RDX_MSD_DEEP_WIDE] + w[RDX_MSD_DEEP2_WIDE];
-    if (wider_left)
-        *wider_left = w[RDX_MSD_WIDER_LEFT];
-    if (deep_chunks)
-        *deep_chunks = w[RDX_MSD_DEEP_CHUNKS] + w[RDX_MSD_DEEP2_CHUNKS];
+    c->slow_blocks = w[RDX_MSD_SLOW];
+    c->long_buckets = w[RDX_MSD_LONG];
+    c->wider_left = w[RDX_MSD_WIDER_LEFT];
+    c->deep_long = w[RDX_MSD_DEEP_LONG];
+    c->deep2_long = w[RDX_MSD_DEEP2_LONG];
+    c->deep_skipped = w[RDX_MSD_SKIP_DEEP];
+    c->deep_wide = w[RDX_MSD_DEEP_WIDE] + w[RDX_MSD_DEEP2_WIDE];
+    c->deep_chunks = w[RDX_MSD_DEEP_CHUNKS] + w[RDX_MSD_DEEP2_CHUNKS];
+    c->deep_splits = w[RDX_MSD_SPLITS];
     return (int)w[RDX_MSD_STATE];
 }
 

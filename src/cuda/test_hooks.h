@@ -32,24 +32,32 @@ int rdx_cuda_cluster_max_blocks(size_t key_bytes, size_t value_bytes);
  * before the next sort on ctx): -1 none was planned (another route ran), 0 the skew test
  * declined it (LSD), 2 MSD ran, 3 the histogram found leading bits varying that the
  * sample had dropped (LSD, on a recount), 1 an inconsistent state, -2 the read failed.
- * *slow_blocks (if not NULL): level-3 blocks that sorted their bucket by on-chip LSD
- * passes (a sub-bucket above 64 keys). *long_buckets (if not NULL): level-2 buckets above
- * level 3's capacity (RDX_MSD_L3_CAP or RDX_MSD_L3_CAP_PAIRS), which a wider shape of
- * level 3 sorted, or the deep level split (8-byte keys) or the segmented passes sorted
- * (4-byte keys, which have no deep level). *wider_left (if not NULL): those above the
- * wider shape's capacity too (RDX_MSD_WIDER_LEFT; 0 where no wider shape ran).
- * *deep_long (if not NULL): the deep level's sub-buckets still above it, which the second
- * deep level split. *deep2_long (if not NULL): the second deep level's sub-buckets
- * still above it, which the segmented passes sorted. *deep_skipped (if not NULL): 1 where
- * the sample skipped the deep level (8-byte keys with few values of its digit: the long
- * buckets went whole to the segmented passes), else 0. *deep_wide (if not NULL): the
- * lone sub-buckets of both deep levels that level 3's wide shape of 8-byte keys sorted
- * (above the narrow shape's capacity, within its own). *deep_chunks (if not NULL): the
- * chunks in which every block copied both deep levels' lone sub-buckets above
- * RDX_MSD_DEEP_COPY_BLOCK_MAX keys from B to A (msd_deep_copy_kernel). */
-int rdx_cuda_ctx_msd_state(rdx_ctx *ctx, unsigned *slow_blocks, unsigned *long_buckets, unsigned *deep_long,
-                           unsigned *deep2_long, unsigned *deep_skipped, unsigned *deep_wide, unsigned *wider_left,
-                           unsigned *deep_chunks);
+ * *c (if not NULL; all 0 unless read) gets what the route counted: */
+typedef struct rdx_cuda_msd_counts {
+    unsigned slow_blocks;  /* level-3 blocks that sorted their bucket by on-chip LSD passes (a
+                              sub-bucket above 64 keys) */
+    unsigned long_buckets; /* level-2 buckets above level 3's capacity (RDX_MSD_L3_CAP or
+                              RDX_MSD_L3_CAP_PAIRS), which a wider shape of level 3 sorted, or
+                              the deep level split (8-byte keys) or the segmented passes sorted
+                              (4-byte keys, which have no deep level) */
+    unsigned wider_left;   /* those above the wider shape's capacity too (RDX_MSD_WIDER_LEFT;
+                              0 where no wider shape ran) */
+    unsigned deep_long;    /* the deep level's sub-buckets still above it, which the second
+                              deep level split */
+    unsigned deep2_long;   /* the second deep level's sub-buckets still above it, which the
+                              segmented passes sorted */
+    unsigned deep_skipped; /* 1 where the sample skipped the deep level (8-byte keys with few
+                              values of its digit: the long buckets went whole to the
+                              segmented passes), else 0 */
+    unsigned deep_wide;    /* the lone sub-buckets of both deep levels, and the sides of their
+                              splits, that level 3's wide shape of 8-byte keys sorted (above
+                              the narrow shape's capacity, or a split's side, within its own) */
+    unsigned deep_chunks;  /* the chunks in which every block copied or split both deep
+                              levels' lone sub-buckets from B to A (msd_deep_copy_kernel) */
+    unsigned deep_splits;  /* the lone sub-buckets of both deep levels split around a value
+                              that most of their keys hold (RDX_MSD_SPLITS) */
+} rdx_cuda_msd_counts;
+int rdx_cuda_ctx_msd_state(rdx_ctx *ctx, rdx_cuda_msd_counts *c);
 
 /* The kinds of neighbouring pair the order check of the last sort enqueued on ctx found,
  * read after a device-wide synchronization: a bit mask of 1 (a pair out of the sort's

@@ -572,7 +572,14 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
  *   2^20 ranks, each a heavy prefix of its own) no longer decline the route: the keys
  *   each repeat more than level 3's runs of RDX_MSD_L3_RUN_MAX, placed without
  *   comparisons, and the route beats the LSD passes; below it, it does not (level 3 puts
- *   the runs of up to 32 keys in order by comparisons). 2^27 since level 3 sorts long runs
+ *   the runs of up to 32 keys in order by comparisons). 2^26 since the deep levels split a
+ *   heavy key's sub-bucket around it (msd_deep_chunk). H200 round 67 call 5, zipf, the LSD
+ *   passes (2^26) or the route before the split (2^25) -> the route with it, ms:
+ *     n      u64             f64             u64/u32         u64/u64
+ *     2^25   2.231 -> 1.966  2.222 -> 1.953  3.322 -> 2.999  3.608 -> 3.166 (CUB: 2.018,
+ *                                                            2.071, 2.447, 2.982)
+ *     2^26   3.400 -> 2.965  3.411 -> 2.966  4.674 -> 4.563  5.738 -> 4.900
+ *   2^27 since level 3 sorts long runs
  *   of a few keys alone a key at a time (RDX_MSD_L3_MIXED_VALUES). H200 round 66, zipf,
  *   the LSD passes -> the route (call 1 from 2^24, call 2 forced), ms:
  *     n      u64             f64             u64/u32         u64/u64
@@ -590,7 +597,7 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #define RDX_MSD_DEEP2_VALUES_MANY 64
 #endif
 #ifndef RDX_MSD_MANY_HEAVY_MIN_N
-#define RDX_MSD_MANY_HEAVY_MIN_N ((size_t)1 << 27)
+#define RDX_MSD_MANY_HEAVY_MIN_N ((size_t)1 << 26)
 #endif
 #ifndef RDX_MSD_DEEP2_SPLIT
 #define RDX_MSD_DEEP2_SPLIT 64u
@@ -818,18 +825,20 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #ifndef RDX_BLOCK_COPY_UNROLL
 #define RDX_BLOCK_COPY_UNROLL 16
 #endif
-/* The deep level's lone sub-buckets above level 3's wide capacity go from B to A: each of
- * at most COPY_BLOCK_MAX keys by the deep kernel's block that finds it (beside the other
- * blocks' sorts), longer ones (a heavy key's millions) by every block after it
- * (msd_deep_copy_kernel) in chunks of COPY_CHUNK keys (128 KB of 8-byte keys). First
- * choices; H200 round 60: all by one block each, u64 zipf 2^26 on the route 5.9 ms, all
- * in chunks 3.9 ms, but f64 normal 2^30 (many sub-buckets of a few wide capacities) 48.0
- * ms against 46.8. */
-#ifndef RDX_MSD_DEEP_COPY_BLOCK_MAX
-#define RDX_MSD_DEEP_COPY_BLOCK_MAX (1u << 17)
-#endif
+/* The deep level's lone sub-buckets above level 3's wide capacity go from B to A in chunks
+ * of COPY_CHUNK keys (128 KB of 8-byte keys), each taken by a block of the deep kernel
+ * (msd_deep_chunk) after the groups. H200 round 60: a sub-bucket a block, u64 zipf 2^26 on
+ * the route 5.9 ms, in chunks 3.9 ms (a heavy key's millions held to one multiprocessor). */
 #ifndef RDX_MSD_DEEP_COPY_CHUNK
 #define RDX_MSD_DEEP_COPY_CHUNK 16384
+#endif
+/* Such a sub-bucket is split around a value (msd_deep_chunk) where at least this many of 32
+ * keys taken at even steps through it hold that value: a heavy key (zipf's) is then placed
+ * once, for one more read of the sub-bucket (the counts), where the next levels would each
+ * read it twice and write it twice. One in four: the split pays where that value holds
+ * more than about 1/6 of the keys. First choice. */
+#ifndef RDX_MSD_SPLIT_SAMPLE_MIN
+#define RDX_MSD_SPLIT_SAMPLE_MIN 8
 #endif
 /* Level 3's grid: this many times the blocks resident on the device, each taking every
  * grid-th level-2 bucket (enough blocks that uneven buckets even out; few enough that a
