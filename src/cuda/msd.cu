@@ -32,10 +32,13 @@
  *   deep     the larger buckets: the segmented passes' first pass (seg_passes.h, launched
  *            by route_msd.cu) splits each by bits 40-47, A -> B; msd_deep_groups_kernel
  *            lists the groups of sub-buckets and msd_deep_kernel sorts them with level 3
- *            into A. The sub-buckets still above its capacity go through the same again
- *            on bits 32-39 (the second deep level), and those still above it after that
- *            (a heavy key) are sorted over bits 0-47 by the segmented passes (their
- *            constant deep digits cost nothing), in place in A.
+ *            into A. A sub-bucket still above its capacity where many of its keys are
+ *            one value (a heavy key) is split around it instead (msd_deep_chunk,
+ *            msd_deep_copy_kernel): that value's keys are placed, the keys either side
+ *            listed. The other sub-buckets still above its capacity go through the same
+ *            again on bits 32-39 (the second deep level), and those still above it after
+ *            that are sorted over bits 0-47 by the segmented passes (their constant deep
+ *            digits cost nothing), in place in A.
  *
  * Keys only (VB = 0): equal keys are indistinguishable and every level sorts each bucket
  * whole, so no level need be stable: levels 1 and 2 place a tile's keys of one digit in
