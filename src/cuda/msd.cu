@@ -2214,15 +2214,13 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
         if (m > (uint32_t)CAP) { /* a lone sub-bucket: a group of several holds at most CAP */
             /* Within the wide shape's capacity, and the pass split by the deep digit (not
              * skipped: then no digit was counted), it is listed for the wide shape, which
-             * sorts it where it lies in the level's last launch. */
-            if (m <= (uint32_t)msd_wide8<K, VB>::L3_CAP && a.ctrl[d.skip_word] == 0u) {
-                if (threadIdx.x == 0) {
-                    const uint32_t at = atomicAdd(&a.ctrl[d.wide_word], 1u);
-                    d.wide[at] = make_uint2((uint32_t)begin, m | dg << 16);
-                }
-                continue;
+             * sorts it where it lies in the level's last launch; a longer one was listed
+             * by msd_deep_groups_kernel. */
+            if (m <= (uint32_t)msd_wide8<K, VB>::L3_CAP && a.ctrl[d.skip_word] == 0u && threadIdx.x == 0) {
+                const uint32_t at = atomicAdd(&a.ctrl[d.wide_word], 1u);
+                d.wide[at] = make_uint2((uint32_t)begin, m | dg << 16);
             }
-            continue; /* listed by msd_deep_groups_kernel */
+            continue;
         }
         /* (e - dg) deep digits, each split by the b bits below the deep digit */
         const int b = msd_deep_bits<K>(dg, e, m, msd_shape<K, VB, W>::L3_MAX_BITS, low8);
