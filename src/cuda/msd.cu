@@ -1987,7 +1987,7 @@ struct msd_lone_out {
     uint32_t *ctrl, *bins3; /* the route's control words; the next level's list */
     size_t *off3;           /* its offsets */
     rdx_msd_chunk *chunks;  /* the chunks to copy or split */
-    int long_word, chunks_word;
+    int long_word;
 };
 static __device__ __forceinline__ void msd_list_next(const msd_lone_out &o, size_t begin, size_t end)
 {
@@ -2047,13 +2047,19 @@ __global__ void __launch_bounds__(MSD_DEEP_GROUPS_THREADS) msd_deep_groups_kerne
         __syncthreads();
         if (first)
             d.groups[s_at + at] = li << 16 | x << 8 | (s_first[at + 1u] - x - 1u);
-        /* A lone sub-bucket that neither level-3 shape takes: in B (the pass ran), its
-         * chunks are listed for the deep kernel (msd_deep_chunk), else it is listed for the
-         * next level as it lies (msd_deep_kernel passes over it). */
+        /* A sub-bucket above level 3's capacity (a group of its own, which msd_deep_kernel
+         * passes over): within the wide shape's, the pass split by the deep digit (not
+         * skipped: then no digit was counted), it is listed for the wide shape (the
+         * level's last launch); else (lone) in B, where the pass ran, its chunks are
+         * listed for the deep kernel (msd_deep_chunk), else it is listed for the next level
+         * as it lies. */
         const bool lone = m > (uint32_t)CAP && (m > (uint32_t)WIDE || skip);
         if (lone && !in_b) {
-            const msd_lone_out o = {a.ctrl, d.bins3, d.off3, d.chunks, d.long_word, d.chunks_word};
+            const msd_lone_out o = {a.ctrl, d.bins3, d.off3, d.chunks, d.long_word};
             msd_list_next(o, v.start[li] + lo, v.start[li] + lo + m);
+        } else if (m > (uint32_t)CAP && !lone) { /* for the wide shape, which sorts it where it lies */
+            const uint32_t wat = atomicAdd(&a.ctrl[d.wide_word], 1u);
+            d.wide[wat] = make_uint2((uint32_t)(v.start[li] + lo), m | x << 16);
         }
         const uint32_t mine = lone && in_b ? (m + RDX_MSD_DEEP_COPY_CHUNK - 1u) / RDX_MSD_DEEP_COPY_CHUNK : 0u;
         __syncthreads(); /* s_warp and s_first read */
@@ -2166,13 +2172,13 @@ static __device__ __noinline__ void msd_deep_chunk(const msd_lone_out o, K *keys
 
 /* Level 3 on a deep level's groups (msd_deep_groups_kernel), a block taking every grid-th:
  * each group into A (its digit: the group's deep digits, less the first, above as many bits
- * below the deep digit as the group needs). A lone sub-bucket above level 3's capacity and
- * within its wide shape's (RDX_MSD_L3_WIDE8) is listed for that shape, which sorts it where
- * it lies (msd_deep_wide_kernel, the level's last launch); a larger one (dense values, or a
- * key that repeats thousands of times) was listed by msd_deep_groups_kernel: for the next
- * level where it lies in A, else as chunks, which blocks of this launch take before the
- * groups (msd_deep_chunk: copied to A and listed for the next level, or split around a
- * value many of its keys hold). The next level is the
+ * below the deep digit as the group needs). A sub-bucket above level 3's capacity was
+ * listed by msd_deep_groups_kernel: within its wide shape's (RDX_MSD_L3_WIDE8) for that
+ * shape, which sorts it where it lies (msd_deep_wide_kernel, the level's last launch); a
+ * larger one (dense values, or a key that repeats thousands of times) for the next level
+ * where it lies in A, else as chunks, which blocks of this launch take before the groups
+ * (msd_deep_chunk: copied to A and listed for the next level, or split around a value
+ * many of its keys hold). The next level is the
  * second deep level, and after it the segmented passes over the bits below the
  * second digit (its deep digits are constant, so those passes cost it nothing). Where the
  * sample skipped the deep level (RDX_MSD_SKIP_DEEP, RDX_MSD_SKIP_DEEP2), the pass counted
@@ -2199,7 +2205,7 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
     const uint32_t chunks = a.ctrl[d.chunks_word];
     for (uint32_t g = blockIdx.x; g < chunks + groups; g += gridDim.x) {
         if (g < chunks) { /* the chunks first: they read the most keys */
-            const msd_lone_out o = {a.ctrl, d.bins3, d.off3, d.chunks, d.long_word, d.chunks_word};
+            const msd_lone_out o = {a.ctrl, d.bins3, d.off3, d.chunks, d.long_word};
             msd_deep_chunk<K, VB>(o, (K *)a.keys_a, a.vals_a, (const K *)a.keys_b, a.vals_b, g,
                                   (uint32_t)a.cls | (uint32_t)a.desc << 8, (uint32_t *)smem);
             continue;
@@ -2211,17 +2217,8 @@ __global__ void __launch_bounds__(msd_shape<K, VB, W>::L3_THREADS, msd_shape<K, 
         const size_t begin = seg + lo;
         if (m == 0u)
             continue;
-        if (m > (uint32_t)CAP) { /* a lone sub-bucket: a group of several holds at most CAP */
-            /* Within the wide shape's capacity, and the pass split by the deep digit (not
-             * skipped: then no digit was counted), it is listed for the wide shape, which
-             * sorts it where it lies in the level's last launch; a longer one was listed
-             * by msd_deep_groups_kernel. */
-            if (m <= (uint32_t)msd_wide8<K, VB>::L3_CAP && a.ctrl[d.skip_word] == 0u && threadIdx.x == 0) {
-                const uint32_t at = atomicAdd(&a.ctrl[d.wide_word], 1u);
-                d.wide[at] = make_uint2((uint32_t)begin, m | dg << 16);
-            }
+        if (m > (uint32_t)CAP) /* a sub-bucket alone: listed by msd_deep_groups_kernel */
             continue;
-        }
         /* (e - dg) deep digits, each split by the b bits below the deep digit */
         const int b = msd_deep_bits<K>(dg, e, m, msd_shape<K, VB, W>::L3_MAX_BITS, low8);
         msd_l3_sort<K, VB, W>(a, src + begin, vsrc + begin, begin, m, low8 - b, (256u << b) - 1u, dg << b,
@@ -2244,7 +2241,7 @@ static __device__ __forceinline__ void msd_split_side(const rdx_msd_args &a, con
         d.wide[at] = make_uint2((uint32_t)begin, m | dg << 16 | MSD_WIDE_IN_A);
         return;
     }
-    const msd_lone_out o = {a.ctrl, d.bins3, d.off3, d.chunks, d.long_word, d.chunks_word};
+    const msd_lone_out o = {a.ctrl, d.bins3, d.off3, d.chunks, d.long_word};
     msd_list_next(o, begin, begin + m);
 }
 
@@ -2383,7 +2380,7 @@ __global__ void __launch_bounds__(RDX_COPY_THREADS) msd_deep_copy_kernel(const r
     }
 }
 
-/* The lone sub-buckets that msd_deep_kernel listed for the wide shape (d.wide, counted in
+/* The lone sub-buckets that msd_deep_groups_kernel listed for the wide shape (d.wide, counted in
  * d.wide_word), and the short sides of split sub-buckets (msd_split_side), a block each
  * (every grid-th), sorted into A from where they lie (the pass left the first in B where it
  * ran; the sides, marked MSD_WIDE_IN_A, are in A), with the digit msd_deep_kernel gives a

@@ -233,9 +233,10 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
         /* The deep level: the segmented passes' first pass on the 8 bits below the top two digits
          * partitions each long bucket the wide shape left, in place in A with B (free after level
          * 2) as the other buffer, leaving them in B where it runs; the deep kernel sorts the
-         * sub-buckets within level 3's capacity into A, lists those within its wide shape's
-         * (RDX_MSD_L3_WIDE8_*), which a kernel of that shape then sorts from where they lie, and
-         * lists the others (in A). Level 2 wrote the keys decoded. Then the second deep level does
+         * sub-buckets within level 3's capacity into A; those within its wide shape's
+         * (RDX_MSD_L3_WIDE8_*) are listed for a kernel of that shape, which sorts them from where
+         * they lie, and the others are split around a heavy key or copied to A and listed
+         * (msd.cu). Level 2 wrote the keys decoded. Then the second deep level does
          * the same on the next 8 bits over those listed sub-buckets (normal doubles at 2^28 left
          * 60% of their keys in sub-buckets of up to 3 times level 3's capacity before the wide
          * shape took them). Each level's list holds offset pairs, segment 2i being sub-bucket i
