@@ -85,6 +85,33 @@ static __device__ __forceinline__ void rdx_hist_count_code(uint32_t *h, K k, con
     }
 }
 
+/* The joint form's counts of the MSD route's top two digits (rdx_hist_args.joint): 65536
+ * 16-bit counters, two to a word of shared memory, each key's at bits [shift, shift + 16)
+ * of its code less the route's base (level 2's bins of level-1 bucket d1: d1 * 256 + d2,
+ * as msd_hist_kernel counts B). A counter that reaches RDX_HIST_JOINT_SPILL moves that
+ * many to the global counts of its bin and of its top digit at once (the one increment
+ * that reaches it does so, then takes it off): so it never carries into its neighbour,
+ * unless the block's other threads added 2^15 more to that one counter between an
+ * atomic and the next instruction of one thread. */
+#define RDX_HIST_JOINT_SPILL 0x8000u
+struct rdx_hist_joint {
+    uint32_t *s;      /* shared: 32768 words */
+    uint32_t *bins;   /* global: [256][256] */
+    uint32_t *top;    /* global: the launch's top-digit counts [256] */
+    int shift;        /* the second digit's lowest bit */
+};
+
+template <typename K> static __device__ __forceinline__ void rdx_hist_joint_count(const rdx_hist_joint &j, K code)
+{
+    const uint32_t bin = (uint32_t)(code >> j.shift) & 0xffffu, sh = (bin & 1u) * 16u;
+    const uint32_t old = atomicAdd(&j.s[bin >> 1], 1u << sh);
+    if (((old >> sh) & 0xffffu) == RDX_HIST_JOINT_SPILL - 1u) {
+        atomicSub(&j.s[bin >> 1], RDX_HIST_JOINT_SPILL << sh);
+        atomicAdd(&j.bins[bin], RDX_HIST_JOINT_SPILL);
+        atomicAdd(&j.top[bin >> 8], RDX_HIST_JOINT_SPILL);
+    }
+}
+
 /* The up-front histogram's order check (rdx_hist_args.unsorted): whether two neighbouring
  * keys are out of the sort's order (RDX_ORDER_DESCENT) and, where asked, whether two are in
  * it (RDX_ORDER_ASCENT: keys with none are in the reverse order), compared by bits
@@ -178,11 +205,14 @@ static __device__ __forceinline__ void rdx_hist_order_round(const uint4 *vec, si
  * there (rdx_numpy_special_image), so that the MSD route, which sorts by the plain images
  * (RANGE: its top digit, the images counted), and the LSD passes' plain twins are checked
  * in this read of the keys. CANON false: g.numpy is 0, and the canonical code's branch is
- * left out of the rounds (predicated, it took issue slots and registers from every key). */
-template <typename K, int UNROLL, bool BYTES = false, bool RANGE = false, bool SPECIAL = false, bool CANON = true>
+ * left out of the rounds (predicated, it took issue slots and registers from every key).
+ * JOINT (with RANGE): the top two digits counted (rdx_hist_joint), not the top one. */
+template <typename K, int UNROLL, bool BYTES = false, bool RANGE = false, bool SPECIAL = false, bool CANON = true,
+          bool JOINT = false>
 static __device__ __forceinline__ void rdx_hist_count_round(uint32_t *h, const uint4 *vec, size_t base, size_t stride,
                                                             size_t nvec, const rdx_hist_digits &g, K *range = nullptr,
-                                                            K msd_base = 0, bool *special = nullptr)
+                                                            K msd_base = 0, bool *special = nullptr,
+                                                            const rdx_hist_joint *joint = nullptr)
 {
     enum { VEC = 16 / sizeof(K) };
     union { uint4 raw[UNROLL]; K k[UNROLL * VEC]; } u;
@@ -215,6 +245,13 @@ static __device__ __forceinline__ void rdx_hist_count_round(uint32_t *h, const u
             u.k[j] -= msd_base;
         if (RANGE && j / VEC < loaded) /* RANGE: range[2], rdx_or_vary of every code */
             rdx_or_vary(range, u.k[j]);
+    }
+    if constexpr (JOINT) { /* RANGE: the MSD route's top two digits (rdx_hist_joint) */
+#pragma unroll
+        for (int j = 0; j < UNROLL * VEC; ++j)
+            if (j / VEC < loaded)
+                rdx_hist_joint_count(*joint, u.k[j]);
+        return;
     }
     if (BYTES && loaded == UNROLL) {
 #pragma unroll

@@ -13,7 +13,9 @@
  *   level 1  the pass kernel (onesweep.cu) on the top digit, source -> B, encoding and
  *            subtracting the base; its
  *            digit offsets come from the up-front histogram.
- *   level 2  histogram of B per (level-1 bucket, bits 48-55) (msd_hist_kernel), then one
+ *   level 2  histogram of B per (level-1 bucket, bits 48-55) (msd_hist_kernel; from
+ *            RDX_MSD_JOINT_MIN_N keys on the up-front histogram counts it instead, as it
+ *            reads the keys: histogram.cu's joint form), then one
  *            block turns it into bases and level-2 tile numbers and counts the level-2
  *            buckets above level 3's capacity (msd_scan_kernel); then the segmented pass
  *            (msd_pass_kernel): tiles are numbered per level-1 bucket, the look-back
@@ -2454,8 +2456,10 @@ template <typename K, int VB, int W = 0> static cudaError_t launch_counts(const 
 {
     const size_t hist_blocks = (a->n + RDX_MSD_HIST_RANGE - 1) / RDX_MSD_HIST_RANGE;
     rdx_chain_launch l;
-    const cudaError_t e = cudaLaunchKernelEx(rdx_chain_config(&l, (unsigned)hist_blocks, RDX_MSD_HIST_THREADS, 0, s),
-                                             msd_hist_kernel<K>, *a);
+    const cudaError_t e = a->counted2 ? cudaSuccess
+                                      : cudaLaunchKernelEx(rdx_chain_config(&l, (unsigned)hist_blocks,
+                                                                            RDX_MSD_HIST_THREADS, 0, s),
+                                                           msd_hist_kernel<K>, *a);
     return e != cudaSuccess ? e
                             : cudaLaunchKernelEx(rdx_chain_config(&l, 1, MSD_SCAN_THREADS, 0, s),
                                                  msd_scan_kernel<K, VB, W>, *a);
