@@ -58,18 +58,18 @@ static __device__ __forceinline__ uint32_t pair_kind(const K *keys, size_t j, co
 }
 
 /* The joint form's threads, and its shared counters (dynamic: 65536 16-bit ones). */
-#define HIST_THREADS(JOINT) ((JOINT) ? RDX_HIST_JOINT_THREADS : RDX_HIST_THREADS)
+#define HIST_THREADS(KB, JOINT) ((JOINT) ? RDX_HIST_JOINT_THREADS(KB) : RDX_HIST_THREADS)
 #define HIST_JOINT_WORDS 32768u
 #define HIST_JOINT_BYTES (HIST_JOINT_WORDS * 4u)
 
 /* JOINT: the joint form (rdx_hist_args.joint), which runs only where the plain one does
  * not: the route armed, not the recount. */
 template <int KB, bool JOINT>
-__global__ void __launch_bounds__(HIST_THREADS(JOINT), JOINT ? 1 : RDX_HIST_MIN_BLOCKS(KB))
+__global__ void __launch_bounds__(HIST_THREADS(KB, JOINT), JOINT ? 1 : RDX_HIST_MIN_BLOCKS(KB))
     rdx_histogram_kernel(const rdx_hist_args a)
 {
     typedef typename rdx_uint<KB>::t K;
-    enum { VEC = 16 / KB, UNROLL = RDX_HIST_KEYS / VEC > 0 ? RDX_HIST_KEYS / VEC : 1, THREADS = HIST_THREADS(JOINT) };
+    enum { VEC = 16 / KB, UNROLL = RDX_HIST_KEYS / VEC > 0 ? RDX_HIST_KEYS / VEC : 1, THREADS = HIST_THREADS(KB, JOINT) };
     __shared__ uint32_t s_hist[JOINT ? 1 : RDX_HIST_MAX_CELLS];
     __shared__ uint32_t s_found; /* the kinds of pair the order check found (RDX_ORDER_*) */
     extern __shared__ uint4 s_dynamic[]; /* JOINT: the counters */
@@ -229,14 +229,14 @@ template <int KB, bool JOINT>
 static cudaError_t launch_hist(const rdx_hist_args *a, int sms, cudaStream_t s)
 {
     const size_t vecs = a->count / (16 / KB) + 1;
-    size_t grid = (vecs + HIST_THREADS(JOINT) - 1) / HIST_THREADS(JOINT);
+    size_t grid = (vecs + HIST_THREADS(KB, JOINT) - 1) / HIST_THREADS(KB, JOINT);
     const size_t cap = (size_t)(sms > 0 ? sms : 1) * (JOINT ? 1 : RDX_HIST_BLOCKS_PER_SM);
     if (grid > cap)
         grid = cap;
     if (grid < 1)
         grid = 1;
     rdx_chain_launch l;
-    return cudaLaunchKernelEx(rdx_chain_config(&l, (unsigned)grid, HIST_THREADS(JOINT), JOINT ? HIST_JOINT_BYTES : 0, s),
+    return cudaLaunchKernelEx(rdx_chain_config(&l, (unsigned)grid, HIST_THREADS(KB, JOINT), JOINT ? HIST_JOINT_BYTES : 0, s),
                               rdx_histogram_kernel<KB, JOINT>, *a);
 }
 

@@ -663,16 +663,16 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 /* The level-2 counts in the up-front histogram (histogram.cu, the joint form): from
  * JOINT_MIN_N keys on, where the route is armed, the histogram's read of the keys counts
  * each key's top two digits (65536 16-bit counters in a block's shared memory, one block
- * of JOINT_THREADS threads a multiprocessor) instead of the top digit alone, and the
+ * of JOINT_THREADS(kb) threads a multiprocessor) instead of the top digit alone, and the
  * level-2 histogram's read of B (msd_hist_kernel: 4 or 8 bytes a key) is left out. Each
  * block then adds its 65536 counts to global memory: a cost that does not shrink with n,
  * hence the minimum. First choices, to be measured (docs/performance.md, round 68). */
 #ifndef RDX_MSD_JOINT_MIN_N
 #define RDX_MSD_JOINT_MIN_N ((size_t)1 << 26)
 #endif
-#ifndef RDX_HIST_JOINT_THREADS
-#define RDX_HIST_JOINT_THREADS 1024
-#endif
+/* 8-byte keys: 512 threads, with 128 registers (they spilled at 1024's 64), and twice the
+ * bytes a thread in flight. */
+#define RDX_HIST_JOINT_THREADS(kb) ((kb) == 8 ? 512 : 1024)
 /* Level-2 histogram of B: keys per block (a contiguous range), and how many level-1
  * buckets a block counts in shared memory (a range that meets more counts the rest with
  * global atomics). */
