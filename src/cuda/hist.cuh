@@ -86,13 +86,13 @@ static __device__ __forceinline__ void rdx_hist_count_code(uint32_t *h, K k, con
 }
 
 /* The joint form's counts of the MSD route's top two digits (rdx_hist_args.joint): 65536
- * 16-bit counters, two to a word of shared memory, each key's at bits [shift, shift + 16)
- * of its code less the route's base (level 2's bins of level-1 bucket d1: d1 * 256 + d2,
- * as msd_hist_kernel counts B). A counter that reaches RDX_HIST_JOINT_SPILL moves that
- * many to the global counts of its bin and of its top digit at once (the one increment
- * that reaches it does so, then takes it off): so it never carries into its neighbour,
- * unless the block's other threads added 2^15 more to that one counter between an
- * atomic and the next instruction of one thread. */
+ * 16-bit counters, two to a word of shared memory (bin b in word b / 2, half b % 2), each
+ * key's bin bits [shift, shift + 16) of its code less the route's base (level 2's bins of
+ * level-1 bucket d1: d1 * 256 + d2, as msd_hist_kernel counts B). A counter that reaches
+ * RDX_HIST_JOINT_SPILL moves that many to the global counts of its bin and of its top
+ * digit (the one increment that reaches it does so, then takes it off): so it never
+ * carries into its neighbour, unless the block's other threads added 2^15 more to that
+ * one counter between an atomic and the same thread's next few instructions. */
 #define RDX_HIST_JOINT_SPILL 0x8000u
 struct rdx_hist_joint {
     uint32_t *s;      /* shared: 32768 words */
@@ -106,23 +106,27 @@ template <typename K> static __device__ __forceinline__ uint32_t rdx_hist_joint_
     return (uint32_t)(code >> j.shift) & 0xffffu;
 }
 
-/* Adds 1 to bin's counter and returns the counter's word before it; the count reached
- * RDX_HIST_JOINT_SPILL where rdx_hist_joint_full says so (then rdx_hist_joint_spill). */
-static __device__ __forceinline__ uint32_t rdx_hist_joint_add(const rdx_hist_joint &j, uint32_t bin)
+/* What a count adds to its word: 1 in the bin's half. */
+static __device__ __forceinline__ uint32_t rdx_hist_joint_one(uint32_t bin)
 {
-    return atomicAdd(&j.s[bin >> 1], 1u << ((bin & 1u) * 16u));
+    return (bin & 1u) * 0xffffu + 1u;
 }
 
-static __device__ __forceinline__ bool rdx_hist_joint_full(uint32_t old, uint32_t bin)
+/* Adds 1 to bin's counter (count: 1, or 0 to add nothing); returns nonzero where that made
+ * it reach RDX_HIST_JOINT_SPILL (the half's bit 15 turned on: it never turns off by a
+ * count), for rdx_hist_joint_spill. */
+static __device__ __forceinline__ uint32_t rdx_hist_joint_add(const rdx_hist_joint &j, uint32_t bin,
+                                                              uint32_t count = 1u)
 {
-    return ((old >> ((bin & 1u) * 16u)) & 0xffffu) == RDX_HIST_JOINT_SPILL - 1u;
+    const uint32_t one = rdx_hist_joint_one(bin) * count, old = atomicAdd(&j.s[bin >> 1], one);
+    return (old ^ (old + one)) & (one << 15);
 }
 
 /* (Out of line, rarely run; its arguments by value: a reference would put the struct in
  * local memory for every call.) */
 static __device__ __noinline__ void rdx_hist_joint_spill(uint32_t *s, uint32_t *bins, uint32_t *top, uint32_t bin)
 {
-    atomicSub(&s[bin >> 1], RDX_HIST_JOINT_SPILL << ((bin & 1u) * 16u));
+    atomicSub(&s[bin >> 1], rdx_hist_joint_one(bin) * RDX_HIST_JOINT_SPILL);
     atomicAdd(&bins[bin], RDX_HIST_JOINT_SPILL);
     atomicAdd(&top[bin >> 8], RDX_HIST_JOINT_SPILL);
 }
@@ -130,7 +134,7 @@ static __device__ __noinline__ void rdx_hist_joint_spill(uint32_t *s, uint32_t *
 template <typename K> static __device__ __forceinline__ void rdx_hist_joint_count(const rdx_hist_joint &j, K code)
 {
     const uint32_t bin = rdx_hist_joint_bin(j, code);
-    if (rdx_hist_joint_full(rdx_hist_joint_add(j, bin), bin))
+    if (rdx_hist_joint_add(j, bin))
         rdx_hist_joint_spill(j.s, j.bins, j.top, bin);
 }
 
@@ -272,23 +276,21 @@ static __device__ __forceinline__ void rdx_hist_count_round(uint32_t *h, const u
         /* Every count of the round before any spill test: each test waits for its
          * atomic's old value, and tested one by one the atomics ran one at a time (u32 at
          * 2^28: this kernel 593 us against the plain one's 390, ncu). */
-        uint32_t bin[UNROLL * VEC], old[UNROLL * VEC]; /* (the keys no longer held: 8-byte ones spilled) */
+        uint32_t bin[UNROLL * VEC], hit[UNROLL * VEC]; /* (the keys no longer held: 8-byte ones spilled) */
 #pragma unroll
         for (int j = 0; j < UNROLL * VEC; ++j)
             bin[j] = rdx_hist_joint_bin(*joint, u.k[j]);
+        uint32_t any = 0;
+#pragma unroll
+        for (int j = 0; j < UNROLL * VEC; ++j) /* (no branch: a key past the end adds 0) */
+            hit[j] = rdx_hist_joint_add(*joint, bin[j], j / VEC < loaded);
 #pragma unroll
         for (int j = 0; j < UNROLL * VEC; ++j)
-            old[j] = j / VEC < loaded ? rdx_hist_joint_add(*joint, bin[j]) : 0u;
-        uint32_t spills = 0; /* bit j: key j's counter reached the spill */
-#pragma unroll
-        for (int j = 0; j < UNROLL * VEC; ++j)
-            if (j / VEC < loaded && rdx_hist_joint_full(old[j], bin[j]))
-                spills |= 1u << j;
-        static_assert(UNROLL * VEC <= 32, "a bit a key");
-        if (spills)
+            any |= hit[j];
+        if (any)
 #pragma unroll
             for (int j = 0; j < UNROLL * VEC; ++j)
-                if (spills >> j & 1u)
+                if (hit[j])
                     rdx_hist_joint_spill(joint->s, joint->bins, joint->top, bin[j]);
         return;
     }
