@@ -21,7 +21,7 @@ static const struct {
     TUNE_FIELD(msd_pairs_max_n), TUNE_FIELD(msd_deep_max_n),    TUNE_FIELD(count_min_n),
     TUNE_FIELD(count16_min_n),   TUNE_FIELD(order_min_n),
     TUNE_FIELD(numpy_lsd_min_n), TUNE_FIELD(numpy_plain_min_n), TUNE_FIELD(pack_min_n),
-    TUNE_FIELD(pack_fast_min_n), TUNE_FIELD(msd_pairs_repeats), TUNE_FIELD(msd_many_heavy_min_n), TUNE_FIELD(msd_joint_min_n),
+    TUNE_FIELD(pack_fast_min_n), TUNE_FIELD(msd_pairs_repeats), TUNE_FIELD(msd_many_heavy_min_n),
 #undef TUNE_FIELD
 };
 #define TUNE_NFIELDS (sizeof tune_fields / sizeof tune_fields[0])

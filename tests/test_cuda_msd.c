@@ -353,14 +353,6 @@ static void msd_narrow(uint64_t *k, size_t n, size_t kb)
         }
 }
 
-/* The level-2 counts: with the route's thresholds lowered (msd_threshold), every other
- * sort (by its number) has the up-front histogram count them (its joint form), the others
- * level 2's own histogram, unless joint_force is 0 or 1; the outcome of a sort that ran
- * the route must say which (msd_outcome). */
-static rdx_ctx *joint_ctx;   /* the context whose thresholds are lowered, or NULL */
-static int joint_force = -1; /* -1: alternate */
-static int joint_now = -1;   /* the running sort's: 0, 1, or -1 (thresholds not lowered) */
-
 /* Lowers both thresholds of the route (8- and 4-byte keys), or restores the defaults; the
  * histogram's order check off either way, so that sorted keys go through the route's
  * levels (msd_in_order turns it on). Lowered, 4-byte pairs whose keys repeat keep the
@@ -372,8 +364,6 @@ static void msd_threshold(rdx_ctx *ctx, int low)
     rdx_cuda_ctx_tuning(ctx)->msd4_min_n = low ? (size_t)1 << 17 : RDX_MSD4_MIN_N;
     rdx_cuda_ctx_tuning(ctx)->msd_pairs_repeats = low ? 0u : RDX_MSD_PAIRS_REPEATS;
     rdx_cuda_ctx_tuning(ctx)->order_min_n = (size_t)-1;
-    rdx_cuda_ctx_tuning(ctx)->msd_joint_min_n = RDX_MSD_JOINT_MIN_N;
-    joint_ctx = low ? ctx : NULL;
 }
 
 /* A sort's outcome: rdx_cuda_ctx_msd_state (-1 not planned, 0 declined, 1 inconsistent,
@@ -450,13 +440,9 @@ static int my_sort(const char *what, rdx_type type, size_t n, int fill)
         return 0;
     if (fill_filter && (fill < 0 || !strstr(msd_fill_names[fill], fill_filter)))
         return 0;
-    joint_now = !joint_ctx ? -1 : joint_force >= 0 ? joint_force : (int)(no & 1u);
-    if (joint_ctx)
-        rdx_cuda_ctx_tuning(joint_ctx)->msd_joint_min_n = joint_now ? 0 : SIZE_MAX;
     if (trace) {
-        printf("sort %u: %s %s %s n=%zu%s at %.1f s\n", no, what, type_name(type),
-               fill >= 0 ? msd_fill_names[fill] : "", n, joint_now == 1 ? " (joint histogram)" : "",
-               seconds_now() - t0);
+        printf("sort %u: %s %s %s n=%zu at %.1f s\n", no, what, type_name(type), fill >= 0 ? msd_fill_names[fill] : "",
+               n, seconds_now() - t0);
         fflush(stdout);
     }
     return 1;
@@ -471,9 +457,8 @@ static int msd_outcome(rdx_ctx *ctx, unsigned *slow)
     msd_wider_left = c.wider_left;
     msd_last_chunks = c.deep_chunks;
     msd_last_splits = c.deep_splits;
-    if (state == 2 && joint_now >= 0) /* the route ran */
-        CHECK(c.joint == (unsigned)joint_now, "msd: the level-2 counts of a sort on the route came from %s",
-              c.joint ? "the up-front histogram, not asked for" : "level 2, the up-front histogram's joint form asked for");
+    CHECK(state != 2 || c.joint == 1u, "msd: the route ran, but the up-front histogram's joint form did not count "
+                                       "its level-2 bins");
     const int route = state == 3                        ? MSD_MISSED_RANGE
                       : state == 4                        ? MSD_IN_ORDER
                       : state == 2 && c.deep2_long > 0   ? MSD_SEGP
@@ -1538,23 +1523,21 @@ static void msd_in_order(rdx_ctx *ctx)
     msd_threshold(ctx, 0);
 }
 
-/* The histogram's joint form (the level-2 counts as it reads the keys) where one level-2
- * bin holds millions of keys (MSD_TWO at 2^24: each block's counter of it spills to
- * global memory, RDX_HIST_JOINT_SPILL), keys, pairs and an argsort of both widths; in the
- * synchronous call and the stream-ordered one (both forms enqueued). Smaller under
- * compute-sanitizer (no spill). */
+/* The up-front histogram's joint form (the route's level-2 counts, as it reads the keys)
+ * where one level-2 bin holds millions of keys (MSD_TWO at 2^24: each block's counter of it
+ * spills to global memory, RDX_HIST_JOINT_SPILL), keys, pairs and an argsort of both
+ * widths; in the synchronous call and the stream-ordered one (both forms enqueued).
+ * Smaller under compute-sanitizer (no spill). */
 static void msd_joint_tests(rdx_ctx *ctx, int max_log2)
 {
     uint64_t s = seed ^ 0x2047;
     const size_t n = max_log2 >= 21 ? ((size_t)1 << 24) + 3 : ((size_t)1 << 17) + 3;
     msd_threshold(ctx, 1);
-    joint_force = 1;
     msd_case(ctx, RDX_U64, n, 0, MSD_TWO, 0, MSD_RAN, &s);
     msd_case(ctx, RDX_U32, n, 1, MSD_TWO, 1, MSD_RAN, &s);
     msd_pairs_case(ctx, RDX_U32, n, 4, 0, MSD_TWO, 1, MSD_RAN, &s);
     msd_pairs_case(ctx, RDX_I64, n, 8, 1, MSD_TWO, 0, MSD_RAN, &s);
     msd_argsort_case(ctx, RDX_F32, n, RDX_U64, 0, MSD_TWO, 1, MSD_RAN, &s);
-    joint_force = -1;
     msd_threshold(ctx, 0);
 }
 
@@ -1566,9 +1549,6 @@ static void msd_graph_test(int max_log2)
     uint64_t s = seed ^ 0x64A9;
     rdx_ctx *ctx = rdx_test_cuda_context();
     msd_threshold(ctx, 1);
-    /* the histogram's two forms in the graph, each running where the other returns */
-    rdx_cuda_ctx_tuning(ctx)->msd_joint_min_n = 0;
-    joint_now = 1;
     uint64_t *orig = host_or_die(n * 8), *got = host_or_die(n * 8);
     size_t *perm = host_or_die(n * sizeof *perm);
     unsigned char *in = alloc_at(AT_DEVICE, n * 4), *out = alloc_at(AT_DEVICE, n * 4);
@@ -1610,7 +1590,6 @@ static void msd_graph_test(int max_log2)
     free(orig);
     free(got);
     free(perm);
-    msd_threshold(ctx, 0);
     rdx_ctx_destroy(ctx);
 }
 

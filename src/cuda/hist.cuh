@@ -88,7 +88,7 @@ static __device__ __forceinline__ void rdx_hist_count_code(uint32_t *h, K k, con
 /* The joint form's counts of the MSD route's top two digits (rdx_hist_args.joint): 65536
  * 16-bit counters, two to a word of shared memory (bin b in word b / 2, half b % 2), each
  * key's bin bits [shift, shift + 16) of its code less the route's base (level 2's bins of
- * level-1 bucket d1: d1 * 256 + d2, as msd_hist_kernel counts B). A counter that reaches
+ * level-1 bucket d1: d1 * 256 + d2). A counter that reaches
  * RDX_HIST_JOINT_SPILL moves that many to the global counts of its bin and of its top
  * digit (the one increment that reaches it does so, then takes it off): so it never
  * carries into its neighbour, unless the block's other threads added 2^15 more to that
@@ -273,9 +273,10 @@ static __device__ __forceinline__ void rdx_hist_count_round(uint32_t *h, const u
             rdx_or_vary(range, u.k[j]);
     }
     if constexpr (JOINT) { /* RANGE: the MSD route's top two digits (rdx_hist_joint) */
-        /* Every count of the round before any spill test: each test waits for its
-         * atomic's old value, and tested one by one the atomics ran one at a time (u32 at
-         * 2^28: this kernel 593 us against the plain one's 390, ncu). */
+        /* Every count of the round before any spill test, and no branch among them: each
+         * test waits for its atomic's old value, and ptxas ran the atomics one at a time
+         * behind per-key tests or branches (u32 at 2^28, ncu: this kernel 593 us, now 484,
+         * the plain one 391). */
         uint32_t bin[UNROLL * VEC], hit[UNROLL * VEC]; /* (the keys no longer held: 8-byte ones spilled) */
 #pragma unroll
         for (int j = 0; j < UNROLL * VEC; ++j)

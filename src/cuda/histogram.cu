@@ -57,9 +57,6 @@ static __device__ __forceinline__ uint32_t pair_kind(const K *keys, size_t j, co
     return rdx_order_kind(rdx_order_bits(rdx_hist_code(keys[j], g), o), rdx_order_bits(rdx_hist_code(keys[j + 1], g), o));
 }
 
-#ifndef RDX_EXP_FLUSH
-#define RDX_EXP_FLUSH 1
-#endif
 /* The joint form's threads, and its shared counters (dynamic: 65536 16-bit ones). */
 #define HIST_THREADS(KB, JOINT) ((JOINT) ? RDX_HIST_JOINT_THREADS(KB) : RDX_HIST_THREADS)
 #define HIST_JOINT_WORDS 32768u
@@ -201,7 +198,7 @@ __global__ void __launch_bounds__(HIST_THREADS(KB, JOINT), JOINT ? 1 : RDX_HIST_
             const uint32_t w[4] = {v.x, v.y, v.z, v.w};
 #pragma unroll
             for (int e = 0; e < 4; ++e)
-                if (RDX_EXP_FLUSH && w[e]) {
+                if (w[e]) {
                     const uint32_t lo = w[e] & 0xffffu, hi = w[e] >> 16;
                     atomicAdd((unsigned long long *)(a.joint + 2u * (w0 + 4u * (uint32_t)q + (uint32_t)e)),
                               (unsigned long long)lo | (unsigned long long)hi << 32);

@@ -87,8 +87,6 @@ typedef struct rdx_cuda_lsd {
     unsigned long long *bases;
     uint32_t *status[2];
     void *keys_b, *vals_b;
-    uint32_t *msd_joint; /* the MSD route's level-2 counts where the up-front histogram
-                            counts them (its joint form), else NULL */
 } rdx_cuda_lsd;
 
 /* The MSD route's scratch for the level-2 buckets above level 3's capacity (route_msd.cu). */

@@ -180,7 +180,6 @@ rdx_status rdx_cuda_msd_levels(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_c
     m.top_bases = l->bases + (size_t)top * RDX_CUDA_MAX_BINS;
     m.ctrl = l->msd_ctrl;
     m.counts2 = (uint32_t *)(t + p->msd_counts2);
-    m.counted2 = l->msd_joint != NULL;
     m.bases2 = (uint32_t *)(t + p->msd_bases2);
     m.first_tile = (uint32_t *)(t + p->msd_first_tile);
     m.pass_info = l->pass_info;

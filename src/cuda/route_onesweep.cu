@@ -144,10 +144,8 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
     l.keys_b = t + p->keys_b;
     l.vals_b = p->vb ? (void *)(t + p->vals_b) : NULL;
     l.msd_ctrl = p->msd ? (uint32_t *)(t + p->msd_ctrl) : NULL;
-    /* From msd_joint_min_n keys on, the histogram counts the route's level-2 bins as it
-     * reads the keys (its joint form: tuning.h, RDX_MSD_JOINT_MIN_N), and level 2 does not
-     * read B to count them. */
-    l.msd_joint = p->msd && n >= ctx->cuda->tuning.msd_joint_min_n ? (uint32_t *)(t + p->msd_counts2) : NULL;
+    /* Where the route is armed, the histogram's joint form counts its level-2 bins too. */
+    uint32_t *const joint = p->msd ? (uint32_t *)(t + p->msd_counts2) : NULL;
     /* NumPy's order: the word where the histogram notes a key special there (kernels.h,
      * rdx_hist_args.special): the MSD route's, which the route needs, else from
      * numpy_plain_min_n keys on the LSD passes' own; from there on the passes run as their
@@ -212,12 +210,12 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
             h.unsorted = l.unsorted;
             h.next_key = k + 1 < p->portions;
             h.reverse_ok = reverse_ok;
-            h.joint = l.msd_joint;
+            h.joint = joint;
             /* where the route is armed the joint form counts (the plain one returns at
              * once), elsewhere the plain one: a synchronous call knows which */
-            if (!recount && l.msd_joint && msd_levels)
+            if (!recount && joint && msd_levels)
                 RDX_CUDA_TRY(rdx_launch_histogram_joint(p->kb, &h, b->sms, s));
-            if (recount || !l.msd_joint || !b->host_waits || !msd_levels)
+            if (recount || !joint || !b->host_waits || !msd_levels)
                 RDX_CUDA_TRY(rdx_launch_histogram(p->kb, &h, b->sms, s));
         }
 

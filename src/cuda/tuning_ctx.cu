@@ -22,7 +22,6 @@ void rdx_cuda_tuning_defaults(rdx_cuda_tuning *t)
     t->msd_pairs_repeats = RDX_MSD_PAIRS_REPEATS;
     t->msd_deep_max_n = RDX_MSD_DEEP_MAX_N;
     t->msd_many_heavy_min_n = RDX_MSD_MANY_HEAVY_MIN_N;
-    t->msd_joint_min_n = RDX_MSD_JOINT_MIN_N;
     t->count_min_n = RDX_COUNT_MIN_N;
     t->count16_min_n = RDX_COUNT16_MIN_N;
     t->order_min_n = RDX_HIST_ORDER_MIN_N;

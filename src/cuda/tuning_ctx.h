@@ -53,9 +53,6 @@ typedef struct rdx_cuda_tuning {
     size_t msd_many_heavy_min_n; /* 8-byte keys with up to RDX_MSD_DEEP2_VALUES_MANY heavy
                                     prefixes of one value each (zipf) take the route from
                                     this many on (RDX_MSD_MANY_HEAVY_MIN_N) */
-    size_t msd_joint_min_n;     /* from this many keys on, the MSD route's level-2 counts
-                                   come from the up-front histogram's read of the keys
-                                   (RDX_MSD_JOINT_MIN_N; 0: always, SIZE_MAX: never) */
     size_t count_min_n;         /* the counting route serves from this many 1-byte keys
                                    on (RDX_COUNT_MIN_N), */
     size_t count16_min_n;       /* and from this many 2-byte keys (RDX_COUNT16_MIN_N) */
