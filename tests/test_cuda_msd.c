@@ -187,6 +187,9 @@ enum {
                        them (msd_deep_chunk): h1's sides long (the second deep level), h2's
                        short (the wide shape), h4's one key; h3's keys are too few of its
                        sub-bucket, which the second deep level splits around h3 */
+    MSD_TWO,        /* two random values, 3/4 and 1/4 of the keys: at 2^24 keys a level-2 bin
+                       of millions, whose 16-bit counters in the histogram's joint form spill
+                       to global memory (RDX_HIST_JOINT_SPILL) in every block */
     MSD_NFILL
 };
 static const char *const msd_fill_names[] = {
@@ -201,7 +204,7 @@ static const char *const msd_fill_names[] = {
     "heavy x128", "heavy in a long bucket", "zipf", "n/8192 prefixes", "n/8192 prefixes, runs",
     "n/4096 prefixes, runs", "16 copies", "two long sub-buckets", "few distinct, two sharing 16 bits",
     "normal, 1 in 64 np.nan", "normal, 1 in 64 NaN of two kinds", "normal, every other key np.nan",
-    "runs of 4 keys", "heavy keys among neighbours"};
+    "runs of 4 keys", "heavy keys among neighbours", "two values"};
 _Static_assert(sizeof msd_fill_names / sizeof msd_fill_names[0] == MSD_NFILL, "a name for each fill");
 
 /* A random-looking 64-bit value for each index (the splitmix64 finalizer). */
@@ -238,6 +241,7 @@ static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
         case MSD_LOWENT: k[i] = r & rnd(s) & rnd(s); break;
         case MSD_TOPEQ: k[i] = (base & ~(low48 | 0x00FF000000000000ull)) | (r >> 8); break;
         case MSD_FEW: k[i] = few[r % 16]; break;
+        case MSD_TWO: k[i] = few[r % 4 == 0]; break;
         case MSD_FEW_PAIRED: k[i] = r % 16 == 1 ? (few[0] & ~low48) | (few[1] & low48) : few[r % 16]; break;
         case MSD_GIANT: k[i] = i < n / 64 ? (r & low48) : r; break;
         case MSD_CAP: k[i] = ((uint64_t)(i % 256) << 56) | (r & low48); break;
@@ -453,6 +457,8 @@ static int msd_outcome(rdx_ctx *ctx, unsigned *slow)
     msd_wider_left = c.wider_left;
     msd_last_chunks = c.deep_chunks;
     msd_last_splits = c.deep_splits;
+    CHECK(state != 2 || c.joint == 1u, "msd: the route ran, but the up-front histogram's joint form did not count "
+                                       "its level-2 bins");
     const int route = state == 3                        ? MSD_MISSED_RANGE
                       : state == 4                        ? MSD_IN_ORDER
                       : state == 2 && c.deep2_long > 0   ? MSD_SEGP
@@ -1517,6 +1523,24 @@ static void msd_in_order(rdx_ctx *ctx)
     msd_threshold(ctx, 0);
 }
 
+/* The up-front histogram's joint form (the route's level-2 counts, as it reads the keys)
+ * where one level-2 bin holds millions of keys (MSD_TWO at 2^24: each block's counter of it
+ * spills to global memory, RDX_HIST_JOINT_SPILL), keys, pairs and an argsort of both
+ * widths; in the synchronous call and the stream-ordered one (both forms enqueued).
+ * Smaller under compute-sanitizer (no spill). */
+static void msd_joint_tests(rdx_ctx *ctx, int max_log2)
+{
+    uint64_t s = seed ^ 0x2047;
+    const size_t n = max_log2 >= 21 ? ((size_t)1 << 24) + 3 : ((size_t)1 << 17) + 3;
+    msd_threshold(ctx, 1);
+    msd_case(ctx, RDX_U64, n, 0, MSD_TWO, 0, MSD_RAN, &s);
+    msd_case(ctx, RDX_U32, n, 1, MSD_TWO, 1, MSD_RAN, &s);
+    msd_pairs_case(ctx, RDX_U32, n, 4, 0, MSD_TWO, 1, MSD_RAN, &s);
+    msd_pairs_case(ctx, RDX_I64, n, 8, 1, MSD_TWO, 0, MSD_RAN, &s);
+    msd_argsort_case(ctx, RDX_F32, n, RDX_U64, 0, MSD_TWO, 1, MSD_RAN, &s);
+    msd_threshold(ctx, 0);
+}
+
 static void msd_graph_test(int max_log2)
 {
     const size_t n = ((size_t)1 << (max_log2 < 17 ? 17 : 18)) + 3;
@@ -1588,6 +1612,7 @@ int main(int argc, char **argv)
     msd_wide_pairs_tests(ctx, rdx_test_max_log2(21), RDX_MSD_L3_WIDE);
     msd_in_order(ctx);
     msd_numpy_tests(ctx, rdx_test_max_log2(21));
+    msd_joint_tests(ctx, rdx_test_max_log2(21));
     msd_graph_test(rdx_test_max_log2(21));
     into_end();
     rdx_ctx_destroy(ctx);

@@ -52,6 +52,8 @@ cudaError_t rdx_kernels_init(void)
     if (e == cudaSuccess)
         e = rdx_count_init();
     if (e == cudaSuccess)
+        e = rdx_hist_init();
+    if (e == cudaSuccess)
         e = rdx_seg_tile_init();
     /* The cluster path is an extra: where it cannot be prepared it is off, nothing more. */
     if (e == cudaSuccess && rdx_cluster_init() != cudaSuccess)

@@ -85,6 +85,59 @@ static __device__ __forceinline__ void rdx_hist_count_code(uint32_t *h, K k, con
     }
 }
 
+/* The joint form's counts of the MSD route's top two digits (rdx_hist_args.joint): 65536
+ * 16-bit counters, two to a word of shared memory (bin b in word b / 2, half b % 2), each
+ * key's bin bits [shift, shift + 16) of its code less the route's base (level 2's bins of
+ * level-1 bucket d1: d1 * 256 + d2). A counter that reaches
+ * RDX_HIST_JOINT_SPILL moves that many to the global counts of its bin and of its top
+ * digit (the one increment that reaches it does so, then takes it off): so it never
+ * carries into its neighbour, unless the block's other threads added 2^15 more to that
+ * one counter between an atomic and the same thread's next few instructions. */
+#define RDX_HIST_JOINT_SPILL 0x8000u
+struct rdx_hist_joint {
+    uint32_t *s;      /* shared: 32768 words */
+    uint32_t *bins;   /* global: [256][256] */
+    uint32_t *top;    /* global: the launch's top-digit counts [256] */
+    int shift;        /* the second digit's lowest bit */
+};
+
+template <typename K> static __device__ __forceinline__ uint32_t rdx_hist_joint_bin(const rdx_hist_joint &j, K code)
+{
+    return (uint32_t)(code >> j.shift) & 0xffffu;
+}
+
+/* What a count adds to its word: 1 in the bin's half. */
+static __device__ __forceinline__ uint32_t rdx_hist_joint_one(uint32_t bin)
+{
+    return (bin & 1u) * 0xffffu + 1u;
+}
+
+/* Adds 1 to bin's counter (count: 1, or 0 to add nothing); returns nonzero where that made
+ * it reach RDX_HIST_JOINT_SPILL (the half's bit 15 turned on: it never turns off by a
+ * count), for rdx_hist_joint_spill. */
+static __device__ __forceinline__ uint32_t rdx_hist_joint_add(const rdx_hist_joint &j, uint32_t bin,
+                                                              uint32_t count = 1u)
+{
+    const uint32_t one = rdx_hist_joint_one(bin) * count, old = atomicAdd(&j.s[bin >> 1], one);
+    return (old ^ (old + one)) & (one << 15);
+}
+
+/* (Out of line, rarely run; its arguments by value: a reference would put the struct in
+ * local memory for every call.) */
+static __device__ __noinline__ void rdx_hist_joint_spill(uint32_t *s, uint32_t *bins, uint32_t *top, uint32_t bin)
+{
+    atomicSub(&s[bin >> 1], rdx_hist_joint_one(bin) * RDX_HIST_JOINT_SPILL);
+    atomicAdd(&bins[bin], RDX_HIST_JOINT_SPILL);
+    atomicAdd(&top[bin >> 8], RDX_HIST_JOINT_SPILL);
+}
+
+template <typename K> static __device__ __forceinline__ void rdx_hist_joint_count(const rdx_hist_joint &j, K code)
+{
+    const uint32_t bin = rdx_hist_joint_bin(j, code);
+    if (rdx_hist_joint_add(j, bin))
+        rdx_hist_joint_spill(j.s, j.bins, j.top, bin);
+}
+
 /* The up-front histogram's order check (rdx_hist_args.unsorted): whether two neighbouring
  * keys are out of the sort's order (RDX_ORDER_DESCENT) and, where asked, whether two are in
  * it (RDX_ORDER_ASCENT: keys with none are in the reverse order), compared by bits
@@ -178,11 +231,14 @@ static __device__ __forceinline__ void rdx_hist_order_round(const uint4 *vec, si
  * there (rdx_numpy_special_image), so that the MSD route, which sorts by the plain images
  * (RANGE: its top digit, the images counted), and the LSD passes' plain twins are checked
  * in this read of the keys. CANON false: g.numpy is 0, and the canonical code's branch is
- * left out of the rounds (predicated, it took issue slots and registers from every key). */
-template <typename K, int UNROLL, bool BYTES = false, bool RANGE = false, bool SPECIAL = false, bool CANON = true>
+ * left out of the rounds (predicated, it took issue slots and registers from every key).
+ * JOINT (with RANGE): the top two digits counted (rdx_hist_joint), not the top one. */
+template <typename K, int UNROLL, bool BYTES = false, bool RANGE = false, bool SPECIAL = false, bool CANON = true,
+          bool JOINT = false>
 static __device__ __forceinline__ void rdx_hist_count_round(uint32_t *h, const uint4 *vec, size_t base, size_t stride,
                                                             size_t nvec, const rdx_hist_digits &g, K *range = nullptr,
-                                                            K msd_base = 0, bool *special = nullptr)
+                                                            K msd_base = 0, bool *special = nullptr,
+                                                            const rdx_hist_joint *joint = nullptr)
 {
     enum { VEC = 16 / sizeof(K) };
     union { uint4 raw[UNROLL]; K k[UNROLL * VEC]; } u;
@@ -215,6 +271,29 @@ static __device__ __forceinline__ void rdx_hist_count_round(uint32_t *h, const u
             u.k[j] -= msd_base;
         if (RANGE && j / VEC < loaded) /* RANGE: range[2], rdx_or_vary of every code */
             rdx_or_vary(range, u.k[j]);
+    }
+    if constexpr (JOINT) { /* RANGE: the MSD route's top two digits (rdx_hist_joint) */
+        /* Every count of the round before any spill test, and no branch among them: each
+         * test waits for its atomic's old value, and ptxas ran the atomics one at a time
+         * behind per-key tests or branches (u32 at 2^28, ncu: this kernel 593 us, now 484,
+         * the plain one 391). */
+        uint32_t bin[UNROLL * VEC], hit[UNROLL * VEC]; /* (the keys no longer held: 8-byte ones spilled) */
+#pragma unroll
+        for (int j = 0; j < UNROLL * VEC; ++j)
+            bin[j] = rdx_hist_joint_bin(*joint, u.k[j]);
+        uint32_t any = 0;
+#pragma unroll
+        for (int j = 0; j < UNROLL * VEC; ++j) /* (no branch: a key past the end adds 0) */
+            hit[j] = rdx_hist_joint_add(*joint, bin[j], j / VEC < loaded);
+#pragma unroll
+        for (int j = 0; j < UNROLL * VEC; ++j)
+            any |= hit[j];
+        if (any)
+#pragma unroll
+            for (int j = 0; j < UNROLL * VEC; ++j)
+                if (hit[j])
+                    rdx_hist_joint_spill(joint->s, joint->bins, joint->top, bin[j]);
+        return;
     }
     if (BYTES && loaded == UNROLL) {
 #pragma unroll

@@ -56,6 +56,13 @@ typedef struct rdx_hist_args {
                                     (rdx_msd_falls_back: RDX_MSD_MISSED); else it returns at
                                     once */
     rdx_msd_bucket_check top;    /* with recount, what rdx_msd_falls_back reads */
+    uint32_t *joint;             /* with msd_ctrl (4- and 8-byte keys), the route's level-2
+                                    counts (rdx_msd_args.counts2, [256][256], zeroed): the
+                                    launch of the joint form (rdx_launch_histogram_joint)
+                                    counts them where the route is armed, besides the top
+                                    digit, and the plain form returns at once there (both
+                                    are launched with the same arguments; each runs where
+                                    the other does not) */
     uint32_t *unsorted;          /* NULL, or a word (zeroed before the sort) into which a
                                     launch ORs the kinds of neighbouring pair it found
                                     (RDX_ORDER_*, by bits [begin_bit, end_bit) of their
@@ -302,7 +309,9 @@ typedef struct rdx_fixup_args {
 #define RDX_MSD_SPLITS 31      /* lone sub-buckets of both deep levels split around a value
                                   that many of their keys hold (msd_deep_chunk): that
                                   value's keys are placed once and sorted no further */
-#define RDX_MSD_CTRL_WORDS 32
+#define RDX_MSD_JOINT 32       /* 1 where the up-front histogram counted the level-2 bins
+                                  (its joint form ran: rdx_hist_args.joint) */
+#define RDX_MSD_CTRL_WORDS 33
 #define RDX_MSD_BUCKETS2 (256u * 256u) /* level-2 buckets: (top digit, next digit) */
 #define RDX_MSD_OFF 0u        /* not taken (skew), or not decided */
 #define RDX_MSD_LEVEL1 1u     /* the sample armed level 1 (rdx_launch_msd_decide) */
@@ -325,7 +334,8 @@ typedef struct rdx_msd_args {
     const unsigned long long *top_bases; /* [256] first slot of each top digit (scan's bases of
                                             the top pass) */
     uint32_t *ctrl;              /* RDX_MSD_CTRL_WORDS control words */
-    uint32_t *counts2;           /* [256][256] zeroed: level-2 digit counts per level-1 bucket */
+    uint32_t *counts2;           /* [256][256]: level-2 digit counts per level-1 bucket (the
+                                    up-front histogram's joint form counts them) */
     uint32_t *bases2;            /* [256][256] first slot of each level-2 bucket */
     uint32_t *first_tile;        /* [257] level 2's first tile number of each level-1 bucket */
     uint32_t *pass_info;         /* the LSD passes' words, cleared when the route commits
@@ -377,7 +387,7 @@ size_t rdx_msd_l2_max_tiles(size_t n, int kb, int vb);
 /* Level 3's capacity (keys of one level-2 bucket) with key bytes kb and value bytes vb, in
  * the given shape (RDX_MSD_L3_WIDE8: 8-byte keys). */
 size_t rdx_msd_l3_cap(int kb, int vb, int shape);
-/* Enqueue level 2's histogram and scan (which turn the route on), and level 2 and level 3,
+/* Enqueue level 2's scan of its counts (which turns the route on), and level 2 and level 3,
  * for key bytes kb (4, 8) and value bytes vb (0, 4, 8; the args' vals_a / vals_b set when
  * vb > 0), level 3 in the given shape; each kernel returns at once on the device unless it
  * is its turn. Levels 2 and 3 loop over their tiles and buckets on grids sized for sms
@@ -472,6 +482,10 @@ size_t rdx_os_tile(int kb, int vb, int medium);
 cudaError_t rdx_kernels_init(void);
 
 cudaError_t rdx_launch_histogram(int kb, const rdx_hist_args *a, int sms, cudaStream_t s);
+/* The joint form of the up-front histogram (a->joint set): runs only where the MSD route
+ * is armed and the launch is not the recount, one block a multiprocessor. */
+cudaError_t rdx_launch_histogram_joint(int kb, const rdx_hist_args *a, int sms, cudaStream_t s);
+cudaError_t rdx_hist_init(void);
 cudaError_t rdx_launch_scan(const rdx_scan_args *a, cudaStream_t s);
 /* The pass kernel over a->portion_count keys: each block takes tiles until they run out,
  * on a grid of at most RDX_OS_RESIDENT_WAVES times the blocks that fit on the device's

@@ -13,7 +13,8 @@
  *   level 1  the pass kernel (onesweep.cu) on the top digit, source -> B, encoding and
  *            subtracting the base; its
  *            digit offsets come from the up-front histogram.
- *   level 2  histogram of B per (level-1 bucket, bits 48-55) (msd_hist_kernel), then one
+ *   level 2  the counts per (level-1 bucket, bits 48-55), taken by the up-front histogram
+ *            as it reads the keys (histogram.cu's joint form), then one
  *            block turns it into bases and level-2 tile numbers and counts the level-2
  *            buckets above level 3's capacity (msd_scan_kernel); then the segmented pass
  *            (msd_pass_kernel): tiles are numbered per level-1 bucket, the look-back
@@ -567,68 +568,6 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS)
         ctrl[RDX_MSD_BASE + 1] = on ? (uint32_t)((unsigned long long)base >> 32) : 0u;
         ctrl[RDX_MSD_INFO + top_pass] =
             on ? RDX_PASS_ACTIVE | RDX_PASS_FIRST | (uint32_t)drop << RDX_PASS_DROP_SHIFT : 0u;
-    }
-}
-
-/* ---- level 2: histogram of B ---- */
-
-/* Each block counts one contiguous range of B (16-byte loads, several in flight). B is
- * partitioned by the top digit, so the range meets few level-1 buckets: the first
- * RDX_MSD_HIST_WINDOW of them from the range's first key's are counted in shared memory,
- * any later one with global atomics. */
-template <typename K>
-static __device__ __forceinline__ void msd_hist_count(const rdx_msd_args &a, uint32_t *s_hist, uint32_t b_lo, K k,
-                                                      int second)
-{
-    const uint32_t b1 = (uint32_t)(k >> (second + 8)) & 255u, d2 = (uint32_t)(k >> second) & 255u;
-    const uint32_t rel = b1 - b_lo; /* B is partitioned: b1 >= b_lo */
-    if (rel < RDX_MSD_HIST_WINDOW)
-        atomicAdd(&s_hist[rel * 256u + d2], 1u);
-    else
-        atomicAdd(&a.counts2[b1 * 256u + d2], 1u);
-}
-
-template <typename K> __global__ void __launch_bounds__(RDX_MSD_HIST_THREADS) msd_hist_kernel(const rdx_msd_args a)
-{
-    enum { VEC = 16 / sizeof(K), BATCH = 4 };
-    rdx_chain_enter();
-    __shared__ uint32_t s_hist[RDX_MSD_HIST_WINDOW * 256];
-    if (a.ctrl[RDX_MSD_STATE] != RDX_MSD_LEVEL1)
-        return;
-    const K *keys = (const K *)a.keys_b; /* 16-byte aligned (scratch), as is each range */
-    const size_t begin = (size_t)blockIdx.x * RDX_MSD_HIST_RANGE;
-    const size_t end = a.n - begin < (size_t)RDX_MSD_HIST_RANGE ? a.n : begin + RDX_MSD_HIST_RANGE;
-    for (uint32_t j = threadIdx.x; j < RDX_MSD_HIST_WINDOW * 256; j += RDX_MSD_HIST_THREADS)
-        s_hist[j] = 0u;
-    const int second = MSD_SECOND(K) - (int)a.ctrl[RDX_MSD_DROP];
-    const uint32_t b_lo = (uint32_t)(keys[begin] >> (second + 8)) & 255u;
-    __syncthreads();
-    const uint32_t nvec = (uint32_t)((end - begin) / VEC);
-    const uint4 *vec = (const uint4 *)(keys + begin);
-    for (uint32_t v0 = threadIdx.x; v0 < nvec; v0 += RDX_MSD_HIST_THREADS * BATCH) {
-        uint4 q[BATCH];
-#pragma unroll
-        for (int j = 0; j < BATCH; ++j) {
-            const uint32_t v = v0 + (uint32_t)j * RDX_MSD_HIST_THREADS;
-            q[j] = v < nvec ? vec[v] : make_uint4(0u, 0u, 0u, 0u);
-        }
-#pragma unroll
-        for (int j = 0; j < BATCH; ++j)
-            if (v0 + (uint32_t)j * RDX_MSD_HIST_THREADS < nvec) {
-                K k[VEC];
-                memcpy(k, &q[j], sizeof q[j]);
-#pragma unroll
-                for (int e = 0; e < VEC; ++e)
-                    msd_hist_count<K>(a, s_hist, b_lo, k[e], second);
-            }
-    }
-    for (size_t i = begin + (size_t)nvec * VEC + threadIdx.x; i < end; i += RDX_MSD_HIST_THREADS)
-        msd_hist_count<K>(a, s_hist, b_lo, keys[i], second);
-    __syncthreads();
-    for (uint32_t j = threadIdx.x; j < RDX_MSD_HIST_WINDOW * 256; j += RDX_MSD_HIST_THREADS) {
-        const uint32_t c = s_hist[j];
-        if (c && b_lo * 256u + j < MSD_BUCKETS2)
-            atomicAdd(&a.counts2[b_lo * 256u + j], c);
     }
 }
 
@@ -2452,13 +2391,8 @@ size_t rdx_msd_l3_cap(int kb, int vb, int shape)
 
 template <typename K, int VB, int W = 0> static cudaError_t launch_counts(const rdx_msd_args *a, cudaStream_t s)
 {
-    const size_t hist_blocks = (a->n + RDX_MSD_HIST_RANGE - 1) / RDX_MSD_HIST_RANGE;
     rdx_chain_launch l;
-    const cudaError_t e = cudaLaunchKernelEx(rdx_chain_config(&l, (unsigned)hist_blocks, RDX_MSD_HIST_THREADS, 0, s),
-                                             msd_hist_kernel<K>, *a);
-    return e != cudaSuccess ? e
-                            : cudaLaunchKernelEx(rdx_chain_config(&l, 1, MSD_SCAN_THREADS, 0, s),
-                                                 msd_scan_kernel<K, VB, W>, *a);
+    return cudaLaunchKernelEx(rdx_chain_config(&l, 1, MSD_SCAN_THREADS, 0, s), msd_scan_kernel<K, VB, W>, *a);
 }
 
 /* Level 3's digit width for n keys: about log2 of the average level-2 bucket (n / 2^16)

@@ -144,6 +144,8 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
     l.keys_b = t + p->keys_b;
     l.vals_b = p->vb ? (void *)(t + p->vals_b) : NULL;
     l.msd_ctrl = p->msd ? (uint32_t *)(t + p->msd_ctrl) : NULL;
+    /* Where the route is armed, the histogram's joint form counts its level-2 bins too. */
+    uint32_t *const joint = p->msd ? (uint32_t *)(t + p->msd_counts2) : NULL;
     /* NumPy's order: the word where the histogram notes a key special there (kernels.h,
      * rdx_hist_args.special): the MSD route's, which the route needs, else from
      * numpy_plain_min_n keys on the LSD passes' own; from there on the passes run as their
@@ -208,7 +210,13 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
             h.unsorted = l.unsorted;
             h.next_key = k + 1 < p->portions;
             h.reverse_ok = reverse_ok;
-            RDX_CUDA_TRY(rdx_launch_histogram(p->kb, &h, b->sms, s));
+            h.joint = joint;
+            /* where the route is armed the joint form counts (the plain one returns at
+             * once), elsewhere the plain one: a synchronous call knows which */
+            if (!recount && joint && msd_levels)
+                RDX_CUDA_TRY(rdx_launch_histogram_joint(p->kb, &h, b->sms, s));
+            if (recount || !joint || !b->host_waits || !msd_levels)
+                RDX_CUDA_TRY(rdx_launch_histogram(p->kb, &h, b->sms, s));
         }
 
     rdx_scan_args sc;

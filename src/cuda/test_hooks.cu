@@ -34,6 +34,7 @@ int rdx_cuda_ctx_msd_state(rdx_ctx *ctx, rdx_cuda_msd_counts *c)
     c->deep_wide = w[RDX_MSD_DEEP_WIDE] + w[RDX_MSD_DEEP2_WIDE];
     c->deep_chunks = w[RDX_MSD_DEEP_CHUNKS] + w[RDX_MSD_DEEP2_CHUNKS];
     c->deep_splits = w[RDX_MSD_SPLITS];
+    c->joint = w[RDX_MSD_JOINT];
     return (int)w[RDX_MSD_STATE];
 }
 

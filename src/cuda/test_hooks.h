@@ -56,6 +56,8 @@ typedef struct rdx_cuda_msd_counts {
                               levels' lone sub-buckets from B to A (msd_deep_copy_kernel) */
     unsigned deep_splits;  /* the lone sub-buckets of both deep levels split around a value
                               that most of their keys hold (RDX_MSD_SPLITS) */
+    unsigned joint;        /* 1 where the up-front histogram counted the level-2 bins (its
+                              joint form, RDX_MSD_JOINT), 0 where level 2 counted them */
 } rdx_cuda_msd_counts;
 int rdx_cuda_ctx_msd_state(rdx_ctx *ctx, rdx_cuda_msd_counts *c);
 

@@ -660,18 +660,16 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #define RDX_MSD4_L2_THREADS(vb) RDX_OS_SHAPE_THREADS(4, vb, RDX_OS_LARGE)
 #define RDX_MSD4_L2_ITEMS(vb) RDX_OS_SHAPE_ITEMS(4, vb, RDX_OS_LARGE)
 #define RDX_MSD4_L2_MIN_BLOCKS(vb) RDX_OS_SHAPE_MIN_BLOCKS(4, vb, RDX_OS_LARGE)
-/* Level-2 histogram of B: keys per block (a contiguous range), and how many level-1
- * buckets a block counts in shared memory (a range that meets more counts the rest with
- * global atomics). */
-#ifndef RDX_MSD_HIST_THREADS
-#define RDX_MSD_HIST_THREADS 512
-#endif
-#ifndef RDX_MSD_HIST_RANGE
-#define RDX_MSD_HIST_RANGE 16384
-#endif
-#ifndef RDX_MSD_HIST_WINDOW
-#define RDX_MSD_HIST_WINDOW 8
-#endif
+/* The level-2 counts (per level-1 bucket and next digit): the up-front histogram's read of
+ * the keys counts them where the MSD route is armed (histogram.cu, its joint form: 65536
+ * 16-bit counters in a block's shared memory, one block of JOINT_THREADS(kb) threads a
+ * multiprocessor; 8-byte keys 512, with 128 registers: they spilled at 1024's 64). Level 2
+ * read B for them until round 68 (msd_hist_kernel, 4 or 8 bytes a key). H200 round 68
+ * (device calls 3, 5; ncu at 2^28: u32 391 + 284 us -> 484 us, u64 659 + 466 -> 728;
+ * the matrix's stream-ordered call, medians of 2 x 5, ms): u32 uniform 2^28 4.035 ->
+ * 3.856, u32/u32 5.911 -> 5.744, u64 uniform 6.110 -> 5.677, u64 zipf 2^28 8.589 ->
+ * 8.181; 8-byte rows at 2^25, the route's least n, 0.4-2.4% faster. */
+#define RDX_HIST_JOINT_THREADS(kb) ((kb) == 8 ? 512 : 1024)
 /* Level 3: THREADS x ITEMS keys is the capacity of one level-2 bucket (6144 u64 keys);
  * a larger bucket makes the whole sort fall back to the LSD passes before level 2 writes
  * anything. The level-3 digit has about log2(n / 65536) bits (as many bins as an average
