@@ -187,9 +187,12 @@ enum {
                        them (msd_deep_chunk): h1's sides long (the second deep level), h2's
                        short (the wide shape), h4's one key; h3's keys are too few of its
                        sub-bucket, which the second deep level splits around h3 */
-    MSD_TWO,        /* two random values, 3/4 and 1/4 of the keys: at 2^24 keys a level-2 bin
-                       of millions, whose 16-bit counters in the histogram's joint form spill
-                       to global memory (RDX_HIST_JOINT_SPILL) in every block */
+    MSD_TWO,        /* two random values, 3/4 and 1/4 of the keys, with and without the top
+                       bit (two top digits: the route takes them; two values that shared
+                       the top bits sometimes made one top digit, which it declines): at 2^24
+                       keys a level-2 bin of millions, whose 16-bit counters in the
+                       histogram's joint form spill to global memory (RDX_HIST_JOINT_SPILL)
+                       in every block */
     MSD_NFILL
 };
 static const char *const msd_fill_names[] = {
@@ -241,7 +244,7 @@ static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
         case MSD_LOWENT: k[i] = r & rnd(s) & rnd(s); break;
         case MSD_TOPEQ: k[i] = (base & ~(low48 | 0x00FF000000000000ull)) | (r >> 8); break;
         case MSD_FEW: k[i] = few[r % 16]; break;
-        case MSD_TWO: k[i] = few[r % 4 == 0]; break;
+        case MSD_TWO: k[i] = r % 4 ? few[0] | 1ull << 63 : few[1] & ~(1ull << 63); break;
         case MSD_FEW_PAIRED: k[i] = r % 16 == 1 ? (few[0] & ~low48) | (few[1] & low48) : few[r % 16]; break;
         case MSD_GIANT: k[i] = i < n / 64 ? (r & low48) : r; break;
         case MSD_CAP: k[i] = ((uint64_t)(i % 256) << 56) | (r & low48); break;
