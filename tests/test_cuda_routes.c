@@ -5,7 +5,8 @@
  * portions of a few tiles on more sizes and kinds; the onesweep route on keys already in
  * order, and on keys with one pair out of order; NumPy's order on the LSD passes; pairs of
  * 4-byte keys and values moved as words; the cluster route against the grid route byte for
- * byte. (test_cuda_msd forces the MSD route.)
+ * byte; the routes of kernel families the device could not prepare, off. (test_cuda_msd
+ * forces the MSD route.)
  *
  * Exits 77 where no GPU is usable. RDX_TEST_SEED replays a run; RDX_TEST_MAX_LOG2_N bounds
  * the sizes (default 20); RDX_TEST_REQUIRE_CLUSTER=1 fails the run where the cluster route
@@ -683,6 +684,55 @@ static void counting_route(rdx_ctx *ctx, int max_log2)
     printf("counting route: %d cases\n", cases);
 }
 
+/* A kernel family the device could not give its shared memory (RDX_KERNELS_* of
+ * tuning_ctx.h; an A100's 163 KB or an Ada card's 99 KB, where the MSD shapes take up to
+ * 208 KB) turns its route off: each family's job, which takes its route with the family
+ * on (the MSD route's sample may decline it then, and the route says so), is sorted right
+ * by another route with it off. */
+static void families_off(rdx_ctx *ctx, int max_log2)
+{
+    uint64_t s = seed ^ 0x5151;
+    const struct {
+        unsigned family;
+        const char *route;
+        rdx_type type;
+        size_t n, vs;
+    } cases[] = {
+        {RDX_KERNELS_SMALL, "small", RDX_U32, 3000, 4},
+        {RDX_KERNELS_GRID, "grid", RDX_F64, 12000, 8},
+        {RDX_KERNELS_COUNT, "count", RDX_U16, 70001, 0},
+        {RDX_KERNELS_MSD, "msd", RDX_U32, (size_t)1 << 18, 0},
+        {RDX_KERNELS_MSD, "msd", RDX_U64, (size_t)1 << 18, 4},
+    };
+    int ran = 0;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        if (cases[c].n > ((size_t)1 << max_log2) + 100)
+            continue;
+        for (int off = 0; off < 2; off++) {
+            reset_tuning(ctx);
+            rdx_cuda_tuning *t = rdx_cuda_ctx_tuning(ctx);
+            t->cluster_max_n = t->cluster_pairs_max_n = 0;
+            t->count_min_n = t->count16_min_n = RDX_SMALL_MAX_N + 1;
+            t->msd_min_n = t->msd4_min_n = (size_t)1 << 17;
+            char what[96];
+            snprintf(what, sizeof what, "family %u %s, %s", cases[c].family, off ? "off" : "on",
+                     type_name(cases[c].type));
+            if (off) { /* the device facts are read at the first sort after the reset */
+                sort_and_compare(ctx, RDX_U8, 100, 0, 0, 0, AT_DEVICE, AT_DEVICE, 0, &s, what);
+                t->kernels_off = cases[c].family;
+            }
+            sort_and_compare(ctx, cases[c].type, cases[c].n, cases[c].vs, 0, 0, AT_DEVICE, AT_DEVICE, 0, &s, what);
+            const char *route = rdx_ctx_route(ctx);
+            /* planned: the route, or (MSD) the LSD passes after its sample declined */
+            const int family_route = strstr(route, cases[c].route) != NULL;
+            CHECK(family_route == !off, "%s: route \"%s\"", what, route);
+            ran++;
+        }
+    }
+    reset_tuning(ctx);
+    printf("kernel families off: %d sorts\n", ran);
+}
+
 int main(void)
 {
     seed = rdx_test_seed();
@@ -709,6 +759,7 @@ int main(void)
     numpy_lsd(ctx, max_log2);
     packed_pairs(ctx, max_log2);
     cluster_vs_grid(ctx, max_log2);
+    families_off(ctx, max_log2);
     rdx_ctx_destroy(ctx);
     printf("test_cuda_routes: %s (%d failures), seed 0x%016" PRIx64 "\n", failures ? "FAILED" : "passed", failures,
            seed);

@@ -3,6 +3,7 @@
 #include "device.h"
 #include "kernels.h"
 #include "seg_tile.h"
+#include "tuning_ctx.h"
 
 #define RDX_MAX_DEVICES 64
 
@@ -10,6 +11,8 @@
  * chain (common.cuh). Written once per device; a race between two threads only repeats the
  * same preparation. */
 static volatile int g_sms[RDX_MAX_DEVICES], g_chains[RDX_MAX_DEVICES];
+/* Per device: the kernel families it could not prepare (RDX_KERNELS_*). */
+static volatile unsigned g_off[RDX_MAX_DEVICES];
 
 /* Compiled as every kernel is: what the device runs of it tells which code it runs. */
 static __global__ void arch_probe_kernel(void) {}
@@ -40,25 +43,33 @@ rdx_status rdx_cuda_fail(rdx_ctx *ctx, cudaError_t e, const char *what, const ch
     return rdx_fail(ctx, s, "CUDA: %s failed: %s (%s:%d)", what, cudaGetErrorString(e), file, line);
 }
 
-cudaError_t rdx_kernels_init(void)
+cudaError_t rdx_kernels_init(unsigned *off)
 {
+    *off = 0;
+    /* Required: the pass kernel takes every job the other routes decline. */
     cudaError_t e = rdx_onesweep_init();
     if (e == cudaSuccess)
-        e = rdx_small_init();
-    if (e == cudaSuccess)
-        e = rdx_grid_init();
-    if (e == cudaSuccess)
-        e = rdx_msd_init();
-    if (e == cudaSuccess)
-        e = rdx_count_init();
-    if (e == cudaSuccess)
-        e = rdx_hist_init();
-    if (e == cudaSuccess)
         e = rdx_seg_tile_init();
+    if (e != cudaSuccess)
+        return e;
+    /* The others are routes a job can do without: a family whose shared memory the device
+     * cannot give is off there (its error cleared), and the routes before the pass
+     * kernel's decline its jobs. */
+    const struct {
+        cudaError_t (*init)(void);
+        unsigned family;
+    } optional[] = {{rdx_small_init, RDX_KERNELS_SMALL}, {rdx_grid_init, RDX_KERNELS_GRID},
+                    {rdx_count_init, RDX_KERNELS_COUNT}, {rdx_msd_init, RDX_KERNELS_MSD},
+                    {rdx_hist_init, RDX_KERNELS_MSD}};
+    for (size_t i = 0; i < sizeof optional / sizeof optional[0]; ++i)
+        if (optional[i].init() != cudaSuccess) {
+            (void)cudaGetLastError();
+            *off |= optional[i].family;
+        }
     /* The cluster path is an extra: where it cannot be prepared it is off, nothing more. */
-    if (e == cudaSuccess && rdx_cluster_init() != cudaSuccess)
+    if (rdx_cluster_init() != cudaSuccess)
         (void)cudaGetLastError();
-    return e;
+    return cudaSuccess;
 }
 
 rdx_status rdx_cuda_device_ready(rdx_ctx *ctx, int *sms)
@@ -71,13 +82,21 @@ rdx_status rdx_cuda_device_ready(rdx_ctx *ctx, int *sms)
     }
     int count = 0;
     RDX_CUDA_TRY(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, dev));
-    RDX_CUDA_TRY(rdx_kernels_init());
+    unsigned off = 0;
+    RDX_CUDA_TRY(rdx_kernels_init(&off));
     if (dev >= 0 && dev < RDX_MAX_DEVICES) {
+        g_off[dev] = off;
         g_chains[dev] = kernels_chain();
         g_sms[dev] = count;
     }
     *sms = count;
     return RDX_OK;
+}
+
+unsigned rdx_cuda_kernels_off(void)
+{
+    int dev = 0;
+    return cudaGetDevice(&dev) == cudaSuccess && dev >= 0 && dev < RDX_MAX_DEVICES ? g_off[dev] : 0;
 }
 
 int rdx_cuda_built(void) { return 1; }

@@ -9,6 +9,10 @@
  * multiprocessors. Records a failure on ctx. */
 rdx_status rdx_cuda_device_ready(rdx_ctx *ctx, int *sms);
 
+/* The kernel families (RDX_KERNELS_* of tuning_ctx.h) the current device, once prepared,
+ * could not give their shared memory: their routes are off there. */
+unsigned rdx_cuda_kernels_off(void);
+
 /* 1 when kernels can read and write p directly (device or managed memory), else 0. */
 int rdx_cuda_device_accessible(const void *p);
 

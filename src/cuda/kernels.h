@@ -478,8 +478,10 @@ cudaError_t rdx_count_init(void);
  * size class `medium` (RDX_OS_LARGE, RDX_OS_MEDIUM, RDX_OS_MID of tuning.h). */
 size_t rdx_os_tile(int kb, int vb, int medium);
 
-/* Raises the dynamic shared-memory limit of every kernel on the current device. */
-cudaError_t rdx_kernels_init(void);
+/* Raises the dynamic shared-memory limit of every kernel on the current device. The
+ * families whose limit the device cannot give (RDX_KERNELS_* of tuning_ctx.h) go in *off,
+ * and their routes stay off; an error only where a required kernel cannot be prepared. */
+cudaError_t rdx_kernels_init(unsigned *off);
 
 cudaError_t rdx_launch_histogram(int kb, const rdx_hist_args *a, int sms, cudaStream_t s);
 /* The joint form of the up-front histogram (a->joint set): runs only where the MSD route

@@ -18,6 +18,8 @@ static const char *accepts(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
         return "a bit range that leaves bits out";
     if (p->numpy_order)
         return "NumPy's order (equal keys may differ in their bits)";
+    if (p->kb == 2 && (t->kernels_off & RDX_KERNELS_COUNT))
+        return "too little shared memory on the device for 2-byte keys' counts";
     if (p->n < (p->kb == 1 ? t->count_min_n : t->count16_min_n))
         return "n below the context's counting limit";
     return NULL;

@@ -11,6 +11,8 @@ static size_t grid_blocks(size_t n, int shape) { return (n + rdx_grid_tile(shape
 
 static const char *accepts(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
 {
+    if (t->kernels_off & RDX_KERNELS_GRID)
+        return "too little shared memory on the device for the grid kernel";
     if (p->numpy_order && (p->kb < 4 || p->desc))
         return "NumPy's order on keys of 2 bytes or descending (by composition)";
     if (p->n > t->grid_max_n)

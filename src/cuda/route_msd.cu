@@ -78,6 +78,8 @@ static const char *accepts(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
 {
     if (p->kb != 4 && p->kb != 8)
         return "keys not 4 or 8 bytes";
+    if (t->kernels_off & RDX_KERNELS_MSD)
+        return "too little shared memory on the device for the MSD levels";
     if (p->numpy_order && (p->cls != RDX_CLASS_FLOAT || p->desc))
         return "NumPy's order, descending or not floats";
     if (p->vb != 0 && p->vb != 4 && p->vb != 8)

@@ -34,7 +34,8 @@ rdx_status rdx_cuda_enqueue_on_chip(rdx_ctx *ctx, const rdx_cuda_plan *p, const 
 
 static const char *accepts(const rdx_cuda_plan *p, const rdx_cuda_tuning *t)
 {
-    (void)t;
+    if (t->kernels_off & RDX_KERNELS_SMALL)
+        return "too little shared memory on the device for the small kernel";
     if (p->numpy_order)
         return "NumPy's order (the LSD passes order by its canonical codes)";
     return p->n <= RDX_SMALL_MAX_N ? NULL : "n above RDX_SMALL_MAX_N";

@@ -38,6 +38,7 @@ void rdx_cuda_tuning_defaults(rdx_cuda_tuning *t)
     t->smem_optin = 0;
     t->cluster_launch = 0;
     t->dram_gbps = 0;
+    t->kernels_off = 0;
 }
 
 rdx_status rdx_cuda_tuning_ready(rdx_ctx *ctx, rdx_cuda_tuning **out)
@@ -63,6 +64,7 @@ rdx_status rdx_cuda_tuning_ready(rdx_ctx *ctx, rdx_cuda_tuning **out)
         t->cluster_launch = clusters != 0;
         /* two transfers a clock (DDR), bus_bits / 8 bytes each */
         t->dram_gbps = (int)(2.0 * mem_khz * 1e3 * (bus_bits / 8) / 1e9);
+        t->kernels_off = rdx_cuda_kernels_off();
         t->device = dev;
     }
     *out = t;

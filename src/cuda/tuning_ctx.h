@@ -88,7 +88,19 @@ typedef struct rdx_cuda_tuning {
     size_t smem_optin;          /* shared memory one block may opt in to, bytes */
     int cluster_launch;         /* 1 when it launches thread-block clusters (sm_90+) */
     int dram_gbps;              /* its DRAM's peak, GB/s (0: unknown) */
+    unsigned kernels_off;       /* the kernel families (RDX_KERNELS_*) whose shared memory
+                                   the device cannot give: their routes decline every job
+                                   (rdx_cuda_kernels_off) */
 } rdx_cuda_tuning;
+
+/* Kernel families a device may lack the shared memory for (an A100 gives a block 163 KB,
+ * an Ada or consumer Ampere card 99 KB; the MSD route's shapes take up to 208 KB). The
+ * pass kernel (at most 93 KB) and the segmented sorts' tile kernels up to their sure bin
+ * are required: without them the backend is not usable. */
+#define RDX_KERNELS_SMALL 1u /* the small route's one-block kernel */
+#define RDX_KERNELS_GRID 2u  /* the grid route */
+#define RDX_KERNELS_COUNT 4u /* the counting route's 2-byte keys */
+#define RDX_KERNELS_MSD 8u   /* the MSD route's levels and the up-front histogram's joint form */
 
 /* The limits of tuning.h; the device facts unknown (device -1). */
 void rdx_cuda_tuning_defaults(rdx_cuda_tuning *t);
