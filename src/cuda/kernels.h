@@ -324,6 +324,9 @@ typedef struct rdx_fixup_args {
 #define RDX_MSD_IN_ORDER 4u   /* the histogram found the keys already in the sort's order
                                  (rdx_hist_args.unsorted): no level and no LSD pass runs
                                  (rdx_scan_kernel turns the route off) */
+#define RDX_MSD_REVERSED 5u   /* it found them in the reverse of the sort's order: no level
+                                 runs, one LSD pass reverses them (RDX_PASS_REVERSE;
+                                 rdx_scan_kernel turns the route off) */
 
 /* Levels 2 and 3 of the MSD route (level 1 is rdx_launch_pass with pass_info
  * ctrl + RDX_MSD_INFO, source -> keys_b / vals_b, encoding). 4- or 8-byte keys (kb of the
