@@ -164,6 +164,7 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
     /* Where the MSD route is planned, a sample of the keys decides whether it is taken;
      * the histogram then counts the top digit only (taken) or every digit (not). */
     int msd_levels = p->msd, lsd_passes = 1; /* what is enqueued (each kernel checks the state) */
+    int sample_ascent = 0; /* a synchronous call's sample saw keys in order (RDX_MSD_ASCENT) */
     if (p->msd) {
         const size_t max_n = rdx_cuda_msd_max_n(p, &ctx->cuda->tuning);
         const size_t repeats = p->kb == 4 && p->vb ? ctx->cuda->tuning.msd_pairs_repeats : 0u;
@@ -181,17 +182,18 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
              * varying, where the keys make several portions a top digit may hold too
              * many, and in NumPy's order the histogram may find a key special there
              * (RDX_MSD_SPECIAL): both routes are enqueued. */
-            uint32_t w[RDX_MSD_DROP + 1];
+            uint32_t w[RDX_MSD_ASCENT + 1];
             RDX_CUDA_TRY(cudaMemcpyAsync(w, l.msd_ctrl, sizeof w, cudaMemcpyDeviceToHost, s));
             RDX_CUDA_TRY(cudaStreamSynchronize(s));
             msd_levels = w[RDX_MSD_STATE] == RDX_MSD_LEVEL1;
             lsd_passes = !msd_levels || w[RDX_MSD_DROP] != 0u || p->portions > 1 || p->numpy_order;
+            sample_ascent = w[RDX_MSD_ASCENT] != 0u;
         }
     }
     /* Where the LSD passes are left out but the histogram looks for keys in the reverse
-     * order, their first pass is enqueued, the reversal's (it returns at once where the
-     * route runs), and no recount. */
-    const int reverse_only = msd_levels && !lsd_passes && reverse_ok;
+     * order and the sample saw none in order, their first pass is enqueued, the reversal's
+     * (it returns at once where the route runs), and no recount. */
+    const int reverse_only = msd_levels && !lsd_passes && reverse_ok && !sample_ascent;
     if (reverse_only)
         lsd_passes = 1;
     /* Where the MSD route falls back (rdx_msd_falls_back), the recount after every
