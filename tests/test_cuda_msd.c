@@ -1550,6 +1550,7 @@ static void msd_reverse_order(rdx_ctx *ctx)
 {
     uint64_t s = seed ^ 0x5454;
     const size_t n = ((size_t)1 << 17) + 5;
+    const int reversed_before = msd_routes[MSD_REVERSE_ORDER + 1], ran_before = msd_routes[3];
     msd_threshold(ctx, 1);
     rdx_cuda_ctx_tuning(ctx)->order_min_n = 0;
     for (int swap = 0; swap < 2; swap++) {
@@ -1565,6 +1566,8 @@ static void msd_reverse_order(rdx_ctx *ctx)
         msd_argsort_case(ctx, RDX_U32, n, RDX_U64, 0, fill, 0, want, &s);
     }
     msd_threshold(ctx, 0);
+    printf("msd reverse order: %d sorts reversed, %d ran the route (this share's)\n",
+           msd_routes[MSD_REVERSE_ORDER + 1] - reversed_before, msd_routes[3] - ran_before);
 }
 
 /* The up-front histogram's joint form (the route's level-2 counts, as it reads the keys)
