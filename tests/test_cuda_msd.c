@@ -193,6 +193,10 @@ enum {
                        keys a level-2 bin of millions, whose 16-bit counters in the
                        histogram's joint form spill to global memory (RDX_HIST_JOINT_SPILL)
                        in every block */
+    MSD_REVERSED,   /* random, each value twice, in descending order (the reverse of the
+                       ascending sort's): equal neighbours keep their order when reversed */
+    MSD_REVERSED_SWAP, /* as MSD_REVERSED, with one pair of neighbours swapped whose top 32
+                          bits differ: out of order for both widths (the route runs) */
     MSD_NFILL
 };
 static const char *const msd_fill_names[] = {
@@ -207,7 +211,8 @@ static const char *const msd_fill_names[] = {
     "heavy x128", "heavy in a long bucket", "zipf", "n/8192 prefixes", "n/8192 prefixes, runs",
     "n/4096 prefixes, runs", "16 copies", "two long sub-buckets", "few distinct, two sharing 16 bits",
     "normal, 1 in 64 np.nan", "normal, 1 in 64 NaN of two kinds", "normal, every other key np.nan",
-    "runs of 4 keys", "heavy keys among neighbours", "two values"};
+    "runs of 4 keys", "heavy keys among neighbours", "two values", "reverse order, pairs of equal keys",
+    "reverse order, one pair swapped"};
 _Static_assert(sizeof msd_fill_names / sizeof msd_fill_names[0] == MSD_NFILL, "a name for each fill");
 
 /* A random-looking 64-bit value for each index (the splitmix64 finalizer). */
@@ -224,6 +229,7 @@ static int cmp_u64(const void *x, const void *y)
     const uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
     return a < b ? -1 : a > b;
 }
+static int cmp_u64_desc(const void *x, const void *y) { return cmp_u64(y, x); }
 
 /* One of n / 8192 (at least 1) distinct 16-bit prefixes, by r, spread over the top digit. */
 static uint64_t prefix_of(uint64_t base, uint64_t r, size_t n)
@@ -336,7 +342,12 @@ static void msd_fill(uint64_t *k, size_t n, int fill, uint64_t *s)
     }
     if (fill == MSD_SORTED || fill == MSD_SORTED_SWAP)
         qsort(k, n, sizeof *k, cmp_u64);
-    if (fill == MSD_SORTED_SWAP && n >= 2) {
+    if (fill == MSD_REVERSED || fill == MSD_REVERSED_SWAP) {
+        for (size_t i = 1; i < n; i += 2)
+            k[i] = k[i - 1];
+        qsort(k, n, sizeof *k, cmp_u64_desc);
+    }
+    if ((fill == MSD_SORTED_SWAP || fill == MSD_REVERSED_SWAP) && n >= 2) {
         size_t at = rnd(s) % (n - 1);
         while (at + 2 < n && k[at] >> 32 == k[at + 1] >> 32)
             at++;
@@ -377,10 +388,11 @@ static void msd_threshold(rdx_ctx *ctx, int low)
  * above it (the segmented passes), 4 where the histogram found the sample's range missed
  * (state 3: the LSD passes on a recount), 6 where it found the keys already in order
  * (state 4: nothing ran), 8 where a sub-bucket of a deep level above it, and within its
- * wide shape's, was sorted by that shape (and no other went further). A case's expected
+ * wide shape's, was sorted by that shape (and no other went further), 9 where it found
+ * them in the reverse order (state 5: one LSD pass reversed them). A case's expected
  * outcome may also be MSD_RAN: 2, 3, 5, 7 or 8; msd_segp gives 3 or 5 by the key's width. */
-enum { MSD_LONG = 3, MSD_MISSED_RANGE = 4, MSD_SEGP = 5, MSD_IN_ORDER = 6, MSD_DEEP2 = 7, MSD_WIDE = 8, MSD_RAN = -8,
-       MSD_LONG_OR_SEGP = -7 };
+enum { MSD_LONG = 3, MSD_MISSED_RANGE = 4, MSD_SEGP = 5, MSD_IN_ORDER = 6, MSD_DEEP2 = 7, MSD_WIDE = 8,
+       MSD_REVERSE_ORDER = 9, MSD_RAN = -8, MSD_LONG_OR_SEGP = -7 };
 /* Whether outcome route is one where the route ran. */
 static int msd_ran(int route)
 {
@@ -398,7 +410,7 @@ static int msd_few(size_t kb, size_t vb, size_t per)
     const size_t wide = (size_t)RDX_MSD_L3_WIDE8_THREADS * RDX_MSD_L3_WIDE8_ITEMS(vb);
     return kb == 8 && per <= wide ? MSD_LONG_OR_SEGP : msd_segp(kb);
 }
-static int msd_routes[10]; /* counted at outcome + 1 */
+static int msd_routes[11]; /* counted at outcome + 1 */
 /* The last outcome's level-2 buckets above the wider level 3's capacity too (the segmented
  * passes sorted 4-byte keys', the deep level 8-byte keys'); UINT_MAX before a sort (a sort
  * of another share). */
@@ -464,12 +476,13 @@ static int msd_outcome(rdx_ctx *ctx, unsigned *slow)
                                        "its level-2 bins");
     const int route = state == 3                        ? MSD_MISSED_RANGE
                       : state == 4                        ? MSD_IN_ORDER
+                      : state == 5                        ? MSD_REVERSE_ORDER
                       : state == 2 && c.deep2_long > 0   ? MSD_SEGP
                       : state == 2 && c.deep_long > 0    ? MSD_DEEP2
                       : state == 2 && c.deep_wide > 0    ? MSD_WIDE
                       : state == 2 && c.long_buckets > 0 ? MSD_LONG
                                                          : state;
-    if (route >= -1 && route <= 8)
+    if (route >= -1 && route <= 9)
         msd_routes[route + 1]++;
     return route;
 }
@@ -523,6 +536,7 @@ static void check_route_name(rdx_ctx *ctx, int route, int into, const char *what
                        : route == 0                      ? "onesweep (msd declined: skew)"
                        : route == MSD_MISSED_RANGE       ? "onesweep (msd declined: range)"
                        : route == MSD_IN_ORDER           ? "onesweep (msd declined: in order)"
+                       : route == MSD_REVERSE_ORDER      ? "onesweep (msd declined: reverse order)"
                                                          : "msd (inconsistent state)";
     CHECK_ROUTE(ctx, want, what);
 }
@@ -1307,9 +1321,9 @@ static void msd_tests(rdx_ctx *ctx, int max_log2)
              &s);
     printf("msd: outcomes: none planned %d, declined (skew) %d, ran %d, ran with long level-2 buckets %d, with "
            "sub-buckets for the deep level's wide shape %d, for the second deep level %d, for the segmented passes "
-           "%d, range missed by the sample %d, in order %d, inconsistent %d\n",
+           "%d, range missed by the sample %d, in order %d, in reverse order %d, inconsistent %d\n",
            msd_routes[0], msd_routes[1], msd_routes[3], msd_routes[4], msd_routes[9], msd_routes[8], msd_routes[6],
-           msd_routes[5], msd_routes[7], msd_routes[2]);
+           msd_routes[5], msd_routes[7], msd_routes[10], msd_routes[2]);
     if (!every_sort())
         return;
     CHECK(msd_routes[3] > 0, "msd: the route never ran without long buckets");
@@ -1526,6 +1540,36 @@ static void msd_in_order(rdx_ctx *ctx)
     msd_threshold(ctx, 0);
 }
 
+/* Keys in the reverse of the sort's order where the route is armed: the histogram's order
+ * check turns it off and one LSD pass reverses them (outcome MSD_REVERSE_ORDER), also
+ * after a synchronous call, which enqueues that pass alone; each value twice, so that the
+ * reversal keeps equal keys in order (pairs, argsorts). With one pair of neighbours
+ * swapped the route runs. Keys, pairs (values moved and gathered) and argsorts, in place
+ * and out of place, at the route's lowered threshold. */
+static void msd_reverse_order(rdx_ctx *ctx)
+{
+    uint64_t s = seed ^ 0x5454;
+    const size_t n = ((size_t)1 << 17) + 5;
+    const int reversed_before = msd_routes[MSD_REVERSE_ORDER + 1], ran_before = msd_routes[3];
+    msd_threshold(ctx, 1);
+    rdx_cuda_ctx_tuning(ctx)->order_min_n = 0;
+    for (int swap = 0; swap < 2; swap++) {
+        const int fill = swap ? MSD_REVERSED_SWAP : MSD_REVERSED, want = swap ? MSD_RAN : MSD_REVERSE_ORDER;
+        msd_case(ctx, RDX_U64, n, 0, fill, 0, want, &s);
+        msd_case(ctx, RDX_U32, n, 0, fill, 1, want, &s);
+        msd_pairs_case(ctx, RDX_U64, n, 8, 0, fill, 0, want, &s);
+        msd_pairs_case(ctx, RDX_U32, n, 4, 0, fill, 1, want, &s);
+        msd_pairs_case(ctx, RDX_U64, n, 4, 0, fill, 1, want, &s);
+        msd_pairs_case(ctx, RDX_U32, n, 12, 0, fill, 0, want, &s);
+        msd_argsort_case(ctx, RDX_U64, n, RDX_U64, 0, fill, 0, want, &s);
+        msd_argsort_case(ctx, RDX_U32, n, RDX_U32, 0, fill, 1, want, &s);
+        msd_argsort_case(ctx, RDX_U32, n, RDX_U64, 0, fill, 0, want, &s);
+    }
+    msd_threshold(ctx, 0);
+    printf("msd reverse order: %d sorts reversed, %d ran the route (this share's)\n",
+           msd_routes[MSD_REVERSE_ORDER + 1] - reversed_before, msd_routes[3] - ran_before);
+}
+
 /* The up-front histogram's joint form (the route's level-2 counts, as it reads the keys)
  * where one level-2 bin holds millions of keys (MSD_TWO at 2^24: each block's counter of it
  * spills to global memory, RDX_HIST_JOINT_SPILL), keys, pairs and an argsort of both
@@ -1614,6 +1658,7 @@ int main(int argc, char **argv)
     msd_wide_pairs_tests(ctx, rdx_test_max_log2(21), RDX_MSD_L3_MID);
     msd_wide_pairs_tests(ctx, rdx_test_max_log2(21), RDX_MSD_L3_WIDE);
     msd_in_order(ctx);
+    msd_reverse_order(ctx);
     msd_numpy_tests(ctx, rdx_test_max_log2(21));
     msd_joint_tests(ctx, rdx_test_max_log2(21));
     msd_graph_test(rdx_test_max_log2(21));

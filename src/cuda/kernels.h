@@ -311,7 +311,10 @@ typedef struct rdx_fixup_args {
                                   value's keys are placed once and sorted no further */
 #define RDX_MSD_JOINT 32       /* 1 where the up-front histogram counted the level-2 bins
                                   (its joint form ran: rdx_hist_args.joint) */
-#define RDX_MSD_CTRL_WORDS 33
+#define RDX_MSD_ASCENT 33      /* 1 where the sample saw two neighbouring keys in the sort's
+                                  order (strictly): the keys are not in the reverse order,
+                                  and a synchronous call leaves out the reversal's pass */
+#define RDX_MSD_CTRL_WORDS 34
 #define RDX_MSD_BUCKETS2 (256u * 256u) /* level-2 buckets: (top digit, next digit) */
 #define RDX_MSD_OFF 0u        /* not taken (skew), or not decided */
 #define RDX_MSD_LEVEL1 1u     /* the sample armed level 1 (rdx_launch_msd_decide) */
@@ -324,6 +327,9 @@ typedef struct rdx_fixup_args {
 #define RDX_MSD_IN_ORDER 4u   /* the histogram found the keys already in the sort's order
                                  (rdx_hist_args.unsorted): no level and no LSD pass runs
                                  (rdx_scan_kernel turns the route off) */
+#define RDX_MSD_REVERSED 5u   /* it found them in the reverse of the sort's order: no level
+                                 runs, one LSD pass reverses them (RDX_PASS_REVERSE;
+                                 rdx_scan_kernel turns the route off) */
 
 /* Levels 2 and 3 of the MSD route (level 1 is rdx_launch_pass with pass_info
  * ctrl + RDX_MSD_INFO, source -> keys_b / vals_b, encoding). 4- or 8-byte keys (kb of the

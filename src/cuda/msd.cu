@@ -383,6 +383,7 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS)
     __shared__ uint32_t s_deep[RDX_MSD_DEEP_MAP_BITS / 32]; /* the 24-bit prefixes seen, hashed */
     __shared__ unsigned long long s_vary[4], s_ends[2]; /* rdx_or_vary's words; the sampled images' least and greatest */
     __shared__ msd_heavy s_heavy; /* 8-byte keys: the heavy 24-bit prefixes (msd_heavy_single) */
+    __shared__ uint32_t s_ascent; /* RDX_MSD_ASCENT */
     const uint32_t t = threadIdx.x, lane = rdx_lane();
     for (uint32_t j = t; j < sizeof(msd_heavy) / 4u; j += MSD_DECIDE_THREADS)
         ((uint32_t *)&s_heavy)[j] = 0u;
@@ -400,6 +401,8 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS)
         s_vary[t] = 0ull;
     if (t < 2)
         s_ends[t] = t ? 0ull : ~0ull;
+    if (t == 0)
+        s_ascent = 0u;
     __syncthreads();
     const size_t chunks = RDX_MSD_SAMPLE_CHUNKS;
     const size_t stride = n / chunks > 32 ? n / chunks : 32;
@@ -420,6 +423,11 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS)
             lo = key[j] < lo ? key[j] : lo;
             hi = key[j] > hi ? key[j] : hi;
         }
+        /* a chunk's lanes hold consecutive keys: an ascent between neighbours */
+        const K next = __shfl_down_sync(RDX_FULL_WARP, key[j], 1);
+        const bool next_have = __shfl_down_sync(RDX_FULL_WARP, have[j], 1);
+        if (__any_sync(RDX_FULL_WARP, lane < 31 && have[j] && next_have && key[j] < next) && lane == 0)
+            s_ascent = 1u; /* (a plain store: every writer writes 1) */
     }
     const unsigned long long warp_lo = rdx_warp_min64(lo), warp_hi = rdx_warp_max64(hi);
     if (lane == 0) { /* (64-bit shared atomics are CAS loops: one a warp) */
@@ -568,6 +576,7 @@ __global__ void __launch_bounds__(MSD_DECIDE_THREADS)
         ctrl[RDX_MSD_BASE + 1] = on ? (uint32_t)((unsigned long long)base >> 32) : 0u;
         ctrl[RDX_MSD_INFO + top_pass] =
             on ? RDX_PASS_ACTIVE | RDX_PASS_FIRST | (uint32_t)drop << RDX_PASS_DROP_SHIFT : 0u;
+        ctrl[RDX_MSD_ASCENT] = s_ascent;
     }
 }
 

@@ -133,9 +133,9 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
     /* the histogram checks whether the keys are in order already (also where the MSD route
      * is armed), and the scan turns every pass (and the route) off where they are */
     l.unsorted = n >= ctx->cuda->tuning.order_min_n ? (uint32_t *)(t + p->unsorted) : NULL;
-    /* Keys in the reverse of the sort's order are reversed, where the LSD passes alone are
-     * enqueued (the MSD route's keys are sorted by it). */
-    const int reverse_ok = l.unsorted && !p->msd && !p->numpy_order;
+    /* Keys in the reverse of the sort's order are reversed by one pass, also where the MSD
+     * route is armed (the scan turns it off: RDX_MSD_REVERSED). */
+    const int reverse_ok = l.unsorted && !p->numpy_order;
     if (ctx->cuda)
         ctx->cuda->order_kinds = l.unsorted;
     l.counters = (uint32_t *)(t + p->counters);
@@ -164,6 +164,7 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
     /* Where the MSD route is planned, a sample of the keys decides whether it is taken;
      * the histogram then counts the top digit only (taken) or every digit (not). */
     int msd_levels = p->msd, lsd_passes = 1; /* what is enqueued (each kernel checks the state) */
+    int sample_ascent = 0; /* a synchronous call's sample saw keys in order (RDX_MSD_ASCENT) */
     if (p->msd) {
         const size_t max_n = rdx_cuda_msd_max_n(p, &ctx->cuda->tuning);
         const size_t repeats = p->kb == 4 && p->vb ? ctx->cuda->tuning.msd_pairs_repeats : 0u;
@@ -181,13 +182,20 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
              * varying, where the keys make several portions a top digit may hold too
              * many, and in NumPy's order the histogram may find a key special there
              * (RDX_MSD_SPECIAL): both routes are enqueued. */
-            uint32_t w[RDX_MSD_DROP + 1];
+            uint32_t w[RDX_MSD_ASCENT + 1];
             RDX_CUDA_TRY(cudaMemcpyAsync(w, l.msd_ctrl, sizeof w, cudaMemcpyDeviceToHost, s));
             RDX_CUDA_TRY(cudaStreamSynchronize(s));
             msd_levels = w[RDX_MSD_STATE] == RDX_MSD_LEVEL1;
             lsd_passes = !msd_levels || w[RDX_MSD_DROP] != 0u || p->portions > 1 || p->numpy_order;
+            sample_ascent = w[RDX_MSD_ASCENT] != 0u;
         }
     }
+    /* Where the LSD passes are left out but the histogram looks for keys in the reverse
+     * order and the sample saw none in order, their first pass is enqueued, the reversal's
+     * (it returns at once where the route runs), and no recount. */
+    const int reverse_only = msd_levels && !lsd_passes && reverse_ok && !sample_ascent;
+    if (reverse_only)
+        lsd_passes = 1;
     /* Where the MSD route falls back (rdx_msd_falls_back), the recount after every
      * portion's histogram counts every digit for the LSD passes. */
     rdx_msd_bucket_check top;
@@ -195,7 +203,7 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
     top.portions = p->portions;
     top.bucket_max = p->count_max;
     top.top = p->passes - 1;
-    for (int recount = 0; recount <= (msd_levels && lsd_passes); ++recount)
+    for (int recount = 0; recount <= (msd_levels && lsd_passes && !reverse_only); ++recount)
         for (size_t k = 0; k < p->portions; ++k) {
             const size_t begin = k * p->portion;
             rdx_hist_args h = hist_args((const unsigned char *)b->keys_src + begin * p->kb,
@@ -257,7 +265,7 @@ rdx_status rdx_cuda_lsd_enqueue(rdx_ctx *ctx, const rdx_cuda_plan *p, const rdx_
         ctx->cuda->packed = packed;
     /* Launch j = pass * portions + portion uses status buffer j % 2 and clears the other. */
     rdx_cuda_mark_write(ctx, b);
-    for (int pass = 0; pass < p->passes; ++pass) {
+    for (int pass = 0; pass < (reverse_only ? 1 : p->passes); ++pass) {
         for (size_t k = 0; k < p->portions; ++k) {
             const size_t j = (size_t)pass * p->portions + k;
             rdx_pass_args a = rdx_cuda_pass_buffers(b, &l, p);

@@ -115,8 +115,8 @@ __global__ void __launch_bounds__(RDX_SCAN_THREADS) rdx_scan_kernel(const rdx_sc
     __syncthreads();
 
     if (t == 0) {
-        if (missed || (msd_armed && in_order)) {
-            a.msd_ctrl[RDX_MSD_STATE] = in_order ? RDX_MSD_IN_ORDER : RDX_MSD_MISSED;
+        if (missed || (msd_armed && (in_order || reverse))) {
+            a.msd_ctrl[RDX_MSD_STATE] = in_order ? RDX_MSD_IN_ORDER : reverse ? RDX_MSD_REVERSED : RDX_MSD_MISSED;
             a.msd_ctrl[RDX_MSD_INFO + a.passes - 1] = 0u; /* level 1 returns at once */
         }
         rdx_plan_passes(s_active, a.passes, a.apart, a.pass_info, a.active);

@@ -31,7 +31,9 @@ int rdx_cuda_cluster_max_blocks(size_t key_bytes, size_t value_bytes);
  * from the device after a device-wide synchronization (so: after that sort finished,
  * before the next sort on ctx): -1 none was planned (another route ran), 0 the skew test
  * declined it (LSD), 2 MSD ran, 3 the histogram found leading bits varying that the
- * sample had dropped (LSD, on a recount), 1 an inconsistent state, -2 the read failed.
+ * sample had dropped (LSD, on a recount), 4 the histogram found the keys in order
+ * (nothing ran), 5 in the reverse order (one LSD pass reversed them), 1 an inconsistent
+ * state, -2 the read failed.
  * *c (if not NULL; all 0 unless read) gets what the route counted: */
 typedef struct rdx_cuda_msd_counts {
     unsigned slow_blocks;  /* level-3 blocks that sorted their bucket by on-chip LSD passes (a

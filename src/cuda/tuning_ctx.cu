@@ -78,6 +78,7 @@ const char *rdx_cuda_msd_outcome(uint32_t state)
     case RDX_MSD_OFF: return "onesweep (msd declined: skew)";
     case RDX_MSD_MISSED: return "onesweep (msd declined: range)";
     case RDX_MSD_IN_ORDER: return "onesweep (msd declined: in order)";
+    case RDX_MSD_REVERSED: return "onesweep (msd declined: reverse order)";
     default: return "msd (inconsistent state)";
     }
 }
