@@ -369,7 +369,7 @@ static void msd_narrow(uint64_t *k, size_t n, size_t kb)
 
 /* Lowers both thresholds of the route (8- and 4-byte keys), or restores the defaults; the
  * histogram's order check off either way, so that sorted keys go through the route's
- * levels (msd_in_order turns it on). Lowered, 4-byte pairs whose keys repeat keep the
+ * levels (msd_order turns it on). Lowered, 4-byte pairs whose keys repeat keep the
  * route (RDX_MSD_PAIRS_REPEATS off), so that level 3's runs of one key are sorted there
  * (msd_repeats_tests checks the decline). */
 static void msd_threshold(rdx_ctx *ctx, int low)
@@ -1515,46 +1515,25 @@ static void msd_numpy_tests(rdx_ctx *ctx, int max_log2)
 /* The route enqueued on a stream being captured (both routes, each kernel reading the
  * device's decision), the graph replayed on keys the route takes and on keys it
  * declines. */
-/* Keys already in order where the route is armed: the histogram's order check turns it off
- * (outcome MSD_IN_ORDER: no level and no LSD pass runs; the fix-up copies a separate input
- * and writes an argsort's identity, also after a synchronous call, which leaves out the LSD
- * passes); with one pair of neighbours swapped the route runs. Keys, pairs (values moved
+/* Keys already in order, or in the reverse order, where the route is armed: the
+ * histogram's order check turns it off. In order (outcome MSD_IN_ORDER): no level and no
+ * LSD pass runs; the fix-up copies a separate input and writes an argsort's identity, also
+ * after a synchronous call, which leaves out the LSD passes. Reversed (MSD_REVERSE_ORDER):
+ * one LSD pass reverses them, also after a synchronous call, which enqueues that pass
+ * alone; each value twice, so that the reversal keeps equal keys in order (pairs,
+ * argsorts). With one pair of neighbours swapped the route runs. Keys, pairs (values moved
  * and gathered) and argsorts, in place and out of place, at the route's lowered threshold. */
-static void msd_in_order(rdx_ctx *ctx)
+static void msd_order(rdx_ctx *ctx, int reverse)
 {
-    uint64_t s = seed ^ 0x4545;
+    uint64_t s = seed ^ (reverse ? 0x5454 : 0x4545);
     const size_t n = ((size_t)1 << 17) + 5;
+    const int outcome = reverse ? MSD_REVERSE_ORDER : MSD_IN_ORDER;
+    const int found_before = msd_routes[outcome + 1], ran_before = msd_routes[3];
     msd_threshold(ctx, 1);
     rdx_cuda_ctx_tuning(ctx)->order_min_n = 0;
     for (int swap = 0; swap < 2; swap++) {
-        const int fill = swap ? MSD_SORTED_SWAP : MSD_SORTED, want = swap ? MSD_RAN : MSD_IN_ORDER;
-        msd_case(ctx, RDX_U64, n, 0, fill, 0, want, &s);
-        msd_case(ctx, RDX_U32, n, 0, fill, 1, want, &s);
-        msd_pairs_case(ctx, RDX_U64, n, 8, 0, fill, 0, want, &s);
-        msd_pairs_case(ctx, RDX_U32, n, 4, 0, fill, 1, want, &s);
-        msd_pairs_case(ctx, RDX_U32, n, 12, 0, fill, 0, want, &s);
-        msd_argsort_case(ctx, RDX_U64, n, RDX_U64, 0, fill, 0, want, &s);
-        msd_argsort_case(ctx, RDX_U32, n, RDX_U32, 0, fill, 1, want, &s);
-        msd_argsort_case(ctx, RDX_U32, n, RDX_U64, 0, fill, 0, want, &s);
-    }
-    msd_threshold(ctx, 0);
-}
-
-/* Keys in the reverse of the sort's order where the route is armed: the histogram's order
- * check turns it off and one LSD pass reverses them (outcome MSD_REVERSE_ORDER), also
- * after a synchronous call, which enqueues that pass alone; each value twice, so that the
- * reversal keeps equal keys in order (pairs, argsorts). With one pair of neighbours
- * swapped the route runs. Keys, pairs (values moved and gathered) and argsorts, in place
- * and out of place, at the route's lowered threshold. */
-static void msd_reverse_order(rdx_ctx *ctx)
-{
-    uint64_t s = seed ^ 0x5454;
-    const size_t n = ((size_t)1 << 17) + 5;
-    const int reversed_before = msd_routes[MSD_REVERSE_ORDER + 1], ran_before = msd_routes[3];
-    msd_threshold(ctx, 1);
-    rdx_cuda_ctx_tuning(ctx)->order_min_n = 0;
-    for (int swap = 0; swap < 2; swap++) {
-        const int fill = swap ? MSD_REVERSED_SWAP : MSD_REVERSED, want = swap ? MSD_RAN : MSD_REVERSE_ORDER;
+        const int fill = reverse ? (swap ? MSD_REVERSED_SWAP : MSD_REVERSED) : (swap ? MSD_SORTED_SWAP : MSD_SORTED);
+        const int want = swap ? MSD_RAN : outcome;
         msd_case(ctx, RDX_U64, n, 0, fill, 0, want, &s);
         msd_case(ctx, RDX_U32, n, 0, fill, 1, want, &s);
         msd_pairs_case(ctx, RDX_U64, n, 8, 0, fill, 0, want, &s);
@@ -1566,8 +1545,8 @@ static void msd_reverse_order(rdx_ctx *ctx)
         msd_argsort_case(ctx, RDX_U32, n, RDX_U64, 0, fill, 0, want, &s);
     }
     msd_threshold(ctx, 0);
-    printf("msd reverse order: %d sorts reversed, %d ran the route (this share's)\n",
-           msd_routes[MSD_REVERSE_ORDER + 1] - reversed_before, msd_routes[3] - ran_before);
+    printf("msd %s: %d sorts found so, %d ran the route (this share's)\n", reverse ? "reverse order" : "in order",
+           msd_routes[outcome + 1] - found_before, msd_routes[3] - ran_before);
 }
 
 /* The up-front histogram's joint form (the route's level-2 counts, as it reads the keys)
@@ -1657,8 +1636,8 @@ int main(int argc, char **argv)
     msd_wide_tests(ctx, rdx_test_max_log2(21), 2);
     msd_wide_pairs_tests(ctx, rdx_test_max_log2(21), RDX_MSD_L3_MID);
     msd_wide_pairs_tests(ctx, rdx_test_max_log2(21), RDX_MSD_L3_WIDE);
-    msd_in_order(ctx);
-    msd_reverse_order(ctx);
+    msd_order(ctx, 0);
+    msd_order(ctx, 1);
     msd_numpy_tests(ctx, rdx_test_max_log2(21));
     msd_joint_tests(ctx, rdx_test_max_log2(21));
     msd_graph_test(rdx_test_max_log2(21));
