@@ -662,7 +662,7 @@ enum { RDX_OS_LARGE = 0, RDX_OS_MEDIUM = 1, RDX_OS_MID = 2 };
 #define RDX_MSD4_L2_MIN_BLOCKS(vb) RDX_OS_SHAPE_MIN_BLOCKS(4, vb, RDX_OS_LARGE)
 /* The level-2 counts (per level-1 bucket and next digit): the up-front histogram's read of
  * the keys counts them where the MSD route is armed (histogram.cu, its joint form: 65536
- * 16-bit counters in a block's shared memory, one block of JOINT_THREADS(kb) threads a
+ * 16-bit counters in a block's shared memory, one block of RDX_HIST_JOINT_THREADS(kb) threads a
  * multiprocessor; 8-byte keys 512, with 128 registers: they spilled at 1024's 64). Level 2
  * read B for them until round 68 (msd_hist_kernel, 4 or 8 bytes a key). H200 round 68
  * (device calls 3, 5; ncu at 2^28: u32 391 + 284 us -> 484 us, u64 659 + 466 -> 728;
