@@ -3,10 +3,10 @@
  * sort checked against the reference and rdx_ctx_route checked to name the forced route;
  * the counting route from a lowered limit (and the jobs it declines); the onesweep route in
  * portions of a few tiles on more sizes and kinds; the onesweep route on keys already in
- * order, and on keys with one pair out of order; NumPy's order on the LSD passes; pairs of
- * 4-byte keys and values moved as words; the cluster route against the grid route byte for
- * byte; the routes of kernel families the device could not prepare, off. (test_cuda_msd
- * forces the MSD route.)
+ * order, and on keys with one pair out of order; on keys of few values (each pass's digit
+ * taking at most 17); NumPy's order on the LSD passes; pairs of 4-byte keys and values
+ * moved as words; the cluster route against the grid route byte for byte; the routes of
+ * kernel families the device could not prepare, off. (test_cuda_msd forces the MSD route.)
  *
  * Exits 77 where no GPU is usable. RDX_TEST_SEED replays a run; RDX_TEST_MAX_LOG2_N bounds
  * the sizes (default 20); RDX_TEST_REQUIRE_CLUSTER=1 fails the run where the cluster route
@@ -338,6 +338,73 @@ static void in_order(rdx_ctx *ctx, int max_log2)
     into_end();
     reset_tuning(ctx);
     printf("in order: %d cases\n", cases);
+}
+
+/* Keys of `distinct` values whose every byte takes `distinct` values (a pass's digit then
+ * takes that many: the scan marks the pass RDX_PASS_FEW up to RDX_RANK_FEW_DIGITS, and keys
+ * alone rank with MATCH.ANY there), drawn at random. */
+static void fill_few_digits(unsigned char *keys, size_t n, size_t kb, size_t distinct, uint64_t *s)
+{
+    unsigned char pool[32][8];
+    for (size_t b = 0; b < kb; b++) { /* byte b of the values: distinct bytes, shuffled */
+        unsigned char perm[256];
+        for (int i = 0; i < 256; i++)
+            perm[i] = (unsigned char)i;
+        for (int i = 255; i > 0; i--) {
+            const int j = (int)(rnd(s) % (uint64_t)(i + 1));
+            const unsigned char x = perm[i];
+            perm[i] = perm[j];
+            perm[j] = x;
+        }
+        for (size_t v = 0; v < distinct; v++)
+            pool[v][b] = perm[v];
+    }
+    for (size_t i = 0; i < n; i++)
+        memcpy(keys + i * kb, pool[rnd(s) % distinct], kb);
+}
+
+/* The onesweep route on keys of few values (fill_few_digits): 2, 9 and 16 (every pass
+ * RDX_PASS_FEW) and 17 (none); large, mid and medium tile shapes; pairs of 4-byte keys with
+ * 4-byte values, of 8-byte keys with 4- and 8-byte values, argsorts, keys alone; in place
+ * and apart; descending; each checked against the reference (stability: each key repeats). */
+static void few_digits(rdx_ctx *ctx, int max_log2)
+{
+    uint64_t s = seed ^ 0x4444;
+    const size_t tile = LARGEST_TILE;
+    const forced_route shapes[3] = {{"onesweep", 0, 0, 0, 0, 0, KEEP},                   /* large shape */
+                                    {"onesweep", 0, 0, 0, 0, (size_t)1 << 40, KEEP},     /* mid shape */
+                                    {"onesweep", 0, 0, 0, (size_t)1 << 40, KEEP, KEEP}}; /* medium shape */
+    static const ref_job jobs[] = {
+        {RDX_U32, RDX_REF_PAIRS, 4, 0, {0, 0, 0, 0}, 0},
+        {RDX_F32, RDX_REF_PAIRS, 4, 0, {RDX_DESCENDING, 0, 0, 0}, 1},
+        {RDX_U64, RDX_REF_PAIRS, 4, 0, {0, 0, 0, 0}, 1},
+        {RDX_I64, RDX_REF_PAIRS, 8, 0, {RDX_DESCENDING, 0, 0, 0}, 0},
+        {RDX_U32, RDX_REF_ARGSORT, 0, RDX_U32, {0, 0, 0, 0}, 1},
+        {RDX_F64, RDX_REF_ARGSORT, 0, RDX_U64, {0, 0, 0, 0}, 0},
+        {RDX_U32, RDX_REF_KEYS, 0, 0, {0, 0, 0, 0}, 0},
+    };
+    static const size_t distinct[] = {2, 9, 16, 17};
+    size_t n = 40 * tile + 123;
+    if (n > ((size_t)1 << max_log2) + 7) /* under the sanitizers: still past the small route */
+        n = ((size_t)1 << max_log2) + 7 > RDX_SMALL_MAX_N ? ((size_t)1 << max_log2) + 7 : RDX_SMALL_MAX_N + 1;
+    int cases = 0;
+    for (int sh = 0; sh < 3; sh++) {
+        force(ctx, &shapes[sh]);
+        for (size_t j = 0; j < sizeof jobs / sizeof jobs[0]; j++)
+            for (size_t v = 0; v < sizeof distinct / sizeof distinct[0]; v++, cases++) {
+                const size_t kb = rdx_type_size(jobs[j].type);
+                unsigned char *k0 = host_or_die(n * kb);
+                fill_few_digits(k0, n, kb, distinct[v], &s);
+                char what[120];
+                snprintf(what, sizeof what, "few digits, shape %d, %s, kind %d, %zu values%s%s", sh,
+                         type_name(jobs[j].type), (int)jobs[j].kind, distinct[v], jobs[j].apart ? ", apart" : "",
+                         jobs[j].o.flags & RDX_DESCENDING ? ", descending" : "");
+                run_job(ctx, &jobs[j], k0, n, 0, ORDER_ANY, "onesweep", &s, what);
+                free(k0);
+            }
+    }
+    printf("few digits: %d sorts of %zu keys\n", cases, n);
+    reset_tuning(ctx);
 }
 
 /* A float key of kb bytes (4, 8): 1 in 4 a special value (NaN of either sign with a random
@@ -756,6 +823,7 @@ int main(void)
     portions(ctx, max_log2);
     one_digit_tiles(ctx, max_log2);
     in_order(ctx, max_log2);
+    few_digits(ctx, max_log2);
     numpy_lsd(ctx, max_log2);
     packed_pairs(ctx, max_log2);
     cluster_vs_grid(ctx, max_log2);
