@@ -438,7 +438,7 @@ static __device__ __forceinline__ void pass_tile(const rdx_pass_args &a, uint32_
     }
 
     /* Count first and publish at once, so that later tiles can go on; rank afterwards. */
-    const uint32_t total = rdx_count_tile<K, L::ITEMS, L::THREADS>(key, count, shift, bits, s_wcnt);
+    const uint32_t total = rdx_count_tile<K, L::ITEMS, L::THREADS, true>(key, count, shift, bits, s_wcnt);
     uint32_t *row = a.status + (size_t)tile * RDX_CUDA_MAX_BINS;
     if (threadIdx.x < bins)
         rdx_store_status(row + threadIdx.x, (tile == chain ? RDX_STATUS_PREFIX : RDX_STATUS_AGGREGATE) | total);
@@ -763,6 +763,10 @@ __global__ void __launch_bounds__(RDX_OS_SHAPE_THREADS(KB, VB, MED), RDX_OS_SHAP
 
     if (!(info & RDX_PASS_ACTIVE))
         return; /* every key has the same digit: nothing moves */
+    /* The digit counters start zero (before the first tile's barrier); each tile leaves its
+     * warps' rows zero (pass_tile counts without zeroing them first). */
+    for (uint32_t j = threadIdx.x; j < L::WARPS * RDX_CUDA_MAX_BINS; j += L::THREADS)
+        ((uint32_t *)(smem + L::WCNT))[j] = 0u;
 
     /* A block takes the next tile number (so it only waits on tiles that have started),
      * until they run out: the grid need not match the tiles (the segmented passes count
@@ -774,10 +778,12 @@ __global__ void __launch_bounds__(RDX_OS_SHAPE_THREADS(KB, VB, MED), RDX_OS_SHAP
         const uint32_t tile = s_misc[0];
         if (tile >= tiles)
             return;
-        if (!SEG && !NP && (info & RDX_PASS_REVERSE))
+        if (!SEG && !NP && (info & RDX_PASS_REVERSE)) {
             reverse_tile_any<KB, VB, MED>(a, info, tile, smem);
-        else
+        } else {
             pass_tile<KB, VB, MED, SEG, NP>(a, info, tile, smem);
+            rdx_zero_warp_row((uint32_t *)(smem + L::WCNT));
+        }
         __syncthreads(); /* the shared memory is the next tile's */
     }
 }

@@ -208,7 +208,7 @@ template <int WARPS> static __device__ __forceinline__ void rdx_warps_add(uint32
  *                    memory at once (no array of ranks held in registers).
  * Items at or past `count` are left out and get meaningless slots. Shared memory: s_wcnt
  * WARPS*256 words, s_start 256, s_scan WARPS. */
-template <typename K, int ITEMS, int THREADS>
+template <typename K, int ITEMS, int THREADS, bool ZEROED = false>
 static __device__ __forceinline__ uint32_t rdx_count_tile(const K (&key)[ITEMS], uint32_t count, int shift,
                                                           int bits, uint32_t *s_wcnt)
 {
@@ -216,9 +216,11 @@ static __device__ __forceinline__ uint32_t rdx_count_tile(const K (&key)[ITEMS],
     static_assert(THREADS >= RDX_CUDA_MAX_BINS, "one thread per digit in the scans");
     const uint32_t warp = threadIdx.x >> 5;
     const uint32_t bins = 1u << bits, mask = bins - 1u;
-    for (uint32_t j = threadIdx.x; j < WARPS * RDX_CUDA_MAX_BINS; j += THREADS)
-        s_wcnt[j] = 0;
-    __syncthreads();
+    if (!ZEROED) { /* (ZEROED: the caller keeps the counters zero between tiles, rdx_zero_warp_row) */
+        for (uint32_t j = threadIdx.x; j < WARPS * RDX_CUDA_MAX_BINS; j += THREADS)
+            s_wcnt[j] = 0;
+        __syncthreads();
+    }
     uint32_t *wc = s_wcnt + warp * RDX_CUDA_MAX_BINS;
     if (count == (uint32_t)(ITEMS * THREADS)) { /* a full tile: no test per item */
 #pragma unroll
@@ -233,6 +235,18 @@ static __device__ __forceinline__ uint32_t rdx_count_tile(const K (&key)[ITEMS],
     }
     __syncthreads();
     return threadIdx.x < bins ? rdx_warps_excl_scan<WARPS>(s_wcnt, threadIdx.x) : 0u;
+}
+
+/* Zeroes this warp's row of the counters (s_wcnt), for a caller of rdx_count_tile<ZEROED>: after
+ * the tile's last use of the row by its own warp, and after the block's last scan over the
+ * rows (rdx_offset_tile's closing barrier), so that the next tile needs no barrier for it. */
+static __device__ __forceinline__ void rdx_zero_warp_row(uint32_t *s_wcnt)
+{
+    uint32_t *wc = s_wcnt + (threadIdx.x >> 5) * RDX_CUDA_MAX_BINS;
+    __syncwarp(); /* the warp's lanes are done with the row */
+#pragma unroll
+    for (uint32_t j = rdx_lane(); j < RDX_CUDA_MAX_BINS; j += 32)
+        wc[j] = 0u;
 }
 
 /* total: rdx_count_tile's result. Ends synchronized. ASK: returns, in every thread,
