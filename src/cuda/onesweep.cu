@@ -765,8 +765,7 @@ __global__ void __launch_bounds__(RDX_OS_SHAPE_THREADS(KB, VB, MED), RDX_OS_SHAP
         return; /* every key has the same digit: nothing moves */
     /* The digit counters start zero (before the first tile's barrier); each tile leaves its
      * warps' rows zero (pass_tile counts without zeroing them first). */
-    for (uint32_t j = threadIdx.x; j < L::WARPS * RDX_CUDA_MAX_BINS; j += L::THREADS)
-        ((uint32_t *)(smem + L::WCNT))[j] = 0u;
+    rdx_zero_warp_row((uint32_t *)(smem + L::WCNT));
 
     /* A block takes the next tile number (so it only waits on tiles that have started),
      * until they run out: the grid need not match the tiles (the segmented passes count
